@@ -1,0 +1,106 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// PathSeparator joins category names into a path such as "Shoes > Running".
+const PathSeparator = " > "
+
+// Category is a node of the category tree.
+type Category struct {
+	bun.BaseModel `bun:"table:categories"`
+
+	ID        int64     `bun:"id,pk,autoincrement"`
+	ParentID  *int64    `bun:"parent_id"`
+	Name      string    `bun:"name,notnull"`
+	Path      string    `bun:"path,notnull"`
+	Position  int       `bun:"position,notnull"`
+	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// SplitCategoryPath turns "Shoes > Running" into its trimmed, non-empty
+// parts. ">" inside a name is not supported.
+func SplitCategoryPath(path string) []string {
+	var parts []string
+	for _, p := range strings.Split(path, ">") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return parts
+}
+
+// EnsureCategoryPath returns the category at the end of parts, creating
+// missing nodes along the way.
+func EnsureCategoryPath(ctx context.Context, db bun.IDB, parts []string) (*Category, error) {
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("catalog: ensure category: %w: empty path", ErrInvalid)
+	}
+	var parent *Category
+	for i := range parts {
+		path := strings.Join(parts[:i+1], PathSeparator)
+		c := &Category{Name: parts[i], Path: path}
+		if parent != nil {
+			c.ParentID = &parent.ID
+		}
+		_, err := db.NewInsert().Model(c).On("CONFLICT (path) DO NOTHING").Exec(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: ensure category %q: %w", path, err)
+		}
+		if err := db.NewSelect().Model(c).Where("path = ?", path).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("catalog: load category %q: %w", path, err)
+		}
+		parent = c
+	}
+	return parent, nil
+}
+
+// ListCategories returns the whole tree ordered by path, parents first.
+func ListCategories(ctx context.Context, db bun.IDB) ([]Category, error) {
+	var cs []Category
+	if err := db.NewSelect().Model(&cs).Order("path").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("catalog: list categories: %w", err)
+	}
+	return cs, nil
+}
+
+// GetCategoryByPath finds a category by its full path.
+func GetCategoryByPath(ctx context.Context, db bun.IDB, path string) (*Category, error) {
+	c := new(Category)
+	path = strings.Join(SplitCategoryPath(path), PathSeparator)
+	if err := db.NewSelect().Model(c).Where("path = ?", path).Scan(ctx); err != nil {
+		return nil, notFound(err, "category %q", path)
+	}
+	return c, nil
+}
+
+// Children returns the direct children of parent (nil for the roots) from a
+// list returned by ListCategories.
+func Children(all []Category, parent *int64) []Category {
+	var out []Category
+	for _, c := range all {
+		if (parent == nil && c.ParentID == nil) || (parent != nil && c.ParentID != nil && *c.ParentID == *parent) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Subtree returns the ids of root and all its descendants.
+func Subtree(all []Category, root int64) []int64 {
+	ids := []int64{root}
+	for i := 0; i < len(ids); i++ {
+		for _, c := range all {
+			if c.ParentID != nil && *c.ParentID == ids[i] {
+				ids = append(ids, c.ID)
+			}
+		}
+	}
+	return ids
+}

@@ -1,0 +1,151 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Role says who wrote a message.
+type Role string
+
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+	RoleMerchant  Role = "merchant" // a person replying while the bot is paused
+)
+
+// ConversationKey identifies a conversation on its platform: a chat, and in
+// Slack a thread within it.
+type ConversationKey struct {
+	Channel  string
+	ChatID   string
+	ThreadID string
+}
+
+// Conversation is one chat (or thread) between shoppers and the shop.
+type Conversation struct {
+	bun.BaseModel `bun:"table:conversations"`
+
+	ID               int64      `bun:"id,pk,autoincrement"`
+	Channel          string     `bun:"channel,notnull"`
+	ChatID           string     `bun:"chat_id,notnull"`
+	ThreadID         string     `bun:"thread_id,notnull"`
+	CustomerID       *int64     `bun:"customer_id"`
+	Paused           bool       `bun:"paused,notnull"`
+	NeedsHuman       bool       `bun:"needs_human,notnull"`
+	NeedsHumanReason string     `bun:"needs_human_reason,notnull"`
+	LastMessageAt    time.Time  `bun:"last_message_at,notnull"`
+	LastReadAt       *time.Time `bun:"last_read_at"`
+	CreatedAt        time.Time  `bun:"created_at,notnull"`
+}
+
+// ToolCall is a model's request to run a tool, as persisted and replayed.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// Message is one entry of a transcript: a shopper's turn, an assistant
+// reply (possibly with tool calls), a tool result or a merchant's reply.
+type Message struct {
+	bun.BaseModel `bun:"table:messages"`
+
+	ID               int64      `bun:"id,pk,autoincrement"`
+	ConversationID   int64      `bun:"conversation_id,notnull"`
+	Role             Role       `bun:"role,notnull"`
+	Content          string     `bun:"content,notnull"`
+	ToolCalls        []ToolCall `bun:"tool_calls"`
+	ToolCallID       string     `bun:"tool_call_id,notnull"`
+	ToolName         string     `bun:"tool_name,notnull"`
+	ToolError        bool       `bun:"tool_error,notnull"`
+	PromptTokens     int        `bun:"prompt_tokens,notnull"`
+	CompletionTokens int        `bun:"completion_tokens,notnull"`
+	Model            string     `bun:"model,notnull"`
+	LatencyMS        int        `bun:"latency_ms,notnull"`
+	CreatedAt        time.Time  `bun:"created_at,notnull"`
+}
+
+// OpenConversation returns the conversation for key, creating it.
+func OpenConversation(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64) (*Conversation, error) {
+	if key.Channel == "" || key.ChatID == "" {
+		return nil, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
+	}
+	now := time.Now().UTC()
+	c := &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now}
+	if customerID > 0 {
+		c.CustomerID = &customerID
+	}
+	_, err := db.NewInsert().Model(c).
+		On("CONFLICT (channel, chat_id, thread_id) DO UPDATE").Set("channel = EXCLUDED.channel").
+		Returning("*").Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
+	}
+	return c, nil
+}
+
+// GetConversation loads a conversation by id.
+func GetConversation(ctx context.Context, db bun.IDB, id int64) (*Conversation, error) {
+	c := new(Conversation)
+	if err := db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "conversation %d", id)
+	}
+	return c, nil
+}
+
+// AppendMessages persists messages in order and bumps the conversation's
+// last-message time.
+func AppendMessages(ctx context.Context, db bun.IDB, conversationID int64, ms ...*Message) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	now := time.Now().UTC()
+	for _, m := range ms {
+		m.ConversationID = conversationID
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = now
+		}
+	}
+	if _, err := db.NewInsert().Model(&ms).Returning("id").Exec(ctx); err != nil {
+		return fmt.Errorf("catalog: append messages to conversation %d: %w", conversationID, err)
+	}
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).
+		Set("last_message_at = ?", now).Where("id = ?", conversationID).Exec(ctx)
+	return expectOneRow(res, err, "conversation %d", conversationID)
+}
+
+// RecentMessages returns the last limit messages of a conversation in
+// chronological order.
+func RecentMessages(ctx context.Context, db bun.IDB, conversationID int64, limit int) ([]Message, error) {
+	var ms []Message
+	err := db.NewSelect().Model(&ms).Where("conversation_id = ?", conversationID).
+		Order("id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: messages of conversation %d: %w", conversationID, err)
+	}
+	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+		ms[i], ms[j] = ms[j], ms[i]
+	}
+	return ms, nil
+}
+
+// SetPaused hands a conversation to a merchant (true) or back to the bot.
+func SetPaused(ctx context.Context, db bun.IDB, conversationID int64, paused bool) error {
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).
+		Set("paused = ?", paused).Where("id = ?", conversationID).Exec(ctx)
+	return expectOneRow(res, err, "conversation %d", conversationID)
+}
+
+// FlagNeedsHuman marks a conversation for a merchant's attention.
+func FlagNeedsHuman(ctx context.Context, db bun.IDB, conversationID int64, reason string) error {
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).
+		Set("needs_human = ?", true).Set("needs_human_reason = ?", truncate(reason, 500)).
+		Where("id = ?", conversationID).Exec(ctx)
+	return expectOneRow(res, err, "conversation %d", conversationID)
+}

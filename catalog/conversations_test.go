@@ -1,0 +1,130 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+func TestConversations(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		ann := customer(t, db, "slack", "U1")
+		key := catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: "1700000000.0001"}
+		c, err := catalog.OpenConversation(ctx, db, key, ann.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := catalog.OpenConversation(ctx, db, key, ann.ID)
+		if err != nil || again.ID != c.ID {
+			t.Fatalf("reopen = %+v, %v", again, err)
+		}
+		other, _ := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: "2"}, ann.ID)
+		if other.ID == c.ID {
+			t.Error("another thread must be another conversation")
+		}
+
+		msgs := []*catalog.Message{
+			{Role: catalog.RoleUser, Content: "red sneakers under 100"},
+			{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{{ID: "call_1", Name: "search_products", Arguments: `{"query":"red sneakers","max_price":100}`}},
+				PromptTokens: 812, CompletionTokens: 31, Model: "gpt-4o-mini", LatencyMS: 640},
+			{Role: catalog.RoleTool, ToolCallID: "call_1", ToolName: "search_products", Content: `{"results":[]}`},
+			{Role: catalog.RoleAssistant, Content: "Nothing red under $100 yet — want to see other colors?"},
+		}
+		if err := catalog.AppendMessages(ctx, db, c.ID, msgs...); err != nil {
+			t.Fatal(err)
+		}
+		if msgs[3].ID == 0 {
+			t.Error("message ids not set")
+		}
+		got, err := catalog.RecentMessages(ctx, db, c.ID, 3)
+		if err != nil || len(got) != 3 {
+			t.Fatalf("recent = %+v, %v", got, err)
+		}
+		if got[0].Role != catalog.RoleAssistant || len(got[0].ToolCalls) != 1 || got[0].ToolCalls[0].Arguments != msgs[1].ToolCalls[0].Arguments ||
+			got[0].PromptTokens != 812 || got[0].Model != "gpt-4o-mini" || got[1].ToolCallID != "call_1" || got[2].Content != msgs[3].Content {
+			t.Errorf("recent messages = %+v", got)
+		}
+		if err := catalog.SetPaused(ctx, db, c.ID, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.FlagNeedsHuman(ctx, db, c.ID, "wants to return a jacket"); err != nil {
+			t.Fatal(err)
+		}
+		c, _ = catalog.GetConversation(ctx, db, c.ID)
+		if !c.Paused || !c.NeedsHuman || c.NeedsHumanReason != "wants to return a jacket" {
+			t.Errorf("conversation = %+v", c)
+		}
+		if _, err := catalog.GetConversation(ctx, db, 999999); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("missing conversation: err = %v", err)
+		}
+		if err := catalog.AppendMessages(ctx, db, 999999, &catalog.Message{Role: catalog.RoleUser}); err == nil {
+			t.Error("message to a missing conversation was accepted")
+		}
+	})
+}
+
+func TestProcessedUpdates(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		for _, tc := range []struct {
+			channel, key string
+			first        bool
+		}{
+			{"telegram", "1001", true},
+			{"telegram", "1001", false},
+			{"slack", "1001", true},
+			{"slack", "Ev123", true},
+			{"slack", "Ev123", false},
+		} {
+			first, err := catalog.MarkProcessed(ctx, db, tc.channel, tc.key)
+			if err != nil || first != tc.first {
+				t.Errorf("MarkProcessed(%s, %s) = %v, %v; want %v", tc.channel, tc.key, first, err, tc.first)
+			}
+		}
+		if _, err := catalog.MarkProcessed(ctx, db, "telegram", ""); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("empty key: err = %v", err)
+		}
+		n, err := catalog.PruneProcessed(ctx, db, time.Now().Add(time.Hour))
+		if err != nil || n != 3 {
+			t.Errorf("pruned %d, %v; want 3", n, err)
+		}
+		if first, _ := catalog.MarkProcessed(ctx, db, "telegram", "1001"); !first {
+			t.Error("after pruning, the key is new again")
+		}
+	})
+}
+
+func TestOutbox(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "A", "B"); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductDelete, "C"); err != nil {
+			t.Fatal(err)
+		}
+		evs, err := catalog.PendingOutbox(ctx, db, 10)
+		if err != nil || len(evs) != 3 || evs[0].SKU != "A" || evs[2].Kind != catalog.OutboxProductDelete {
+			t.Fatalf("pending = %+v, %v", evs, err)
+		}
+		if err := catalog.RetryOutbox(ctx, db, evs[0].ID, errors.New("weaviate down"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if err := catalog.AckOutbox(ctx, db, evs[1].ID, evs[2].ID); err != nil {
+			t.Fatal(err)
+		}
+		if pending, _ := catalog.PendingOutbox(ctx, db, 10); len(pending) != 0 {
+			t.Errorf("a delayed event is due early: %+v", pending)
+		}
+		if n, _ := catalog.CountOutbox(ctx, db); n != 1 {
+			t.Errorf("outbox size = %d, want 1 (the delayed event is kept)", n)
+		}
+	})
+}

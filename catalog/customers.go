@@ -1,0 +1,87 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// Customer is a person as a platform identifies them: (Channel,
+// PlatformUserID) comes from the platform's verified update, never from the
+// model.
+type Customer struct {
+	bun.BaseModel `bun:"table:customers"`
+
+	ID             int64  `bun:"id,pk,autoincrement"`
+	Channel        string `bun:"channel,notnull"`
+	PlatformUserID string `bun:"platform_user_id,notnull"`
+	DisplayName    string `bun:"display_name,notnull"`
+	Username       string `bun:"username,notnull"`
+	Locale         string `bun:"locale,notnull"`
+	Contact
+	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+}
+
+// Contact is where an order goes and whom to call about it.
+type Contact struct {
+	Name    string `bun:"contact_name,notnull"`
+	Phone   string `bun:"phone,notnull"`
+	Email   string `bun:"email,notnull"`
+	Address string `bun:"address,notnull"`
+}
+
+// Identity is the verified platform identity of a message's author.
+type Identity struct {
+	Channel        string
+	PlatformUserID string
+	DisplayName    string
+	Username       string
+	Locale         string
+}
+
+// ResolveCustomer returns the customer for a platform identity, creating it
+// on first contact and refreshing the display name, username and locale.
+func ResolveCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, error) {
+	if strings.TrimSpace(id.Channel) == "" || strings.TrimSpace(id.PlatformUserID) == "" {
+		return nil, fmt.Errorf("catalog: resolve customer: %w: channel and platform user id are required", ErrInvalid)
+	}
+	now := time.Now().UTC()
+	c := &Customer{
+		Channel: id.Channel, PlatformUserID: id.PlatformUserID,
+		DisplayName: id.DisplayName, Username: id.Username, Locale: id.Locale,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	_, err := db.NewInsert().Model(c).
+		On("CONFLICT (channel, platform_user_id) DO UPDATE").
+		Set("display_name = EXCLUDED.display_name, username = EXCLUDED.username").
+		Set("locale = EXCLUDED.locale, updated_at = EXCLUDED.updated_at").
+		Returning("*").
+		Exec(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: resolve customer %s/%s: %w", id.Channel, id.PlatformUserID, err)
+	}
+	return c, nil
+}
+
+// GetCustomer loads a customer by id.
+func GetCustomer(ctx context.Context, db bun.IDB, id int64) (*Customer, error) {
+	c := new(Customer)
+	if err := db.NewSelect().Model(c).Where("id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound(err, "customer %d", id)
+	}
+	return c, nil
+}
+
+// SaveContact stores a customer's contact details for the next checkout.
+func SaveContact(ctx context.Context, db bun.IDB, customerID int64, ct Contact) error {
+	res, err := db.NewUpdate().Model((*Customer)(nil)).
+		Set("contact_name = ?", ct.Name).Set("phone = ?", ct.Phone).
+		Set("email = ?", ct.Email).Set("address = ?", ct.Address).
+		Set("updated_at = ?", time.Now().UTC()).
+		Where("id = ?", customerID).Exec(ctx)
+	return expectOneRow(res, err, "customer %d", customerID)
+}

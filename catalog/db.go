@@ -1,0 +1,115 @@
+package catalog
+
+import (
+	"database/sql"
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/pgdriver"
+	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+)
+
+// DBInfo describes an opened database for startup output and logs; it never
+// holds a password.
+type DBInfo struct {
+	Kind     string // "postgres" or "sqlite"
+	Location string // host:port/dbname or the SQLite file path
+}
+
+func (i DBInfo) String() string { return i.Kind + " (" + i.Location + ")" }
+
+// ParseDatabaseURL validates a DATABASE_URL without connecting. It accepts
+// postgres://… / postgresql://… and sqlite:PATH (sqlite://PATH also works).
+func ParseDatabaseURL(raw string) (DBInfo, error) {
+	switch {
+	case strings.HasPrefix(raw, "sqlite:"):
+		p := strings.TrimPrefix(strings.TrimPrefix(raw, "sqlite:"), "//")
+		if i := strings.IndexByte(p, '?'); i >= 0 {
+			p = p[:i]
+		}
+		if p == "" {
+			return DBInfo{}, fmt.Errorf("DATABASE_URL %q: missing file path, use sqlite:PATH such as sqlite:shopbot.db", raw)
+		}
+		return DBInfo{Kind: "sqlite", Location: p}, nil
+	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+		u, err := url.Parse(raw)
+		if err != nil {
+			return DBInfo{}, fmt.Errorf("DATABASE_URL: not a valid postgres URL: %v", redactURLError(err))
+		}
+		if u.Host == "" {
+			return DBInfo{}, fmt.Errorf("DATABASE_URL: missing host, use postgres://user:password@host:5432/dbname")
+		}
+		return DBInfo{Kind: "postgres", Location: u.Host + u.Path}, nil
+	}
+	return DBInfo{}, fmt.Errorf("DATABASE_URL must start with postgres:// or sqlite: (got %q)", redactScheme(raw))
+}
+
+// OpenDB opens the database named by a DATABASE_URL. It does not connect:
+// the first query does, so an unreachable server surfaces as errors from
+// queries (and a failing /readyz), not here.
+func OpenDB(raw string) (*bun.DB, DBInfo, error) {
+	info, err := ParseDatabaseURL(raw)
+	if err != nil {
+		return nil, info, err
+	}
+	if info.Kind == "sqlite" {
+		return openSQLite(raw, info)
+	}
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(raw), pgdriver.WithTimeout(5*time.Second))
+	sqldb := sql.OpenDB(connector)
+	sqldb.SetMaxOpenConns(20)
+	sqldb.SetMaxIdleConns(10)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	return bun.NewDB(sqldb, pgdialect.New()), info, nil
+}
+
+func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
+	q := url.Values{}
+	if i := strings.IndexByte(raw, '?'); i >= 0 {
+		parsed, err := url.ParseQuery(raw[i+1:])
+		if err != nil {
+			return nil, info, fmt.Errorf("DATABASE_URL: bad sqlite options: %w", err)
+		}
+		q = parsed
+	}
+	// WAL lets readers run beside the writer; immediate transactions take
+	// the write lock at BEGIN, so two writers queue (busy_timeout) instead
+	// of failing halfway through with SQLITE_BUSY.
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + filepath.ToSlash(info.Location) + "?" + q.Encode()
+	sqldb, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, info, fmt.Errorf("open sqlite %s: %w", info.Location, err)
+	}
+	sqldb.SetMaxOpenConns(8)
+	sqldb.SetMaxIdleConns(8)
+	sqldb.SetConnMaxIdleTime(0)
+	return bun.NewDB(sqldb, sqlitedialect.New()), info, nil
+}
+
+// redactURLError keeps url.Parse errors from echoing a password.
+func redactURLError(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return "malformed URL"
+}
+
+func redactScheme(raw string) string {
+	if i := strings.Index(raw, "://"); i >= 0 {
+		return raw[:i+3] + "…"
+	}
+	if len(raw) > 20 {
+		return raw[:20] + "…"
+	}
+	return raw
+}

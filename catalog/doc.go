@@ -1,0 +1,18 @@
+// Package catalog owns Shopbot's domain types and their storage: categories,
+// products and stock, reviews, customers, carts, orders, conversations and
+// messages, processed platform updates and the search-index outbox.
+//
+// Storage is Bun over Postgres (production) or embedded SQLite (the default);
+// OpenDB picks the dialect from DATABASE_URL. Repository functions take a
+// bun.IDB, so a caller composes several of them in one transaction:
+// PlaceOrder reserves stock, writes the order and empties the cart in one
+// RunInTx. Stock only ever changes through a conditional UPDATE
+// (stock >= n), and the schema's CHECK (stock >= 0) backs that up.
+//
+// Errors are wrapped with context and classified by the sentinels in
+// errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
+// errors.Is and translate them once at their edge.
+//
+// Money is integer minor units plus an ISO 4217 currency code; money.go
+// parses and formats it.
+package catalog

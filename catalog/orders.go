@@ -1,0 +1,324 @@
+package catalog
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// OrderStatus is a step of the order lifecycle:
+// new → paid → shipped → delivered, or cancelled before delivery.
+type OrderStatus string
+
+const (
+	StatusNew       OrderStatus = "new"
+	StatusPaid      OrderStatus = "paid"
+	StatusShipped   OrderStatus = "shipped"
+	StatusDelivered OrderStatus = "delivered"
+	StatusCancelled OrderStatus = "cancelled"
+)
+
+// transitions lists the allowed status changes.
+var transitions = map[OrderStatus][]OrderStatus{
+	StatusNew:     {StatusPaid, StatusShipped, StatusCancelled},
+	StatusPaid:    {StatusShipped, StatusCancelled},
+	StatusShipped: {StatusDelivered, StatusCancelled},
+}
+
+// CanBecome reports whether an order in status s may move to next.
+func (s OrderStatus) CanBecome(next OrderStatus) bool {
+	for _, t := range transitions[s] {
+		if t == next {
+			return true
+		}
+	}
+	return false
+}
+
+// Order is a placed order. Items carry a snapshot of title and price.
+type Order struct {
+	bun.BaseModel `bun:"table:orders"`
+
+	ID              int64       `bun:"id,pk,autoincrement"`
+	Number          string      `bun:"number,notnull"`
+	IdempotencyKey  string      `bun:"idempotency_key,notnull"`
+	CustomerID      int64       `bun:"customer_id,notnull"`
+	Customer        *Customer   `bun:"rel:belongs-to,join:customer_id=id"`
+	CartScope       string      `bun:"cart_scope,notnull"`
+	Channel         string      `bun:"channel,notnull"`
+	ChatID          string      `bun:"chat_id,notnull"`
+	ThreadID        string      `bun:"thread_id,notnull"`
+	Status          OrderStatus `bun:"status,notnull"`
+	Currency        string      `bun:"currency,notnull"`
+	Total           int64       `bun:"total,notnull"`
+	ContactName     string      `bun:"contact_name,notnull"`
+	Phone           string      `bun:"phone,notnull"`
+	Email           string      `bun:"email,notnull"`
+	ShippingAddress string      `bun:"shipping_address,notnull"`
+	Note            string      `bun:"note,notnull"`
+	TrackingNote    string      `bun:"tracking_note,notnull"`
+	PaymentProvider string      `bun:"payment_provider,notnull"`
+	PaymentChargeID *string     `bun:"payment_charge_id"`
+	Items           []OrderItem `bun:"rel:has-many,join:id=order_id"`
+	CreatedAt       time.Time   `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt       time.Time   `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	PaidAt          *time.Time  `bun:"paid_at"`
+	ShippedAt       *time.Time  `bun:"shipped_at"`
+	DeliveredAt     *time.Time  `bun:"delivered_at"`
+	CancelledAt     *time.Time  `bun:"cancelled_at"`
+}
+
+// OrderItem is one line of an order at the price paid.
+type OrderItem struct {
+	bun.BaseModel `bun:"table:order_items"`
+
+	ID        int64  `bun:"id,pk,autoincrement"`
+	OrderID   int64  `bun:"order_id,notnull"`
+	ProductID *int64 `bun:"product_id"`
+	SKU       string `bun:"sku,notnull"`
+	Title     string `bun:"title,notnull"`
+	UnitPrice int64  `bun:"unit_price,notnull"`
+	Quantity  int    `bun:"quantity,notnull"`
+	AddedBy   *int64 `bun:"added_by"`
+}
+
+// OrderRequest is everything PlaceOrder needs. IdempotencyKey is derived
+// from the platform turn, so a replayed update finds the order it already
+// made instead of making another.
+type OrderRequest struct {
+	IdempotencyKey string
+	Scope          CartScope
+	CustomerID     int64
+	Channel        string
+	ChatID         string
+	ThreadID       string
+	Contact        Contact
+	Note           string
+}
+
+// PlaceOrder turns the scope's cart into an order in one transaction:
+// stock is reserved line by line (failing with ErrOutOfStock and changing
+// nothing if any line cannot be served), the order and its items are
+// written with the prices of the moment, and the cart is emptied.
+//
+// The same key with the same cart returns the existing order; the same key
+// with another cart fails with ErrIdempotencyKey.
+func PlaceOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, error) {
+	if strings.TrimSpace(req.IdempotencyKey) == "" || req.CustomerID <= 0 {
+		return nil, fmt.Errorf("catalog: place order: %w: idempotency key and customer are required", ErrInvalid)
+	}
+	if err := req.Scope.validate(); err != nil {
+		return nil, fmt.Errorf("catalog: place order: %w", err)
+	}
+	if o, err := existingOrder(ctx, db, req); o != nil || err != nil {
+		return o, err
+	}
+	var order *Order
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		order, err = placeOrder(ctx, tx, req)
+		return err
+	})
+	if err != nil {
+		// A concurrent replay of the same turn may have won the race: its
+		// order then exists, and our attempt failed on the key, the
+		// emptied cart or the stock it took.
+		if o, err2 := existingOrder(ctx, db, req); o != nil || err2 != nil {
+			return o, err2
+		}
+		return nil, err
+	}
+	return GetOrder(ctx, db, order.Number)
+}
+
+func existingOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, error) {
+	o := new(Order)
+	err := db.NewSelect().Model(o).Relation("Items").Where("idempotency_key = ?", req.IdempotencyKey).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("catalog: look up order by key: %w", err)
+	}
+	if o.CartScope != req.Scope.Key() {
+		return nil, fmt.Errorf("catalog: place order: %w", ErrIdempotencyKey)
+	}
+	return o, nil
+}
+
+func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, error) {
+	cart, err := GetCart(ctx, tx, req.Scope)
+	if err != nil {
+		return nil, err
+	}
+	if len(cart.Items) == 0 {
+		return nil, fmt.Errorf("catalog: place order: %w", ErrEmptyCart)
+	}
+	// A fixed lock order (by product id) keeps concurrent orders from
+	// deadlocking on Postgres.
+	items := append([]CartItem(nil), cart.Items...)
+	sort.Slice(items, func(i, j int) bool { return items[i].ProductID < items[j].ProductID })
+	total, currency := cart.Total()
+	for _, it := range items {
+		if it.Product.Currency != currency {
+			return nil, fmt.Errorf("catalog: place order: %w: cart mixes %s and %s", ErrInvalid, currency, it.Product.Currency)
+		}
+		if err := ReserveStock(ctx, tx, it.ProductID, it.Quantity); err != nil {
+			if errors.Is(err, ErrOutOfStock) {
+				return nil, fmt.Errorf("catalog: %s: %w", it.Product.SKU, ErrOutOfStock)
+			}
+			return nil, err
+		}
+	}
+	now := time.Now().UTC()
+	o := &Order{
+		Number: newOrderNumber(), IdempotencyKey: req.IdempotencyKey, CustomerID: req.CustomerID,
+		CartScope: req.Scope.Key(), Channel: req.Channel, ChatID: req.ChatID, ThreadID: req.ThreadID,
+		Status: StatusNew, Currency: currency, Total: total,
+		ContactName: req.Contact.Name, Phone: req.Contact.Phone, Email: req.Contact.Email,
+		ShippingAddress: req.Contact.Address, Note: req.Note, CreatedAt: now, UpdatedAt: now,
+	}
+	if _, err := tx.NewInsert().Model(o).Returning("id").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("catalog: insert order: %w", err)
+	}
+	lines := make([]OrderItem, len(items))
+	for i, it := range items {
+		pid := it.ProductID
+		lines[i] = OrderItem{OrderID: o.ID, ProductID: &pid, SKU: it.Product.SKU, Title: it.Product.Title,
+			UnitPrice: it.Product.Price, Quantity: it.Quantity, AddedBy: it.AddedBy}
+	}
+	if _, err := tx.NewInsert().Model(&lines).Returning("NULL").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("catalog: insert order items: %w", err)
+	}
+	if err := ClearCart(ctx, tx, req.Scope); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// orderAlphabet leaves out look-alike characters (0/O, 1/I/L).
+const orderAlphabet = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+
+func newOrderNumber() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails on supported platforms
+	for i := range b {
+		b[i] = orderAlphabet[int(b[i])%len(orderAlphabet)]
+	}
+	return "SB-" + string(b)
+}
+
+// GetOrder loads an order with its items by its number (as shoppers see it).
+func GetOrder(ctx context.Context, db bun.IDB, number string) (*Order, error) {
+	o := new(Order)
+	err := db.NewSelect().Model(o).
+		Relation("Items", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("order_item.id") }).
+		Where("number = ?", strings.ToUpper(strings.TrimSpace(number))).Scan(ctx)
+	if err != nil {
+		return nil, notFound(err, "order %q", number)
+	}
+	return o, nil
+}
+
+// ListCustomerOrders returns a customer's newest orders with their items.
+func ListCustomerOrders(ctx context.Context, db bun.IDB, customerID int64, limit int) ([]Order, error) {
+	var os []Order
+	err := db.NewSelect().Model(&os).
+		Relation("Items", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("order_item.id") }).
+		Where("customer_id = ?", customerID).
+		Order("created_at DESC", "id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: list orders of customer %d: %w", customerID, err)
+	}
+	return os, nil
+}
+
+// SetOrderStatus moves an order along its lifecycle. Cancelling returns the
+// stock. note is kept as the tracking note when shipping. Run it in a
+// transaction when cancelling, so stock and status change together.
+func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderStatus, note string) (*Order, error) {
+	o, err := GetOrder(ctx, db, number)
+	if err != nil {
+		return nil, err
+	}
+	if !o.Status.CanBecome(next) {
+		return nil, fmt.Errorf("catalog: order %s: %w from %s to %s", o.Number, ErrInvalidTransition, o.Status, next)
+	}
+	now := time.Now().UTC()
+	q := db.NewUpdate().Model((*Order)(nil)).
+		Set("status = ?", next).Set("updated_at = ?", now).
+		Where("id = ?", o.ID).Where("status = ?", o.Status) // optimistic: lose a race, change nothing
+	switch next {
+	case StatusPaid:
+		q = q.Set("paid_at = ?", now)
+	case StatusShipped:
+		q = q.Set("shipped_at = ?", now).Set("tracking_note = ?", note)
+	case StatusDelivered:
+		q = q.Set("delivered_at = ?", now)
+	case StatusCancelled:
+		q = q.Set("cancelled_at = ?", now)
+	}
+	res, err := q.Exec(ctx)
+	if err := expectOneRow(res, err, "order %s in status %s", o.Number, o.Status); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			return nil, fmt.Errorf("catalog: order %s changed meanwhile: %w", o.Number, ErrConflict)
+		}
+		return nil, err
+	}
+	if next == StatusCancelled {
+		for _, it := range o.Items {
+			if it.ProductID == nil {
+				continue
+			}
+			if err := ReleaseStock(ctx, db, *it.ProductID, it.Quantity); err != nil && !errors.Is(err, ErrNotFound) {
+				return nil, err
+			}
+		}
+	}
+	return GetOrder(ctx, db, o.Number)
+}
+
+// MarkOrderPaid records a payment. It is idempotent on chargeID: the same
+// payment reported twice returns the order unchanged with first=false.
+func MarkOrderPaid(ctx context.Context, db bun.IDB, number, provider, chargeID string) (o *Order, first bool, err error) {
+	if chargeID == "" {
+		return nil, false, fmt.Errorf("catalog: mark paid: %w: missing charge id", ErrInvalid)
+	}
+	o, err = GetOrder(ctx, db, number)
+	if err != nil {
+		return nil, false, err
+	}
+	if o.PaymentChargeID != nil {
+		if *o.PaymentChargeID == chargeID {
+			return o, false, nil
+		}
+		return nil, false, fmt.Errorf("catalog: order %s already paid by another charge: %w", o.Number, ErrConflict)
+	}
+	if !o.Status.CanBecome(StatusPaid) {
+		return nil, false, fmt.Errorf("catalog: order %s: %w from %s to paid", o.Number, ErrInvalidTransition, o.Status)
+	}
+	now := time.Now().UTC()
+	res, err := db.NewUpdate().Model((*Order)(nil)).
+		Set("status = ?", StatusPaid).Set("paid_at = ?", now).Set("updated_at = ?", now).
+		Set("payment_provider = ?", provider).Set("payment_charge_id = ?", chargeID).
+		Where("id = ?", o.ID).Where("payment_charge_id IS NULL").Exec(ctx)
+	if err != nil && isUniqueViolation(err) {
+		return nil, false, fmt.Errorf("catalog: charge %s already recorded on another order: %w", chargeID, ErrConflict)
+	}
+	if err := expectOneRow(res, err, "unpaid order %s", o.Number); err != nil {
+		if errors.Is(err, ErrNotFound) {
+			// A concurrent delivery of the same payment got there first.
+			return MarkOrderPaid(ctx, db, number, provider, chargeID)
+		}
+		return nil, false, err
+	}
+	o, err = GetOrder(ctx, db, o.Number)
+	return o, err == nil, err
+}

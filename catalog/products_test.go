@@ -1,0 +1,189 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+func TestCategoryTree(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		trail, err := catalog.EnsureCategoryPath(ctx, db, []string{"Shoes", "Running", "Trail"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := catalog.EnsureCategoryPath(ctx, db, catalog.SplitCategoryPath(" Shoes >Running> Trail "))
+		if err != nil || again.ID != trail.ID {
+			t.Fatalf("ensure twice: got %v, %v; want id %d", again, err, trail.ID)
+		}
+		if _, err := catalog.EnsureCategoryPath(ctx, db, []string{"Shoes", "Boots"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := catalog.EnsureCategoryPath(ctx, db, []string{"Home"}); err != nil {
+			t.Fatal(err)
+		}
+		all, err := catalog.ListCategories(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(all) != 5 {
+			t.Fatalf("got %d categories, want 5: %+v", len(all), all)
+		}
+		shoes, err := catalog.GetCategoryByPath(ctx, db, "Shoes")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(catalog.Subtree(all, shoes.ID)); got != 4 {
+			t.Errorf("Shoes subtree has %d nodes, want 4", got)
+		}
+		if roots := catalog.Children(all, nil); len(roots) != 2 {
+			t.Errorf("got %d roots, want 2", len(roots))
+		}
+		if kids := catalog.Children(all, &shoes.ID); len(kids) != 2 {
+			t.Errorf("Shoes has %d children, want 2", len(kids))
+		}
+		if trail.Path != "Shoes > Running > Trail" || trail.ParentID == nil {
+			t.Errorf("trail = %+v", trail)
+		}
+		if _, err := catalog.GetCategoryByPath(ctx, db, "Nope"); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("missing category: err = %v, want ErrNotFound", err)
+		}
+	})
+}
+
+func TestUpsertProducts(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		a, b := product("A-1", 8999, 5), product("B-1", 1500, 0, "Home", "Decor")
+		b.Attributes = map[string]string{"material": "oak", "color": "natural"}
+		seed(t, db, a, b)
+
+		got, err := catalog.GetProduct(ctx, db, "B-1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Price != 1500 || got.Currency != "USD" || got.Attributes["material"] != "oak" ||
+			got.Category == nil || got.Category.Path != "Home > Decor" || !got.Active || got.InStock() {
+			t.Errorf("B-1 = %+v", got)
+		}
+		if len(got.ImageURLs) != 1 {
+			t.Errorf("images = %v", got.ImageURLs)
+		}
+
+		a.Price, a.Title = 7999, "Renamed"
+		c := product("C-1", 100, 1)
+		for _, in := range []*catalog.ProductInput{&a, &c} {
+			if err := in.Validate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{a, c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Inserted != 1 || res.Updated != 1 {
+			t.Errorf("upsert result = %+v, want 1 inserted, 1 updated", res)
+		}
+		if p, _ := catalog.GetProduct(ctx, db, "A-1"); p.Price != 7999 || p.Title != "Renamed" {
+			t.Errorf("A-1 after update = %+v", p)
+		}
+		if n, _ := catalog.CountProducts(ctx, db); n != 3 {
+			t.Errorf("count = %d, want 3", n)
+		}
+		if n, _ := catalog.CountOutbox(ctx, db); n != 4 {
+			t.Errorf("outbox has %d events, want 4 (one per write)", n)
+		}
+		if _, err := catalog.GetProduct(ctx, db, "missing"); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("missing product: err = %v", err)
+		}
+	})
+}
+
+func TestProductValidation(t *testing.T) {
+	for name, mutate := range map[string]func(*catalog.ProductInput){
+		"missing sku":      func(p *catalog.ProductInput) { p.SKU = " " },
+		"sku with space":   func(p *catalog.ProductInput) { p.SKU = "A B" },
+		"missing title":    func(p *catalog.ProductInput) { p.Title = "" },
+		"negative price":   func(p *catalog.ProductInput) { p.Price = -1 },
+		"negative stock":   func(p *catalog.ProductInput) { p.Stock = -1 },
+		"unknown currency": func(p *catalog.ProductInput) { p.Currency = "XYZ" },
+	} {
+		in := product("OK-1", 100, 1)
+		mutate(&in)
+		if err := in.Validate(); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("%s: err = %v, want ErrInvalid", name, err)
+		}
+	}
+	in := product("OK-1", 100, 1)
+	in.Currency = "eur"
+	if err := in.Validate(); err != nil || in.Currency != "EUR" {
+		t.Errorf("lower-case currency: %v, %q", err, in.Currency)
+	}
+}
+
+func TestListProducts(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db,
+			product("R-1", 5000, 3, "Shoes", "Running"),
+			product("R-2", 12000, 0, "Shoes", "Running"),
+			product("T-1", 9000, 2, "Shoes", "Running", "Trail"),
+			product("H-1", 3000, 9, "Home"),
+		)
+		all, _ := catalog.ListCategories(ctx, db)
+		running, _ := catalog.GetCategoryByPath(ctx, db, "Shoes > Running")
+		for _, tc := range []struct {
+			name string
+			f    catalog.ProductFilter
+			want []string
+		}{
+			{"subtree by price", catalog.ProductFilter{CategoryIDs: catalog.Subtree(all, running.ID), Sort: catalog.SortPriceAsc}, []string{"R-1", "T-1", "R-2"}},
+			{"max price", catalog.ProductFilter{MaxPrice: 9000, Sort: catalog.SortPriceDesc}, []string{"T-1", "R-1", "H-1"}},
+			{"min price in stock", catalog.ProductFilter{MinPrice: 4000, InStockOnly: true, Sort: catalog.SortSKU}, []string{"R-1", "T-1"}},
+			{"page", catalog.ProductFilter{Sort: catalog.SortSKU, Limit: 2, Offset: 1}, []string{"R-1", "R-2"}},
+		} {
+			ps, total, err := catalog.ListProducts(ctx, db, tc.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, p := range ps {
+				got = append(got, p.SKU)
+			}
+			if !equal(got, tc.want) {
+				t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+			}
+			if tc.name == "page" && total != 4 {
+				t.Errorf("page total = %d, want 4", total)
+			}
+		}
+		if err := catalog.SetProductActive(ctx, db, "R-1", false); err != nil {
+			t.Fatal(err)
+		}
+		ps, _, _ := catalog.ListProducts(ctx, db, catalog.ProductFilter{ActiveOnly: true})
+		if len(ps) != 3 {
+			t.Errorf("active products = %d, want 3", len(ps))
+		}
+		if err := catalog.SetProductActive(ctx, db, "nope", false); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("archive missing: %v", err)
+		}
+	})
+}
+
+func equal(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,60 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// ReserveStock takes n units of a product if that many are in stock. The
+// conditional UPDATE is what prevents overselling: two concurrent buyers of
+// the last unit cannot both match stock >= 1. Call it inside the order
+// transaction.
+func ReserveStock(ctx context.Context, db bun.IDB, productID int64, n int) error {
+	if n <= 0 {
+		return fmt.Errorf("catalog: reserve stock: %w: quantity %d", ErrInvalid, n)
+	}
+	res, err := db.NewUpdate().Model((*Product)(nil)).
+		Set("stock = stock - ?", n).
+		Set("sold_count = sold_count + ?", n).
+		Set("updated_at = ?", time.Now().UTC()).
+		Where("id = ?", productID).Where("active = ?", true).Where("stock >= ?", n).
+		Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog: reserve stock of product %d: %w", productID, err)
+	}
+	if rows, err := res.RowsAffected(); err != nil || rows == 0 {
+		return fmt.Errorf("catalog: reserve %d of product %d: %w", n, productID, ErrOutOfStock)
+	}
+	return nil
+}
+
+// ReleaseStock puts n units back, e.g. when an order is cancelled.
+func ReleaseStock(ctx context.Context, db bun.IDB, productID int64, n int) error {
+	if n <= 0 {
+		return fmt.Errorf("catalog: release stock: %w: quantity %d", ErrInvalid, n)
+	}
+	res, err := db.NewUpdate().Model((*Product)(nil)).
+		Set("stock = stock + ?", n).
+		Set("sold_count = CASE WHEN sold_count >= ? THEN sold_count - ? ELSE 0 END", n, n).
+		Set("updated_at = ?", time.Now().UTC()).
+		Where("id = ?", productID).
+		Exec(ctx)
+	return expectOneRow(res, err, "release stock of product %d", productID)
+}
+
+// SetStock replaces a product's stock level (merchant correction).
+func SetStock(ctx context.Context, db bun.IDB, sku string, stock int) error {
+	if stock < 0 {
+		return fmt.Errorf("catalog: set stock: %w: %d is negative", ErrInvalid, stock)
+	}
+	res, err := db.NewUpdate().Model((*Product)(nil)).
+		Set("stock = ?", stock).Set("updated_at = ?", time.Now().UTC()).
+		Where("sku = ?", sku).Exec(ctx)
+	if err := expectOneRow(res, err, "set stock of %q", sku); err != nil {
+		return err
+	}
+	return EnqueueOutbox(ctx, db, OutboxProductUpsert, sku)
+}

@@ -1,0 +1,238 @@
+package migrations
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+)
+
+//go:embed postgres/*.sql sqlite/*.sql
+var files embed.FS
+
+// ErrSchemaTooNew reports a database migrated by a newer shopbot.
+var ErrSchemaTooNew = errors.New("database schema is newer than this shopbot")
+
+// advisoryLockKey is the Postgres advisory lock that serializes migrations
+// ("shopbot" in ASCII, so it is recognisable in pg_locks).
+const advisoryLockKey = 0x73686f70626f74
+
+// Migration is one schema version.
+type Migration struct {
+	Version int
+	Name    string
+	SQL     string
+}
+
+// Status is where a database stands.
+type Status struct {
+	Current int // highest applied version, 0 for an empty database
+	Latest  int // highest version this binary knows
+}
+
+// UpToDate reports whether the database is at the binary's version.
+func (s Status) UpToDate() bool { return s.Current == s.Latest }
+
+type schemaMigration struct {
+	bun.BaseModel `bun:"table:schema_migrations"`
+
+	Version   int       `bun:"version,pk"`
+	Name      string    `bun:"name,notnull"`
+	AppliedAt time.Time `bun:"applied_at,notnull"`
+}
+
+// List returns the embedded migrations for a dialect, ordered by version.
+func List(d dialect.Name) ([]Migration, error) {
+	dir, err := dirFor(d)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(files, dir)
+	if err != nil {
+		return nil, fmt.Errorf("migrations: read %s: %w", dir, err)
+	}
+	var out []Migration
+	for _, e := range entries {
+		m, err := parseFile(dir, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
+	for i, m := range out {
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migrations: %s: expected version %d, found %d", dir, i+1, m.Version)
+		}
+	}
+	return out, nil
+}
+
+func dirFor(d dialect.Name) (string, error) {
+	switch d {
+	case dialect.PG:
+		return "postgres", nil
+	case dialect.SQLite:
+		return "sqlite", nil
+	}
+	return "", fmt.Errorf("migrations: unsupported dialect %s", d)
+}
+
+func parseFile(dir, name string) (Migration, error) {
+	num, rest, ok := strings.Cut(strings.TrimSuffix(name, ".sql"), "_")
+	version, err := strconv.Atoi(num)
+	if !ok || err != nil || version <= 0 {
+		return Migration{}, fmt.Errorf("migrations: %s/%s: name must be NNNN_name.sql", dir, name)
+	}
+	body, err := files.ReadFile(path.Join(dir, name))
+	if err != nil {
+		return Migration{}, fmt.Errorf("migrations: %w", err)
+	}
+	return Migration{Version: version, Name: rest, SQL: string(body)}, nil
+}
+
+// Check reports the database's schema status without changing anything. It
+// fails with ErrSchemaTooNew when the database is ahead of the binary.
+func Check(ctx context.Context, db bun.IDB) (Status, error) {
+	known, err := List(db.Dialect().Name())
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Latest: len(known)}
+	exists, err := tableExists(ctx, db)
+	if err != nil || !exists {
+		return st, err
+	}
+	if err := db.NewSelect().Model((*schemaMigration)(nil)).
+		ColumnExpr("COALESCE(MAX(version), 0)").Scan(ctx, &st.Current); err != nil {
+		return st, fmt.Errorf("migrations: read version: %w", err)
+	}
+	if st.Current > st.Latest {
+		return st, fmt.Errorf("%w: the database is at version %d, this binary knows up to %d; upgrade shopbot",
+			ErrSchemaTooNew, st.Current, st.Latest)
+	}
+	return st, nil
+}
+
+func tableExists(ctx context.Context, db bun.IDB) (bool, error) {
+	var n int
+	var err error
+	switch db.Dialect().Name() {
+	case dialect.PG:
+		err = db.NewRaw("SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?",
+			"schema_migrations").Scan(ctx, &n)
+	default:
+		err = db.NewRaw("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+			"schema_migrations").Scan(ctx, &n)
+	}
+	if err != nil {
+		return false, fmt.Errorf("migrations: inspect schema: %w", err)
+	}
+	return n > 0, nil
+}
+
+// Migrate applies every pending migration under the migration lock and
+// returns the status before and after.
+func Migrate(ctx context.Context, db *bun.DB) (from Status, to Status, err error) {
+	unlock, err := lock(ctx, db)
+	if err != nil {
+		return from, to, err
+	}
+	defer unlock()
+
+	if _, err := db.NewCreateTable().Model((*schemaMigration)(nil)).IfNotExists().Exec(ctx); err != nil {
+		return from, to, fmt.Errorf("migrations: create schema_migrations: %w", err)
+	}
+	from, err = Check(ctx, db)
+	if err != nil {
+		return from, from, err
+	}
+	known, err := List(db.Dialect().Name())
+	if err != nil {
+		return from, from, err
+	}
+	for _, m := range known[from.Current:] {
+		if err := apply(ctx, db, m); err != nil {
+			return from, to, err
+		}
+	}
+	to, err = Check(ctx, db)
+	return from, to, err
+}
+
+func apply(ctx context.Context, db *bun.DB, m Migration) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		// Another process may have applied it since we looked (SQLite has
+		// no advisory lock; its transaction lock serializes this check).
+		applied, err := tx.NewSelect().Model((*schemaMigration)(nil)).Where("version = ?", m.Version).Exists(ctx)
+		if err != nil || applied {
+			return err
+		}
+		row := &schemaMigration{Version: m.Version, Name: m.Name, AppliedAt: time.Now().UTC()}
+		if _, err := tx.NewInsert().Model(row).Exec(ctx); err != nil {
+			return fmt.Errorf("migrations: record %04d_%s: %w", m.Version, m.Name, err)
+		}
+		for _, stmt := range statements(m.SQL) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("migrations: apply %04d_%s: %w", m.Version, m.Name, err)
+			}
+		}
+		return nil
+	})
+}
+
+// statements splits a migration file on semicolons that end a line. The
+// schema files keep to that convention (no semicolons inside bodies).
+func statements(sqlText string) []string {
+	var out []string
+	var cur strings.Builder
+	for _, line := range strings.Split(sqlText, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "--") {
+			continue
+		}
+		cur.WriteString(line)
+		cur.WriteByte('\n')
+		if strings.HasSuffix(trimmed, ";") {
+			out = append(out, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		}
+	}
+	if s := strings.TrimSpace(cur.String()); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// lock takes the migration lock. On Postgres it is a session advisory lock
+// held on a dedicated connection; SQLite serializes through its write lock.
+func lock(ctx context.Context, db *bun.DB) (func(), error) {
+	if db.Dialect().Name() != dialect.PG {
+		return func() {}, nil
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("migrations: connect: %w", err)
+	}
+	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", advisoryLockKey); err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("migrations: take lock: %w", err)
+	}
+	return func() {
+		// A fresh context: the unlock must run even when ctx is cancelled.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		// Closing the connection releases the lock even if the unlock fails.
+		_, _ = conn.ExecContext(ctx, "SELECT pg_advisory_unlock(?)", advisoryLockKey)
+		_ = conn.Close()
+	}, nil
+}
