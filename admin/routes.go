@@ -1,0 +1,15 @@
+package admin
+
+import (
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// routes declares every route of the admin server.
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /healthz", s.healthz)
+	s.mux.HandleFunc("GET /readyz", s.readyz)
+	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{
+		Registry:          s.reg,
+		EnableOpenMetrics: true,
+	}))
+}

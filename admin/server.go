@@ -1,0 +1,45 @@
+package admin
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Config is what the admin server needs from the process.
+type Config struct {
+	Logger   *slog.Logger
+	Registry *prometheus.Registry
+	// Ready reports whether the process can serve traffic: database
+	// reachable, schema current, startup finished.
+	Ready func(ctx context.Context) error
+}
+
+// Server serves the admin routes.
+type Server struct {
+	log     *slog.Logger
+	reg     *prometheus.Registry
+	ready   func(ctx context.Context) error
+	metrics *metrics
+	mux     *http.ServeMux
+}
+
+// New builds a Server and its routes.
+func New(cfg Config) *Server {
+	s := &Server{
+		log:     cfg.Logger,
+		reg:     cfg.Registry,
+		ready:   cfg.Ready,
+		metrics: newMetrics(cfg.Registry),
+		mux:     http.NewServeMux(),
+	}
+	s.routes()
+	return s
+}
+
+// ServeHTTP dispatches to the routes and records request metrics.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.metrics.instrument(s.mux).ServeHTTP(w, r)
+}

@@ -1,0 +1,15 @@
+// Command shopbot is Shopbot's single binary: the AI shopping assistant for
+// Telegram, Slack and the web, its merchant panel, and the tools around them.
+//
+//	shopbot [serve]              migrate, seed the demo catalog into an empty database, serve HTTP
+//	shopbot migrate              apply database migrations and exit
+//	shopbot import FILE          upsert products from CSV or JSONL by SKU
+//	shopbot demo-catalog --size N
+//	                             write a synthetic catalog as JSONL for scale tests
+//
+// This package is the only place that constructs dependencies: main calls
+// run with the process's arguments, environment and standard streams; run
+// parses one Config (environment variables, overridden by flags), builds the
+// logger, database, metrics registry and servers, and passes them to the New
+// functions of the other packages. Nothing else reads the environment.
+package main

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"shopbot/catalog"
+	"shopbot/catalog/importer"
+	"shopbot/migrations"
+)
+
+// errRowsFailed makes `shopbot import` exit non-zero when any row failed.
+var errRowsFailed = errors.New("some rows were not imported")
+
+// importCmd upserts products from a CSV or JSONL file, with a progress bar
+// when stderr is a terminal, and reports every failed row.
+func importCmd(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("import", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	batch := fs.Int("batch", 1000, "rows per transaction")
+	currency := fs.String("currency", "USD", "currency of rows that name none")
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: shopbot import [flags] FILE  (CSV with a header row, or JSONL)")
+		fs.PrintDefaults()
+	}
+	cfg, err := loadConfig(fs, args, e.getenv)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: import needs exactly one FILE (CSV or JSONL)", errUsage)
+	}
+	path := fs.Arg(0)
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, _, err := migrations.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate %s: %w", info, err)
+	}
+	bar := newProgressBar(e.stderr, f, "importing "+path)
+	sum, err := importer.Import(ctx, db, f, path, importer.Options{
+		BatchSize:       *batch,
+		DefaultCurrency: *currency,
+		Progress:        func(n int64) { _ = bar.Set64(n) },
+	})
+	_ = bar.Finish()
+	if err != nil {
+		return fmt.Errorf("import %s: %w", path, err)
+	}
+	for _, rowErr := range sum.Errors {
+		fmt.Fprintf(e.stderr, "%s: %v\n", path, rowErr)
+	}
+	fmt.Fprintln(e.stdout, sum)
+	if sum.Failed > 0 {
+		return fmt.Errorf("%s: %d rows failed: %w", path, sum.Failed, errRowsFailed)
+	}
+	return nil
+}
+
+// newProgressBar draws a byte-based bar on a terminal and nothing elsewhere
+// (CI logs and pipes stay clean).
+func newProgressBar(w io.Writer, f *os.File, label string) *progressbar.ProgressBar {
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	if tf, ok := w.(*os.File); !ok || !term.IsTerminal(int(tf.Fd())) {
+		return progressbar.DefaultBytesSilent(size, label)
+	}
+	return progressbar.NewOptions64(size,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100_000_000),
+		progressbar.OptionShowCount(),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+		progressbar.OptionFullWidth(),
+	)
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "shopbot: "+strings.ReplaceAll(err.Error(), errUsage.Error()+": ", ""))
+	}
+	os.Exit(exitCode(err))
+}
+
+func exitCode(err error) int {
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
+	}
+	return 1
+}
+
+// env is the process environment as run sees it.
+type env struct {
+	getenv func(string) string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// run executes one shopbot command. It is main without the process: tests
+// call it with their own arguments, environment and streams.
+func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	cmd, rest := "serve", args
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, rest = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, e, rest)
+	case "migrate":
+		return migrateCmd(ctx, e, rest)
+	case "import":
+		return importCmd(ctx, e, rest)
+	case "demo-catalog":
+		return demoCatalogCmd(ctx, e, rest)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown command %q; run 'shopbot help'", errUsage, cmd)
+}
+
+const usage = `Shopbot — an AI shopping assistant for Telegram, Slack and the web.
+
+Usage:
+  shopbot [serve] [flags]        migrate, load the demo catalog into an empty database, serve HTTP
+  shopbot migrate [flags]        apply database migrations and exit
+  shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
+  shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
+  shopbot help                   show this help
+
+Run 'shopbot COMMAND -h' for a command's flags. Settings come from the
+environment (DATABASE_URL, HTTP_ADDR, OPENAI_API_KEY, …; see README.md);
+flags override them.
+`

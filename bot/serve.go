@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/admin"
+	"shopbot/catalog"
+	"shopbot/catalog/demo"
+	"shopbot/migrations"
+)
+
+// shutdownTimeout bounds how long in-flight requests may take to finish.
+const shutdownTimeout = 15 * time.Second
+
+// serve runs the shop until ctx is cancelled (SIGINT/SIGTERM). HTTP comes up
+// first, so /healthz answers while the database is still being prepared;
+// /readyz turns 200 once migrations and the demo catalog are in.
+func serve(ctx context.Context, e env, args []string) error {
+	started := time.Now()
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cfg, err := loadConfig(fs, args, e.getenv)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	reg, pm := newRegistry(db.DB, info.Kind)
+	var ready atomic.Bool
+	adm := admin.New(admin.Config{
+		Logger:   log,
+		Registry: reg,
+		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
+	})
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
+	}
+	srv := &http.Server{
+		Handler:           adm,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (/healthz /readyz /metrics)\n", version(), ln.Addr())
+
+	loaded, err := prepareWithRetry(ctx, db, log)
+	switch {
+	case err == nil:
+		ready.Store(true)
+		pm.ready.Set(1)
+		pm.startSeconds.Set(time.Since(started).Seconds())
+		printReady(ctx, e, &cfg, db, info, loaded, time.Since(started))
+		select {
+		case <-ctx.Done():
+		case err = <-served:
+		}
+	case ctx.Err() != nil:
+		err = nil // interrupted while starting: shut down cleanly
+	}
+	ready.Store(false)
+	return errors.Join(err, shutdown(srv, log))
+}
+
+func shutdown(srv *http.Server, log *slog.Logger) error {
+	log.Info("shutting down", "timeout", shutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}
+
+// readiness is the /readyz check.
+func readiness(ctx context.Context, db *bun.DB, started bool) error {
+	if !started {
+		return errors.New("starting: database not prepared yet")
+	}
+	if err := db.PingContext(ctx); err != nil {
+		return fmt.Errorf("database unreachable: %w", err)
+	}
+	st, err := migrations.Check(ctx, db)
+	if err != nil {
+		return err
+	}
+	if !st.UpToDate() {
+		return fmt.Errorf("database schema at version %d, want %d", st.Current, st.Latest)
+	}
+	return nil
+}
+
+// prepareWithRetry migrates and seeds, retrying with backoff while the
+// database is unreachable. A schema newer than the binary is fatal.
+func prepareWithRetry(ctx context.Context, db *bun.DB, log *slog.Logger) (loaded int, err error) {
+	delay := 500 * time.Millisecond
+	for {
+		loaded, err = prepare(ctx, db)
+		if err == nil || errors.Is(err, migrations.ErrSchemaTooNew) || ctx.Err() != nil {
+			return loaded, err
+		}
+		log.Warn("database not ready, retrying", "err", err, "retry_in", delay)
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 30*time.Second)
+	}
+}
+
+// prepare applies migrations and loads the demo catalog into an empty
+// database (one transaction: an interrupted load leaves nothing behind).
+func prepare(ctx context.Context, db *bun.DB) (loaded int, err error) {
+	if _, _, err := migrations.Migrate(ctx, db); err != nil {
+		return 0, err
+	}
+	n, err := catalog.CountProducts(ctx, db)
+	if err != nil || n > 0 {
+		return 0, err
+	}
+	return demo.Load(ctx, db)
+}
+
+func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalog.DBInfo, loaded int, took time.Duration) {
+	st, _ := migrations.Check(ctx, db)
+	n, _ := catalog.CountProducts(ctx, db)
+	products := fmt.Sprintf("%d products", n)
+	if loaded > 0 {
+		products += " (demo catalog loaded)"
+	}
+	fmt.Fprintf(e.stdout, "  database   %s · schema v%d · %s\n", info, st.Current, products)
+	for _, a := range cfg.adapterStatus() {
+		fmt.Fprintf(e.stdout, "  %-10s %s\n", a[0], a[1])
+	}
+	fmt.Fprintf(e.stdout, "Ready in %s. Press Ctrl+C to stop.\n", took.Round(time.Millisecond))
+}

@@ -1,0 +1,120 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/importer"
+)
+
+//go:embed data/*.jsonl
+var data embed.FS
+
+// Product is one demo listing with its rating summary and reviews.
+type Product struct {
+	Input       catalog.ProductInput
+	Rating      float64
+	RatingCount int
+	Reviews     []Review
+}
+
+// Review is a demo review.
+type Review struct {
+	Author string `json:"author"`
+	Rating int    `json:"rating"`
+	Text   string `json:"text"`
+}
+
+type record struct {
+	importer.Record
+	Rating      float64  `json:"rating"`
+	RatingCount int      `json:"rating_count"`
+	Reviews     []Review `json:"reviews"`
+}
+
+// Products parses the embedded demo catalog.
+func Products() ([]Product, error) {
+	files, err := fs.Glob(data, "data/*.jsonl")
+	if err != nil {
+		return nil, err
+	}
+	var out []Product
+	for _, name := range files {
+		b, err := data.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		ps, err := parse(name, b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+func parse(name string, b []byte) ([]Product, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var out []Product
+	for n := 1; ; n++ {
+		var r record
+		if err := dec.Decode(&r); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("demo: %s record %d: %w", name, n, err)
+		}
+		in, err := r.Input("USD")
+		if err != nil {
+			return nil, fmt.Errorf("demo: %s record %d (%s): %w", name, n, r.SKU, err)
+		}
+		out = append(out, Product{Input: in, Rating: r.Rating, RatingCount: r.RatingCount, Reviews: r.Reviews})
+	}
+}
+
+// Load writes the demo catalog into db in one transaction and returns the
+// number of products.
+func Load(ctx context.Context, db *bun.DB) (int, error) {
+	ps, err := Products()
+	if err != nil {
+		return 0, err
+	}
+	ins := make([]catalog.ProductInput, len(ps))
+	skus := make([]string, len(ps))
+	for i, p := range ps {
+		ins[i], skus[i] = p.Input, p.Input.SKU
+	}
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := catalog.UpsertProducts(ctx, tx, ins); err != nil {
+			return err
+		}
+		stored, err := catalog.GetProducts(ctx, tx, skus)
+		if err != nil {
+			return err
+		}
+		var reviews []catalog.Review
+		for i, p := range ps {
+			id := stored[i].ID
+			if err := catalog.SetRating(ctx, tx, id, p.Rating, p.RatingCount); err != nil {
+				return err
+			}
+			for _, r := range p.Reviews {
+				reviews = append(reviews, catalog.Review{ProductID: id, Author: r.Author, Rating: r.Rating, Body: r.Text})
+			}
+		}
+		return catalog.AddReviews(ctx, tx, reviews)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("demo: load: %w", err)
+	}
+	return len(ps), nil
+}

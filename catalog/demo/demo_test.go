@@ -1,0 +1,78 @@
+package demo_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
+)
+
+func TestDemoCatalogContent(t *testing.T) {
+	ps, err := demo.Products()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) < 300 {
+		t.Errorf("demo has %d products, want at least 300", len(ps))
+	}
+	tops, outOfStock, russian, reviewed := map[string]int{}, 0, 0, 0
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p.Input.SKU] {
+			t.Errorf("duplicate sku %s", p.Input.SKU)
+		}
+		seen[p.Input.SKU] = true
+		if len(p.Input.CategoryPath) < 2 {
+			t.Errorf("%s: category %v has no subcategory", p.Input.SKU, p.Input.CategoryPath)
+		}
+		tops[p.Input.CategoryPath[0]]++
+		if p.Input.Stock == 0 {
+			outOfStock++
+		}
+		if strings.IndexFunc(p.Input.Title, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) >= 0 {
+			russian++
+		}
+		if len(p.Reviews) > 0 {
+			reviewed++
+		}
+		if p.RatingCount > 0 && (p.Rating < 1 || p.Rating > 5) || p.RatingCount == 0 && len(p.Reviews) > 0 {
+			t.Errorf("%s: rating %.1f from %d with %d reviews", p.Input.SKU, p.Rating, p.RatingCount, len(p.Reviews))
+		}
+		if len(p.Input.Attributes) == 0 || p.Input.Description == "" || p.Input.Brand == "" {
+			t.Errorf("%s: missing attributes, description or brand", p.Input.SKU)
+		}
+	}
+	if len(tops) < 12 {
+		t.Errorf("demo has %d top-level categories, want at least 12: %v", len(tops), tops)
+	}
+	if outOfStock == 0 || russian < 12 || reviewed < len(ps)*3/4 {
+		t.Errorf("out of stock %d, russian %d, reviewed %d of %d", outOfStock, russian, reviewed, len(ps))
+	}
+}
+
+func TestLoad(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		n, err := demo.Load(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if count, _ := catalog.CountProducts(ctx, db); count != n {
+			t.Errorf("count = %d, loaded %d", count, n)
+		}
+		p, err := catalog.GetProduct(ctx, db, "SHO-RUN-001")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, _ := catalog.ListReviews(ctx, db, p.ID, 5)
+		if p.RatingCount == 0 || len(rs) == 0 || p.Category == nil {
+			t.Errorf("SHO-RUN-001 = %+v with %d reviews", p, len(rs))
+		}
+	})
+}

@@ -1,0 +1,204 @@
+package importer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+// Options tune an import.
+type Options struct {
+	BatchSize       int    // rows per transaction; default 1000
+	DefaultCurrency string // for rows without a currency; default USD
+	// Progress, when set, is called after each batch with the number of
+	// bytes of the file consumed so far.
+	Progress func(bytesRead int64)
+}
+
+// RowError is a row that was not written, and why.
+type RowError struct {
+	Line   int
+	SKU    string
+	Reason string
+}
+
+func (e RowError) Error() string {
+	if e.SKU != "" {
+		return fmt.Sprintf("line %d (sku %s): %s", e.Line, e.SKU, e.Reason)
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Reason)
+}
+
+// Summary is the outcome of an import.
+type Summary struct {
+	Format   Format
+	Imported int // new products
+	Updated  int // existing SKUs replaced
+	Failed   int
+	Errors   []RowError // every failed row, in file order
+}
+
+func (s Summary) String() string {
+	return fmt.Sprintf("imported %d, updated %d, failed %d", s.Imported, s.Updated, s.Failed)
+}
+
+// Import reads products from r (name is used for format detection and
+// messages) and upserts them by SKU. It returns an error only when the file
+// cannot be read as products at all or the database fails; bad rows are in
+// the Summary.
+func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Options) (Summary, error) {
+	if opts.BatchSize <= 0 {
+		opts.BatchSize = 1000
+	}
+	if opts.DefaultCurrency == "" {
+		opts.DefaultCurrency = "USD"
+	}
+	counter := &countingReader{r: r}
+	rows, format, err := newRowReader(counter, name)
+	if err != nil {
+		return Summary{}, err
+	}
+	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]int{}}
+	for {
+		rw, err := rows.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return imp.sum, fmt.Errorf("read %s: %w", name, err)
+		}
+		imp.add(rw)
+		if len(imp.batch) >= opts.BatchSize {
+			if err := imp.flush(ctx); err != nil {
+				return imp.sum, err
+			}
+			imp.progress(counter.n)
+		}
+	}
+	if err := imp.flush(ctx); err != nil {
+		return imp.sum, err
+	}
+	imp.progress(counter.n)
+	return imp.sum, nil
+}
+
+// run is the state of one import.
+type run struct {
+	db    *bun.DB
+	opts  Options
+	sum   Summary
+	seen  map[string]int // sku → line of its first occurrence
+	batch []pending
+}
+
+type pending struct {
+	line int
+	in   catalog.ProductInput
+}
+
+func (imp *run) progress(n int64) {
+	if imp.opts.Progress != nil {
+		imp.opts.Progress(n)
+	}
+}
+
+func (imp *run) fail(line int, sku, reason string) {
+	imp.sum.Failed++
+	imp.sum.Errors = append(imp.sum.Errors, RowError{Line: line, SKU: sku, Reason: reason})
+}
+
+// add validates a row and queues it for the next batch.
+func (imp *run) add(rw row) {
+	if rw.err != nil {
+		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
+		return
+	}
+	in, err := rw.rec.Input(imp.opts.DefaultCurrency)
+	if err != nil {
+		imp.fail(rw.line, in.SKU, reason(err))
+		return
+	}
+	if first, dup := imp.seen[in.SKU]; dup {
+		imp.fail(rw.line, in.SKU, fmt.Sprintf("duplicate sku (first seen on line %d)", first))
+		return
+	}
+	imp.seen[in.SKU] = rw.line
+	imp.batch = append(imp.batch, pending{line: rw.line, in: in})
+}
+
+// flush writes the batch in one transaction. If the database rejects it,
+// each row is retried alone so only the offending ones fail.
+func (imp *run) flush(ctx context.Context) error {
+	if len(imp.batch) == 0 {
+		return nil
+	}
+	defer func() { imp.batch = imp.batch[:0] }()
+	ins := make([]catalog.ProductInput, len(imp.batch))
+	for i, p := range imp.batch {
+		ins[i] = p.in
+	}
+	res, err := upsert(ctx, imp.db, ins)
+	if err == nil {
+		imp.count(res)
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	for _, p := range imp.batch {
+		res, err := upsert(ctx, imp.db, []catalog.ProductInput{p.in})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			imp.fail(p.line, p.in.SKU, reason(err))
+			continue
+		}
+		imp.count(res)
+	}
+	return nil
+}
+
+func (imp *run) count(res catalog.UpsertResult) {
+	imp.sum.Imported += res.Inserted
+	imp.sum.Updated += res.Updated
+}
+
+func upsert(ctx context.Context, db *bun.DB, ins []catalog.ProductInput) (catalog.UpsertResult, error) {
+	var res catalog.UpsertResult
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		res, err = catalog.UpsertProducts(ctx, tx, ins)
+		return err
+	})
+	return res, err
+}
+
+// reason turns a validation error into the text shown next to the line.
+func reason(err error) string {
+	msg := err.Error()
+	if errors.Is(err, catalog.ErrInvalid) {
+		// "invalid input: price ..." reads better without the prefix.
+		if rest, ok := strings.CutPrefix(msg, catalog.ErrInvalid.Error()+": "); ok {
+			return rest
+		}
+	}
+	return msg
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}

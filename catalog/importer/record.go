@@ -1,0 +1,153 @@
+package importer
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"shopbot/catalog"
+)
+
+// Columns lists the fields of an import file, in the order a CSV header
+// usually has them.
+var Columns = []string{"sku", "title", "description", "brand", "category", "price", "currency", "stock", "image_url", "attributes"}
+
+// Record is one product as written in an import file. Price and Stock are
+// kept as text so every problem is reported by Input, with the line.
+type Record struct {
+	SKU         string      `json:"sku"`
+	Title       string      `json:"title"`
+	Description string      `json:"description"`
+	Brand       string      `json:"brand"`
+	Category    string      `json:"category"`
+	Price       Text        `json:"price"`
+	Currency    string      `json:"currency"`
+	Stock       Text        `json:"stock"`
+	ImageURL    string      `json:"image_url"`
+	Attributes  *Attributes `json:"attributes"`
+}
+
+// Text is a JSON string or number kept as its literal text.
+type Text string
+
+// UnmarshalJSON accepts "89.99", 89.99 and null.
+func (t *Text) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case bytes.Equal(b, []byte("null")):
+		*t = ""
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = Text(s)
+	case len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')):
+		*t = Text(b)
+	default:
+		return fmt.Errorf("want a string or a number, got %s", truncate(string(b), 20))
+	}
+	return nil
+}
+
+// Attributes is a flat key/value object. Numbers and booleans become text;
+// nested objects and arrays are rejected.
+type Attributes map[string]string
+
+// UnmarshalJSON reads an attributes object.
+func (a *Attributes) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("attributes must be a JSON object of strings: %v", err)
+	}
+	out := make(Attributes, len(raw))
+	for k, v := range raw {
+		key := strings.TrimSpace(k)
+		if key == "" || len(key) > 64 {
+			return fmt.Errorf("attribute name %q must be 1–64 characters", k)
+		}
+		var val any
+		if err := json.Unmarshal(v, &val); err != nil {
+			return err
+		}
+		switch x := val.(type) {
+		case string:
+			out[key] = strings.TrimSpace(x)
+		case float64, bool:
+			out[key] = strings.TrimSpace(string(v))
+		case nil:
+			// An explicit null is the same as leaving the attribute out.
+		default:
+			return fmt.Errorf("attribute %q must be text, not a nested object or list", key)
+		}
+	}
+	*a = out
+	return nil
+}
+
+// Input validates a record and converts it for catalog.UpsertProducts.
+// defaultCurrency applies when the record names none.
+func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
+	in := catalog.ProductInput{
+		SKU: r.SKU, Title: r.Title, Description: strings.TrimSpace(r.Description),
+		Brand: strings.TrimSpace(r.Brand), CategoryPath: catalog.SplitCategoryPath(r.Category),
+		Currency: strings.TrimSpace(r.Currency),
+	}
+	if in.Currency == "" {
+		in.Currency = defaultCurrency
+	}
+	cur, err := catalog.NormalizeCurrency(in.Currency)
+	if err != nil {
+		return in, err
+	}
+	if strings.TrimSpace(string(r.Price)) == "" {
+		return in, fmt.Errorf("%w: missing price", catalog.ErrInvalid)
+	}
+	if in.Price, err = catalog.ParseAmount(string(r.Price), cur); err != nil {
+		return in, err
+	}
+	if s := strings.TrimSpace(string(r.Stock)); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n > 10_000_000 {
+			return in, fmt.Errorf("%w: stock %q must be a whole number from 0 to 10000000", catalog.ErrInvalid, s)
+		}
+		in.Stock = n
+	}
+	if in.ImageURLs, err = imageURLs(r.ImageURL); err != nil {
+		return in, err
+	}
+	if r.Attributes != nil {
+		in.Attributes = *r.Attributes
+	}
+	if err := in.Validate(); err != nil {
+		return in, err
+	}
+	if len(in.Title) > 300 || len(in.Description) > 10_000 {
+		return in, fmt.Errorf("%w: title over 300 or description over 10000 characters", catalog.ErrInvalid)
+	}
+	return in, nil
+}
+
+// imageURLs splits a cell of one or more http(s) URLs separated by "|" or
+// spaces.
+func imageURLs(cell string) ([]string, error) {
+	var out []string
+	for _, f := range strings.FieldsFunc(cell, func(r rune) bool { return r == '|' || r == ' ' || r == '\n' }) {
+		u, err := url.Parse(f)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("%w: image_url %q is not an http(s) URL", catalog.ErrInvalid, truncate(f, 60))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
