@@ -6,6 +6,7 @@
 //	shopbot import FILE          upsert products from CSV or JSONL by SKU
 //	shopbot demo-catalog --size N
 //	                             write a synthetic catalog as JSONL for scale tests
+//	shopbot healthcheck          probe a running server (the Docker HEALTHCHECK)
 //
 // This package is the only place that constructs dependencies: main calls
 // run with the process's arguments, environment and standard streams; run

@@ -56,6 +56,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return importCmd(ctx, e, rest)
 	case "demo-catalog":
 		return demoCatalogCmd(ctx, e, rest)
+	case "healthcheck":
+		return healthcheckCmd(ctx, e, rest)
 	case "help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -70,6 +72,7 @@ Usage:
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
+  shopbot healthcheck [--ready]  exit 0 if the server on HTTP_ADDR is healthy (ready)
   shopbot help                   show this help
 
 Run 'shopbot COMMAND -h' for a command's flags. Settings come from the

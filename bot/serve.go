@@ -64,10 +64,11 @@ func serve(ctx context.Context, e env, args []string) error {
 	loaded, err := prepareWithRetry(ctx, db, log)
 	switch {
 	case err == nil:
-		ready.Store(true)
+		took := time.Since(started)
+		printReady(ctx, e, &cfg, db, info, loaded, took)
+		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
-		pm.startSeconds.Set(time.Since(started).Seconds())
-		printReady(ctx, e, &cfg, db, info, loaded, time.Since(started))
+		ready.Store(true)
 		select {
 		case <-ctx.Done():
 		case err = <-served:

@@ -1,0 +1,26 @@
+# Shopbot's build, test and benchmark entry points. `make test` is the test
+# command of the README and of CI (.ci/run).
+
+GO ?= go
+export SHOPBOT_REQUIRE_POSTGRES ?= 1
+
+.PHONY: test vet build run bench bench-rss
+
+test: vet
+	@bash .ci/check-postgres
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/shopbot ./bot
+
+run:
+	$(GO) run ./bot
+
+# Benchmarks behind the README's figures.
+bench: build
+	$(GO) test -run '^$$' -bench 'Startup' -benchtime 5x ./bot/
+	$(GO) test -run '^$$' -bench 'Import100k' -benchtime 1x ./catalog/importer/
+	@bash .ci/bench-rss bin/shopbot

@@ -1,0 +1,296 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/migrations"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func envFunc(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+// server is a `shopbot serve` running inside the test.
+type server struct {
+	base   string
+	stdout *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+var addrRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
+
+func startServer(t testing.TB, vars map[string]string) *server {
+	t.Helper()
+	vars["HTTP_ADDR"] = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &server{stdout: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	stderr := &syncBuffer{}
+	go func() { s.done <- run(ctx, []string{"serve"}, envFunc(vars), nil, s.stdout, stderr) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for s.base == "" {
+		if m := addrRE.FindStringSubmatch(s.stdout.String()); m != nil {
+			s.base = "http://" + m[1]
+			break
+		}
+		select {
+		case err := <-s.done:
+			t.Fatalf("serve exited early: %v\nstderr: %s", err, stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not listen; stdout: %s stderr: %s", s.stdout, stderr)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+func (s *server) stop(t testing.TB) {
+	t.Helper()
+	if s.cancel == nil {
+		return
+	}
+	s.cancel()
+	s.cancel = nil
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("serve returned %v on shutdown", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Error("serve did not shut down")
+	}
+}
+
+func (s *server) get(t testing.TB, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(s.base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// waitReady polls /readyz until it answers 200.
+func (s *server) waitReady(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		code, body := s.get(t, "/readyz")
+		if code == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/readyz still %d: %s", code, body)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestServeSQLite(t *testing.T) {
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	if code, _ := s.get(t, "/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz = %d", code)
+	}
+	code, metrics := s.get(t, "/metrics")
+	for _, want := range []string{"shopbot_build_info", "shopbot_ready 1", "shopbot_http_requests_total", "go_goroutines", "process_resident_memory_bytes", "go_sql_open_connections"} {
+		if code != http.StatusOK || !strings.Contains(metrics, want) {
+			t.Errorf("/metrics (%d) lacks %s", code, want)
+		}
+	}
+	out := s.stdout.String()
+	for _, want := range []string{"database   sqlite", "demo catalog loaded", "telegram   off (TELEGRAM_BOT_TOKEN unset)", "Ready in"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("startup output lacks %q:\n%s", want, out)
+		}
+	}
+	s.stop(t)
+
+	// A second start finds the catalog and does not load it again.
+	s = startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	if out := s.stdout.String(); strings.Contains(out, "demo catalog loaded") {
+		t.Errorf("second start loaded the demo again:\n%s", out)
+	}
+}
+
+func TestServePostgres(t *testing.T) {
+	dbURL := catalogtest.NewPostgresDatabase(t)
+	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	if out := s.stdout.String(); !strings.Contains(out, "database   postgres") || !strings.Contains(out, "demo catalog loaded") {
+		t.Errorf("startup output:\n%s", out)
+	}
+}
+
+func TestUnreachablePostgres(t *testing.T) {
+	s := startServer(t, map[string]string{"DATABASE_URL": "postgres://shop:hunter2@127.0.0.1:1/shop?sslmode=disable"})
+	if code, _ := s.get(t, "/healthz"); code != http.StatusOK {
+		t.Errorf("/healthz = %d, want 200", code)
+	}
+	code, body := s.get(t, "/readyz")
+	if code != http.StatusServiceUnavailable {
+		t.Errorf("/readyz = %d, want 503", code)
+	}
+	if strings.Contains(body, "hunter2") {
+		t.Errorf("/readyz leaks the password: %s", body)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for name, tc := range map[string]struct {
+		args []string
+		vars map[string]string
+		want string
+	}{
+		"malformed DATABASE_URL": {nil, map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with postgres:// or sqlite:"},
+		"empty sqlite path":      {nil, map[string]string{"DATABASE_URL": "sqlite:"}, "missing file path"},
+		"bad HTTP_ADDR":          {nil, map[string]string{"HTTP_ADDR": "8080"}, "HTTP_ADDR"},
+		"bad search backend":     {nil, map[string]string{"SEARCH_BACKEND": "solr"}, "SEARCH_BACKEND"},
+		"weaviate without URL":   {nil, map[string]string{"SEARCH_BACKEND": "weaviate"}, "WEAVIATE_URL"},
+		"bad embeddings":         {nil, map[string]string{"EMBEDDINGS": "bert"}, "EMBEDDINGS"},
+		"unknown command":        {[]string{"frobnicate"}, nil, "unknown command"},
+		"unknown flag":           {[]string{"serve", "--nope"}, nil, "flag provided but not defined"},
+		"import without file":    {[]string{"import"}, nil, "exactly one FILE"},
+		"demo-catalog size 0":    {[]string{"demo-catalog", "--size", "0"}, nil, "--size"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := run(context.Background(), tc.args, envFunc(tc.vars), nil, io.Discard, io.Discard)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+			if exitCode(err) != 2 {
+				t.Errorf("exit code %d, want 2", exitCode(err))
+			}
+			if strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("error must be one line without secrets: %q", err)
+			}
+		})
+	}
+}
+
+func TestServeRefusesNewerSchema(t *testing.T) {
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	db := catalogtest.SQLiteURL(t, dbURL)
+	if _, err := db.Exec("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', CURRENT_TIMESTAMP)"); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"DATABASE_URL": dbURL, "HTTP_ADDR": "127.0.0.1:0"}
+	err := run(context.Background(), nil, envFunc(vars), nil, io.Discard, io.Discard)
+	if !errors.Is(err, migrations.ErrSchemaTooNew) || exitCode(err) != 1 {
+		t.Fatalf("err = %v, want ErrSchemaTooNew", err)
+	}
+}
+
+func TestMigrateCommand(t *testing.T) {
+	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "m.db")}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"migrate"}, envFunc(vars), nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if err := run(context.Background(), []string{"migrate"}, envFunc(vars), nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); !strings.Contains(got, "migrated from version 0 to 1") || !strings.Contains(got, "already at version 1") {
+		t.Errorf("output:\n%s", got)
+	}
+}
+
+func TestImportCommand(t *testing.T) {
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "shop.db")
+	csvPath := filepath.Join(dir, "products.csv")
+	os.WriteFile(csvPath, []byte("sku,title,price,stock\nA-1,Apple,1.00,5\nB-1,Banana,one dollar,5\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"import", "--database-url", dbURL, csvPath}, envFunc(nil), nil, &stdout, &stderr)
+	if !errors.Is(err, errRowsFailed) || exitCode(err) != 1 {
+		t.Fatalf("err = %v, want errRowsFailed", err)
+	}
+	if !strings.Contains(stdout.String(), "imported 1, updated 0, failed 1") || !strings.Contains(stderr.String(), "line 3 (sku B-1)") {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), stderr.String())
+	}
+
+	binPath := filepath.Join(dir, "photo.jpg")
+	os.WriteFile(binPath, []byte{0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 'J', 'F', 'I', 'F', 0}, 0o644)
+	err = run(context.Background(), []string{"import", "--database-url", dbURL, binPath}, envFunc(nil), nil, io.Discard, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "not a CSV or JSONL product file") {
+		t.Errorf("binary file: err = %v", err)
+	}
+}
+
+func TestDemoCatalogRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "synthetic.jsonl")
+	if err := run(context.Background(), []string{"demo-catalog", "--size", "250", "-o", out}, envFunc(nil), nil, io.Discard, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	dbURL := "sqlite:" + filepath.Join(dir, "shop.db")
+	var stdout bytes.Buffer
+	if err := run(context.Background(), []string{"import", out}, envFunc(map[string]string{"DATABASE_URL": dbURL}), nil, &stdout, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "imported 250, updated 0, failed 0") {
+		t.Errorf("import output %q", stdout.String())
+	}
+	db, _, err := catalog.OpenDB(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if n, _ := catalog.CountProducts(context.Background(), db); n != 250 {
+		t.Errorf("%d products after import, want 250", n)
+	}
+}
+
+func TestHealthcheckCommand(t *testing.T) {
+	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s.waitReady(t)
+	vars := map[string]string{"HTTP_ADDR": strings.TrimPrefix(s.base, "http://")}
+	for _, args := range [][]string{{"healthcheck"}, {"healthcheck", "--ready"}} {
+		if err := run(context.Background(), args, envFunc(vars), nil, io.Discard, io.Discard); err != nil {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+	s.stop(t)
+	if err := run(context.Background(), []string{"healthcheck"}, envFunc(vars), nil, io.Discard, io.Discard); err == nil {
+		t.Error("healthcheck passed against a stopped server")
+	}
+}
