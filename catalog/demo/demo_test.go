@@ -3,6 +3,7 @@ package demo_test
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode"
 
@@ -73,6 +74,44 @@ func TestLoad(t *testing.T) {
 		rs, _ := catalog.ListReviews(ctx, db, p.ID, 5)
 		if p.RatingCount == 0 || len(rs) == 0 || p.Category == nil {
 			t.Errorf("SHO-RUN-001 = %+v with %d reviews", p, len(rs))
+		}
+	})
+}
+
+// cancelAfter cancels a context after n queries, to interrupt a load midway.
+type cancelAfter struct {
+	n      atomic.Int32
+	after  int32
+	cancel context.CancelFunc
+}
+
+func (h *cancelAfter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+
+func (h *cancelAfter) AfterQuery(_ context.Context, _ *bun.QueryEvent) {
+	if h.n.Add(1) == h.after {
+		h.cancel()
+	}
+}
+
+// TestInterruptedLoadLeavesNothing: a shutdown during the first-start load
+// rolls it back whole, so the next start loads it again from scratch.
+func TestInterruptedLoadLeavesNothing(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		db.AddQueryHook(&cancelAfter{after: 20, cancel: cancel})
+		if _, err := demo.Load(ctx, db); err == nil {
+			t.Fatal("load succeeded despite cancellation")
+		}
+		bg := context.Background()
+		if n, _ := catalog.CountProducts(bg, db); n != 0 {
+			t.Errorf("%d products left by an interrupted load", n)
+		}
+		if cs, _ := catalog.ListCategories(bg, db); len(cs) != 0 {
+			t.Errorf("%d categories left by an interrupted load", len(cs))
+		}
+		if n, _ := demo.Load(bg, db); n < 300 {
+			t.Errorf("reload loaded %d", n)
 		}
 	})
 }

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the real binary, as a user or an orchestrator would.
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+func shopbotBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "shopbot-bin-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "shopbot")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build shopbot: %v", buildErr)
+	}
+	return binPath
+}
+
+func TestProcessMalformedDatabaseURL(t *testing.T) {
+	cmd := exec.Command(shopbotBinary(t))
+	cmd.Env = append(os.Environ(), "DATABASE_URL=mysql://root:hunter2@db/shop")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) || exitErr.ExitCode() != 2 {
+		t.Fatalf("err = %v, want exit status 2", err)
+	}
+	msg := stderr.String()
+	if strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, "shopbot: DATABASE_URL must start with postgres:// or sqlite:") {
+		t.Errorf("stderr = %q, want one clear line", msg)
+	}
+	if strings.Contains(msg, "hunter2") || stdout.Len() != 0 {
+		t.Errorf("stdout %q, stderr %q", stdout.String(), msg)
+	}
+}
+
+func TestProcessGracefulShutdown(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(shopbotBinary(t), "serve")
+	cmd.Env = append(os.Environ(), "DATABASE_URL=sqlite:"+filepath.Join(dir, "shop.db"), "HTTP_ADDR=127.0.0.1:0")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	var base string
+	deadline := time.After(20 * time.Second)
+	for base == "" {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatalf("serve exited; stderr: %s", stderr.String())
+			}
+			if m := addrRE.FindStringSubmatch(line); m != nil {
+				base = "http://" + m[1]
+			}
+		case <-deadline:
+			t.Fatalf("no address printed; stderr: %s", stderr.String())
+		}
+	}
+	go func() {
+		for range lines { // keep the pipe drained
+		}
+	}()
+	waitFor200(t, base+"/readyz")
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v; stderr: %s", err, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit within 20 s of SIGTERM")
+	}
+	if !strings.Contains(stderr.String(), "shutting down") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+func waitFor200(t *testing.T, url string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		resp, err := http.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never answered 200 (last: %v)", url, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
