@@ -78,10 +78,12 @@ func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 		}
 		q = parsed
 	}
-	// WAL lets readers run beside the writer; immediate transactions take
-	// the write lock at BEGIN, so two writers queue (busy_timeout) instead
-	// of failing halfway through with SQLITE_BUSY.
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+	// WAL lets readers run beside the writer; synchronous=FULL makes a
+	// commit survive power loss, not only a crash (adapters acknowledge
+	// platform updates once recorded); immediate transactions take the
+	// write lock at BEGIN, so two writers queue (busy_timeout) instead of
+	// failing halfway through with SQLITE_BUSY.
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(FULL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
