@@ -3,8 +3,6 @@ package admin_test
 import (
 	"context"
 	"errors"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,7 +15,6 @@ import (
 
 func newServer(ready error) *admin.Server {
 	return admin.New(admin.Config{
-		Logger:   slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Registry: prometheus.NewRegistry(),
 		Ready:    func(context.Context) error { return ready },
 	})

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -10,7 +9,6 @@ import (
 
 // Config is what the admin server needs from the process.
 type Config struct {
-	Logger   *slog.Logger
 	Registry *prometheus.Registry
 	// Ready reports whether the process can serve traffic: database
 	// reachable, schema current, startup finished.
@@ -19,7 +17,6 @@ type Config struct {
 
 // Server serves the admin routes.
 type Server struct {
-	log     *slog.Logger
 	reg     *prometheus.Registry
 	ready   func(ctx context.Context) error
 	metrics *metrics
@@ -29,7 +26,6 @@ type Server struct {
 // New builds a Server and its routes.
 func New(cfg Config) *Server {
 	s := &Server{
-		log:     cfg.Logger,
 		reg:     cfg.Registry,
 		ready:   cfg.Ready,
 		metrics: newMetrics(cfg.Registry),

@@ -43,7 +43,6 @@ func serve(ctx context.Context, e env, args []string) error {
 	reg, pm := newRegistry(db.DB, info.Kind)
 	var ready atomic.Bool
 	adm := admin.New(admin.Config{
-		Logger:   log,
 		Registry: reg,
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 	})

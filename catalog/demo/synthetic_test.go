@@ -9,21 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// synLine has exactly the fields `shopbot import` accepts.
-type synLine struct {
-	SKU         string            `json:"sku"`
-	Title       string            `json:"title"`
-	Description string            `json:"description"`
-	Brand       string            `json:"brand"`
-	Category    string            `json:"category"`
-	Price       string            `json:"price"`
-	Currency    string            `json:"currency"`
-	Stock       *int              `json:"stock"`
-	ImageURL    *string           `json:"image_url"`
-	Attributes  map[string]string `json:"attributes"`
-}
+	"shopbot/catalog/importer"
+)
 
 func synGen(t testing.TB, n int, seed int64) []byte {
 	t.Helper()
@@ -86,7 +74,7 @@ func TestWriteSyntheticRows(t *testing.T) {
 	lines, zeros, noImage := 0, 0, 0
 	for sc.Scan() {
 		lines++
-		var p synLine
+		var p importer.Record
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&p); err != nil {
@@ -94,6 +82,10 @@ func TestWriteSyntheticRows(t *testing.T) {
 		}
 		if dec.More() {
 			t.Fatalf("line %d: more than one value", lines)
+		}
+		in, err := p.Input("USD") // what `shopbot import` accepts
+		if err != nil {
+			t.Fatalf("line %d: import would reject it: %v", lines, err)
 		}
 		// Every field must be present, not just decodable.
 		var raw map[string]json.RawMessage
@@ -109,8 +101,8 @@ func TestWriteSyntheticRows(t *testing.T) {
 				t.Errorf("line %d: attribute %q = %#v, want non-empty string", lines, k, v)
 			}
 		}
-		if len(p.Attributes) < 2 || len(p.Attributes) > 5 {
-			t.Errorf("line %d: %d attributes, want 2–5", lines, len(p.Attributes))
+		if len(in.Attributes) < 2 || len(in.Attributes) > 5 {
+			t.Errorf("line %d: %d attributes, want 2–5", lines, len(in.Attributes))
 		}
 		if p.SKU == "" || len(p.SKU) > 64 || strings.ContainsAny(p.SKU, " \t") || skus[p.SKU] {
 			t.Errorf("line %d: bad or duplicate sku %q", lines, p.SKU)
@@ -124,27 +116,25 @@ func TestWriteSyntheticRows(t *testing.T) {
 		} else {
 			tops[parts[0]] = true
 		}
-		if !price.MatchString(p.Price) {
+		if !price.MatchString(string(p.Price)) {
 			t.Errorf("line %d: price %q", lines, p.Price)
-		} else if f, _ := strconv.ParseFloat(p.Price, 64); f < 1 || f > 3000 {
+		} else if f, _ := strconv.ParseFloat(string(p.Price), 64); f < 1 || f > 3000 {
 			t.Errorf("line %d: price %s out of range", lines, p.Price)
 		}
 		if p.Currency != "USD" {
 			t.Errorf("line %d: currency %q", lines, p.Currency)
 		}
 		switch {
-		case p.Stock == nil || *p.Stock < 0 || *p.Stock > 500:
-			t.Errorf("line %d: stock %v", lines, p.Stock)
-		case *p.Stock == 0:
+		case in.Stock > 500:
+			t.Errorf("line %d: stock %d", lines, in.Stock)
+		case in.Stock == 0:
 			zeros++
 		}
 		switch {
-		case p.ImageURL == nil:
-			t.Errorf("line %d: image_url missing", lines)
-		case *p.ImageURL == "":
+		case p.ImageURL == "":
 			noImage++
-		case !strings.HasPrefix(*p.ImageURL, "https://") || !strings.Contains(*p.ImageURL, p.SKU):
-			t.Errorf("line %d: image_url %q", lines, *p.ImageURL)
+		case !strings.HasPrefix(p.ImageURL, "https://") || !strings.Contains(p.ImageURL, p.SKU):
+			t.Errorf("line %d: image_url %q", lines, p.ImageURL)
 		}
 	}
 	if err := sc.Err(); err != nil {
