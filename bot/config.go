@@ -39,8 +39,15 @@ type Config struct {
 	db catalog.DBInfo // parsed DatabaseURL
 }
 
-// errUsage marks a configuration or command-line error (exit status 2).
-var errUsage = errors.New("usage")
+// usageError is a configuration or command-line mistake: printed as is,
+// exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
 
 // setting is one configuration variable and where it lands.
 type setting struct {
@@ -79,42 +86,58 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Co
 	var c Config
 	for _, s := range c.settings() {
 		*s.dst = s.def
-		if v := getenv(s.env); v != "" {
+		if s.flag != "" {
+			// The default shown by -h is the built-in one, never the
+			// environment's value, which may hold a password.
+			fs.StringVar(s.dst, s.flag, s.def, s.help+" ($"+s.env+")")
+		}
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return c, err
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	for _, s := range c.settings() {
+		if v := getenv(s.env); v != "" && (s.flag == "" || !explicit[s.flag]) {
 			*s.dst = v
 		}
-		if s.flag != "" {
-			fs.StringVar(s.dst, s.flag, *s.dst, s.help+" ($"+s.env+")")
-		}
-	}
-	if err := fs.Parse(args); err != nil {
-		return c, fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return c, c.validate()
+}
+
+// parseFlags parses args; -h prints the flags and ends the command
+// successfully (flag.ErrHelp), any other flag error is a usage error.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usagef("%v", err)
 }
 
 func (c *Config) validate() error {
 	db, err := catalog.ParseDatabaseURL(c.DatabaseURL)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("%v", err)
 	}
 	c.db = db
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
-		return fmt.Errorf("%w: HTTP_ADDR %q must be host:port, such as 127.0.0.1:8080", errUsage, c.HTTPAddr)
+		return usagef("HTTP_ADDR %q must be host:port, such as 127.0.0.1:8080", c.HTTPAddr)
 	}
 	switch c.SearchBackend {
 	case "embedded":
 	case "weaviate":
 		if c.WeaviateURL == "" {
-			return fmt.Errorf("%w: SEARCH_BACKEND=weaviate needs WEAVIATE_URL", errUsage)
+			return usagef("SEARCH_BACKEND=weaviate needs WEAVIATE_URL")
 		}
 	default:
-		return fmt.Errorf("%w: SEARCH_BACKEND must be embedded or weaviate (got %q)", errUsage, c.SearchBackend)
+		return usagef("SEARCH_BACKEND must be embedded or weaviate (got %q)", c.SearchBackend)
 	}
 	if c.Embeddings != "local" && c.Embeddings != "openai" {
-		return fmt.Errorf("%w: EMBEDDINGS must be local or openai (got %q)", errUsage, c.Embeddings)
+		return usagef("EMBEDDINGS must be local or openai (got %q)", c.Embeddings)
 	}
 	if c.TelegramWebhookURL != "" && !strings.HasPrefix(c.TelegramWebhookURL, "https://") {
-		return fmt.Errorf("%w: TELEGRAM_WEBHOOK_URL must be an https:// URL", errUsage)
+		return usagef("TELEGRAM_WEBHOOK_URL must be an https:// URL")
 	}
 	return nil
 }

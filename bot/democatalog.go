@@ -16,11 +16,11 @@ func demoCatalogCmd(_ context.Context, e env, args []string) error {
 	size := fs.Int("size", 10000, "number of products")
 	seed := fs.Int64("seed", 1, "random seed; the same seed writes the same file")
 	out := fs.String("o", "-", "output file, - for standard output")
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if *size < 1 || *size > 10_000_000 {
-		return fmt.Errorf("%w: --size must be between 1 and 10000000", errUsage)
+		return usagef("--size must be between 1 and 10000000")
 	}
 	w := e.stdout
 	if *out != "-" {

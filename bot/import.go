@@ -35,7 +35,7 @@ func importCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: import needs exactly one FILE (CSV or JSONL)", errUsage)
+		return usagef("import needs exactly one FILE (CSV or JSONL)")
 	}
 	path := fs.Arg(0)
 	f, err := os.Open(path)

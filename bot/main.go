@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,17 +16,17 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "shopbot: "+strings.ReplaceAll(err.Error(), errUsage.Error()+": ", ""))
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(os.Stderr, "shopbot: "+err.Error())
 	}
 	os.Exit(exitCode(err))
 }
 
 func exitCode(err error) int {
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.As(err, new(*usageError)):
 		return 2
 	}
 	return 1
@@ -62,7 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	return fmt.Errorf("%w: unknown command %q; run 'shopbot help'", errUsage, cmd)
+	return usagef("unknown command %q; run 'shopbot help'", cmd)
 }
 
 const usage = `Shopbot — an AI shopping assistant for Telegram, Slack and the web.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -217,6 +218,31 @@ func TestServeRefusesNewerSchema(t *testing.T) {
 	err := run(context.Background(), nil, envFunc(vars), nil, io.Discard, io.Discard)
 	if !errors.Is(err, migrations.ErrSchemaTooNew) || exitCode(err) != 1 {
 		t.Fatalf("err = %v, want ErrSchemaTooNew", err)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"serve", "-h"}, {"import", "-h"}, {"demo-catalog", "-h"}} {
+		var out, errOut bytes.Buffer
+		err := run(context.Background(), args, envFunc(nil), nil, &out, &errOut)
+		if exitCode(err) != 0 || out.Len()+errOut.Len() == 0 {
+			t.Errorf("%v: exit %d (%v), printed nothing", args, exitCode(err), err)
+		}
+	}
+}
+
+func TestFlagsOverrideEnvironment(t *testing.T) {
+	vars := map[string]string{"DATABASE_URL": "postgres://shop:hunter2@db/shop", "HTTP_ADDR": "0.0.0.0:9000"}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	var help bytes.Buffer
+	fs.SetOutput(&help)
+	cfg, err := loadConfig(fs, []string{"--database-url", "sqlite:x.db"}, envFunc(vars))
+	if err != nil || cfg.DatabaseURL != "sqlite:x.db" || cfg.HTTPAddr != "0.0.0.0:9000" {
+		t.Fatalf("config = %+v, %v", cfg, err)
+	}
+	fs.PrintDefaults()
+	if strings.Contains(help.String(), "hunter2") {
+		t.Errorf("-h output shows the environment's password:\n%s", help.String())
 	}
 }
 
