@@ -42,6 +42,9 @@ type Conversation struct {
 	LastMessageAt    time.Time  `bun:"last_message_at,notnull"`
 	LastReadAt       *time.Time `bun:"last_read_at"`
 	CreatedAt        time.Time  `bun:"created_at,notnull"`
+	// State is the engine's memory of the conversation as JSON; the
+	// catalog stores it without interpreting it.
+	State string `bun:"state,notnull"`
 }
 
 // ToolCall is a model's request to run a tool, as persisted and replayed.
@@ -77,7 +80,7 @@ func OpenConversation(ctx context.Context, db bun.IDB, key ConversationKey, cust
 		return nil, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
 	}
 	now := time.Now().UTC()
-	c := &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now}
+	c := &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now, State: "{}"}
 	if customerID > 0 {
 		c.CustomerID = &customerID
 	}
@@ -147,5 +150,12 @@ func FlagNeedsHuman(ctx context.Context, db bun.IDB, conversationID int64, reaso
 	res, err := db.NewUpdate().Model((*Conversation)(nil)).
 		Set("needs_human = ?", true).Set("needs_human_reason = ?", truncate(reason, 500)).
 		Where("id = ?", conversationID).Exec(ctx)
+	return expectOneRow(res, err, "conversation %d", conversationID)
+}
+
+// SaveState stores the engine's memory of a conversation.
+func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state string) error {
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).
+		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }

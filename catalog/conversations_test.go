@@ -51,6 +51,12 @@ func TestConversations(t *testing.T) {
 			got[0].PromptTokens != 812 || got[0].Model != "gpt-4o-mini" || got[1].ToolCallID != "call_1" || got[2].Content != msgs[3].Content {
 			t.Errorf("recent messages = %+v", got)
 		}
+		if c.State != "{}" {
+			t.Errorf("new conversation state = %q", c.State)
+		}
+		if err := catalog.SaveState(ctx, db, c.ID, `{"shown":["A-1","B-2"]}`); err != nil {
+			t.Fatal(err)
+		}
 		if err := catalog.SetPaused(ctx, db, c.ID, true); err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +64,7 @@ func TestConversations(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ = catalog.GetConversation(ctx, db, c.ID)
-		if !c.Paused || !c.NeedsHuman || c.NeedsHumanReason != "wants to return a jacket" {
+		if !c.Paused || !c.NeedsHuman || c.NeedsHumanReason != "wants to return a jacket" || c.State != `{"shown": ["A-1", "B-2"]}` && c.State != `{"shown":["A-1","B-2"]}` {
 			t.Errorf("conversation = %+v", c)
 		}
 		if _, err := catalog.GetConversation(ctx, db, 999999); !errors.Is(err, catalog.ErrNotFound) {

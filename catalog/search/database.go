@@ -1,0 +1,167 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"shopbot/catalog"
+)
+
+// Database searches the catalog tables directly.
+type Database struct {
+	db *bun.DB
+}
+
+// NewDatabase returns the database-query backend.
+func NewDatabase(db *bun.DB) *Database { return &Database{db: db} }
+
+// maxWords bounds the words of a query that become conditions.
+const maxWords = 8
+
+// Search implements Searcher.
+func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
+	var ps []catalog.Product
+	sel := d.db.NewSelect().Model(&ps).Relation("Category").Where("product.active = ?", true)
+	sel, err := d.filter(ctx, sel, q)
+	if err != nil {
+		return Results{}, err
+	}
+	for _, w := range words(q.Text) {
+		sel = sel.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
+			for _, col := range []string{"product.title", "product.brand", "product.description", "category.path"} {
+				for _, form := range caseForms(w) {
+					g = g.WhereOr("LOWER("+col+") LIKE ? ESCAPE '\\'", "%"+escapeLike(form)+"%")
+				}
+			}
+			return g
+		})
+	}
+	for _, expr := range order(q.Sort) {
+		sel = sel.OrderExpr(expr)
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > 100 {
+		limit = 10
+	}
+	total, err := sel.Limit(int64(limit)).Offset(int64(max(q.Offset, 0))).ScanAndCount(ctx)
+	if err != nil {
+		return Results{}, fmt.Errorf("search: database: %w", err)
+	}
+	return Results{Products: ps, Total: int(total)}, nil
+}
+
+func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*bun.SelectQuery, error) {
+	if q.Category != "" {
+		ids, err := categoryIDs(ctx, d.db, q.Category)
+		if err != nil {
+			return nil, err
+		}
+		sel = sel.Where("product.category_id IN (?)", bun.In(ids))
+	}
+	if q.MinPrice > 0 {
+		sel = sel.Where("product.price >= ?", q.MinPrice)
+	}
+	if q.MaxPrice > 0 {
+		sel = sel.Where("product.price <= ?", q.MaxPrice)
+	}
+	if q.InStockOnly {
+		sel = sel.Where("product.stock > 0")
+	}
+	for k, v := range q.Attributes {
+		if d.db.Dialect().Name() == dialect.PG {
+			sel = sel.Where("LOWER(product.attributes->>?) = ?", k, strings.ToLower(v))
+		} else {
+			sel = sel.Where("LOWER(json_extract(product.attributes, ?)) = ?", `$."`+strings.ReplaceAll(k, `"`, ``)+`"`, strings.ToLower(v))
+		}
+	}
+	return sel, nil
+}
+
+// categoryIDs resolves a category path (or a unique last name such as
+// "Running") to the ids of its subtree; an unknown category matches nothing.
+func categoryIDs(ctx context.Context, db bun.IDB, path string) ([]int64, error) {
+	all, err := catalog.ListCategories(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	want := strings.ToLower(strings.Join(catalog.SplitCategoryPath(path), catalog.PathSeparator))
+	var ids []int64
+	for _, c := range all {
+		p := strings.ToLower(c.Path)
+		if p == want || strings.HasSuffix(p, catalog.PathSeparator+want) {
+			ids = append(ids, catalog.Subtree(all, c.ID)...)
+		}
+	}
+	if len(ids) == 0 {
+		return []int64{-1}, nil
+	}
+	return ids, nil
+}
+
+func order(s Sort) []string {
+	switch s {
+	case SortPriceAsc:
+		return []string{"product.price ASC", "product.id"}
+	case SortPriceDesc:
+		return []string{"product.price DESC", "product.id"}
+	case SortRating:
+		return []string{"product.rating_avg DESC", "product.rating_count DESC", "product.id"}
+	case SortPopular:
+		return []string{"product.sold_count DESC", "product.rating_count DESC", "product.id"}
+	}
+	// Relevance without a ranking model: in-stock first, then well-reviewed.
+	return []string{"CASE WHEN product.stock > 0 THEN 0 ELSE 1 END", "product.rating_count DESC", "product.id"}
+}
+
+// Similar returns active products of the same category, closest in price.
+func (d *Database) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
+	p, err := catalog.GetProduct(ctx, d.db, sku)
+	if err != nil {
+		return nil, err
+	}
+	var ps []catalog.Product
+	sel := d.db.NewSelect().Model(&ps).Relation("Category").
+		Where("product.active = ?", true).Where("product.sku <> ?", sku)
+	if p.CategoryID != nil {
+		sel = sel.Where("product.category_id = ?", *p.CategoryID)
+	}
+	err = sel.OrderExpr("ABS(product.price - ?)", p.Price).Order("product.id").Limit(int64(max(limit, 1))).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("search: similar to %s: %w", sku, err)
+	}
+	return ps, nil
+}
+
+// words lower-cases the query and keeps up to maxWords words of 2+ runes.
+func words(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '\'' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r > 127)
+	}) {
+		if len([]rune(w)) >= 2 && len(out) < maxWords {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// caseForms returns the word and, for non-ASCII words, its capitalised
+// form: SQLite's LOWER and LIKE fold ASCII only, so "кроссовки" must also be
+// tried as "Кроссовки" to find a title that starts with it.
+func caseForms(w string) []string {
+	for _, r := range w {
+		if r > 127 {
+			rs := []rune(w)
+			return []string{w, strings.ToUpper(string(rs[0])) + string(rs[1:])}
+		}
+	}
+	return []string{w}
+}
+
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
