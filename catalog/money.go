@@ -31,6 +31,13 @@ var currencyDigits = func() map[string]int {
 // maxAmount bounds prices (in minor units) so arithmetic never overflows.
 const maxAmount = 1_000_000_000_000
 
+// CurrencyDigits returns the number of minor-unit digits of a currency
+// (2 for USD, 0 for JPY) and whether the code is known.
+func CurrencyDigits(code string) (int, bool) {
+	d, ok := currencyDigits[code]
+	return d, ok
+}
+
 // NormalizeCurrency upper-cases and validates an ISO 4217 code.
 func NormalizeCurrency(code string) (string, error) {
 	c := strings.ToUpper(strings.TrimSpace(code))

@@ -227,6 +227,18 @@ func GetOrder(ctx context.Context, db bun.IDB, number string) (*Order, error) {
 	return o, nil
 }
 
+// GetOrderByKey finds the order made under an idempotency key.
+func GetOrderByKey(ctx context.Context, db bun.IDB, key string) (*Order, error) {
+	o := new(Order)
+	err := db.NewSelect().Model(o).
+		Relation("Items", func(q *bun.SelectQuery) *bun.SelectQuery { return q.Order("order_item.id") }).
+		Where("idempotency_key = ?", key).Scan(ctx)
+	if err != nil {
+		return nil, notFound(err, "order with key %q", key)
+	}
+	return o, nil
+}
+
 // ListCustomerOrders returns a customer's newest orders with their items.
 func ListCustomerOrders(ctx context.Context, db bun.IDB, customerID int64, limit int) ([]Order, error) {
 	var os []Order

@@ -81,6 +81,9 @@ func TestOrderLifecycle(t *testing.T) {
 		if err != nil || len(orders) != 1 || orders[0].Status != catalog.StatusDelivered {
 			t.Errorf("orders = %+v, %v", orders, err)
 		}
+		if byKey, err := catalog.GetOrderByKey(ctx, db, "telegram:update:1"); err != nil || byKey.Number != o.Number {
+			t.Errorf("by key = %+v, %v", byKey, err)
+		}
 		if _, err := catalog.GetOrder(ctx, db, "SB-NOPE"); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("missing order: err = %v", err)
 		}

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"encoding/json"
+	"time"
+
+	"shopbot/catalog"
+)
+
+// Session is what a tool knows about who is asking. The engine builds it
+// from the verified Turn; tools take identity and cart scope from here and
+// never from their arguments.
+type Session struct {
+	Turn         Turn
+	Customer     *catalog.Customer
+	Conversation *catalog.Conversation
+	Scope        catalog.CartScope // personal, or the chat's shared cart
+	State        *State            // memory across turns, saved after the turn
+	Currency     string            // the shop currency
+	Now          time.Time
+}
+
+// IdempotencyKey derives the order key from the turn: a replayed platform
+// update yields the same key, so checkout cannot create a second order.
+func (s *Session) IdempotencyKey() string {
+	return s.Turn.Channel + ":" + s.Turn.ChatID + ":" + s.Turn.DedupKey
+}
+
+// State is the engine's memory of a conversation, kept in the
+// conversation row as JSON.
+type State struct {
+	// Shown lists the SKUs of the cards last shown, in order, so "the
+	// second one" and "add 2 of the first" resolve.
+	Shown []string `json:"shown,omitempty"`
+	// Focus is the product the conversation is about ("this one").
+	Focus string `json:"focus,omitempty"`
+	// Checkout is an order being prepared, if any.
+	Checkout *CheckoutState `json:"checkout,omitempty"`
+}
+
+// CheckoutState tracks a checkout across turns.
+type CheckoutState struct {
+	// Awaiting is the contact field the shopper was just asked for
+	// ("name", "phone", "address"), or "confirm" after the summary.
+	Awaiting string `json:"awaiting,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Phone    string `json:"phone,omitempty"`
+	Address  string `json:"address,omitempty"`
+	// Summary fingerprints the cart and contact the shopper was shown
+	// (cart lines, prices, contact); confirm must match it.
+	Summary string `json:"summary,omitempty"`
+	// SummaryTurn is the DedupKey of the turn that showed the summary:
+	// a confirmation in that same turn did not follow a summary the
+	// shopper saw.
+	SummaryTurn string `json:"summary_turn,omitempty"`
+}
+
+// loadState decodes a conversation's state; broken state starts afresh
+// rather than failing the turn.
+func loadState(raw string) *State {
+	st := new(State)
+	if raw != "" {
+		_ = json.Unmarshal([]byte(raw), st)
+	}
+	return st
+}
+
+func (st *State) encode() string {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// Remember records the cards just shown.
+func (st *State) Remember(cards []Card) {
+	if len(cards) == 0 {
+		return
+	}
+	st.Shown = st.Shown[:0]
+	for _, c := range cards {
+		st.Shown = append(st.Shown, c.SKU)
+	}
+	if len(cards) == 1 {
+		st.Focus = cards[0].SKU
+	}
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"shopbot/catalog/search"
+)
+
+type searchProductsArgs struct {
+	Query    string   `json:"query"`
+	Category string   `json:"category"`
+	MinPrice *float64 `json:"min_price"`
+	MaxPrice *float64 `json:"max_price"`
+	InStock  *bool    `json:"in_stock"`
+	Sort     string   `json:"sort"`
+	Limit    int      `json:"limit"`
+}
+
+func searchProductsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "search_products",
+		Description: "Search the catalog. Prices are decimal amounts in the shop currency. Returns products with sku, price and stock.",
+		Schema: object(map[string]any{
+			"query":     str("what the shopper is looking for, e.g. 'waterproof jacket'", 200),
+			"category":  str("category name or path, e.g. 'Shoes > Running'", 100),
+			"min_price": num("lowest price", 0),
+			"max_price": num("highest price", 0),
+			"in_stock":  map[string]any{"type": "boolean", "description": "only products in stock (default true)"},
+			"sort":      enum("order of results (default relevance)", "relevance", "price_asc", "price_desc", "rating", "popular"),
+			"limit":     integer("how many results, 1-10 (default 5)", 1, 10),
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a searchProductsArgs
+			if err := decodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			q := search.Query{Text: strings.TrimSpace(a.Query), Category: a.Category, InStockOnly: true, Sort: search.Sort(a.Sort), Limit: 5}
+			if a.InStock != nil {
+				q.InStockOnly = *a.InStock
+			}
+			if a.Limit > 0 {
+				q.Limit = min(a.Limit, 10)
+			}
+			var err error
+			if a.MinPrice != nil {
+				if q.MinPrice, err = toMinor(*a.MinPrice, s.Currency); err != nil {
+					return Result{}, err
+				}
+			}
+			if a.MaxPrice != nil {
+				if q.MaxPrice, err = toMinor(*a.MaxPrice, s.Currency); err != nil {
+					return Result{}, err
+				}
+				if q.MaxPrice == 0 {
+					return Result{}, toolErrorf("max_price must be above 0")
+				}
+			}
+			if q.MaxPrice > 0 && q.MinPrice > q.MaxPrice {
+				return Result{}, toolErrorf("min_price is above max_price")
+			}
+			res, err := d.Search.Search(ctx, q)
+			if err != nil {
+				return Result{}, err
+			}
+			cards := cardsOf(res.Products)
+			s.State.Remember(cards)
+			return Result{
+				Data:  map[string]any{"total": res.Total, "products": briefs(cards)},
+				Cards: cards,
+			}, nil
+		},
+	}
+}
