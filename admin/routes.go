@@ -12,4 +12,7 @@ func (s *Server) routes() {
 		Registry:          s.reg,
 		EnableOpenMetrics: true,
 	}))
+	if s.chat != nil {
+		s.mux.Handle("POST /api/chat", s.chat)
+	}
 }

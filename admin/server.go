@@ -10,6 +10,8 @@ import (
 // Config is what the admin server needs from the process.
 type Config struct {
 	Registry *prometheus.Registry
+	// Chat serves the web chat API (POST /api/chat); nil leaves it out.
+	Chat http.Handler
 	// Ready reports whether the process can serve traffic: database
 	// reachable, schema current, startup finished.
 	Ready func(ctx context.Context) error
@@ -19,6 +21,7 @@ type Config struct {
 type Server struct {
 	reg     *prometheus.Registry
 	ready   func(ctx context.Context) error
+	chat    http.Handler
 	metrics *metrics
 	mux     *http.ServeMux
 }
@@ -28,6 +31,7 @@ func New(cfg Config) *Server {
 	s := &Server{
 		reg:     cfg.Registry,
 		ready:   cfg.Ready,
+		chat:    cfg.Chat,
 		metrics: newMetrics(cfg.Registry),
 		mux:     http.NewServeMux(),
 	}

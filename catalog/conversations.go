@@ -159,3 +159,19 @@ func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state stri
 		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }
+
+// TokensUsedSince sums the model tokens spent in a customer's
+// conversations since t.
+func TokensUsedSince(ctx context.Context, db bun.IDB, customerID int64, t time.Time) (int, error) {
+	var n int
+	err := db.NewSelect().Model((*Message)(nil)).
+		ColumnExpr("COALESCE(SUM(message.prompt_tokens + message.completion_tokens), 0)").
+		Join("JOIN conversations AS c ON c.id = message.conversation_id").
+		Where("c.customer_id = ?", customerID).
+		Where("message.created_at >= ?", t.UTC()).
+		Scan(ctx, &n)
+	if err != nil {
+		return 0, fmt.Errorf("catalog: tokens used by customer %d: %w", customerID, err)
+	}
+	return n, nil
+}

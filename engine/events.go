@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"errors"
+)
 
 // EventKind says what an Event carries.
 type EventKind string
@@ -111,3 +114,11 @@ type OrderLine struct {
 	Qty       int    `json:"qty"`
 	UnitPrice int64  `json:"unit_price"`
 }
+
+// ErrRateLimited is returned by Handle after a rate-limited shopper was
+// told to slow down, so HTTP adapters can answer 429.
+var ErrRateLimited = errors.New("engine: rate limited")
+
+// ErrBadTurn reports a turn an adapter should not have sent (no identity,
+// empty or oversized message).
+var ErrBadTurn = errors.New("engine: invalid turn")

@@ -208,6 +208,20 @@ var userErrors = []error{
 	catalog.ErrIdempotencyKey, catalog.ErrInvalidTransition,
 }
 
+// isUserError reports an error the shopper or model caused and can fix.
+func isUserError(err error) bool {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return true
+	}
+	for _, ue := range userErrors {
+		if errors.Is(err, ue) {
+			return true
+		}
+	}
+	return false
+}
+
 // toolMessage is the one place a tool's outcome becomes what the model
 // reads: data as compact JSON, or {"error": "..."}.
 func toolMessage(res Result, err error) (content string, isErr bool) {
@@ -218,18 +232,20 @@ func toolMessage(res Result, err error) (content string, isErr bool) {
 	if errors.As(err, &te) {
 		return jsonString(map[string]string{"error": te.Msg}), true
 	}
-	for _, ue := range userErrors {
-		if errors.Is(err, ue) {
-			return jsonString(map[string]string{"error": strings.ReplaceAll(err.Error(), "catalog: ", "")}), true
-		}
+	if isUserError(err) {
+		return jsonString(map[string]string{"error": strings.ReplaceAll(err.Error(), "catalog: ", "")}), true
 	}
 	return jsonString(map[string]string{"error": "the tool failed; try again later or tell the shopper"}), true
 }
 
+// jsonString encodes compactly without HTML escaping: the model reads
+// "Shoes > Running", not "Shoes \u003e Running".
 func jsonString(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return `{"error":"result could not be encoded"}`
 	}
-	return string(b)
+	return strings.TrimSuffix(b.String(), "\n")
 }

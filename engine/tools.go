@@ -4,5 +4,21 @@ package engine
 func Tools(d *Deps) []Tool {
 	return []Tool{
 		searchProductsTool(d),
+		getProductDetailsTool(d),
+		getAvailabilityTool(d),
+		compareProductsTool(d),
+		getSimilarProductsTool(d),
+		getCategoriesTool(d),
+		getTopSellingProductsTool(d),
+		getReviewsSummaryTool(d),
+		addToCartTool(d),
+		updateCartItemTool(d),
+		removeFromCartTool(d),
+		viewCartTool(d),
+		checkoutTool(d),
+		getOrderStatusTool(d),
+		getPurchaseStatisticsTool(d),
+		generateShoppingListTool(d),
+		requestHumanTool(d),
 	}
 }

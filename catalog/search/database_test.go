@@ -28,7 +28,9 @@ func TestDatabaseSearch(t *testing.T) {
 			{"waterproof jacket under 150", search.Query{Text: "waterproof jacket", MaxPrice: 15000},
 				func(p catalog.Product) bool { return p.Price <= 15000 }, 2},
 			{"running shoes in stock, cheapest first", search.Query{Text: "running", Category: "Shoes", InStockOnly: true, Sort: search.SortPriceAsc},
-				func(p catalog.Product) bool { return p.Stock > 0 && p.Category != nil && p.Category.Path[:5] == "Shoes" }, 3},
+				func(p catalog.Product) bool {
+					return p.Stock > 0 && p.Category != nil && p.Category.Path[:5] == "Shoes"
+				}, 3},
 			{"russian title word", search.Query{Text: "кроссовки"},
 				func(p catalog.Product) bool { return true }, 1},
 			{"attribute filter", search.Query{Category: "Apparel", Attributes: map[string]string{"color": "RED"}},

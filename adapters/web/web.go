@@ -1,0 +1,170 @@
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"shopbot/engine"
+)
+
+// Handler is the engine as the web adapter uses it.
+type Handler interface {
+	Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error
+}
+
+// Chat serves the web chat API.
+type Chat struct {
+	engine Handler
+	log    *slog.Logger
+}
+
+// New returns the web chat handler for POST /api/chat.
+func New(h Handler, log *slog.Logger) *Chat { return &Chat{engine: h, log: log} }
+
+// maxBody bounds a request body.
+const maxBody = 8 << 10
+
+var sessionRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
+
+type request struct {
+	Session string `json:"session"`
+	Message string `json:"message"`
+	Action  string `json:"action"`
+	Locale  string `json:"locale"`
+	Name    string `json:"name"`
+}
+
+// response is the non-streaming answer.
+type response struct {
+	Reply   string            `json:"reply"`
+	Cards   []engine.Card     `json:"cards"`
+	Buttons []engine.Button   `json:"buttons"`
+	Cart    *engine.CartView  `json:"cart"`
+	Order   *engine.OrderView `json:"order"`
+}
+
+// ServeHTTP handles one chat message.
+func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	turn, err := decode(w, r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+		c.stream(w, r, turn)
+		return
+	}
+	var resp response
+	err = c.engine.Handle(r.Context(), turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
+		collect(&resp, ev)
+		return nil
+	}))
+	if c.failed(w, r, err) {
+		return
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// failed answers the errors the engine reports to adapters; it returns
+// false when the turn succeeded.
+func (c *Chat) failed(w http.ResponseWriter, r *http.Request, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, engine.ErrRateLimited):
+		writeError(w, http.StatusTooManyRequests, engine.PoliteMessage(err, ""))
+	case errors.Is(err, engine.ErrBadTurn):
+		writeError(w, http.StatusBadRequest, err.Error())
+	default:
+		c.log.ErrorContext(r.Context(), "web chat turn failed", "err", err)
+		writeError(w, http.StatusInternalServerError, "something went wrong; please try again")
+	}
+	return true
+}
+
+func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	var req request
+	if err := dec.Decode(&req); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return engine.Turn{}, errors.New("request body over 8 KB")
+		}
+		return engine.Turn{}, errors.New("body must be a JSON object with session and message (or action)")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return engine.Turn{}, errors.New("body must hold exactly one JSON object")
+	}
+	if !sessionRE.MatchString(req.Session) {
+		return engine.Turn{}, errors.New("session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
+	}
+	t := engine.Turn{
+		Channel: "web", ChatID: req.Session, UserID: req.Session, UserName: truncate(req.Name, 64),
+		Locale: truncate(req.Locale, 8), Text: strings.TrimSpace(req.Message), DedupKey: dedupKey(r),
+	}
+	if req.Action != "" {
+		a, err := engine.ParseAction(req.Action)
+		if err != nil {
+			return engine.Turn{}, err
+		}
+		t.Action, t.Text = &a, ""
+	}
+	if t.Text == "" && t.Action == nil {
+		return engine.Turn{}, errors.New("message is empty")
+	}
+	return t, nil
+}
+
+// dedupKey is the client's Idempotency-Key (a retried request then cannot
+// order twice) or a fresh random id.
+func dedupKey(r *http.Request) string {
+	if k := r.Header.Get("Idempotency-Key"); k != "" && len(k) <= 64 {
+		return k
+	}
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func collect(resp *response, ev engine.Event) {
+	switch ev.Kind {
+	case engine.EventCards:
+		resp.Cards = append(resp.Cards, ev.Cards...)
+	case engine.EventButtons:
+		resp.Buttons = append(resp.Buttons, ev.Buttons...)
+	case engine.EventCart:
+		resp.Cart = ev.Cart
+	case engine.EventOrder:
+		resp.Order = ev.Order
+	case engine.EventDone, engine.EventError:
+		resp.Reply = ev.Text
+	}
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, map[string]string{"error": msg})
+}
+
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

@@ -1,0 +1,157 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"shopbot/catalog"
+)
+
+// runPlanner answers with the offline planner: no model, same tools.
+func (e *Engine) runPlanner(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
+	return e.answerOffline(ctx, s, sink, rec, s.Turn.Text)
+}
+
+func (e *Engine) answerOffline(ctx context.Context, s *Session, sink Sink, rec *recorder, text string) error {
+	plan, err := e.planner.Answer(ctx, s, text)
+	if err != nil {
+		return err
+	}
+	if len(plan.Calls) > 0 {
+		calls := make([]catalog.ToolCall, len(plan.Calls))
+		for i, c := range plan.Calls {
+			calls[i] = catalog.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args}
+		}
+		rec.toolCalls(calls)
+		for i, c := range plan.Calls {
+			rec.tool(toolOutcome{call: calls[i], content: c.Content, isErr: c.IsErr})
+			status := "ok"
+			if c.IsErr {
+				status = "error"
+			}
+			e.metrics.toolCalls.WithLabelValues(c.Name, status).Inc()
+		}
+	}
+	for _, res := range plan.Results {
+		if err := emitResult(ctx, sink, res); err != nil {
+			return err
+		}
+	}
+	if len(plan.Buttons) > 0 {
+		if err := sink.Send(ctx, Event{Kind: EventButtons, Buttons: plan.Buttons}); err != nil {
+			return err
+		}
+	}
+	rec.assistant(plan.Text)
+	return sendText(ctx, sink, plan.Text)
+}
+
+// runAction handles a button press without any model: each action maps to
+// one tool call (checkout goes through the planner's step-by-step flow).
+func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
+	a := *s.Turn.Action
+	ru := strings.HasPrefix(s.Turn.Locale, "ru")
+	switch a.Kind {
+	case ActCheckout:
+		return e.answerOffline(ctx, s, sink, rec, choose(ru, "оформить заказ", "checkout"))
+	case ActConfirm:
+		return e.answerOffline(ctx, s, sink, rec, choose(ru, "да", "yes"))
+	}
+	name, args, reply, err := e.actionCall(ctx, s, a)
+	if err != nil {
+		return err
+	}
+	call := catalog.ToolCall{ID: "btn_" + strconv.Itoa(len(rec.msgs)), Name: name, Arguments: args}
+	rec.toolCalls([]catalog.ToolCall{call})
+	out := e.runTool(ctx, s, call)
+	rec.tool(out)
+	if out.err != nil {
+		msg := errorText(out.content)
+		rec.assistant(msg)
+		return sendText(ctx, sink, msg)
+	}
+	if len(out.res.Cards) > 0 {
+		s.State.Remember(out.res.Cards)
+	}
+	if err := emitResult(ctx, sink, out.res); err != nil {
+		return err
+	}
+	if reply == "" {
+		return sink.Send(ctx, Event{Kind: EventDone})
+	}
+	msg := engineMessage(s.Turn.Locale, messageKeyOf(reply))
+	rec.assistant(msg)
+	return sendText(ctx, sink, msg)
+}
+
+// actionCall maps a button to a tool call and the confirmation to say.
+func (e *Engine) actionCall(ctx context.Context, s *Session, a Action) (name, args, reply string, err error) {
+	skuArgs := jsonString(map[string]any{"sku": a.SKU})
+	switch a.Kind {
+	case ActAdd:
+		return "add_to_cart", jsonString(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), "added", nil
+	case ActSet:
+		return "update_cart_item", jsonString(map[string]any{"sku": a.SKU, "quantity": a.Qty}), "updated", nil
+	case ActRemove:
+		return "remove_from_cart", skuArgs, "updated", nil
+	case ActDetails:
+		return "get_product_details", skuArgs, "", nil
+	case ActSimilar:
+		return "get_similar_products", skuArgs, "", nil
+	case ActCart:
+		return "view_cart", "{}", "", nil
+	case ActOrders:
+		return "get_order_status", "{}", "", nil
+	case ActCategories:
+		return "get_categories", jsonString(map[string]any{"parent": e.categoryArg(ctx, a.Arg)}), "", nil
+	case ActCategory:
+		return "search_products", jsonString(map[string]any{"category": e.categoryArg(ctx, a.Arg), "limit": 10}), "", nil
+	}
+	return "", "", "", toolErrorf("unsupported button %q", a.Kind)
+}
+
+// categoryArg resolves a "#id" category reference (used when a path is too
+// long for callback data) to its path.
+func (e *Engine) categoryArg(ctx context.Context, arg string) string {
+	id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
+	if !strings.HasPrefix(arg, "#") || err != nil {
+		return arg
+	}
+	cats, err := catalog.ListCategories(ctx, e.cfg.DB)
+	if err != nil {
+		return arg
+	}
+	for _, c := range cats {
+		if c.ID == id {
+			return c.Path
+		}
+	}
+	return arg
+}
+
+func messageKeyOf(reply string) messageKey {
+	if reply == "added" {
+		return msgAdded
+	}
+	return msgCartUpdated
+}
+
+// errorText extracts the message of a tool error for the shopper.
+func errorText(content string) string {
+	var e struct {
+		Error string `json:"error"`
+	}
+	if json.Unmarshal([]byte(content), &e) == nil && e.Error != "" {
+		return e.Error
+	}
+	return content
+}
+
+func choose(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}

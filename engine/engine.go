@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+// Config is what an Engine needs. Zero values get the documented defaults.
+type Config struct {
+	DB       *bun.DB
+	Search   Searcher
+	Model    Model  // nil: the offline planner answers every turn
+	ShopName string // default "Shopbot Demo Shop"
+	Currency string // default "USD"
+	// PromptExtra is appended to the system prompt (merchant settings).
+	PromptExtra string
+	MaxRounds   int // model calls per turn; default 5
+	// History bounds what the model sees of earlier turns: at most
+	// HistoryMessages messages (default 12) and HistoryTokens estimated
+	// tokens (default 4000).
+	HistoryMessages int
+	HistoryTokens   int
+	// RateLimit turns per RateWindow per customer (default 20 per 60 s).
+	RateLimit  int
+	RateWindow time.Duration
+	// DailyTokens is each customer's model token budget per day (default
+	// 200,000); past it the offline planner answers.
+	DailyTokens int
+	Logger      *slog.Logger
+	Registry    prometheus.Registerer
+	Now         func() time.Time
+}
+
+func (c *Config) defaults() {
+	if c.ShopName == "" {
+		c.ShopName = "Shopbot Demo Shop"
+	}
+	if c.Currency == "" {
+		c.Currency = "USD"
+	}
+	if c.MaxRounds <= 0 {
+		c.MaxRounds = 5
+	}
+	if c.HistoryMessages <= 0 {
+		c.HistoryMessages = 12
+	}
+	if c.HistoryTokens <= 0 {
+		c.HistoryTokens = 4000
+	}
+	if c.RateLimit <= 0 {
+		c.RateLimit = 20
+	}
+	if c.RateWindow <= 0 {
+		c.RateWindow = time.Minute
+	}
+	if c.DailyTokens <= 0 {
+		c.DailyTokens = 200_000
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Registry == nil {
+		c.Registry = prometheus.NewRegistry()
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Engine handles turns from every channel.
+type Engine struct {
+	cfg     Config
+	tools   *Toolbox
+	planner *Planner
+	limiter *rateLimiter
+	chats   *chatLocks
+	metrics *metrics
+	log     *slog.Logger
+}
+
+// New builds an engine and its tools.
+func New(cfg Config) (*Engine, error) {
+	cfg.defaults()
+	if cfg.DB == nil || cfg.Search == nil {
+		return nil, errors.New("engine: DB and Search are required")
+	}
+	deps := &Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	tb, err := NewToolbox(Tools(deps)...)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{
+		cfg: cfg, tools: tb, planner: NewPlanner(tb),
+		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
+		chats:   newChatLocks(),
+		metrics: newMetrics(cfg.Registry),
+		log:     cfg.Logger,
+	}, nil
+}
+
+// PoliteMessage is what to tell a shopper when Handle returned err
+// without having said anything (a rate limit), in the locale's language.
+func PoliteMessage(err error, locale string) string {
+	if errors.Is(err, ErrRateLimited) {
+		return engineMessage(locale, msgRateLimited)
+	}
+	return engineMessage(locale, msgSorry)
+}
+
+// Tools returns the engine's toolbox (for the benchmarks and the admin).
+func (e *Engine) Tools() *Toolbox { return e.tools }
+
+// maxTurnText bounds a shopper's message.
+const maxTurnText = 4000
+
+// Handle answers one turn, streaming the reply to sink. Turns of one chat
+// are handled in order; different chats run in parallel. The returned
+// error is for the adapter's log; the shopper has already been told
+// something polite through the sink.
+func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
+	start := time.Now()
+	if err := validateTurn(&t); err != nil {
+		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
+		return err
+	}
+	unlock := e.chats.lock(t.Channel + "\x00" + t.ChatID + "\x00" + t.ThreadID)
+	defer unlock()
+
+	outcome, err := e.handle(ctx, t, sink)
+	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
+	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
+	if err != nil && !errors.Is(err, ErrRateLimited) {
+		e.log.ErrorContext(ctx, "turn failed", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
+		_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
+	}
+	return err
+}
+
+func validateTurn(t *Turn) error {
+	t.Text = strings.TrimSpace(t.Text)
+	switch {
+	case t.Channel == "" || t.ChatID == "" || t.UserID == "":
+		return fmt.Errorf("%w: channel, chat and user are required", ErrBadTurn)
+	case t.Text == "" && t.Action == nil:
+		return fmt.Errorf("%w: empty message", ErrBadTurn)
+	case len(t.Text) > maxTurnText:
+		return fmt.Errorf("%w: message over %d bytes", ErrBadTurn, maxTurnText)
+	}
+	return nil
+}
+
+// handle runs a validated turn and names its outcome for the metrics.
+func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
+	s, err := e.openSession(ctx, t)
+	if err != nil {
+		return "error", err
+	}
+	rec := &recorder{}
+	rec.user(t)
+	if s.Conversation.Paused {
+		// A merchant has taken over: record the message, stay silent.
+		return "paused", e.persist(ctx, s, rec)
+	}
+	if !e.limiter.allow(s.Customer.ID, s.Now) {
+		// The adapter tells the shopper (PoliteMessage) in its own way:
+		// a 429 on the web, a chat message elsewhere.
+		e.metrics.rateLimited.Inc()
+		return "rate_limited", errors.Join(ErrRateLimited, e.persist(ctx, s, rec))
+	}
+	outcome, err = e.respond(ctx, s, sink, rec)
+	if perr := e.persist(ctx, s, rec); perr != nil {
+		return "error", errors.Join(err, perr)
+	}
+	return outcome, err
+}
+
+// respond picks who answers: buttons and the planner need no model.
+func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *recorder) (string, error) {
+	if s.Turn.Action != nil {
+		return "action", e.runAction(ctx, s, sink, rec)
+	}
+	if e.cfg.Model == nil {
+		return "planner", e.runPlanner(ctx, s, sink, rec)
+	}
+	if over, err := e.overTokenBudget(ctx, s); err != nil || over {
+		e.metrics.degraded.WithLabelValues("token_budget").Inc()
+		return "degraded", errors.Join(err, e.runPlanner(ctx, s, sink, rec))
+	}
+	err := e.runModel(ctx, s, sink, rec)
+	if errors.Is(err, ErrModelUnavailable) {
+		e.log.WarnContext(ctx, "model unavailable, offline planner answers", "err", err)
+		e.metrics.degraded.WithLabelValues("model_error").Inc()
+		return "degraded", e.runPlanner(ctx, s, sink, rec)
+	}
+	if err != nil {
+		return "error", err
+	}
+	return "model", nil
+}
+
+// openSession resolves who is talking, where, and the conversation's memory.
+func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
+	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
+		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
+	})
+	if err != nil {
+		return nil, err
+	}
+	conv, err := catalog.OpenConversation(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	scope := catalog.PersonalCart(c.ID)
+	if t.Shared {
+		scope = catalog.SharedCart(t.Channel, t.ChatID)
+	}
+	if t.DedupKey == "" {
+		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
+	}
+	return &Session{
+		Turn: t, Customer: c, Conversation: conv, Scope: scope,
+		State: loadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
+	}, nil
+}
+
+// persist writes the turn's messages and the conversation state in one
+// transaction.
+func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
+	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
+	return e.cfg.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := catalog.AppendMessages(ctx, tx, s.Conversation.ID, rec.msgs...); err != nil {
+			return err
+		}
+		return catalog.SaveState(ctx, tx, s.Conversation.ID, s.State.encode())
+	})
+}

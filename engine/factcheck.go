@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"shopbot/catalog"
+)
+
+var (
+	// priceRE finds money in model text: "$89.99", "89.99 USD", "1290 ₽".
+	priceRE = regexp.MustCompile(`[$€£]\s?\d[\d,]*(?:\.\d{1,2})?|\d[\d,]*(?:\.\d{1,2})?\s?(?:USD|EUR|GBP|RUB|₽|руб)`)
+	// skuRE finds SKU-shaped tokens such as SHO-RUN-001.
+	skuRE    = regexp.MustCompile(`\b[A-Z]{2,5}(?:-[A-Z0-9]{2,8}){1,3}\b`)
+	digitsRE = regexp.MustCompile(`\d[\d,]*(?:\.\d{1,2})?`)
+)
+
+// checkFacts compares the prices and SKUs in a model's answer with what
+// the tools returned this turn (and the products already on screen). For
+// anything unverified it counts a metric, logs, and returns a note with
+// the correct figures from the catalog to append to the answer.
+func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, results []Result) string {
+	knownPrices, knownSKUs, cards := known(results)
+	for _, p := range e.shownProducts(ctx, s) {
+		knownSKUs[p.SKU] = true
+		knownPrices[p.Price] = true
+		cards = append(cards, cardOf(&p))
+	}
+	var fix []string
+	unknownPrice := false
+	for _, m := range priceRE.FindAllString(answer, -1) {
+		if amount, ok := minorOf(m); ok && !knownPrices[amount] {
+			unknownPrice = true
+			e.metrics.unverified.WithLabelValues("price").Inc()
+			e.log.WarnContext(ctx, "model stated an unverified price", "conversation_id", s.Conversation.ID, "price", m)
+		}
+	}
+	for _, sku := range skuRE.FindAllString(answer, -1) {
+		if knownSKUs[sku] {
+			continue
+		}
+		e.metrics.unverified.WithLabelValues("sku").Inc()
+		e.log.WarnContext(ctx, "model stated an unverified SKU", "conversation_id", s.Conversation.ID, "sku", sku)
+		if p, err := catalog.GetProduct(ctx, e.cfg.DB, sku); err == nil {
+			fix = append(fix, line(cardOf(p)))
+			knownSKUs[sku] = true
+		}
+	}
+	if unknownPrice {
+		for i, c := range cards {
+			if i == 5 {
+				break
+			}
+			fix = append(fix, line(c))
+		}
+	}
+	if len(fix) == 0 {
+		return ""
+	}
+	return "\n\n" + engineMessage(s.Turn.Locale, msgFactsNote) + "\n" + strings.Join(dedupe(fix), "\n")
+}
+
+func line(c Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
+
+// known collects the prices and SKUs a turn's tool results contain.
+func known(results []Result) (map[int64]bool, map[string]bool, []Card) {
+	prices, skus := map[int64]bool{}, map[string]bool{}
+	var cards []Card
+	for _, r := range results {
+		for _, c := range r.Cards {
+			prices[c.Price], skus[c.SKU] = true, true
+			cards = append(cards, c)
+		}
+		if r.Cart != nil {
+			prices[r.Cart.Total] = true
+			for _, l := range r.Cart.Lines {
+				prices[l.UnitPrice], prices[l.LineTotal], skus[l.SKU] = true, true, true
+			}
+		}
+		if r.Order != nil {
+			prices[r.Order.Total] = true
+			for _, l := range r.Order.Lines {
+				prices[l.UnitPrice], prices[l.UnitPrice*int64(l.Qty)], skus[l.SKU] = true, true, true
+			}
+		}
+	}
+	return prices, skus, cards
+}
+
+// shownProducts loads the products on screen from earlier turns, which
+// the model may legitimately mention again.
+func (e *Engine) shownProducts(ctx context.Context, s *Session) []catalog.Product {
+	skus := append([]string(nil), s.State.Shown...)
+	if s.State.Focus != "" {
+		skus = append(skus, s.State.Focus)
+	}
+	ps, err := catalog.GetProducts(ctx, e.cfg.DB, skus)
+	if err != nil {
+		return nil
+	}
+	return ps
+}
+
+// minorOf reads an amount in minor units (two decimals) from a mention.
+func minorOf(mention string) (int64, bool) {
+	num := strings.ReplaceAll(digitsRE.FindString(mention), ",", "")
+	whole, frac, _ := strings.Cut(num, ".")
+	frac = (frac + "00")[:2]
+	n, err := strconv.ParseInt(whole+frac, 10, 64)
+	return n, err == nil
+}
+
+func dedupe(lines []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, l := range lines {
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}

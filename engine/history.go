@@ -1,0 +1,101 @@
+package engine
+
+import (
+	"context"
+
+	"shopbot/catalog"
+)
+
+// modelMessages builds the request messages: the system prompt, a bounded
+// window of earlier turns, and the shopper's new message.
+func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]ChatMessage, error) {
+	sys, err := e.systemPrompt(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	past, err := catalog.RecentMessages(ctx, e.cfg.DB, s.Conversation.ID, e.cfg.HistoryMessages)
+	if err != nil {
+		return nil, err
+	}
+	msgs := []ChatMessage{{Role: catalog.RoleSystem, Content: sys}}
+	msgs = append(msgs, window(past, e.cfg.HistoryTokens)...)
+	return append(msgs, ChatMessage{Role: catalog.RoleUser, Content: s.Turn.Text}), nil
+}
+
+// window converts stored messages into chat messages that are safe to
+// send: it starts at a user message (so no tool result is separated from
+// the assistant message that called it), drops merchant notes the model
+// must not imitate as its own, and drops whole leading turns until the
+// estimated tokens fit the budget.
+func window(past []catalog.Message, budget int) []ChatMessage {
+	var out []ChatMessage
+	for _, m := range past {
+		switch m.Role {
+		case catalog.RoleUser, catalog.RoleAssistant, catalog.RoleTool:
+			out = append(out, ChatMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
+		case catalog.RoleMerchant:
+			out = append(out, ChatMessage{Role: catalog.RoleAssistant, Content: "[a shop employee wrote] " + m.Content})
+		}
+	}
+	out = dropToUser(out)
+	for len(out) > 0 && estimateTokens(out) > budget {
+		out = dropToUser(out[1:])
+	}
+	return consistent(out)
+}
+
+// dropToUser removes messages until the first is a user message.
+func dropToUser(ms []ChatMessage) []ChatMessage {
+	for len(ms) > 0 && ms[0].Role != catalog.RoleUser {
+		ms = ms[1:]
+	}
+	return ms
+}
+
+// consistent drops assistant tool calls whose results are missing (a turn
+// cut short) together with any orphaned results: the API rejects both.
+func consistent(ms []ChatMessage) []ChatMessage {
+	out := ms[:0:0]
+	for i := 0; i < len(ms); i++ {
+		m := ms[i]
+		if m.Role == catalog.RoleTool {
+			continue // results are copied with their call below
+		}
+		if m.Role != catalog.RoleAssistant || len(m.ToolCalls) == 0 {
+			out = append(out, m)
+			continue
+		}
+		results := map[string]ChatMessage{}
+		j := i + 1
+		for ; j < len(ms) && ms[j].Role == catalog.RoleTool; j++ {
+			results[ms[j].ToolCallID] = ms[j]
+		}
+		complete := len(results) == len(m.ToolCalls)
+		for _, c := range m.ToolCalls {
+			if _, ok := results[c.ID]; !ok {
+				complete = false
+			}
+		}
+		if complete {
+			out = append(out, m)
+			for _, c := range m.ToolCalls {
+				out = append(out, results[c.ID])
+			}
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// estimateTokens approximates tokens as a quarter of the bytes plus a
+// per-message overhead; it only needs to be monotonic and roughly right.
+func estimateTokens(ms []ChatMessage) int {
+	n := 0
+	for _, m := range ms {
+		n += 4 + len(m.Content)/4
+		for _, c := range m.ToolCalls {
+			n += 4 + (len(c.Name)+len(c.Arguments))/4
+		}
+	}
+	return n
+}

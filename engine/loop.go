@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"shopbot/catalog"
+)
+
+// runModel is the tool-calling loop: call the model with every tool →
+// run the tools it asks for (concurrently) → feed the results back → repeat
+// until it answers in text, at most MaxRounds calls.
+func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
+	msgs, err := e.modelMessages(ctx, s)
+	if err != nil {
+		return err
+	}
+	specs := e.tools.Specs()
+	var results []Result
+	retriedEmpty := false
+	for round := 0; round < e.cfg.MaxRounds; round++ {
+		resp, err := e.callModel(ctx, ChatRequest{Messages: msgs, Tools: specs}, sink)
+		if err != nil {
+			return err
+		}
+		rec.modelReply(resp)
+		if len(resp.ToolCalls) == 0 {
+			if strings.TrimSpace(resp.Text) == "" && !retriedEmpty && len(results) > 0 {
+				retriedEmpty = true // one more chance to summarize the tool results
+				continue
+			}
+			return e.finish(ctx, s, sink, resp.Text, results)
+		}
+		msgs = append(msgs, ChatMessage{Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		if err := sink.Send(ctx, Event{Kind: EventTyping}); err != nil {
+			return err
+		}
+		for _, out := range e.runTools(ctx, s, resp.ToolCalls) {
+			rec.tool(out)
+			msgs = append(msgs, ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
+			if out.err == nil {
+				results = append(results, out.res)
+				if err := emitResult(ctx, sink, out.res); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	msg := engineMessage(s.Turn.Locale, msgRoundsExhausted)
+	rec.assistant(msg)
+	return sendText(ctx, sink, msg)
+}
+
+// callModel makes one model request, streaming text deltas to the sink.
+func (e *Engine) callModel(ctx context.Context, req ChatRequest, sink Sink) (ChatResponse, error) {
+	resp, err := e.cfg.Model.Chat(ctx, req, func(delta string) {
+		_ = sink.Send(ctx, Event{Kind: EventText, Text: delta})
+	})
+	if err != nil {
+		e.metrics.modelCalls.WithLabelValues("error").Inc()
+		return resp, err
+	}
+	e.metrics.modelCalls.WithLabelValues("ok").Inc()
+	e.metrics.modelSeconds.Observe(resp.Latency.Seconds())
+	e.metrics.modelTokens.WithLabelValues("prompt").Add(float64(resp.PromptTokens))
+	e.metrics.modelTokens.WithLabelValues("completion").Add(float64(resp.CompletionTokens))
+	return resp, nil
+}
+
+// finish completes a model turn: facts in the text are checked against the
+// tool results, corrections appended, and the full answer sent.
+func (e *Engine) finish(ctx context.Context, s *Session, sink Sink, answer string, results []Result) error {
+	if strings.TrimSpace(answer) == "" {
+		answer = engineMessage(s.Turn.Locale, msgEmptyAnswer)
+		if err := sink.Send(ctx, Event{Kind: EventText, Text: answer}); err != nil {
+			return err
+		}
+	}
+	if note := e.checkFacts(ctx, s, answer, results); note != "" {
+		if err := sink.Send(ctx, Event{Kind: EventText, Text: note}); err != nil {
+			return err
+		}
+		answer += note
+	}
+	return sink.Send(ctx, Event{Kind: EventDone, Text: answer})
+}
+
+// toolOutcome is one executed tool call.
+type toolOutcome struct {
+	call    catalog.ToolCall
+	res     Result
+	err     error
+	content string // what the model reads
+	isErr   bool
+	latency time.Duration
+}
+
+// runTools runs a round's tool calls concurrently. Each call works on its
+// own copy of the conversation state; afterwards the state of the last
+// call that changed it (in call order) is kept, so calls never race.
+func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolCall) []toolOutcome {
+	before := s.State.encode()
+	outs := make([]toolOutcome, len(calls))
+	states := make([]*State, len(calls))
+	var wg sync.WaitGroup
+	for i, call := range calls {
+		cs := *s
+		cs.State = loadState(before)
+		states[i] = cs.State
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = e.runTool(ctx, &cs, call)
+		}()
+	}
+	wg.Wait()
+	for _, st := range states {
+		if st.encode() != before {
+			s.State = st
+		}
+	}
+	return outs
+}
+
+func (e *Engine) runTool(ctx context.Context, s *Session, call catalog.ToolCall) toolOutcome {
+	start := time.Now()
+	res, err := e.tools.Call(ctx, s, call.Name, call.Arguments)
+	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}
+	out.content, out.isErr = toolMessage(res, err)
+	status := "ok"
+	if out.isErr {
+		status = "error"
+		if _, known := e.tools.byName[call.Name]; !known {
+			call.Name = "unknown"
+		}
+	}
+	e.metrics.toolCalls.WithLabelValues(call.Name, status).Inc()
+	if err != nil && !isUserError(err) {
+		e.log.ErrorContext(ctx, "tool failed", "tool", call.Name, "err", err)
+	}
+	return out
+}
+
+// emitResult sends what a tool produced for the shopper to see.
+func emitResult(ctx context.Context, sink Sink, res Result) error {
+	var evs []Event
+	if len(res.Cards) > 0 {
+		evs = append(evs, Event{Kind: EventCards, Cards: res.Cards})
+	}
+	if res.Cart != nil {
+		evs = append(evs, Event{Kind: EventCart, Cart: res.Cart})
+	}
+	if res.Order != nil {
+		evs = append(evs, Event{Kind: EventOrder, Order: res.Order})
+	}
+	if len(res.Buttons) > 0 {
+		evs = append(evs, Event{Kind: EventButtons, Buttons: res.Buttons})
+	}
+	for _, ev := range evs {
+		if err := sink.Send(ctx, ev); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sendText sends a complete, non-streamed answer.
+func sendText(ctx context.Context, sink Sink, text string) error {
+	if err := sink.Send(ctx, Event{Kind: EventText, Text: text}); err != nil {
+		return err
+	}
+	return sink.Send(ctx, Event{Kind: EventDone, Text: text})
+}

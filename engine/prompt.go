@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"text/template"
+
+	"shopbot/catalog"
+)
+
+//go:embed prompts/*.tmpl
+var promptFS embed.FS
+
+var prompts = template.Must(template.ParseFS(promptFS, "prompts/*.tmpl"))
+
+// promptData fills prompts/system.tmpl.
+type promptData struct {
+	ShopName  string
+	Channel   string
+	Shared    bool
+	Today     string
+	Currency  string
+	Language  string
+	CartUnits int
+	CartTotal string
+	Focus     string // "Title (SKU)" of the product in focus
+	Extra     string // merchant's additions to the prompt
+}
+
+// systemPrompt renders the system message for a session.
+func (e *Engine) systemPrompt(ctx context.Context, s *Session) (string, error) {
+	d := promptData{
+		ShopName: e.cfg.ShopName, Channel: s.Turn.Channel, Shared: s.Scope.Shared(),
+		Today: s.Now.Format("Monday, 2 January 2006"), Currency: s.Currency,
+		Language: languageName(s.Turn.Locale), Extra: e.cfg.PromptExtra,
+	}
+	cart, err := catalog.GetCart(ctx, e.cfg.DB, s.Scope)
+	if err != nil {
+		return "", err
+	}
+	if n := cart.Count(); n > 0 {
+		total, cur := cart.Total()
+		d.CartUnits, d.CartTotal = n, catalog.FormatPrice(total, cur)
+	}
+	if s.State.Focus != "" {
+		if p, err := catalog.GetProduct(ctx, e.cfg.DB, s.State.Focus); err == nil {
+			d.Focus = fmt.Sprintf("%s (%s)", p.Title, p.SKU)
+		}
+	}
+	var b bytes.Buffer
+	if err := prompts.ExecuteTemplate(&b, "system.tmpl", d); err != nil {
+		return "", fmt.Errorf("engine: render system prompt: %w", err)
+	}
+	return b.String(), nil
+}
+
+func languageName(locale string) string {
+	switch {
+	case len(locale) >= 2 && locale[:2] == "ru":
+		return "Russian"
+	case len(locale) >= 2 && locale[:2] == "de":
+		return "German"
+	}
+	return "English"
+}

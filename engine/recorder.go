@@ -1,0 +1,54 @@
+package engine
+
+import (
+	"time"
+
+	"shopbot/catalog"
+)
+
+// plannerModel names the offline planner in transcripts.
+const plannerModel = "offline-planner"
+
+// recorder collects a turn's messages for the transcript, persisted
+// together at the end of the turn.
+type recorder struct {
+	msgs []*catalog.Message
+}
+
+func (r *recorder) add(m *catalog.Message) { r.msgs = append(r.msgs, m) }
+
+// user records the shopper's message (or button press).
+func (r *recorder) user(t Turn) {
+	content := t.Text
+	if t.Action != nil {
+		content = "[button] " + t.Action.Encode()
+	}
+	r.add(&catalog.Message{Role: catalog.RoleUser, Content: content})
+}
+
+// assistant records a final reply not produced by the model.
+func (r *recorder) assistant(text string) {
+	r.add(&catalog.Message{Role: catalog.RoleAssistant, Content: text, Model: plannerModel})
+}
+
+// modelReply records one model call with its tool calls and usage.
+func (r *recorder) modelReply(resp ChatResponse) {
+	r.add(&catalog.Message{
+		Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls,
+		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,
+		Model: resp.Model, LatencyMS: int(resp.Latency / time.Millisecond),
+	})
+}
+
+// toolCalls records calls made without a model (planner, buttons).
+func (r *recorder) toolCalls(calls []catalog.ToolCall) {
+	r.add(&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: calls, Model: plannerModel})
+}
+
+// tool records a tool result.
+func (r *recorder) tool(out toolOutcome) {
+	r.add(&catalog.Message{
+		Role: catalog.RoleTool, ToolCallID: out.call.ID, ToolName: out.call.Name,
+		Content: out.content, ToolError: out.isErr, LatencyMS: int(out.latency / time.Millisecond),
+	})
+}

@@ -1,0 +1,46 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"shopbot/catalog"
+)
+
+type addToCartArgs struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+func addToCartTool(d *Deps) Tool {
+	return Tool{
+		Name:        "add_to_cart",
+		Description: "Add a product to the cart (on top of what is already there). Returns the updated cart.",
+		Schema: object(map[string]any{
+			"sku":      sku(),
+			"quantity": integer("units to add, 1-99 (default 1)", 1, catalog.MaxCartQuantity),
+		}, "sku"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a addToCartArgs
+			if err := decodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			a.SKU = strings.TrimSpace(a.SKU)
+			if a.Quantity == 0 {
+				a.Quantity = 1
+			}
+			cart, err := catalog.AddToCart(ctx, d.DB, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
+			if err != nil {
+				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+			}
+			_, title := cartQty(cart, a.SKU)
+			view := cartViewOf(cart, s.Currency)
+			s.State.Focus = a.SKU
+			return cartChanged(map[string]any{
+				"added": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
+				"cart":  cartDataOf(view),
+			}, view), nil
+		},
+	}
+}

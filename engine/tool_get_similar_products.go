@@ -1,0 +1,33 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// similarLimit is how many alternatives get_similar_products offers.
+const similarLimit = 5
+
+func getSimilarProductsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "get_similar_products",
+		Description: "Up to 5 products similar to the given SKU (same category, close in price): alternatives when a product is out of stock, no longer sold or not quite right.",
+		Schema:      object(map[string]any{"sku": sku()}, "sku"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a productSKUArgs
+			if err := decodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			ps, err := d.Search.Similar(ctx, a.SKU, similarLimit)
+			if err != nil {
+				return Result{}, err
+			}
+			cards := cardsOf(ps[:min(len(ps), similarLimit)])
+			s.State.Remember(cards)
+			return Result{
+				Data:  map[string]any{"similar_to": a.SKU, "products": briefs(cards)},
+				Cards: cards,
+			}, nil
+		},
+	}
+}

@@ -1,0 +1,44 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"shopbot/catalog"
+)
+
+type requestHumanArgs struct {
+	Reason string `json:"reason"`
+}
+
+func requestHumanTool(d *Deps) Tool {
+	reason := str("why a person is needed, in one or two sentences", 500)
+	reason["minLength"] = 3
+	return Tool{
+		Name:        "request_human",
+		Description: "Ask a member of the shop's team to take over, when the shopper asks for a person or the request is beyond the tools.",
+		Schema:      object(map[string]any{"reason": reason}, "reason"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a requestHumanArgs
+			if err := decodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			text := cleanText(a.Reason)
+			if len([]rune(text)) < 3 {
+				return Result{}, toolErrorf("reason must be at least 3 characters")
+			}
+			if s.Conversation == nil {
+				return Result{}, errors.New("engine: request_human: session has no conversation")
+			}
+			if err := catalog.FlagNeedsHuman(ctx, d.DB, s.Conversation.ID, text); err != nil {
+				return Result{}, err
+			}
+			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
+			return Result{Data: map[string]string{
+				"status":  "requested",
+				"message": "A team member has been notified and will reply in this chat.",
+			}}, nil
+		},
+	}
+}

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"shopbot/catalog"
+)
+
+type updateCartItemArgs struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+func updateCartItemTool(d *Deps) Tool {
+	return Tool{
+		Name:        "update_cart_item",
+		Description: "Set how many units of a product the cart holds; 0 removes it. Returns the updated cart.",
+		Schema: object(map[string]any{
+			"sku":      sku(),
+			"quantity": integer("the new quantity, 0-99; 0 removes the product", 0, catalog.MaxCartQuantity),
+		}, "sku", "quantity"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a updateCartItemArgs
+			if err := decodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			a.SKU = strings.TrimSpace(a.SKU)
+			if a.Quantity == 0 {
+				return removeCartItem(ctx, d, s, a.SKU)
+			}
+			cart, err := catalog.SetCartItem(ctx, d.DB, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
+			if err != nil {
+				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+			}
+			_, title := cartQty(cart, a.SKU)
+			view := cartViewOf(cart, s.Currency)
+			return cartChanged(map[string]any{
+				"updated": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
+				"cart":    cartDataOf(view),
+			}, view), nil
+		},
+	}
+}
