@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"strconv"
 	"strings"
+	"time"
 
 	"shopbot/catalog"
 )
@@ -36,7 +38,23 @@ type Config struct {
 	SlackAppToken         string
 	SlackAPIURL           string
 
-	db catalog.DBInfo // parsed DatabaseURL
+	ShopName         string
+	ShopCurrency     string
+	MaxToolRounds    string
+	RateLimitTurns   string
+	RateLimitWindow  string
+	DailyTokenBudget string
+
+	db     catalog.DBInfo // parsed DatabaseURL
+	engine engineLimits   // parsed engine settings
+}
+
+// engineLimits are the engine settings parsed from Config.
+type engineLimits struct {
+	maxRounds   int
+	rateTurns   int
+	rateWindow  time.Duration
+	dailyTokens int
 }
 
 // usageError is a configuration or command-line mistake: printed as is,
@@ -77,6 +95,12 @@ func (c *Config) settings() []setting {
 		{"SLACK_SIGNING_SECRET", "", "Slack signing secret", &c.SlackSigningSecret, ""},
 		{"SLACK_APP_TOKEN", "", "Slack app token (Socket Mode)", &c.SlackAppToken, ""},
 		{"SLACK_API_URL", "", "Slack API server (tests)", &c.SlackAPIURL, ""},
+		{"SHOP_NAME", "Shopbot Demo Shop", "shop name the assistant uses", &c.ShopName, "shop-name"},
+		{"SHOP_CURRENCY", "USD", "shop currency (ISO 4217)", &c.ShopCurrency, ""},
+		{"MAX_TOOL_ROUNDS", "5", "model calls per turn before a fallback answer", &c.MaxToolRounds, ""},
+		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
+		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
+		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
 	}
 }
 
@@ -139,7 +163,38 @@ func (c *Config) validate() error {
 	if c.TelegramWebhookURL != "" && !strings.HasPrefix(c.TelegramWebhookURL, "https://") {
 		return usagef("TELEGRAM_WEBHOOK_URL must be an https:// URL")
 	}
+	cur, err := catalog.NormalizeCurrency(c.ShopCurrency)
+	if err != nil {
+		return usagef("SHOP_CURRENCY: %q is not an ISO 4217 currency code", c.ShopCurrency)
+	}
+	c.ShopCurrency = cur
+	return c.parseEngineLimits()
+}
+
+func (c *Config) parseEngineLimits() error {
+	var err error
+	l := &c.engine
+	if l.maxRounds, err = intIn("MAX_TOOL_ROUNDS", c.MaxToolRounds, 1, 20); err != nil {
+		return err
+	}
+	if l.rateTurns, err = intIn("RATE_LIMIT_TURNS", c.RateLimitTurns, 1, 10_000); err != nil {
+		return err
+	}
+	if l.dailyTokens, err = intIn("DAILY_TOKEN_BUDGET", c.DailyTokenBudget, 1000, 1_000_000_000); err != nil {
+		return err
+	}
+	if l.rateWindow, err = time.ParseDuration(c.RateLimitWindow); err != nil || l.rateWindow < time.Second || l.rateWindow > 24*time.Hour {
+		return usagef("RATE_LIMIT_WINDOW must be a duration from 1s to 24h, such as 60s (got %q)", c.RateLimitWindow)
+	}
 	return nil
+}
+
+func intIn(name, v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, usagef("%s must be a whole number from %d to %d (got %q)", name, lo, hi, v)
+	}
+	return n, nil
 }
 
 // modelStatus says which brain answers shoppers.

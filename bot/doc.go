@@ -2,6 +2,7 @@
 // Telegram, Slack and the web, its merchant panel, and the tools around them.
 //
 //	shopbot [serve]              migrate, seed the demo catalog into an empty database, serve HTTP
+//	shopbot chat                 talk to the bot in the terminal (scriptable when piped)
 //	shopbot migrate              apply database migrations and exit
 //	shopbot import FILE          upsert products from CSV or JSONL by SKU
 //	shopbot demo-catalog --size N

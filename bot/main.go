@@ -51,6 +51,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	switch cmd {
 	case "serve":
 		return serve(ctx, e, rest)
+	case "chat":
+		return chatCmd(ctx, e, rest)
 	case "migrate":
 		return migrateCmd(ctx, e, rest)
 	case "import":
@@ -70,6 +72,7 @@ const usage = `Shopbot — an AI shopping assistant for Telegram, Slack and the 
 
 Usage:
   shopbot [serve] [flags]        migrate, load the demo catalog into an empty database, serve HTTP
+  shopbot chat [flags]           talk to the bot in the terminal (one reply block per line when piped)
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -330,4 +331,52 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+func TestWebChatThroughServe(t *testing.T) {
+	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s.waitReady(t)
+	body := `{"session":"0123456789abcdef0123","message":"waterproof jacket under 150"}`
+	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Reply string
+		Cards []struct {
+			SKU   string
+			Price int64
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("status %d, %v", resp.StatusCode, err)
+	}
+	if len(out.Cards) == 0 || out.Reply == "" {
+		t.Fatalf("reply %q with %d cards", out.Reply, len(out.Cards))
+	}
+	for _, c := range out.Cards {
+		if c.Price > 15000 {
+			t.Errorf("card %s at %d breaks the price limit", c.SKU, c.Price)
+		}
+	}
+	if !strings.Contains(s.stdout.String(), "model      offline planner") {
+		t.Errorf("startup output:\n%s", s.stdout)
+	}
+}
+
+func TestChatCommandScripted(t *testing.T) {
+	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")}
+	in := strings.NewReader("running shoes under 100\nadd 2 of the first one\ncart\n")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"chat"}, envFunc(vars), in, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(strings.TrimSpace(out.String()), "\n\n")
+	if len(blocks) != 3 {
+		t.Fatalf("%d reply blocks, want 3:\n%s", len(blocks), out.String())
+	}
+	if !strings.Contains(blocks[0], " · $") || !strings.Contains(blocks[2], "cart · 2 item(s)") {
+		t.Errorf("output:\n%s", out.String())
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
@@ -41,9 +42,14 @@ func serve(ctx context.Context, e env, args []string) error {
 	defer db.Close()
 
 	reg, pm := newRegistry(db.DB, info.Kind)
+	eng, err := newEngine(&cfg, db, reg, log)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	adm := admin.New(admin.Config{
 		Registry: reg,
+		Chat:     web.New(eng, log),
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -58,7 +64,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (/healthz /readyz /metrics)\n", version(), ln.Addr())
+	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
 
 	loaded, err := prepareWithRetry(ctx, db, log)
 	switch {
@@ -147,6 +153,8 @@ func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalo
 		products += " (demo catalog loaded)"
 	}
 	fmt.Fprintf(e.stdout, "  database   %s · schema v%d · %s\n", info, st.Current, products)
+	fmt.Fprintf(e.stdout, "  model      %s\n", cfg.modelStatus())
+	fmt.Fprintf(e.stdout, "  search     catalog database (keyword, filters in SQL)\n")
 	for _, a := range cfg.adapterStatus() {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", a[0], a[1])
 	}

@@ -35,6 +35,9 @@ func (e *Engine) answerOffline(ctx context.Context, s *Session, sink Sink, rec *
 		}
 	}
 	for _, res := range plan.Results {
+		if len(plan.Buttons) > 0 {
+			res.Buttons = nil // the planner chose the buttons for this reply
+		}
 		if err := emitResult(ctx, sink, res); err != nil {
 			return err
 		}

@@ -23,6 +23,12 @@ var (
 // the correct figures from the catalog to append to the answer.
 func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, results []Result) string {
 	knownPrices, knownSKUs, cards := known(results)
+	// Amounts the shopper named ("under 150") are theirs to repeat.
+	for _, n := range digitsRE.FindAllString(s.Turn.Text, -1) {
+		if amount, ok := minorOf(n); ok {
+			knownPrices[amount] = true
+		}
+	}
 	for _, p := range e.shownProducts(ctx, s) {
 		knownSKUs[p.SKU] = true
 		knownPrices[p.Price] = true
