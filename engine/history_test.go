@@ -8,7 +8,9 @@ import (
 )
 
 func TestHistoryWindow(t *testing.T) {
-	call := func(id string) []catalog.ToolCall { return []catalog.ToolCall{{ID: id, Name: "view_cart", Arguments: "{}"}} }
+	call := func(id string) []catalog.ToolCall {
+		return []catalog.ToolCall{{ID: id, Name: "view_cart", Arguments: "{}"}}
+	}
 	past := []catalog.Message{
 		{Role: catalog.RoleTool, ToolCallID: "c0", Content: "{}"}, // cut off from its call by the window
 		{Role: catalog.RoleAssistant, Content: "earlier answer"},
