@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -125,13 +126,17 @@ func (t *plannerTurn) fail(err error) error {
 	if errors.As(err, &te) {
 		msg = te.Msg
 	}
+	if strings.HasPrefix(msg, "arguments") { // a schema violation: nothing to show the shopper
+		t.say(rCantDo, nil)
+		return nil
+	}
 	t.say(rToolError, msg)
 	return nil
 }
 
 // say appends a rendered reply to the plan's text.
 func (t *plannerTurn) say(key replyKey, data any) {
-	text, err := render(t.lang, key, data)
+	text, err := renderReply(t.lang, key, data)
 	if err != nil {
 		t.err = errors.Join(t.err, err)
 		return
@@ -144,7 +149,7 @@ func (t *plannerTurn) say(key replyKey, data any) {
 
 // button adds a quick reply labelled from the reply table.
 func (t *plannerTurn) button(key replyKey, a Action) {
-	t.plan.Buttons = append(t.plan.Buttons, NewButton(label(t.lang, key), a))
+	t.plan.Buttons = append(t.plan.Buttons, NewButton(replyLabel(t.lang, key), a))
 }
 
 func (t *plannerTurn) shopButtons() {
@@ -431,9 +436,12 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 		Cards               []Card
 		Cheapest, BestRated string
 		Differences         []string
-	}{Cards: res.Cards, Differences: dataAs[struct {
+	}{Cards: res.Cards}
+	for _, d := range dataAs[struct {
 		Differences []string `json:"differences"`
-	}](res).Differences}
+	}](res).Differences {
+		view.Differences = append(view.Differences, strings.ReplaceAll(d, "_", " "))
+	}
 	if len(res.Cards) > 1 {
 		view.Cheapest, view.BestRated = extremes(res.Cards)
 	}
@@ -454,7 +462,7 @@ func (t *plannerTurn) compareSKUs(in Intent) ([]string, bool) {
 		if !ok {
 			return nil, false
 		}
-		if !contains(skus, sku) && len(skus) < maxCompare {
+		if !slices.Contains(skus, sku) && len(skus) < maxCompare {
 			skus = append(skus, sku)
 		}
 	}
@@ -480,15 +488,6 @@ func extremes(cards []Card) (cheapest, bestRated string) {
 		return lo.Title, ""
 	}
 	return lo.Title, hi.Title
-}
-
-func contains(xs []string, x string) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 func (t *plannerTurn) popular(ctx context.Context, _ Intent) error {
@@ -567,6 +566,9 @@ func (t *plannerTurn) add(ctx context.Context, in Intent) error {
 }
 
 func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
+	if t.tooMany(qty) {
+		return nil
+	}
 	res, err := t.call(ctx, "add_to_cart", map[string]any{"sku": sku, "quantity": max(qty, 1)})
 	if err != nil {
 		return t.fail(err)
@@ -575,6 +577,15 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 	t.button("btn.cart", Action{Kind: ActCart})
 	t.button("btn.checkout", Action{Kind: ActCheckout})
 	return nil
+}
+
+// tooMany tells the shopper the most one cart line holds, when qty is over it.
+func (t *plannerTurn) tooMany(qty int) bool {
+	if qty <= catalog.MaxCartQuantity {
+		return false
+	}
+	t.say(rTooMany, catalog.MaxCartQuantity)
+	return true
 }
 
 // changed words a cart change from the tool's data.
@@ -651,6 +662,9 @@ func (t *plannerTurn) cartLineNamed(ctx context.Context, name string) (string, b
 func (t *plannerTurn) setQty(ctx context.Context, in Intent) error {
 	sku, ok := t.resolve(firstRef(in))
 	if !ok {
+		return nil
+	}
+	if t.tooMany(in.Qty) {
 		return nil
 	}
 	res, err := t.call(ctx, "update_cart_item", map[string]any{"sku": sku, "quantity": in.Qty})

@@ -69,8 +69,8 @@ type Ref struct {
 	Focus bool // "it", "this": State.Focus
 }
 
-// msg is a message being parsed.
-type msg struct {
+// parseMsg is a message being parsed.
+type parseMsg struct {
 	raw  string
 	toks []string // lower-cased words, ё folded to е
 	lang string
@@ -86,14 +86,14 @@ func ParseIntent(text, locale string, st *State) Intent {
 	if st == nil {
 		st = &State{}
 	}
-	m := &msg{raw: strings.TrimSpace(text), toks: tokenize(text), st: st}
+	m := &parseMsg{raw: strings.TrimSpace(text), toks: tokenize(text), st: st}
 	m.lang = detectLang(m.raw, locale, capturing(st))
 	in := parse(m)
 	in.Lang = m.lang
 	return in
 }
 
-func parse(m *msg) Intent {
+func parse(m *parseMsg) Intent {
 	if len(m.toks) == 0 {
 		return Intent{Kind: IntentHelp}
 	}
@@ -119,7 +119,7 @@ func parse(m *msg) Intent {
 // matchers are tried in order after the checkout-specific ones: actions on
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
-var matchers = []func(*msg) (Intent, bool){
+var matchers = []func(*parseMsg) (Intent, bool){
 	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
 	matchClearCart, matchRemove, matchSetQty, matchAdd, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
@@ -173,7 +173,7 @@ func tokenize(text string) []string {
 
 // matchCapture reads a message while checkout waits for a contact detail:
 // it is that detail, unless it is plainly a command.
-func matchCapture(m *msg) Intent {
+func matchCapture(m *parseMsg) Intent {
 	if in, ok := matchCommand(m); ok {
 		return in
 	}
@@ -203,7 +203,7 @@ func cutFieldPrefix(value, field string) string {
 }
 
 // matchCommand recognizes a whole-message command: "cart", "отмена".
-func matchCommand(m *msg) (Intent, bool) {
+func matchCommand(m *parseMsg) (Intent, bool) {
 	rest := cutAll(m.toks, vPolite)
 	for _, c := range commands {
 		if len(rest) > 0 && onlyPhrase(rest, c.words) {
@@ -214,7 +214,7 @@ func matchCommand(m *msg) (Intent, bool) {
 }
 
 // matchYesNo answers the checkout summary.
-func matchYesNo(m *msg) (Intent, bool) {
+func matchYesNo(m *parseMsg) (Intent, bool) {
 	rest := cutAll(m.toks, vPolite)
 	switch {
 	case len(rest) > 0 && allIn(rest, vYes):
@@ -227,10 +227,10 @@ func matchYesNo(m *msg) (Intent, bool) {
 
 // matchInjection catches attempts to change the rules or reach someone
 // else's data: the answer is help about the shopper's own shopping.
-func matchInjection(m *msg) (Intent, bool) {
-	override := has(m.toks, vOverride) && has(m.toks, vRules)
-	other := has(m.toks, vOtherPeople) || (has(m.toks, vAccount) && hasNumber(m.toks))
-	if override || other || has(m.toks, vJailbreak) {
+func matchInjection(m *parseMsg) (Intent, bool) {
+	override := hasPhrase(m.toks, vOverride) && hasPhrase(m.toks, vRules)
+	other := hasPhrase(m.toks, vOtherPeople) || (hasPhrase(m.toks, vAccount) && hasNumber(m.toks))
+	if override || other || hasPhrase(m.toks, vJailbreak) {
 		return Intent{Kind: IntentHelp, Topic: "own_data"}, true
 	}
 	return Intent{}, false
@@ -238,15 +238,15 @@ func matchInjection(m *msg) (Intent, bool) {
 
 // matchShopData refuses requests to change prices, stock or reviews: no
 // tool writes them.
-func matchShopData(m *msg) (Intent, bool) {
-	if (has(m.toks, vSetVerb) && has(m.toks, vShopData)) || has(m.toks, vFreebie) {
+func matchShopData(m *parseMsg) (Intent, bool) {
+	if (hasPhrase(m.toks, vSetVerb) && hasPhrase(m.toks, vShopData)) || hasPhrase(m.toks, vFreebie) {
 		return Intent{Kind: IntentRefuse, Topic: "shop_data"}, true
 	}
 	return Intent{}, false
 }
 
-func matchCompare(m *msg) (Intent, bool) {
-	if !has(m.toks, vCompare) {
+func matchCompare(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vCompare) {
 		return Intent{}, false
 	}
 	refs, _ := extractRefs(m.toks, true)
@@ -255,8 +255,8 @@ func matchCompare(m *msg) (Intent, bool) {
 
 // refIntent matches a keyword plus a product reference; with no reference
 // the product in focus is meant ("something like this", "отзывы").
-func refIntent(m *msg, kind IntentKind, keywords phrases, bareOK bool) (Intent, bool) {
-	if !has(m.toks, keywords) {
+func refIntent(m *parseMsg, kind IntentKind, keywords phrases, bareOK bool) (Intent, bool) {
+	if !hasPhrase(m.toks, keywords) {
 		return Intent{}, false
 	}
 	refs, rest := extractRefs(m.toks, false)
@@ -270,13 +270,13 @@ func refIntent(m *msg, kind IntentKind, keywords phrases, bareOK bool) (Intent, 
 	return Intent{Kind: kind, Refs: refs[:1]}, true
 }
 
-func matchSimilar(m *msg) (Intent, bool) { return refIntent(m, IntentSimilar, vSimilar, true) }
-func matchReviews(m *msg) (Intent, bool) { return refIntent(m, IntentReviews, vReviews, true) }
-func matchAvailability(m *msg) (Intent, bool) {
+func matchSimilar(m *parseMsg) (Intent, bool) { return refIntent(m, IntentSimilar, vSimilar, true) }
+func matchReviews(m *parseMsg) (Intent, bool) { return refIntent(m, IntentReviews, vReviews, true) }
+func matchAvailability(m *parseMsg) (Intent, bool) {
 	return refIntent(m, IntentAvailability, vAvailability, false)
 }
 
-func matchDetails(m *msg) (Intent, bool) {
+func matchDetails(m *parseMsg) (Intent, bool) {
 	if in, ok := refIntent(m, IntentDetails, vDetails, true); ok {
 		return in, true
 	}
@@ -290,16 +290,16 @@ func matchDetails(m *msg) (Intent, bool) {
 
 // matchClearCart: "clear my cart", "очисти корзину" (but not "is my cart
 // empty?": the verb comes first).
-func matchClearCart(m *msg) (Intent, bool) {
+func matchClearCart(m *parseMsg) (Intent, bool) {
 	rest := cutAll(m.toks, vPolite)
-	if len(rest) > 1 && startsWith(rest, vClear) && has(rest, vCartWord) {
+	if len(rest) > 1 && startsWithPhrase(rest, vClear) && hasPhrase(rest, vCartWord) {
 		return Intent{Kind: IntentClearCart}, true
 	}
 	return Intent{}, false
 }
 
-func matchRemove(m *msg) (Intent, bool) {
-	if !has(m.toks, vRemove) {
+func matchRemove(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vRemove) {
 		return Intent{}, false
 	}
 	refs, rest := extractRefs(m.toks, false)
@@ -311,8 +311,8 @@ func matchRemove(m *msg) (Intent, bool) {
 }
 
 // matchSetQty: "change the first to 3", "make it 3", "измени второй на 2".
-func matchSetQty(m *msg) (Intent, bool) {
-	if !has(m.toks, vSetVerb) {
+func matchSetQty(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vSetVerb) {
 		return Intent{}, false
 	}
 	refs, rest := extractRefs(m.toks, false)
@@ -325,10 +325,10 @@ func matchSetQty(m *msg) (Intent, bool) {
 
 // matchAdd: "add 2 of the first one", "добавь второй", "add running
 // shoes", "I'll take it", "первый в корзину".
-func matchAdd(m *msg) (Intent, bool) {
-	verb := has(m.toks, vAdd)
+func matchAdd(m *parseMsg) (Intent, bool) {
+	verb := hasPhrase(m.toks, vAdd)
 	refs, rest := extractRefs(m.toks, false)
-	if !verb && !(len(refs) > 0 && (has(m.toks, vBuy) || has(m.toks, vToCart))) {
+	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {
 		return Intent{}, false
 	}
 	qty, rest, _ := extractQty(rest)
@@ -342,9 +342,9 @@ func matchAdd(m *msg) (Intent, bool) {
 	return Intent{Kind: IntentAddByName, Query: queryOf(name), Qty: qty}, true
 }
 
-func matchOrders(m *msg) (Intent, bool) {
+func matchOrders(m *parseMsg) (Intent, bool) {
 	number := orderNumber(m.toks)
-	if number == "" && (!has(m.toks, vOrders) || has(m.toks, vCheckout)) {
+	if number == "" && (!hasPhrase(m.toks, vOrders) || hasPhrase(m.toks, vCheckout)) {
 		return Intent{}, false
 	}
 	return Intent{Kind: IntentOrders, Order: number}, true
@@ -360,38 +360,38 @@ func orderNumber(toks []string) string {
 	return ""
 }
 
-func matchCheckout(m *msg) (Intent, bool) {
-	return Intent{Kind: IntentCheckout}, has(m.toks, vCheckout)
+func matchCheckout(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentCheckout}, hasPhrase(m.toks, vCheckout)
 }
 
-func matchCart(m *msg) (Intent, bool) {
-	return Intent{Kind: IntentCart}, has(m.toks, vCartWord)
+func matchCart(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentCart}, hasPhrase(m.toks, vCartWord)
 }
 
-func matchCategories(m *msg) (Intent, bool) {
-	if !has(m.toks, vCategories) {
+func matchCategories(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vCategories) {
 		return Intent{}, false
 	}
 	parent := cutAll(cutAll(m.toks, vCategories), vFiller)
 	return Intent{Kind: IntentCategories, Query: queryOf(parent)}, true
 }
 
-func matchHuman(m *msg) (Intent, bool) {
-	return Intent{Kind: IntentHuman, Query: m.raw}, has(m.toks, vHuman)
+func matchHuman(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentHuman, Query: m.raw}, hasPhrase(m.toks, vHuman)
 }
 
 // matchPopular: "what's popular" lists the best sellers; "popular
 // headphones" is left to the search, sorted by popularity.
-func matchPopular(m *msg) (Intent, bool) {
-	if !has(m.toks, vPopular) {
+func matchPopular(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vPopular) {
 		return Intent{}, false
 	}
 	rest := cutAll(cutAll(m.toks, vPopular), vFiller)
 	return Intent{Kind: IntentPopular}, len(rest) == 0
 }
 
-func matchShoppingList(m *msg) (Intent, bool) {
-	if !has(m.toks, vShoppingList) {
+func matchShoppingList(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vShoppingList) {
 		return Intent{}, false
 	}
 	in := Intent{Kind: IntentShoppingList, Days: daysIn(m.toks)}
@@ -401,13 +401,13 @@ func matchShoppingList(m *msg) (Intent, bool) {
 	return in, true
 }
 
-func matchStats(m *msg) (Intent, bool) {
-	return Intent{Kind: IntentStats, Days: daysIn(m.toks)}, has(m.toks, vStats)
+func matchStats(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentStats, Days: daysIn(m.toks)}, hasPhrase(m.toks, vStats)
 }
 
 // matchSmallTalk: greetings, help, thanks and bare yes/no, when nothing
 // else is said.
-func matchSmallTalk(m *msg) (Intent, bool) {
+func matchSmallTalk(m *parseMsg) (Intent, bool) {
 	rest := cutAll(m.toks, vPolite)
 	for _, c := range []struct {
 		kind  IntentKind
@@ -423,7 +423,7 @@ func matchSmallTalk(m *msg) (Intent, bool) {
 // matchSearch is the fallback: price limits and sort hints become filters,
 // filler words go, the rest is the query. Nothing left at all is a request
 // for help.
-func matchSearch(m *msg) Intent {
+func matchSearch(m *parseMsg) Intent {
 	in := Intent{Kind: IntentSearch}
 	toks := extractPrices(m.toks, &in)
 	toks = extractSort(toks, &in)
@@ -734,7 +734,7 @@ func isDecimal(t string) bool {
 // "best rated", "popular".
 func extractSort(toks []string, in *Intent) []string {
 	for _, s := range sortHints {
-		if has(toks, s.words) {
+		if hasPhrase(toks, s.words) {
 			in.Sort = s.sort
 			return cutAll(toks, s.words)
 		}
@@ -785,10 +785,10 @@ func relaxQuery(q string) string {
 			continue
 		}
 		if isCyrillic(w) {
-			untranslated = append(untranslated, stem(w))
+			untranslated = append(untranslated, stemWord(w))
 			continue
 		}
-		out = append(out, stem(w))
+		out = append(out, stemWord(w))
 	}
 	if !translated { // nothing to English: keep the Russian stems
 		out = append(out, untranslated...)
@@ -798,7 +798,7 @@ func relaxQuery(q string) string {
 
 // stem cuts a plural or case ending; the search matches substrings, so a
 // shorter stem only widens the match.
-func stem(w string) string {
+func stemWord(w string) string {
 	r := []rune(w)
 	if isCyrillic(w) {
 		if len(r) < 5 {
@@ -865,7 +865,7 @@ func titleHas(title, name string) bool {
 	}
 	title = strings.ReplaceAll(strings.ToLower(title), "ё", "е")
 	for _, w := range words {
-		if !strings.Contains(title, stem(w)) {
+		if !strings.Contains(title, stemWord(w)) {
 			return false
 		}
 	}
@@ -930,9 +930,9 @@ func findAny(toks []string, ps phrases) int {
 	return -1
 }
 
-func has(toks []string, ps phrases) bool { return findAny(toks, ps) >= 0 }
+func hasPhrase(toks []string, ps phrases) bool { return findAny(toks, ps) >= 0 }
 
-func startsWith(toks []string, ps phrases) bool { return matchLen(toks, 0, ps) > 0 }
+func startsWithPhrase(toks []string, ps phrases) bool { return matchLen(toks, 0, ps) > 0 }
 
 // cutAll removes every occurrence of the phrases of ps.
 func cutAll(toks []string, ps phrases) []string {
@@ -955,7 +955,7 @@ func onlyPhrase(toks []string, ps phrases) bool {
 // allIn reports whether toks consists of phrases of ps only.
 func allIn(toks []string, ps phrases) bool { return len(cutAll(toks, ps)) == 0 }
 
-func set(words string) map[string]bool {
+func wordSet(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
 		m[w] = true
@@ -1065,10 +1065,10 @@ var (
 )
 
 var (
-	vFocus      = set("it this этот эту это этого этому этом его ее него нее ней этой")
-	vNumberWord = set("number num no item номер товар позиция позицию")
-	vUnit       = set("pcs pieces piece units unit x шт штук штуки штука of")
-	vCurrency   = set("$ usd dollars dollar bucks ₽ руб рублей рубля рубль р eur euro euros евро долларов доллара баксов")
+	vFocus      = wordSet("it this этот эту это этого этому этом его ее него нее ней этой")
+	vNumberWord = wordSet("number num no item номер товар позиция позицию")
+	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of")
+	vCurrency   = wordSet("$ usd dollars dollar bucks ₽ руб рублей рубля рубль р eur euro euros евро долларов доллара баксов")
 	vOrdinalEN  = map[string]int{
 		"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
 		"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
@@ -1081,7 +1081,7 @@ var (
 		{"перв", 1}, {"втор", 2}, {"трет", 3}, {"четверт", 4}, {"пят", 5}, {"шест", 6}, {"седьм", 7},
 		{"восьм", 8}, {"девят", 9}, {"десят", 10}, {"последн", -1},
 	}
-	vOrdinalEndRU = set("ый ой ий ая ое ее ую юю ого его ому ему ом ем ые ие ых их ья ье ью ьего ьему ьем ей яя")
+	vOrdinalEndRU = wordSet("ый ой ий ая ое ее ую юю ого его ому ему ом ем ые ие ых их ья ье ью ьего ьему ьем ей яя")
 	vNumberEN     = map[string]int{
 		"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
 		"couple": 2, "pair": 2, "dozen": 12,

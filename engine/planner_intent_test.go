@@ -24,7 +24,7 @@ func parserStates() map[string]*State {
 	}
 }
 
-func ref(pos int) []Ref { return []Ref{{Pos: pos}} }
+func refAt(pos int) []Ref { return []Ref{{Pos: pos}} }
 
 var focusRef = []Ref{{Focus: true}}
 
@@ -55,19 +55,19 @@ var parserCases = []struct {
 	{"Ёжик", "", "", Intent{Kind: IntentSearch, Lang: "ru", Query: "ежик"}},
 
 	// Cart changes by reference or by name.
-	{"add 2 of the first one", "shown", "", Intent{Kind: IntentAdd, Refs: ref(1), Qty: 2}},
-	{"добавь 2 второго", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: ref(2), Qty: 2}},
-	{"добавь первый", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: ref(1)}},
+	{"add 2 of the first one", "shown", "", Intent{Kind: IntentAdd, Refs: refAt(1), Qty: 2}},
+	{"добавь 2 второго", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: refAt(2), Qty: 2}},
+	{"добавь первый", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: refAt(1)}},
 	{"add it to my cart", "focus", "", Intent{Kind: IntentAdd, Refs: focusRef}},
-	{"I'll take the last one", "shown", "", Intent{Kind: IntentAdd, Refs: ref(-1)}},
-	{"add three of the second", "shown", "", Intent{Kind: IntentAdd, Refs: ref(2), Qty: 3}},
+	{"I'll take the last one", "shown", "", Intent{Kind: IntentAdd, Refs: refAt(-1)}},
+	{"add three of the second", "shown", "", Intent{Kind: IntentAdd, Refs: refAt(2), Qty: 3}},
 	{"add running shoes", "", "", Intent{Kind: IntentAddByName, Query: "running shoes"}},
 	{"добавь этот в корзину", "focus", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: focusRef}},
-	{"положи в корзину 2 шт третьего", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: ref(3), Qty: 2}},
-	{"remove the second", "shown", "", Intent{Kind: IntentRemove, Refs: ref(2)}},
-	{"убери второй", "shown", "", Intent{Kind: IntentRemove, Lang: "ru", Refs: ref(2)}},
+	{"положи в корзину 2 шт третьего", "shown", "", Intent{Kind: IntentAdd, Lang: "ru", Refs: refAt(3), Qty: 2}},
+	{"remove the second", "shown", "", Intent{Kind: IntentRemove, Refs: refAt(2)}},
+	{"убери второй", "shown", "", Intent{Kind: IntentRemove, Lang: "ru", Refs: refAt(2)}},
 	{"удали из корзины кроссовки", "", "", Intent{Kind: IntentRemove, Lang: "ru", Query: "кроссовки"}},
-	{"change the first to 3", "shown", "", Intent{Kind: IntentSetQty, Refs: ref(1), Qty: 3}},
+	{"change the first to 3", "shown", "", Intent{Kind: IntentSetQty, Refs: refAt(1), Qty: 3}},
 	{"clear my cart", "", "", Intent{Kind: IntentClearCart}},
 
 	// Commands.
@@ -85,18 +85,18 @@ var parserCases = []struct {
 	{"categories in shoes", "", "", Intent{Kind: IntentCategories, Query: "shoes"}},
 	{"what's popular", "", "", Intent{Kind: IntentPopular}},
 	{"популярное", "", "", Intent{Kind: IntentPopular, Lang: "ru"}},
-	{"details of the second", "shown", "", Intent{Kind: IntentDetails, Refs: ref(2)}},
-	{"подробнее о втором", "shown", "", Intent{Kind: IntentDetails, Lang: "ru", Refs: ref(2)}},
-	{"the third one", "shown", "", Intent{Kind: IntentDetails, Refs: ref(3)}},
+	{"details of the second", "shown", "", Intent{Kind: IntentDetails, Refs: refAt(2)}},
+	{"подробнее о втором", "shown", "", Intent{Kind: IntentDetails, Lang: "ru", Refs: refAt(2)}},
+	{"the third one", "shown", "", Intent{Kind: IntentDetails, Refs: refAt(3)}},
 	{"something like this", "focus", "", Intent{Kind: IntentSimilar, Refs: focusRef}},
 	{"похожие", "focus", "", Intent{Kind: IntentSimilar, Lang: "ru", Refs: focusRef}},
-	{"similar to the first", "shown", "", Intent{Kind: IntentSimilar, Refs: ref(1)}},
+	{"similar to the first", "shown", "", Intent{Kind: IntentSimilar, Refs: refAt(1)}},
 	{"compare the first and the second", "shown", "", Intent{Kind: IntentCompare, Refs: []Ref{{Pos: 1}, {Pos: 2}}}},
 	{"сравни первый и третий", "shown", "", Intent{Kind: IntentCompare, Lang: "ru", Refs: []Ref{{Pos: 1}, {Pos: 3}}}},
 	{"compare 1 and 3", "shown", "", Intent{Kind: IntentCompare, Refs: []Ref{{Pos: 1}, {Pos: 3}}}},
 	{"compare them", "shown", "", Intent{Kind: IntentCompare}},
 	{"is it in stock?", "focus", "", Intent{Kind: IntentAvailability, Refs: focusRef}},
-	{"reviews of the first", "shown", "", Intent{Kind: IntentReviews, Refs: ref(1)}},
+	{"reviews of the first", "shown", "", Intent{Kind: IntentReviews, Refs: refAt(1)}},
 	{"отзывы", "focus", "", Intent{Kind: IntentReviews, Lang: "ru", Refs: focusRef}},
 	{"shopping list for 2 weeks with budget 50", "", "", Intent{Kind: IntentShoppingList, Days: 14, Budget: 50}},
 	{"статистика покупок за 30 дней", "", "", Intent{Kind: IntentStats, Lang: "ru", Days: 30}},
@@ -114,7 +114,7 @@ var parserCases = []struct {
 	{"да", "confirm", "", Intent{Kind: IntentConfirm, Lang: "ru"}},
 	{"подтверждаю", "confirm", "", Intent{Kind: IntentConfirm, Lang: "ru"}},
 	{"no", "confirm", "", Intent{Kind: IntentCancel}},
-	{"remove the second", "confirm", "", Intent{Kind: IntentRemove, Refs: ref(2)}},
+	{"remove the second", "confirm", "", Intent{Kind: IntentRemove, Refs: refAt(2)}},
 	{"yes", "", "", Intent{Kind: IntentHelp}},
 	{"Anna Petrova", "name", "", Intent{Kind: IntentField, Field: "name", Value: "Anna Petrova"}},
 	{"my name is Anna Petrova", "name", "", Intent{Kind: IntentField, Field: "name", Value: "Anna Petrova"}},

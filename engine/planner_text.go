@@ -54,6 +54,8 @@ const (
 	rEmptyCheckout  replyKey = "empty_checkout"
 	rHuman          replyKey = "human"
 	rToolError      replyKey = "tool_error"
+	rCantDo         replyKey = "cant_do"
+	rTooMany        replyKey = "too_many"
 	rList           replyKey = "list"
 	rStats          replyKey = "stats"
 	rCheckoutStatus replyKey = "checkout_status"
@@ -114,6 +116,8 @@ var replyTexts = map[string]map[replyKey]string{
 		rEmptyCheckout: `Your cart is empty: add something first, then say "checkout".`,
 		rHuman:         `I've asked a member of our team to join. They will reply in this chat.`,
 		rToolError:     `Sorry, I couldn't do that: {{.}}`,
+		rCantDo:        `Sorry, I couldn't do that. Could you say it another way?`,
+		rTooMany:       `Sorry, one order can hold at most {{.}} of a product.`,
 		rList: `{{if .Empty}}You haven't bought anything here yet, so I can't predict a list. Tell me what you need!` +
 			`{{else if not .Items}}Nothing is due{{with .DaysAhead}} in the next {{.}} days{{end}}.{{with .NextDue}} Next up: {{.Title}} around {{.Due}}.{{end}}` +
 			`{{else}}Your shopping list{{with .DaysAhead}} for the next {{.}} days{{end}}:{{range $i, $it := .Items}}` + "\n" +
@@ -181,6 +185,8 @@ var replyTexts = map[string]map[replyKey]string{
 		rEmptyCheckout: `Корзина пуста: сначала добавьте товары, потом напишите «оформить заказ».`,
 		rHuman:         `Я позвал сотрудника магазина. Он ответит в этом чате.`,
 		rToolError:     `Извините, не получилось: {{.}}`,
+		rCantDo:        `Извините, не получилось. Скажите, пожалуйста, по-другому.`,
+		rTooMany:       `Извините, в одном заказе может быть не больше {{.}} шт. одного товара.`,
 		rList: `{{if .Empty}}Вы у нас ещё ничего не покупали, поэтому список составить не из чего. Скажите, что вам нужно!` +
 			`{{else if not .Items}}Ничего не нужно докупать{{with .DaysAhead}} в ближайшие {{.}} {{plural . "день" "дня" "дней"}}{{end}}.{{with .NextDue}} Следующее: {{.Title}} примерно {{.Due}}.{{end}}` +
 			`{{else}}Ваш список покупок{{with .DaysAhead}} на {{.}} {{plural . "день" "дня" "дней"}}{{end}}:{{range $i, $it := .Items}}` + "\n" +
@@ -263,8 +269,8 @@ func plural(n int, forms ...string) string {
 	return forms[2]
 }
 
-// render fills a reply template in lang (English when lang is unknown).
-func render(lang string, key replyKey, data any) (string, error) {
+// renderReply fills a reply template in lang (English when lang is unknown).
+func renderReply(lang string, key replyKey, data any) (string, error) {
 	t, ok := replyTemplates[lang]
 	if !ok {
 		t = replyTemplates["en"]
@@ -276,8 +282,8 @@ func render(lang string, key replyKey, data any) (string, error) {
 	return b.String(), nil
 }
 
-// label is a button label or other plain word of the table.
-func label(lang string, key replyKey) string {
+// replyLabel is a button label or other plain word of the table.
+func replyLabel(lang string, key replyKey) string {
 	if w, ok := replyTexts[lang][key]; ok {
 		return w
 	}

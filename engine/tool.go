@@ -109,11 +109,30 @@ func (t *Tool) compile() error {
 	return nil
 }
 
-// Specs describes every tool to the model.
+// Specs describes every tool to the model. String length bounds are left
+// out of what the model reads (they cost prompt tokens on every call and
+// matter only to hostile input); Call still enforces the full schema.
 func (tb *Toolbox) Specs() []ToolSpec {
 	out := make([]ToolSpec, len(tb.order))
 	for i, t := range tb.order {
-		out[i] = ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Schema}
+		out[i] = ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)}
+	}
+	return out
+}
+
+// lean copies a schema without minLength/maxLength.
+func lean(schema map[string]any) map[string]any {
+	out := make(map[string]any, len(schema))
+	for k, v := range schema {
+		switch k {
+		case "minLength", "maxLength":
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = lean(x)
+		}
+		out[k] = v
 	}
 	return out
 }

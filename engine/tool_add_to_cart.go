@@ -16,10 +16,10 @@ type addToCartArgs struct {
 func addToCartTool(d *Deps) Tool {
 	return Tool{
 		Name:        "add_to_cart",
-		Description: "Add a product to the cart (on top of what is already there). Returns the updated cart.",
+		Description: "Add units of a product to the cart.",
 		Schema: object(map[string]any{
 			"sku":      sku(),
-			"quantity": integer("units to add, 1-99 (default 1)", 1, catalog.MaxCartQuantity),
+			"quantity": integer("default 1", 1, catalog.MaxCartQuantity),
 		}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a addToCartArgs

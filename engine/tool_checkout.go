@@ -64,14 +64,13 @@ var errSummaryStale = errors.New("engine: order differs from the confirmed summa
 
 func checkoutTool(d *Deps) Tool {
 	return Tool{
-		Name: "checkout",
-		Description: "Check out the cart. Call without confirm to collect contact details and get the order summary; " +
-			"show the summary and call again with confirm=true only after the shopper has confirmed it in a new message.",
+		Name:        "checkout",
+		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
 		Schema: object(map[string]any{
-			"name":    str("recipient's full name, if the shopper gave it", 100),
-			"phone":   str("contact phone number, if the shopper gave it", 32),
-			"address": str("shipping address, if the shopper gave it", 300),
-			"confirm": map[string]any{"type": "boolean", "description": "true only when the shopper confirmed the summary shown earlier"},
+			"name":    str("recipient's full name", 100),
+			"phone":   str("phone", 32),
+			"address": str("shipping address", 300),
+			"confirm": map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a checkoutArgs

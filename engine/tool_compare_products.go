@@ -25,10 +25,10 @@ type compared struct {
 func compareProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "compare_products",
-		Description: "Compare 2-5 products side by side. Returns each product with its attributes, and which fields (price, rating, attribute names) differ between them.",
+		Description: "Compare 2-5 products: attributes and which fields differ.",
 		Schema: object(map[string]any{
 			"skus": map[string]any{
-				"type": "array", "description": "the SKUs to compare, 2-5 distinct",
+				"type": "array", "description": "2-5 distinct SKUs",
 				"items": sku(), "minItems": 2, "maxItems": 5, "uniqueItems": true,
 			},
 		}, "skus"),

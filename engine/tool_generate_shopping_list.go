@@ -51,13 +51,11 @@ const maxShoppingButtons = 5
 
 func generateShoppingListTool(d *Deps) Tool {
 	return Tool{
-		Name: "generate_shopping_list",
-		Description: "Suggest what the shopper will need soon, from their own purchase history: products whose next " +
-			"purchase is due within days_ahead (or overdue), in the usual quantity at today's price, most urgent first. " +
-			"budget is a decimal amount in the shop currency.",
+		Name:        "generate_shopping_list",
+		Description: "Products the shopper will need within days_ahead, from their purchase history; budget in the shop currency.",
 		Schema: object(map[string]any{
-			"days_ahead": integer("look this many days ahead, 1-90 (default 7)", 1, 90),
-			"budget":     num("optional spending limit", 0),
+			"days_ahead": integer("default 7", 1, 90),
+			"budget":     num("spending limit", 0),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a shoppingListArgs

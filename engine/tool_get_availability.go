@@ -24,7 +24,7 @@ type availability struct {
 func getAvailabilityTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_availability",
-		Description: "Current stock of one product by SKU: units available and status in_stock, low_stock (1-5 left) or out_of_stock.",
+		Description: "Current stock of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a productSKUArgs

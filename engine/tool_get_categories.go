@@ -33,9 +33,9 @@ type categoryCount struct {
 func getCategoriesTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_categories",
-		Description: "Browse the category tree: the top-level categories, or the subcategories of parent, each with how many products it holds.",
+		Description: "List top-level categories, or the subcategories of parent, with product counts.",
 		Schema: object(map[string]any{
-			"parent": str("category path whose subcategories to list, e.g. 'Shoes' or 'Shoes > Running'; empty for the top level", categoryParentMax),
+			"parent": str("category path, e.g. 'Shoes'; empty for the top level", categoryParentMax),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getCategoriesArgs

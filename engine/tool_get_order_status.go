@@ -46,9 +46,9 @@ const recentOrdersLimit = 5
 func getOrderStatusTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_order_status",
-		Description: "Status of one of the shopper's orders by its number (e.g. SB-7KQ2M9XD), or of their latest orders when no number is given.",
+		Description: "Status of an order by number, or of the shopper's latest orders.",
 		Schema: object(map[string]any{
-			"order_number": str("order number as shown to the shopper, e.g. SB-7KQ2M9XD", 20),
+			"order_number": str("e.g. SB-7KQ2M9XD", 20),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getOrderStatusArgs

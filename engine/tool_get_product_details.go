@@ -30,7 +30,7 @@ type productDetails struct {
 func getProductDetailsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_product_details",
-		Description: "Full details of one product by SKU: price, stock, rating, description and attributes.",
+		Description: "Full details of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a productSKUArgs

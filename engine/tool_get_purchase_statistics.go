@@ -58,12 +58,11 @@ const purchaseDateLayout = "2006-01-02"
 
 func getPurchaseStatisticsTool(d *Deps) Tool {
 	return Tool{
-		Name: "get_purchase_statistics",
-		Description: "The shopper's own purchase statistics over a period: per item (purchases, quantity, spend, " +
-			"average days between purchases, predicted next purchase), per category or per week.",
+		Name:        "get_purchase_statistics",
+		Description: "The shopper's purchase statistics: purchases, quantity, spend, average days between purchases and predicted next purchase.",
 		Schema: object(map[string]any{
-			"period_days": integer("how many days back, 1-730 (default 90)", 1, 730),
-			"group_by":    enum("how to group (default item)", "item", "category", "week"),
+			"period_days": integer("default 90", 1, 730),
+			"group_by":    enum("default item", "item", "category", "week"),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a purchaseStatsArgs

@@ -11,7 +11,7 @@ const similarLimit = 5
 func getSimilarProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_similar_products",
-		Description: "Up to 5 products similar to the given SKU (same category, close in price): alternatives when a product is out of stock, no longer sold or not quite right.",
+		Description: "Alternatives to a product: same category, close in price.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a productSKUArgs

@@ -16,10 +16,10 @@ type getTopSellingArgs struct {
 func getTopSellingProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_top_selling_products",
-		Description: "Best sellers that are in stock, most sold first (then most reviewed), in the whole shop or in one category.",
+		Description: "Best sellers in stock, in the shop or a category.",
 		Schema: object(map[string]any{
-			"category": str("category name or path, e.g. 'Shoes > Running'; empty for the whole shop", 100),
-			"limit":    integer("how many products, 1-10 (default 5)", 1, 10),
+			"category": str("empty for the whole shop", 100),
+			"limit":    integer("default 5", 1, 10),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getTopSellingArgs

@@ -16,7 +16,7 @@ type removeFromCartArgs struct {
 func removeFromCartTool(d *Deps) Tool {
 	return Tool{
 		Name:        "remove_from_cart",
-		Description: "Remove a product from the cart. Returns the updated cart.",
+		Description: "Remove a product from the cart.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a removeFromCartArgs

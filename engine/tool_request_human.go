@@ -13,11 +13,11 @@ type requestHumanArgs struct {
 }
 
 func requestHumanTool(d *Deps) Tool {
-	reason := str("why a person is needed, in one or two sentences", 500)
+	reason := str("why, in a sentence", 500)
 	reason["minLength"] = 3
 	return Tool{
 		Name:        "request_human",
-		Description: "Ask a member of the shop's team to take over, when the shopper asks for a person or the request is beyond the tools.",
+		Description: "Hand the chat to the shop's team: the shopper asks for a person, or the tools cannot help.",
 		Schema:      object(map[string]any{"reason": reason}, "reason"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a requestHumanArgs

@@ -21,15 +21,15 @@ type searchProductsArgs struct {
 func searchProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "search_products",
-		Description: "Search the catalog. Prices are decimal amounts in the shop currency. Returns products with sku, price and stock.",
+		Description: "Search products. Prices are decimals in the shop currency.",
 		Schema: object(map[string]any{
-			"query":     str("what the shopper is looking for, e.g. 'waterproof jacket'", 200),
-			"category":  str("category name or path, e.g. 'Shoes > Running'", 100),
-			"min_price": num("lowest price", 0),
-			"max_price": num("highest price", 0),
-			"in_stock":  map[string]any{"type": "boolean", "description": "only products in stock (default true)"},
-			"sort":      enum("order of results (default relevance)", "relevance", "price_asc", "price_desc", "rating", "popular"),
-			"limit":     integer("how many results, 1-10 (default 5)", 1, 10),
+			"query":     str("e.g. 'waterproof jacket'", 200),
+			"category":  str("e.g. 'Shoes > Running'", 100),
+			"min_price": num("", 0),
+			"max_price": num("", 0),
+			"in_stock":  map[string]any{"type": "boolean", "description": "default true"},
+			"sort":      enum("default relevance", "relevance", "price_asc", "price_desc", "rating", "popular"),
+			"limit":     integer("default 5", 1, 10),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a searchProductsArgs

@@ -16,10 +16,10 @@ type updateCartItemArgs struct {
 func updateCartItemTool(d *Deps) Tool {
 	return Tool{
 		Name:        "update_cart_item",
-		Description: "Set how many units of a product the cart holds; 0 removes it. Returns the updated cart.",
+		Description: "Set a product's quantity in the cart; 0 removes it.",
 		Schema: object(map[string]any{
 			"sku":      sku(),
-			"quantity": integer("the new quantity, 0-99; 0 removes the product", 0, catalog.MaxCartQuantity),
+			"quantity": integer("0 removes", 0, catalog.MaxCartQuantity),
 		}, "sku", "quantity"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a updateCartItemArgs

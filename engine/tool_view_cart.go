@@ -12,7 +12,7 @@ import (
 func viewCartTool(d *Deps) Tool {
 	return Tool{
 		Name:        "view_cart",
-		Description: "Show the shopper's cart (the chat's shared cart in group chats): lines, units and total.",
+		Description: "Show the cart (shared in group chats).",
 		Schema:      object(map[string]any{}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a struct{}
