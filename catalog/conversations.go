@@ -79,12 +79,18 @@ func OpenConversation(ctx context.Context, db bun.IDB, key ConversationKey, cust
 	if key.Channel == "" || key.ChatID == "" {
 		return nil, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
 	}
+	existing := new(Conversation)
+	err := db.NewSelect().Model(existing).
+		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).Scan(ctx)
+	if err == nil {
+		return existing, nil
+	}
 	now := time.Now().UTC()
 	c := &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now, State: "{}"}
 	if customerID > 0 {
 		c.CustomerID = &customerID
 	}
-	_, err := db.NewInsert().Model(c).
+	_, err = db.NewInsert().Model(c).
 		On("CONFLICT (channel, chat_id, thread_id) DO UPDATE").Set("channel = EXCLUDED.channel").
 		Returning("*").Exec(ctx)
 	if err != nil {
@@ -158,20 +164,4 @@ func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state stri
 	res, err := db.NewUpdate().Model((*Conversation)(nil)).
 		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
-}
-
-// TokensUsedSince sums the model tokens spent in a customer's
-// conversations since t.
-func TokensUsedSince(ctx context.Context, db bun.IDB, customerID int64, t time.Time) (int, error) {
-	var n int
-	err := db.NewSelect().Model((*Message)(nil)).
-		ColumnExpr("COALESCE(SUM(message.prompt_tokens + message.completion_tokens), 0)").
-		Join("JOIN conversations AS c ON c.id = message.conversation_id").
-		Where("c.customer_id = ?", customerID).
-		Where("message.created_at >= ?", t.UTC()).
-		Scan(ctx, &n)
-	if err != nil {
-		return 0, fmt.Errorf("catalog: tokens used by customer %d: %w", customerID, err)
-	}
-	return n, nil
 }

@@ -22,8 +22,12 @@ type Customer struct {
 	Username       string `bun:"username,notnull"`
 	Locale         string `bun:"locale,notnull"`
 	Contact
-	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// TokensDay and TokensUsed count the model tokens spent on this
+	// customer on one day (YYYY-MM-DD, UTC) for the daily budget.
+	TokensDay  *string   `bun:"tokens_day"`
+	TokensUsed int       `bun:"tokens_used,notnull"`
+	CreatedAt  time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt  time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // Contact is where an order goes and whom to call about it.
@@ -49,13 +53,21 @@ func ResolveCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, e
 	if strings.TrimSpace(id.Channel) == "" || strings.TrimSpace(id.PlatformUserID) == "" {
 		return nil, fmt.Errorf("catalog: resolve customer: %w: channel and platform user id are required", ErrInvalid)
 	}
+	// Most turns come from a known customer whose names have not changed:
+	// a read then, and a write only when something is new.
+	known := new(Customer)
+	err := db.NewSelect().Model(known).
+		Where("channel = ?", id.Channel).Where("platform_user_id = ?", id.PlatformUserID).Scan(ctx)
+	if err == nil && known.DisplayName == id.DisplayName && known.Username == id.Username && known.Locale == id.Locale {
+		return known, nil
+	}
 	now := time.Now().UTC()
 	c := &Customer{
 		Channel: id.Channel, PlatformUserID: id.PlatformUserID,
 		DisplayName: id.DisplayName, Username: id.Username, Locale: id.Locale,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	_, err := db.NewInsert().Model(c).
+	_, err = db.NewInsert().Model(c).
 		On("CONFLICT (channel, platform_user_id) DO UPDATE").
 		Set("display_name = EXCLUDED.display_name, username = EXCLUDED.username").
 		Set("locale = EXCLUDED.locale, updated_at = EXCLUDED.updated_at").
@@ -82,6 +94,27 @@ func SaveContact(ctx context.Context, db bun.IDB, customerID int64, ct Contact) 
 		Set("contact_name = ?", ct.Name).Set("phone = ?", ct.Phone).
 		Set("email = ?", ct.Email).Set("address = ?", ct.Address).
 		Set("updated_at = ?", time.Now().UTC()).
+		Where("id = ?", customerID).Exec(ctx)
+	return expectOneRow(res, err, "customer %d", customerID)
+}
+
+// TokensToday returns the tokens a customer used on day (YYYY-MM-DD).
+func (c *Customer) TokensToday(day string) int {
+	if c.TokensDay == nil || *c.TokensDay != day {
+		return 0
+	}
+	return c.TokensUsed
+}
+
+// AddTokens adds model tokens to the customer's count for day
+// (YYYY-MM-DD, UTC), starting a fresh count on a new day.
+func AddTokens(ctx context.Context, db bun.IDB, customerID int64, day string, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	res, err := db.NewUpdate().Model((*Customer)(nil)).
+		Set("tokens_used = CASE WHEN tokens_day = ? THEN tokens_used + ? ELSE ? END", day, n, n).
+		Set("tokens_day = ?", day).
 		Where("id = ?", customerID).Exec(ctx)
 	return expectOneRow(res, err, "customer %d", customerID)
 }

@@ -78,12 +78,15 @@ func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 		}
 		q = parsed
 	}
-	// WAL lets readers run beside the writer; synchronous=FULL makes a
-	// commit survive power loss, not only a crash (adapters acknowledge
-	// platform updates once recorded); immediate transactions take the
-	// write lock at BEGIN, so two writers queue (busy_timeout) instead of
-	// failing halfway through with SQLITE_BUSY.
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(FULL)"} {
+	// WAL lets readers run beside the writer. synchronous=NORMAL is WAL's
+	// recommended setting: a commit survives a crash of the process (what
+	// acknowledging a platform update needs) but the last commits can be
+	// lost if the machine itself loses power; FULL would fsync every commit
+	// and cap a chat at a few hundred turns a second. Deployments that need
+	// power-loss durability run on Postgres. Immediate transactions take
+	// the write lock at BEGIN, so two writers queue (busy_timeout) instead
+	// of failing halfway through with SQLITE_BUSY.
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

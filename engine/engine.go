@@ -191,9 +191,9 @@ func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *record
 	if e.cfg.Model == nil {
 		return "planner", e.runPlanner(ctx, s, sink, rec)
 	}
-	if over, err := e.overTokenBudget(ctx, s); err != nil || over {
+	if e.overTokenBudget(s) {
 		e.metrics.degraded.WithLabelValues("token_budget").Inc()
-		return "degraded", errors.Join(err, e.runPlanner(ctx, s, sink, rec))
+		return "degraded", e.runPlanner(ctx, s, sink, rec)
 	}
 	err := e.runModel(ctx, s, sink, rec)
 	if errors.Is(err, ErrModelUnavailable) {
@@ -238,6 +238,9 @@ func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
 	return e.cfg.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := catalog.AppendMessages(ctx, tx, s.Conversation.ID, rec.msgs...); err != nil {
+			return err
+		}
+		if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), rec.tokens()); err != nil {
 			return err
 		}
 		return catalog.SaveState(ctx, tx, s.Conversation.ID, s.State.encode())

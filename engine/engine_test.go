@@ -365,3 +365,32 @@ func TestParseActionRejectsForgedData(t *testing.T) {
 		t.Errorf("round trip: %+v, %v", got, err)
 	}
 }
+
+func TestDailyTokenBudget(t *testing.T) {
+	env := newTestEnv(t)
+	llm := llmtest.NewServer(t)
+	llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
+	reg := prometheus.NewRegistry()
+	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, DailyTokens: 1000,
+		Now: func() time.Time { return fixedNow }, Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "m"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := func(key string) {
+		if err := eng.Handle(context.Background(), Turn{Channel: "web", ChatID: "b", UserID: "b", Text: "hi", DedupKey: key}, &events{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turn("1") // 1,100 tokens: over the budget from now on
+	turn("2")
+	if llm.Calls() != 1 {
+		t.Errorf("%d model calls, want 1 before the budget ran out", llm.Calls())
+	}
+	if got := testutil.ToFloat64(eng.metrics.degraded.WithLabelValues("token_budget")); got != 1 {
+		t.Errorf("degraded{token_budget} = %v", got)
+	}
+	c, _ := catalog.ResolveCustomer(context.Background(), env.db, catalog.Identity{Channel: "web", PlatformUserID: "b"})
+	if c.TokensToday(tokenDay(fixedNow)) != 1100 || c.TokensToday("2026-11-22") != 0 {
+		t.Errorf("tokens = %d on %v", c.TokensUsed, c.TokensDay)
+	}
+}

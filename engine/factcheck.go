@@ -22,6 +22,10 @@ var (
 // anything unverified it counts a metric, logs, and returns a note with
 // the correct figures from the catalog to append to the answer.
 func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, results []Result) string {
+	prices, skus := priceRE.FindAllString(answer, -1), skuRE.FindAllString(answer, -1)
+	if len(prices) == 0 && len(skus) == 0 {
+		return "" // nothing to check: no query on the hot path
+	}
 	knownPrices, knownSKUs, cards := known(results)
 	// Amounts the shopper named ("under 150") are theirs to repeat.
 	for _, n := range digitsRE.FindAllString(s.Turn.Text, -1) {
@@ -36,14 +40,14 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 	}
 	var fix []string
 	unknownPrice := false
-	for _, m := range priceRE.FindAllString(answer, -1) {
+	for _, m := range prices {
 		if amount, ok := minorOf(m); ok && !knownPrices[amount] {
 			unknownPrice = true
 			e.metrics.unverified.WithLabelValues("price").Inc()
 			e.log.WarnContext(ctx, "model stated an unverified price", "conversation_id", s.Conversation.ID, "price", m)
 		}
 	}
-	for _, sku := range skuRE.FindAllString(answer, -1) {
+	for _, sku := range skus {
 		if knownSKUs[sku] {
 			continue
 		}

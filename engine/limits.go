@@ -1,12 +1,8 @@
 package engine
 
 import (
-	"context"
-	"fmt"
 	"sync"
 	"time"
-
-	"shopbot/catalog"
 )
 
 // chatLocks serializes the turns of one chat so a shopper's messages are
@@ -84,13 +80,9 @@ func (r *rateLimiter) allow(customer int64, now time.Time) bool {
 }
 
 // overTokenBudget reports whether the customer used up today's model
-// tokens (counted from the persisted messages, so it holds across
-// replicas and restarts).
-func (e *Engine) overTokenBudget(ctx context.Context, s *Session) (bool, error) {
-	y, m, d := s.Now.UTC().Date()
-	used, err := catalog.TokensUsedSince(ctx, e.cfg.DB, s.Customer.ID, time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
-	if err != nil {
-		return false, fmt.Errorf("engine: token budget: %w", err)
-	}
-	return used >= e.cfg.DailyTokens, nil
+// tokens (counted on the customer row, so it holds across replicas).
+func (e *Engine) overTokenBudget(s *Session) bool {
+	return s.Customer.TokensToday(tokenDay(s.Now)) >= e.cfg.DailyTokens
 }
+
+func tokenDay(t time.Time) string { return t.UTC().Format(time.DateOnly) }

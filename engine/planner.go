@@ -24,7 +24,9 @@ type Planner struct {
 // NewPlanner returns a planner over the engine's tools.
 func NewPlanner(tb *Toolbox) *Planner { return &Planner{tb: tb} }
 
-// Plan is the planner's answer to one message.
+// Plan is the planner's answer to one message. Buttons are the turn's
+// quick replies in the shopper's language; adapters should show them rather
+// than the Results' own buttons, which tools label in English for the model.
 type Plan struct {
 	Text    string        // the reply, in the shopper's language
 	Calls   []PlannedCall // tools run, in order, for the transcript
@@ -238,7 +240,7 @@ func (t *plannerTurn) refuse(context.Context, Intent) error {
 }
 
 func (t *plannerTurn) human(ctx context.Context, in Intent) error {
-	reason := truncateRunes(cleanText(in.Query), 400)
+	reason := truncateRunes(cleanText(in.Value), 400)
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}
@@ -557,12 +559,20 @@ type changeView struct {
 	Total      string
 }
 
+// add puts each product referred to in the cart ("add the first and the
+// third"), qty of each.
 func (t *plannerTurn) add(ctx context.Context, in Intent) error {
-	sku, ok := t.resolve(firstRef(in))
+	skus, ok := t.resolveAll(in)
 	if !ok {
 		return nil
 	}
-	return t.addSKU(ctx, sku, in.Qty)
+	for _, sku := range skus {
+		if err := t.addSKU(ctx, sku, in.Qty); err != nil {
+			return err
+		}
+	}
+	t.cartButtons()
+	return nil
 }
 
 func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
@@ -574,9 +584,32 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 		return t.fail(err)
 	}
 	t.changed(rAdded, res)
+	return nil
+}
+
+func (t *plannerTurn) cartButtons() {
 	t.button("btn.cart", Action{Kind: ActCart})
 	t.button("btn.checkout", Action{Kind: ActCheckout})
-	return nil
+}
+
+// resolveAll resolves every reference (the focus when there is none), or
+// none: the shopper is told which one does not resolve.
+func (t *plannerTurn) resolveAll(in Intent) ([]string, bool) {
+	refs := in.Refs
+	if len(refs) == 0 {
+		refs = []Ref{{Focus: true}}
+	}
+	var skus []string
+	for _, r := range refs {
+		sku, ok := t.resolve(r)
+		if !ok {
+			return nil, false
+		}
+		if !slices.Contains(skus, sku) {
+			skus = append(skus, sku)
+		}
+	}
+	return skus, true
 }
 
 // tooMany tells the shopper the most one cart line holds, when qty is over it.
@@ -613,6 +646,7 @@ func (t *plannerTurn) addByName(ctx context.Context, in Intent) error {
 	for _, c := range res.Cards {
 		if c.InStock {
 			t.s.State.Focus = c.SKU
+			t.cartButtons()
 			return t.addSKU(ctx, c.SKU, in.Qty)
 		}
 	}
@@ -620,25 +654,32 @@ func (t *plannerTurn) addByName(ctx context.Context, in Intent) error {
 	return nil
 }
 
+// remove takes the products referred to, or the cart line named, out of
+// the cart.
 func (t *plannerTurn) remove(ctx context.Context, in Intent) error {
-	var sku string
+	var skus []string
 	if len(in.Refs) > 0 || in.Query == "" {
 		var ok bool
-		if sku, ok = t.resolve(firstRef(in)); !ok {
+		if skus, ok = t.resolveAll(in); !ok {
 			return nil
 		}
 	} else {
-		line, ok, err := t.cartLineNamed(ctx, in.Query)
+		sku, ok, err := t.cartLineNamed(ctx, in.Query)
 		if !ok {
 			return err
 		}
-		sku = line
+		skus = []string{sku}
 	}
-	res, err := t.call(ctx, "remove_from_cart", map[string]string{"sku": sku})
-	if err != nil {
-		return t.fail(err)
+	for _, sku := range skus {
+		res, err := t.call(ctx, "remove_from_cart", map[string]string{"sku": sku})
+		if err != nil {
+			if err := t.fail(err); err != nil {
+				return err
+			}
+			continue
+		}
+		t.changed(rRemoved, res)
 	}
-	t.changed(rRemoved, res)
 	return nil
 }
 

@@ -18,9 +18,9 @@ type IntentKind string
 
 const (
 	IntentSearch       IntentKind = "search"        // Query, MinPrice, MaxPrice, Sort
-	IntentAdd          IntentKind = "add"           // Refs[0], Qty
+	IntentAdd          IntentKind = "add"           // Refs, Qty of each
 	IntentAddByName    IntentKind = "add_by_name"   // Query, Qty
-	IntentRemove       IntentKind = "remove"        // Refs[0], or Query (a title in the cart)
+	IntentRemove       IntentKind = "remove"        // Refs, or Query (a title in the cart)
 	IntentSetQty       IntentKind = "set_qty"       // Refs[0], Qty
 	IntentClearCart    IntentKind = "clear_cart"    //
 	IntentCart         IntentKind = "cart"          //
@@ -38,7 +38,7 @@ const (
 	IntentReviews      IntentKind = "reviews"       // Refs[0]
 	IntentShoppingList IntentKind = "shopping_list" // Days, Budget
 	IntentStats        IntentKind = "stats"         // Days
-	IntentHuman        IntentKind = "human"         // Query: the reason
+	IntentHuman        IntentKind = "human"         // Value: the message, as the reason
 	IntentHelp         IntentKind = "help"          // Topic "own_data": a request about someone else
 	IntentGreeting     IntentKind = "greeting"      //
 	IntentThanks       IntentKind = "thanks"        //
@@ -97,11 +97,16 @@ func parse(m *parseMsg) Intent {
 	if len(m.toks) == 0 {
 		return Intent{Kind: IntentHelp}
 	}
+	if capturing(m.st) {
+		// A name or an address may say "user" or "admin"; only an
+		// attempt to change the rules is not a contact detail.
+		if overridesRules(m.toks) {
+			return Intent{Kind: IntentHelp, Topic: "own_data"}
+		}
+		return matchCapture(m)
+	}
 	if in, ok := matchInjection(m); ok {
 		return in
-	}
-	if capturing(m.st) {
-		return matchCapture(m)
 	}
 	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
 		if in, ok := matchYesNo(m); ok {
@@ -228,12 +233,33 @@ func matchYesNo(m *parseMsg) (Intent, bool) {
 // matchInjection catches attempts to change the rules or reach someone
 // else's data: the answer is help about the shopper's own shopping.
 func matchInjection(m *parseMsg) (Intent, bool) {
-	override := hasPhrase(m.toks, vOverride) && hasPhrase(m.toks, vRules)
-	other := hasPhrase(m.toks, vOtherPeople) || (hasPhrase(m.toks, vAccount) && hasNumber(m.toks))
-	if override || other || hasPhrase(m.toks, vJailbreak) {
+	if overridesRules(m.toks) || hasPhrase(m.toks, vOtherPeople) || accountNumber(m.toks) {
 		return Intent{Kind: IntentHelp, Topic: "own_data"}, true
 	}
 	return Intent{}, false
+}
+
+func overridesRules(toks []string) bool {
+	return (hasPhrase(toks, vOverride) && hasPhrase(toks, vRules)) || hasPhrase(toks, vJailbreak)
+}
+
+// accountNumber finds "user 42", "customer #7", "user id 42",
+// "пользователя номер 5": an account named by its number.
+func accountNumber(toks []string) bool {
+	for i := range toks {
+		n := matchLen(toks, i, vAccount)
+		if n == 0 {
+			continue
+		}
+		j := i + n
+		if j < len(toks) && vNumberWord[toks[j]] {
+			j++
+		}
+		if j < len(toks) && isNumber(strings.TrimLeft(toks[j], "#№")) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchShopData refuses requests to change prices, stock or reviews: no
@@ -304,7 +330,7 @@ func matchRemove(m *parseMsg) (Intent, bool) {
 	}
 	refs, rest := extractRefs(m.toks, false)
 	if len(refs) > 0 {
-		return Intent{Kind: IntentRemove, Refs: refs[:1]}, true
+		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), maxRefsPerAction)]}, true
 	}
 	name := cutAll(cutAll(cutAll(rest, vRemove), vCartWord), vFiller)
 	return Intent{Kind: IntentRemove, Query: queryOf(name)}, true
@@ -333,7 +359,7 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	}
 	qty, rest, _ := extractQty(rest)
 	if len(refs) > 0 {
-		return Intent{Kind: IntentAdd, Refs: refs[:1], Qty: qty}, true
+		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), maxRefsPerAction)], Qty: qty}, true
 	}
 	name := cutAll(cutAll(cutAll(rest, vAdd), vToCart), vFiller)
 	if len(name) == 0 {
@@ -377,7 +403,7 @@ func matchCategories(m *parseMsg) (Intent, bool) {
 }
 
 func matchHuman(m *parseMsg) (Intent, bool) {
-	return Intent{Kind: IntentHuman, Query: m.raw}, hasPhrase(m.toks, vHuman)
+	return Intent{Kind: IntentHuman, Value: m.raw}, hasPhrase(m.toks, vHuman)
 }
 
 // matchPopular: "what's popular" lists the best sellers; "popular
@@ -458,13 +484,9 @@ func isAlnum(s string) bool {
 	return s != ""
 }
 
-func hasNumber(toks []string) bool {
-	for _, t := range toks {
-		if _, err := strconv.Atoi(strings.TrimLeft(t, "#№")); err == nil {
-			return true
-		}
-	}
-	return false
+func isNumber(t string) bool {
+	_, err := strconv.Atoi(t)
+	return err == nil
 }
 
 // ---- slots: product references, quantities, prices, sort, periods ----
@@ -510,6 +532,9 @@ func addRef(refs []Ref, r Ref) []Ref {
 
 // maxRef is the most cards a tool shows at once.
 const maxRef = 10
+
+// maxRefsPerAction bounds the products one message adds or removes.
+const maxRefsPerAction = 5
 
 // ordinalOf reads "second", "2nd", "#2", "№2", "второй", "второго", "last".
 func ordinalOf(t string) (int, bool) {
@@ -1009,7 +1034,7 @@ var (
 	vOtherPeople = ph("other user*|another user|another customer|other customer*|someone else*|somebody else*|all users|" +
 		"all customers|every user|everyone's|admin|administrator|чуж*|другого пользовател*|другого клиент*|" +
 		"других пользовател*|других клиент*|всех пользовател*|всех клиент*|админ*")
-	vAccount = ph("user|users|customer|customers|client|account|shopper|userid|user_id|id|" +
+	vAccount = ph("user|users|customer|customers|client|account|shopper|userid|user_id|user id|customer id|" +
 		"пользовател*|клиент*|покупател*|аккаунт*")
 
 	vSetVerb = ph("set|change|update|make|edit|lower|reduce|raise|increase|decrease|modify|" +
@@ -1066,7 +1091,7 @@ var (
 
 var (
 	vFocus      = wordSet("it this этот эту это этого этому этом его ее него нее ней этой")
-	vNumberWord = wordSet("number num no item номер товар позиция позицию")
+	vNumberWord = wordSet("number num no item id номер товар позиция позицию")
 	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of")
 	vCurrency   = wordSet("$ usd dollars dollar bucks ₽ руб рублей рубля рубль р eur euro euros евро долларов доллара баксов")
 	vOrdinalEN  = map[string]int{

@@ -383,6 +383,17 @@ func TestPlannerRemoveAndUpdateByOrdinal(t *testing.T) {
 	if len(cart.Items) != 1 || cart.Items[0].Product.SKU != second || cart.Items[0].Quantity != 5 {
 		t.Fatalf("cart = %+v", cart.Items)
 	}
+	c.say(t, "sneakers")
+	p = c.say(t, "add the third and the fourth")
+	wantPlanCalls(t, p, "add_to_cart", "add_to_cart")
+	if n := len(c.cart(t).Items); n != 3 {
+		t.Fatalf("cart has %d lines after adding two more", n)
+	}
+	p = c.say(t, "remove the third and the fourth")
+	wantPlanCalls(t, p, "remove_from_cart", "remove_from_cart")
+	p = c.say(t, "remove the fifth")
+	wantPlanCalls(t, p, "remove_from_cart")
+	wantPlanText(t, p, "is not in the cart")
 	p = c.say(t, "add 500 of the second")
 	wantPlanCalls(t, p)
 	wantPlanText(t, p, "at most 99")
@@ -400,41 +411,52 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		}
 	}
 	card := Card{SKU: "X-1", Title: "Thing", PriceText: "$1.00", InStock: true, Stock: 3, Rating: 4.5, RatingCount: 2}
+	type compareView struct {
+		Cards               []Card
+		Cheapest, BestRated string
+		Differences         []string
+	}
+	type availabilityView struct {
+		Title, Status string
+		Stock         int
+		NoLongerSold  bool
+	}
+	type statsView struct {
+		Empty                     bool
+		PeriodDays, Orders, Units int
+		Spend                     string
+		Items                     []struct {
+			Title    string
+			Quantity int
+			Spend    string
+		}
+	}
 	samples := map[replyKey]any{
-		rFound:   listView{Cards: []Card{card}, Total: 3, Max: "$9.00"},
-		rNothing: listView{Query: "x", Min: "$1.00"}, rAdded: changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
-		rUpdated: changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"}, rRemoved: changeView{Title: "Thing"},
-		rCart:      &CartView{Lines: []CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
-		rNotInCart: "thing", rOutOfRange: struct{ N, Pos int }{2, 5}, rDetails: card, rSimilar: []Card{card},
-		rPopular: []Card{card},
-		rCompare: struct {
-			Cards               []Card
-			Cheapest, BestRated string
-			Differences         []string
-		}{[]Card{card, card}, "Thing", "Thing", []string{"color"}},
-		rAvailability: struct {
-			Title, Status string
-			Stock         int
-			NoLongerSold  bool
-		}{"Thing", "low_stock", 2, false},
-		rReviews:    reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
-		rCategories: categoryView{Parent: "Shoes"},
-		rOrders:     []orderView{{Number: "SB-1", Status: "new", Total: "$1.00", Date: "2026-11-21"}},
-		rOrder:      orderView{Number: "SB-1", Status: "shipped", Total: "$1.00", Date: "2026-11-21", Tracking: "UPS 1"},
-		rAsk:        "phone", rInvalidField: struct{ Field, Reason string }{"phone", "too short"},
-		rSummary: &summaryView{Changed: true, Total: "$1.00"},
-		rPlaced:  struct{ Number, Total string }{"SB-1", "$1.00"}, rToolError: "no such product",
-		rList: shoppingListView{DaysAhead: 7, Total: "$1.00"},
-		rStats: struct {
-			Empty                     bool
-			PeriodDays, Orders, Units int
-			Spend                     string
-			Items                     []struct {
-				Title    string
-				Quantity int
-				Spend    string
-			}
-		}{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
+		rFound:        listView{Cards: []Card{card}, Total: 3, Max: "$9.00"},
+		rNothing:      listView{Query: "x", Min: "$1.00"},
+		rAdded:        changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
+		rUpdated:      changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"},
+		rRemoved:      changeView{Title: "Thing"},
+		rCart:         &CartView{Lines: []CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
+		rNotInCart:    "thing",
+		rOutOfRange:   struct{ N, Pos int }{2, 5},
+		rDetails:      card,
+		rSimilar:      []Card{card},
+		rPopular:      []Card{card},
+		rCompare:      compareView{[]Card{card, card}, "Thing", "Thing", []string{"color"}},
+		rAvailability: availabilityView{"Thing", "low_stock", 2, false},
+		rReviews:      reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
+		rCategories:   categoryView{Parent: "Shoes"},
+		rOrders:       []orderView{{Number: "SB-1", Status: "new", Total: "$1.00", Date: "2026-11-21"}},
+		rOrder:        orderView{Number: "SB-1", Status: "shipped", Total: "$1.00", Date: "2026-11-21", Tracking: "UPS 1"},
+		rAsk:          "phone",
+		rInvalidField: struct{ Field, Reason string }{"phone", "too short"},
+		rSummary:      &summaryView{Changed: true, Total: "$1.00"},
+		rPlaced:       struct{ Number, Total string }{"SB-1", "$1.00"},
+		rToolError:    "no such product",
+		rTooMany:      99,
+		rList:         shoppingListView{DaysAhead: 7, Total: "$1.00"},
+		rStats:        statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
 	}
 	for lang := range replyTexts {
 		for key := range replyTexts[lang] {

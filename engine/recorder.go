@@ -52,3 +52,12 @@ func (r *recorder) tool(out toolOutcome) {
 		Content: out.content, ToolError: out.isErr, LatencyMS: int(out.latency / time.Millisecond),
 	})
 }
+
+// tokens sums the model tokens of the turn.
+func (r *recorder) tokens() int {
+	n := 0
+	for _, m := range r.msgs {
+		n += m.PromptTokens + m.CompletionTokens
+	}
+	return n
+}

@@ -47,9 +47,17 @@ func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
 	if limit <= 0 || limit > 100 {
 		limit = 10
 	}
-	total, err := sel.Limit(int64(limit)).Offset(int64(max(q.Offset, 0))).ScanAndCount(ctx)
-	if err != nil {
+	offset := max(q.Offset, 0)
+	if err := sel.Limit(int64(limit)).Offset(int64(offset)).Scan(ctx); err != nil {
 		return Results{}, fmt.Errorf("search: database: %w", err)
+	}
+	if len(ps) < limit {
+		// A short page is the last one: no count query needed.
+		return Results{Products: ps, Total: offset + len(ps)}, nil
+	}
+	total, err := sel.Count(ctx)
+	if err != nil {
+		return Results{}, fmt.Errorf("search: database: count: %w", err)
 	}
 	return Results{Products: ps, Total: int(total)}, nil
 }

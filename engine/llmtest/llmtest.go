@@ -107,6 +107,7 @@ type Server struct {
 	mu       sync.Mutex
 	script   []Step
 	def      *Step
+	respond  func(Request) Step
 	requests []Request
 	ids      int // tool call ids handed out
 }
@@ -143,6 +144,16 @@ func (s *Server) SetDefault(step Step) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.def = &step
+}
+
+// SetResponder answers every request past the script with a step chosen
+// from the request itself (e.g. a tool call for a user message, text after
+// a tool result), for multi-round benchmarks. It takes precedence over
+// SetDefault.
+func (s *Server) SetResponder(f func(Request) Step) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.respond = f
 }
 
 // Requests returns every chat completions request received so far, in
@@ -229,6 +240,8 @@ func (s *Server) take(req Request) (step Step, n int, ok bool) {
 	switch {
 	case len(s.script) > 0:
 		step, s.script = s.script[0], s.script[1:]
+	case s.respond != nil:
+		step = s.respond(req)
 	case s.def != nil:
 		step = *s.def
 	default:
