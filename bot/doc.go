@@ -7,6 +7,7 @@
 //	shopbot import FILE          upsert products from CSV or JSONL by SKU
 //	shopbot demo-catalog --size N
 //	                             write a synthetic catalog as JSONL for scale tests
+//	shopbot bench                load-test the engine with a built-in scripted model
 //	shopbot healthcheck          probe a running server (the Docker HEALTHCHECK)
 //
 // This package is the only place that constructs dependencies: main calls

@@ -1,0 +1,11 @@
+// Package loadtest drives the engine the way `shopbot bench` needs: an
+// instant scripted model served in-process over the real OpenAI wire format
+// (streamed chat completions on a loopback listener, so the production
+// openai-go client path is exercised), and a load generator running many
+// concurrent conversations through engine.Handle.
+//
+// The scripted model answers a shopper's message with a search_products
+// call and the tool result with a short text, optionally after a fixed
+// delay that stands in for a real model's latency. The report separates
+// the engine's own time per turn from the model's.
+package loadtest
