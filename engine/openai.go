@@ -226,8 +226,15 @@ func (o *OpenAI) classify(err error) attemptFailure {
 		streamErr *ssestream.StreamError
 		syntaxErr *json.SyntaxError
 		typeErr   *json.UnmarshalTypeError
+		marshErr  *json.MarshalerError
+		unsupErr  *json.UnsupportedTypeError
 	)
 	switch {
+	case errors.As(err, &marshErr), errors.As(err, &unsupErr),
+		// the SDK flattens encoding errors into text
+		strings.Contains(err.Error(), "error calling MarshalJSON"), strings.Contains(err.Error(), "json: unsupported"):
+		// The request itself cannot be encoded: every attempt would fail.
+		return attemptFailure{reason: "encode request: " + o.scrub(err.Error()), retryable: false}
 	case errors.As(err, &apiErr):
 		return o.classifyStatus(apiErr)
 	case errors.As(err, &streamErr):
@@ -377,11 +384,8 @@ func (o *OpenAI) params(req ChatRequest) (openai.ChatCompletionNewParams, error)
 	}
 	p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
 	p.ParallelToolCalls = openai.Bool(true)
-	// A schema the SDK cannot encode (NaN, a func) would fail every attempt
-	// with an error that looks like any other; find out once, up front.
-	if _, err := p.MarshalJSON(); err != nil {
-		return openai.ChatCompletionNewParams{}, fmt.Errorf("encode tool schemas: %w", err)
-	}
+	// Tool schemas were encoded once by NewToolbox, so they encode here too;
+	// no second encoding of the whole request up front.
 	return p, nil
 }
 

@@ -108,12 +108,22 @@ func (t *plannerTurn) call(ctx context.Context, name string, args any) (Result, 
 	res, err := t.p.tb.Call(ctx, t.s, name, string(raw))
 	content, isErr := toolMessage(res, err)
 	t.plan.Calls = append(t.plan.Calls, PlannedCall{
-		ID: "planner-" + strconv.Itoa(len(t.plan.Calls)+1), Name: name, Args: string(raw), Content: content, IsErr: isErr,
+		ID: t.callID(), Name: name, Args: string(raw), Content: content, IsErr: isErr,
 	})
 	if err == nil {
 		t.plan.Results = append(t.plan.Results, res)
 	}
 	return res, err
+}
+
+// callID names the next call, unique within the conversation when the
+// turn's dedup key is short enough to include.
+func (t *plannerTurn) callID() string {
+	n := strconv.Itoa(len(t.plan.Calls) + 1)
+	if k := t.s.Turn.DedupKey; k != "" && len(k) <= 40 {
+		return "planner-" + k + "-" + n
+	}
+	return "planner-" + n
 }
 
 // fail answers a tool error: one the shopper can act on is shown (as the

@@ -72,6 +72,7 @@ func toolErrorf(format string, args ...any) error {
 type Toolbox struct {
 	byName map[string]*Tool
 	order  []*Tool
+	specs  []ToolSpec
 }
 
 // NewToolbox compiles the tools' schemas. A broken schema is a programming
@@ -85,6 +86,7 @@ func NewToolbox(tools ...Tool) (*Toolbox, error) {
 		}
 		tb.byName[t.Name] = &t
 		tb.order = append(tb.order, &t)
+		tb.specs = append(tb.specs, ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)})
 	}
 	return tb, nil
 }
@@ -112,13 +114,7 @@ func (t *Tool) compile() error {
 // Specs describes every tool to the model. String length bounds are left
 // out of what the model reads (they cost prompt tokens on every call and
 // matter only to hostile input); Call still enforces the full schema.
-func (tb *Toolbox) Specs() []ToolSpec {
-	out := make([]ToolSpec, len(tb.order))
-	for i, t := range tb.order {
-		out[i] = ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)}
-	}
-	return out
-}
+func (tb *Toolbox) Specs() []ToolSpec { return tb.specs }
 
 // lean copies a schema without minLength/maxLength.
 func lean(schema map[string]any) map[string]any {
