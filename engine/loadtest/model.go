@@ -117,4 +117,3 @@ func (s *sse) toolCall(args string) {
 	s.chunk(map[string]any{}, "tool_calls", nil)
 	s.end()
 }
-

@@ -1,0 +1,42 @@
+package loadtest_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/search"
+	"shopbot/engine"
+	"shopbot/engine/loadtest"
+)
+
+func TestRunAgainstScriptedModel(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	if _, err := demo.Load(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	model, err := loadtest.StartModel(0, `{"query":"running shoes","max_price":150}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 20,
+		Model: loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: 10 * time.Second})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress atomic.Int64
+	rep := loadtest.Run(context.Background(), eng, loadtest.Options{Conversations: 4, Turns: 3, Text: "running shoes", Progress: func(int64) { progress.Add(1) }})
+	if rep.Turns != 12 || rep.Errors != 0 || progress.Load() != 12 {
+		t.Fatalf("report %+v, progress %d", rep, progress.Load())
+	}
+	if model.Calls() != 24 {
+		t.Errorf("%d model calls, want 2 per turn", model.Calls())
+	}
+	if rep.EngineP50 <= 0 || rep.EngineP50 > rep.TotalP50 || rep.TurnsPerSec <= 0 {
+		t.Errorf("report %+v", rep)
+	}
+}
