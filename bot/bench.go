@@ -16,7 +16,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
-	"shopbot/catalog/search"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 )
@@ -46,11 +45,19 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer model.Close()
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	srch, err := newSearch(&Config{SearchBackend: "embedded"}, log)
+	if err != nil {
+		return err
+	}
+	if err := srch.load(ctx, db, log); err != nil {
+		return err
+	}
 	eng, err := engine.New(engine.Config{
-		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(),
+		DB: db, Search: srch, Registry: prometheus.NewRegistry(),
 		Model:     loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
-		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError})),
+		Logger: log,
 	})
 	if err != nil {
 		return err

@@ -34,7 +34,14 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	if _, err := prepare(ctx, db); err != nil {
 		return fmt.Errorf("prepare %s: %w", info, err)
 	}
-	eng, err := newEngine(&cfg, db, prometheus.NewRegistry(), log)
+	srch, err := newSearch(&cfg, log)
+	if err != nil {
+		return err
+	}
+	if err := srch.load(ctx, db, log); err != nil {
+		return err
+	}
+	eng, err := newEngine(&cfg, db, srch, prometheus.NewRegistry(), log)
 	if err != nil {
 		return err
 	}

@@ -6,13 +6,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog/search"
 	"shopbot/engine"
 )
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone.
-func newEngine(cfg *Config, db *bun.DB, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
+func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
 	var model engine.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = engine.NewOpenAI(engine.OpenAIConfig{
@@ -21,7 +20,7 @@ func newEngine(cfg *Config, db *bun.DB, reg prometheus.Registerer, log *slog.Log
 	}
 	return engine.New(engine.Config{
 		DB:          db,
-		Search:      search.NewDatabase(db),
+		Search:      searcher,
 		Model:       model,
 		ShopName:    cfg.ShopName,
 		Currency:    cfg.ShopCurrency,

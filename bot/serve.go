@@ -42,14 +42,18 @@ func serve(ctx context.Context, e env, args []string) error {
 	defer db.Close()
 
 	reg, pm := newRegistry(db.DB, info.Kind)
-	eng, err := newEngine(&cfg, db, reg, log)
+	srch, err := newSearch(&cfg, log)
+	if err != nil {
+		return err
+	}
+	eng, err := newEngine(&cfg, db, srch, reg, log)
 	if err != nil {
 		return err
 	}
 	var ready atomic.Bool
 	adm := admin.New(admin.Config{
 		Registry: reg,
-		Chat:     web.New(eng, log),
+		Chat:     whenReady(&ready, web.New(eng, log)),
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -67,10 +71,13 @@ func serve(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
 
 	loaded, err := prepareWithRetry(ctx, db, log)
+	if err == nil {
+		err = srch.load(ctx, db, log)
+	}
 	switch {
 	case err == nil:
 		took := time.Since(started)
-		printReady(ctx, e, &cfg, db, info, loaded, took)
+		printReady(ctx, e, &cfg, db, info, srch, loaded, took)
 		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
 		ready.Store(true)
@@ -145,7 +152,7 @@ func prepare(ctx context.Context, db *bun.DB) (loaded int, err error) {
 	return demo.Load(ctx, db)
 }
 
-func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalog.DBInfo, loaded int, took time.Duration) {
+func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalog.DBInfo, srch fmt.Stringer, loaded int, took time.Duration) {
 	st, _ := migrations.Check(ctx, db)
 	n, _ := catalog.CountProducts(ctx, db)
 	products := fmt.Sprintf("%d products", n)
@@ -154,9 +161,24 @@ func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalo
 	}
 	fmt.Fprintf(e.stdout, "  database   %s · schema v%d · %s\n", info, st.Current, products)
 	fmt.Fprintf(e.stdout, "  model      %s\n", cfg.modelStatus())
-	fmt.Fprintf(e.stdout, "  search     catalog database (keyword, filters in SQL)\n")
+	fmt.Fprintf(e.stdout, "  search     %s\n", srch)
 	for _, a := range cfg.adapterStatus() {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", a[0], a[1])
 	}
 	fmt.Fprintf(e.stdout, "Ready in %s. Press Ctrl+C to stop.\n", took.Round(time.Millisecond))
+}
+
+// whenReady answers 503 until startup has finished, so no shopper talks to
+// a half-prepared shop.
+func whenReady(ready *atomic.Bool, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !ready.Load() {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Retry-After", "1")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			w.Write([]byte(`{"error":"the shop is starting; try again in a moment"}` + "\n"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

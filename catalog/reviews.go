@@ -47,6 +47,7 @@ func AddReview(ctx context.Context, db bun.IDB, r Review) error {
 	res, err := db.NewUpdate().Model((*Product)(nil)).
 		Set("rating_avg = (rating_avg * rating_count + ?) / (rating_count + 1)", r.Rating).
 		Set("rating_count = rating_count + 1").
+		Set("updated_at = ?", time.Now().UTC()).
 		Where("id = ?", r.ProductID).Exec(ctx)
 	return expectOneRow(res, err, "product %d", r.ProductID)
 }
@@ -58,6 +59,7 @@ func SetRating(ctx context.Context, db bun.IDB, productID int64, avg float64, co
 	}
 	res, err := db.NewUpdate().Model((*Product)(nil)).
 		Set("rating_avg = ?", avg).Set("rating_count = ?", count).
+		Set("updated_at = ?", time.Now().UTC()).
 		Where("id = ?", productID).Exec(ctx)
 	return expectOneRow(res, err, "product %d", productID)
 }

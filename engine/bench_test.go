@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embedded"
 	"shopbot/engine/llmtest"
 )
 
@@ -41,7 +42,11 @@ func benchEngine(b *testing.B) (*Engine, *timedModel, *llmtest.Server) {
 	llm := llmtest.NewServer(b)
 	llm.SetResponder(dynamicSearchTurn)
 	tm := &timedModel{m: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "bench", RequestTimeout: 5 * time.Second})}
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Model: tm, Registry: prometheus.NewRegistry(),
+	idx := embedded.New(embedded.Options{})
+	if err := idx.Rebuild(context.Background(), env.db); err != nil {
+		b.Fatal(err)
+	}
+	eng, err := New(Config{DB: env.db, Search: idx, Model: tm, Registry: prometheus.NewRegistry(),
 		RateLimit: 1 << 30, DailyTokens: 1 << 30})
 	if err != nil {
 		b.Fatal(err)
@@ -112,7 +117,10 @@ func BenchmarkBareLoop(b *testing.B) {
 	llm := llmtest.NewServer(b)
 	llm.SetResponder(dynamicSearchTurn)
 	client := openai.NewClient(option.WithBaseURL(llm.URL), option.WithAPIKey("bench"), option.WithMaxRetries(0))
-	searcher := search.NewDatabase(env.db)
+	searcher := embedded.New(embedded.Options{})
+	if err := searcher.Rebuild(context.Background(), env.db); err != nil {
+		b.Fatal(err)
+	}
 	tool := openai.ChatCompletionToolUnionParam{OfFunction: &openai.ChatCompletionFunctionToolParam{
 		Function: openai.FunctionDefinitionParam{Name: "search_products", Parameters: openai.FunctionParameters(searchProductsTool(env.deps).Schema)},
 	}}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog/search/embedded"
+	"shopbot/engine"
+)
+
+// searchBackend is the configured search and how to describe it.
+type searchBackend struct {
+	engine.Searcher
+	index *embedded.Index
+}
+
+// newSearch builds the configured backend, empty until load is called.
+func newSearch(cfg *Config, log *slog.Logger) (*searchBackend, error) {
+	if cfg.SearchBackend == "weaviate" {
+		return nil, usagef("SEARCH_BACKEND=weaviate is not available in this build yet; use embedded")
+	}
+	idx := embedded.New(embedded.Options{Logger: log})
+	return &searchBackend{Searcher: idx, index: idx}, nil
+}
+
+// load builds the index from the database and keeps it current until ctx
+// ends (every catalog write bumps products.updated_at, which Follow polls).
+func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) error {
+	start := time.Now()
+	if err := s.index.Rebuild(ctx, db); err != nil {
+		return fmt.Errorf("build search index: %w", err)
+	}
+	log.DebugContext(ctx, "search index built", "products", s.index.Len(), "took", time.Since(start))
+	go func() {
+		if err := s.index.Follow(ctx, db); err != nil && ctx.Err() == nil {
+			log.ErrorContext(ctx, "search index stopped following the catalog", "err", err)
+		}
+	}()
+	return nil
+}
+
+func (s *searchBackend) String() string {
+	return fmt.Sprintf("embedded index (%d products, kept current from the database)", s.index.Len())
+}

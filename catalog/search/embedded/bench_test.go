@@ -1,0 +1,133 @@
+package embedded_test
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/importer"
+	"shopbot/catalog/search"
+	"shopbot/catalog/search/embedded"
+)
+
+// benchQueries is a mix of what shoppers and the model send: plain words,
+// several words, misspellings, synonyms, Russian, filters, sorts and
+// filter-only listings (the costliest: every product is a candidate).
+var benchQueries = []search.Query{
+	{Text: "waterproof rain jacket"},
+	{Text: "running shoes", InStockOnly: true},
+	{Text: "wireless earbuds", MaxPrice: 10000},
+	{Text: "cast iron skillet"},
+	{Text: "organic coffee", Sort: search.SortPriceAsc},
+	{Text: "runing shoes"},
+	{Text: "wireles headphones"},
+	{Text: "couch"},
+	{Text: "trainers", Category: "Shoes"},
+	{Text: "кроссовки"},
+	{Text: "black leather boots", Sort: search.SortRating},
+	{Text: "size 42", Attributes: map[string]string{"size": "42"}},
+	{Text: "dog bed", Category: "Pets"},
+	{Text: "yoga mat", InStockOnly: true, MaxPrice: 5000},
+	{Category: "Shoes > Running", Sort: search.SortPriceAsc},
+	{Category: "Home", InStockOnly: true},
+	{Text: "jacket", Sort: search.SortPopular, Limit: 20},
+	{Text: "gift for a 5 year old"},
+	{},
+	{Text: "board game", Offset: 20},
+}
+
+// BenchmarkSearchDemo measures a query against the 324-product demo
+// catalog.
+func BenchmarkSearchDemo(b *testing.B) {
+	_, x := demoSQLite(b)
+	benchSearch(b, x)
+}
+
+// BenchmarkSearch100k measures query latency over 100,000 synthetic
+// products. Targets: p50 ≤ 5 ms, p99 ≤ 25 ms on 2 cores. Run it by name:
+// go test -run '^$' -bench 100k -benchtime 100x ./catalog/search/embedded/
+func BenchmarkSearch100k(b *testing.B) {
+	db := synthetic100k(b)
+	x := embedded.New(embedded.Options{Logger: testLogger(b)})
+	if err := x.Rebuild(context.Background(), db); err != nil {
+		b.Fatal(err)
+	}
+	benchSearch(b, x)
+	reportHeap(b, x)
+}
+
+// BenchmarkRebuild100k measures a full build from 100,000 products in
+// SQLite. Targets: ≤ 30 s, heap ≤ 600 MB.
+func BenchmarkRebuild100k(b *testing.B) {
+	db := synthetic100k(b)
+	x := embedded.New(embedded.Options{Logger: testLogger(b)})
+	for b.Loop() {
+		if err := x.Rebuild(context.Background(), db); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/rebuild")
+	if x.Len() != 100_000 {
+		b.Fatalf("indexed %d products", x.Len())
+	}
+	reportHeap(b, x)
+}
+
+// benchSearch runs the query mix round-robin and reports latency
+// percentiles besides the mean.
+func benchSearch(b *testing.B, x *embedded.Index) {
+	ctx := context.Background()
+	var took []time.Duration
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		if _, err := x.Search(ctx, benchQueries[i%len(benchQueries)]); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(start))
+	}
+	slices.Sort(took)
+	pct := func(p float64) float64 { return float64(took[int(p*float64(len(took)-1))].Microseconds()) / 1000 }
+	b.ReportMetric(pct(0.5), "p50_ms")
+	b.ReportMetric(pct(0.99), "p99_ms")
+}
+
+// reportHeap reports the heap after a collection, while x lives: in use
+// (spans holding live objects) and allocated (the live objects).
+func reportHeap(b *testing.B, x *embedded.Index) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap_inuse_MB")
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap_alloc_MB")
+	runtime.KeepAlive(x)
+}
+
+// synthetic100k imports `shopbot demo-catalog --size 100000` into a fresh
+// SQLite database. It skips unless -bench names the 100k benchmarks, so
+// -bench . stays quick.
+func synthetic100k(b *testing.B) *bun.DB {
+	if pat := flag.Lookup("test.bench").Value.String(); !strings.Contains(pat, "100k") {
+		b.Skip("run by name: -bench 100k")
+	}
+	var file bytes.Buffer
+	if err := demo.WriteSynthetic(&file, 100_000, 1); err != nil {
+		b.Fatal(err)
+	}
+	db := catalogtest.SQLite(b)
+	start := time.Now()
+	sum, err := importer.Import(context.Background(), db, &file, "bench.jsonl", importer.Options{})
+	if err != nil || sum.Imported != 100_000 {
+		b.Fatalf("%+v: %v", sum, err)
+	}
+	b.Logf("imported 100,000 products in %s", time.Since(start).Round(time.Millisecond))
+	return db
+}

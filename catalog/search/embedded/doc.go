@@ -1,0 +1,57 @@
+// Package embedded is the in-process search backend, the default of
+// SEARCH_BACKEND=embedded: a keyword index over the catalog that needs no
+// network and no service besides the database it is built from.
+//
+// # Data flow
+//
+// Rebuild reads every product (with its category) from the database in
+// batches and builds a fresh generation of the index, which it swaps in
+// when complete; searches meanwhile use the old one. Upsert reloads given
+// SKUs and patches the current generation. Follow polls for products whose
+// updated_at is newer than the newest indexed (every catalog write bumps
+// it, stock taken by orders included) and upserts them; it re-reads a
+// short overlap behind that mark for late commits, and now and then
+// compares product counts to notice deletions, which leave no updated_at.
+// Rebuild, Upsert and Follow take turns on a writer mutex; searches share
+// a read lock with each other and wait only while a write batch (at most
+// 256 products) is applied.
+//
+// # Index
+//
+// A product becomes an entry (the catalog.Product itself, returned to
+// callers as a copy, with its category shared per category) and, while
+// active, postings. Text is split into lower-cased runs of letters and
+// digits; a letter–digit change splits too ("16gb"). Latin words go
+// through the Snowball English stemmer, Cyrillic ones through the Russian
+// one (plus a rule for the fleeting vowel of "кроссовок"); words with
+// digits are kept as they are ("42", "4k"). Hyphenated and letter–digit
+// compounds are also indexed joined ("wi-fi" as "wifi", "t-shirt" as
+// "tshirt"). Each stem has a posting list of (document, weight), sorted by
+// document, where weight is the BM25F pseudo-frequency: per-field counts
+// times the field boost (title 3, brand 2, category path 1.5, attribute
+// values 1.5, description 1), normalized by field length against the
+// average at the last Rebuild. An update rewrites only the postings of
+// terms that changed; a price or stock change touches none.
+//
+// Three side structures serve queries: a typo vocabulary (every letters-
+// only word with a trigram index, fuzzy.go), an attribute index from
+// "key\x00value" to documents (attrs.go), and the category paths split into
+// lower-cased names (filter.go).
+//
+// # Queries
+//
+// A query becomes up to 32 slots, one per word after dropping stop words.
+// A slot's alternatives are the word's stem (for a compound, also its
+// parts together), its synonyms (synonyms.txt; a several-word synonym
+// requires all its words) and, when no active product contains the word,
+// the vocabulary words within Damerau-Levenshtein distance 1 (4–7 runes) or
+// 2 (8+ runes), found by shared trigrams and verified. Alternatives of a
+// slot form one pseudo-term: weighted frequencies add up (exact 1,
+// synonym 0.4, typo 0.6 or 0.45) and saturate once, with the idf of the
+// most frequent alternative. Scores accumulate in dense per-document
+// arrays taken from a pool. Every candidate passes the filters (active,
+// category subtree, price, stock, attribute bitset) before ranking; the
+// first offset+limit are kept in a bounded heap. Relevance orders by slots
+// matched, then score; other sorts list the products matching the most
+// slots, by their key. The SKU breaks ties.
+package embedded

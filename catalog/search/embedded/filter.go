@@ -1,0 +1,94 @@
+package embedded
+
+import (
+	"slices"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+)
+
+// filter is a query's hard constraints, checked on every candidate before
+// ranking: a result never violates one.
+type filter struct {
+	cats     []bool // allowed category ordinals; nil: any category
+	min, max int64
+	inStock  bool
+	attrs    bitset // documents with the attribute values; nil: any
+}
+
+func (st *state) newFilter(q search.Query) filter {
+	f := filter{min: q.MinPrice, max: q.MaxPrice, inStock: q.InStockOnly, attrs: st.attrSet(q.Attributes)}
+	if q.Category != "" {
+		f.cats = st.categoryMatches(q.Category)
+	}
+	return f
+}
+
+// categoryMatches marks the categories in the subtree of path, where path
+// is a full path or its last names ("Running", "Shoes > Running"), as
+// Database does: the path's names appear, in order, in a category's path.
+func (st *state) categoryMatches(path string) []bool {
+	want := lowerSegments(path)
+	ok := make([]bool, len(st.cats))
+	if len(want) == 0 {
+		return ok
+	}
+	for i, c := range st.cats {
+		ok[i] = containsRun(c.segs, want)
+	}
+	return ok
+}
+
+// containsRun reports whether want occurs as consecutive elements of segs.
+func containsRun(segs, want []string) bool {
+	for i := 0; i+len(want) <= len(segs); i++ {
+		if slices.Equal(segs[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
+}
+
+// ok reports whether document d may be returned for the query.
+func (f *filter) ok(d int32, e *entry) bool {
+	p := &e.p
+	switch {
+	case e.removed || !p.Active:
+		return false
+	case f.min > 0 && p.Price < f.min, f.max > 0 && p.Price > f.max:
+		return false
+	case f.inStock && p.Stock <= 0:
+		return false
+	case f.cats != nil && (e.cat < 0 || !f.cats[e.cat]):
+		return false
+	}
+	return f.attrs == nil || f.attrs.has(d)
+}
+
+// allowed calls fn for every document passing f: the candidates of a
+// query with no words. With attribute filters only their documents are
+// visited.
+func (st *state) allowed(f *filter, fn func(d int32)) {
+	if f.attrs != nil {
+		f.attrs.each(func(d int32) {
+			if f.ok(d, &st.docs[d]) {
+				fn(d)
+			}
+		})
+		return
+	}
+	for i := range st.docs {
+		if f.ok(int32(i), &st.docs[i]) {
+			fn(int32(i))
+		}
+	}
+}
+
+// categoryOf is a copy of a shared category for a result.
+func categoryOf(c *catalog.Category) *catalog.Category {
+	if c == nil {
+		return nil
+	}
+	cp := *c
+	return &cp
+}

@@ -1,0 +1,42 @@
+package embedded_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"shopbot/catalog/search"
+)
+
+// FuzzSearch feeds odd text to the tokenizer, typo lookup and synonym
+// matcher through Search: no panic, no error, no filter violated.
+func FuzzSearch(f *testing.F) {
+	for _, seed := range []string{
+		"", "runing shoes", "\xff\xfe\xfd", "ё-ё-ё", "a-b-c-d-e", "t-shirt", "wi‑fi 16gb", "👍🏽 кроссовки",
+		"\u0301\u0301e\u0301", "İstanbul ǅ ß", "100%", "x" + string(rune(0)) + "y", "ﬁ ligature", "42-",
+		"кроссовки для бега", "   --   ", "日本語のテキスト", "a\u200bb", "ＦＵＬＬＷＩＤＴＨ",
+	} {
+		f.Add(seed, int64(0))
+	}
+	_, x := demoSQLite(f)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, text string, maxPrice int64) {
+		q := search.Query{Text: text, MaxPrice: maxPrice % 100000, InStockOnly: len(text)%2 == 0, Limit: 20}
+		start := time.Now()
+		res, err := x.Search(ctx, q)
+		if d := time.Since(start); d > 100*time.Millisecond {
+			t.Fatalf("%q took %s", text, d)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Products) > 20 || res.Total < len(res.Products) {
+			t.Fatalf("%d results of %d", len(res.Products), res.Total)
+		}
+		for _, p := range res.Products {
+			if v := violation(q, p); v != "" {
+				t.Fatalf("%s: %s", p.SKU, v)
+			}
+		}
+	})
+}

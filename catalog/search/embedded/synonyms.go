@@ -1,0 +1,127 @@
+package embedded
+
+import (
+	"bufio"
+	_ "embed"
+	"fmt"
+	"io"
+	"strings"
+)
+
+//go:embed synonyms.txt
+var defaultSynonyms string
+
+// DefaultSynonyms returns the built-in synonym groups (synonyms.txt in this
+// package), used when Options.Synonyms is nil.
+func DefaultSynonyms() [][]string {
+	groups, err := ParseSynonyms(strings.NewReader(defaultSynonyms))
+	if err != nil {
+		panic("embedded: built-in synonyms.txt: " + err.Error()) // a build defect, caught by the tests
+	}
+	return groups
+}
+
+// ParseSynonyms reads synonym groups: one group per line, terms separated
+// by commas, "#" starting a comment. A term may be several words
+// ("running shoes"); it then matches documents containing all of them.
+func ParseSynonyms(r io.Reader) ([][]string, error) {
+	var groups [][]string
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var g []string
+		for _, t := range strings.Split(line, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				g = append(g, t)
+			}
+		}
+		if len(g) < 2 {
+			return nil, fmt.Errorf("synonyms line %d: a group needs at least two terms", n)
+		}
+		groups = append(groups, g)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("synonyms: %w", err)
+	}
+	return groups, nil
+}
+
+// synonyms is the compiled form of the groups: every term as the stems it
+// is looked up under.
+type synonyms struct {
+	groups  [][][]string        // group → member → stems
+	single  map[string][]int    // stem of a one-word member → its groups
+	phrases map[string][]phrase // first stem of a multi-word member → members
+}
+
+// phrase is a multi-word member of a group.
+type phrase struct {
+	stems         []string
+	group, member int
+}
+
+func newSynonyms(groups [][]string) *synonyms {
+	s := &synonyms{single: map[string][]int{}, phrases: map[string][]phrase{}}
+	for _, g := range groups {
+		var members [][]string
+		for _, term := range g {
+			if stems := memberStems(term); len(stems) > 0 {
+				members = append(members, stems)
+			}
+		}
+		if len(members) < 2 {
+			continue
+		}
+		s.add(members)
+	}
+	return s
+}
+
+func (s *synonyms) add(members [][]string) {
+	gi := len(s.groups)
+	s.groups = append(s.groups, members)
+	for mi, stems := range members {
+		if len(stems) == 1 {
+			s.single[stems[0]] = append(s.single[stems[0]], gi)
+		} else {
+			s.phrases[stems[0]] = append(s.phrases[stems[0]], phrase{stems: stems, group: gi, member: mi})
+		}
+	}
+}
+
+// memberStems tokenizes a synonym term the way queries are.
+func memberStems(term string) []string {
+	var stems []string
+	for _, w := range queryWords(term) {
+		stems = append(stems, strings.Clone(w.key))
+	}
+	return stems
+}
+
+// phraseAt finds the longest multi-word member spelled at the head of ws
+// and returns its group, its index in the group and its length in words;
+// with none, group and member are -1 and n is 1.
+func (s *synonyms) phraseAt(ws []qword) (group, member, n int) {
+	group, member, n = -1, -1, 1
+	for _, p := range s.phrases[ws[0].key] {
+		if len(p.stems) <= n || len(p.stems) > len(ws) {
+			continue
+		}
+		if matchesAt(ws, p.stems) {
+			group, member, n = p.group, p.member, len(p.stems)
+		}
+	}
+	return group, member, n
+}
+
+func matchesAt(ws []qword, stems []string) bool {
+	for i, s := range stems {
+		if ws[i].key != s {
+			return false
+		}
+	}
+	return true
+}
