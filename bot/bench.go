@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	turns := fs.Int("turns", 20, "turns per conversation")
 	latency := fs.Duration("model-latency", 0, "time the scripted model takes per call, e.g. 1s")
 	dbURL := fs.String("database-url", "", "database to run on (default: a fresh SQLite file in a temp dir)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -67,6 +69,17 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	if isTerminal(e.stderr) {
 		bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetDescription("turns"),
 			progressbar.OptionShowCount(), progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionShowIts())
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep := loadtest.Run(ctx, eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150",
 		Progress: func(n int64) { _ = bar.Set64(n) }})

@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -55,6 +56,7 @@ type OpenAI struct {
 	backoffMax time.Duration
 	logger     *slog.Logger
 	configErr  error // a bad config fails every Chat without a request
+	tools      toolsCache
 }
 
 // NewOpenAI returns a client for cfg. It reads no environment variables:
@@ -126,13 +128,13 @@ func (o *OpenAI) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if o.configErr != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, o.configErr)
 	}
-	params, err := o.params(req)
+	params, tools, err := o.params(req)
 	if err != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, err)
 	}
 	out := &deltaGate{onDelta: onDelta}
 	for attempt := 1; ; attempt++ {
-		resp, err := o.attempt(ctx, params, out.emit)
+		resp, err := o.attempt(ctx, params, tools, out.emit)
 		if err == nil {
 			o.logger.DebugContext(ctx, "openai chat", "model", resp.Model, "attempts", attempt,
 				"latency_ms", resp.Latency.Milliseconds(), "prompt_tokens", resp.PromptTokens, "completion_tokens", resp.CompletionTokens)
@@ -175,11 +177,15 @@ var (
 
 // attempt runs one streamed request under its own deadline, so a server
 // that stalls mid-stream costs one RequestTimeout, not the whole turn.
-func (o *OpenAI) attempt(ctx context.Context, params openai.ChatCompletionNewParams, emit func(string)) (ChatResponse, error) {
+func (o *OpenAI) attempt(ctx context.Context, params openai.ChatCompletionNewParams, tools json.RawMessage, emit func(string)) (ChatResponse, error) {
 	actx, cancel := context.WithTimeoutCause(ctx, o.timeout, errAttemptTimeout)
 	defer cancel()
 	start := time.Now()
-	stream := o.chat.NewStreaming(actx, params)
+	var opts []option.RequestOption
+	if tools != nil {
+		opts = append(opts, option.WithJSONSet("tools", tools))
+	}
+	stream := o.chat.NewStreaming(actx, params, opts...)
 	defer stream.Close()
 	var acc streamAccumulator
 	for stream.Next() {

@@ -35,15 +35,8 @@ func (o *OpenAI) classify(err error) attemptFailure {
 		streamErr *ssestream.StreamError
 		syntaxErr *json.SyntaxError
 		typeErr   *json.UnmarshalTypeError
-		marshErr  *json.MarshalerError
-		unsupErr  *json.UnsupportedTypeError
 	)
 	switch {
-	case errors.As(err, &marshErr), errors.As(err, &unsupErr),
-		// the SDK flattens encoding errors into text
-		strings.Contains(err.Error(), "error calling MarshalJSON"), strings.Contains(err.Error(), "json: unsupported"):
-		// The request itself cannot be encoded: every attempt would fail.
-		return attemptFailure{reason: "encode request: " + o.scrub(err.Error()), retryable: false}
 	case errors.As(err, &apiErr):
 		return o.classifyStatus(apiErr)
 	case errors.As(err, &streamErr):

@@ -418,6 +418,10 @@ func TestOpenAIFailsWithoutRequest(t *testing.T) {
 	}{
 		{"bad base URL", OpenAIConfig{BaseURL: "localhost:11434"}, userAsks("hi")},
 		{"role the API does not know", OpenAIConfig{}, ChatRequest{Messages: []ChatMessage{{Role: catalog.RoleMerchant, Content: "hi"}}}},
+		{"schema that cannot be encoded", OpenAIConfig{}, ChatRequest{
+			Messages: userAsks("hi").Messages,
+			Tools:    []ToolSpec{{Name: "bad", Parameters: map[string]any{"f": func() {}}}},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -432,17 +436,6 @@ func TestOpenAIFailsWithoutRequest(t *testing.T) {
 				t.Errorf("server saw %d requests, want none", srv.Calls())
 			}
 		})
-	}
-}
-
-// A schema the SDK cannot encode fails at once: retrying cannot help.
-func TestOpenAIUnencodableRequestIsNotRetried(t *testing.T) {
-	srv := llmtest.NewServer(t)
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{BaseURL: srv.URL})
-	req := ChatRequest{Messages: userAsks("hi").Messages, Tools: []ToolSpec{{Name: "bad", Parameters: map[string]any{"f": func() {}}}}}
-	_, err := o.Chat(t.Context(), req, nil)
-	if !errors.Is(err, ErrModelUnavailable) || !strings.Contains(err.Error(), "1 attempt") || srv.Calls() != 0 {
-		t.Errorf("Chat error = %v after %d requests, want one failed attempt and no request", err, srv.Calls())
 	}
 }
 

@@ -5,22 +5,26 @@ package engine
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
 
 	"shopbot/catalog"
 )
 
 // params builds the wire request. Tools go out as plain function tools:
 // strict mode would demand every property be required, and our schemas
-// have optional ones.
-func (o *OpenAI) params(req ChatRequest) (openai.ChatCompletionNewParams, error) {
+// have optional ones. They are encoded once per tool set (the engine sends
+// the same set on every call) and spliced into the body as raw JSON: the
+// SDK's reflective encoder would otherwise spend more time on the schemas
+// than on everything else in the request.
+func (o *OpenAI) params(req ChatRequest) (openai.ChatCompletionNewParams, json.RawMessage, error) {
 	msgs, err := messagesParam(req.Messages)
 	if err != nil {
-		return openai.ChatCompletionNewParams{}, err
+		return openai.ChatCompletionNewParams{}, nil, err
 	}
 	p := openai.ChatCompletionNewParams{
 		Model:         o.model,
@@ -28,20 +32,50 @@ func (o *OpenAI) params(req ChatRequest) (openai.ChatCompletionNewParams, error)
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	if len(req.Tools) == 0 {
-		return p, nil // the API rejects tool_choice without tools
+		return p, nil, nil // the API rejects tool_choice without tools
 	}
-	for _, t := range req.Tools {
-		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(t.Parameters)}
-		if t.Description != "" {
-			def.Description = openai.String(t.Description)
-		}
-		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(def))
+	tools, err := o.tools.encode(req.Tools)
+	if err != nil {
+		return openai.ChatCompletionNewParams{}, nil, fmt.Errorf("encode tool schemas: %w", err)
 	}
 	p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
 	p.ParallelToolCalls = openai.Bool(true)
-	// Tool schemas were encoded once by NewToolbox, so they encode here too;
-	// no second encoding of the whole request up front.
-	return p, nil
+	return p, tools, nil
+}
+
+// toolsCache remembers the wire encoding of the last tool set.
+type toolsCache struct {
+	mu    sync.Mutex
+	first *ToolSpec // identity of the cached set: its first element
+	n     int
+	raw   json.RawMessage
+}
+
+func (c *toolsCache) encode(specs []ToolSpec) (json.RawMessage, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.first == &specs[0] && c.n == len(specs) {
+		return c.raw, nil
+	}
+	type function struct {
+		Name        string         `json:"name"`
+		Description string         `json:"description,omitempty"`
+		Parameters  map[string]any `json:"parameters,omitempty"`
+	}
+	type tool struct {
+		Type     string   `json:"type"`
+		Function function `json:"function"`
+	}
+	wire := make([]tool, len(specs))
+	for i, t := range specs {
+		wire[i] = tool{Type: "function", Function: function{Name: t.Name, Description: t.Description, Parameters: t.Parameters}}
+	}
+	raw, err := json.Marshal(wire)
+	if err != nil {
+		return nil, err
+	}
+	c.first, c.n, c.raw = &specs[0], len(specs), raw
+	return raw, nil
 }
 
 func messagesParam(msgs []ChatMessage) ([]openai.ChatCompletionMessageParamUnion, error) {
