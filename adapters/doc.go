@@ -1,8 +1,8 @@
-// Package adapters groups the channel adapters, one subpackage per platform
-// (telegram, slack, web, console). Each adapter verifies and de-duplicates
-// incoming platform updates (catalog.MarkProcessed), turns them into engine
-// turns carrying the platform-verified identity (catalog.Identity), and
-// renders the engine's replies natively. Adapters hold no business logic.
-//
-// No adapter is implemented yet; `shopbot serve` reports each as off.
+// Package adapters groups the channel adapters, one subpackage per
+// platform: console (the terminal, `shopbot chat`) and web (the JSON/SSE
+// chat API) today; telegram and slack next. Each adapter verifies and
+// de-duplicates incoming platform input, turns it into an engine.Turn
+// carrying the platform-verified identity, and renders the engine's events
+// natively. Adapters hold no business logic; each has one place where a
+// failure becomes a polite reply (engine.PoliteMessage) and a log line.
 package adapters

@@ -1,9 +1,35 @@
-// Package engine will own the conversation engine: engine.Handle turns a
-// normalized Turn from an adapter into replies, running the OpenAI-compatible
-// tool-calling loop (openai-go) over the catalog's tools, or the offline
-// planner when no model is configured or the model fails.
+// Package engine is Shopbot's conversation engine. Adapters hand it a
+// normalized Turn and a Sink; Handle answers by streaming typed events
+// (text deltas, product cards, buttons, the cart, an order, done).
 //
-// Nothing is implemented here yet; the catalog it builds on (customers,
-// carts with personal and shared scopes, idempotent orders, conversations
-// and messages with tool calls) is in package catalog.
+// A turn flows like this (engine.go): validate the turn; take the chat's
+// lock so one chat's turns run in order; resolve the customer from the
+// platform-verified identity and open the conversation and its State
+// (session.go); stay silent if a merchant has taken over; apply the
+// per-customer rate limit (limits.go); then answer with
+//
+//   - a button press: one tool call, no model (actions.go);
+//   - the model: the tool-calling loop (loop.go) — system prompt from
+//     prompts/system.tmpl (prompt.go), a bounded history window that never
+//     separates tool calls from their results (history.go), all tool
+//     schemas, tools of one round run concurrently, at most MaxRounds
+//     model calls, prices and SKUs in the final text checked against the
+//     tool results (factcheck.go);
+//   - the offline planner (planner*.go) when no model is configured, the
+//     daily token budget is spent, or the model fails after its retries.
+//
+// Every message — the shopper's, each model reply with its tool calls,
+// token counts, model and latency, each tool result — is persisted with the
+// conversation state in one transaction at the end of the turn
+// (recorder.go).
+//
+// Tools (tool_*.go, one per file, listed in tools.go) validate their
+// arguments against strict JSON schemas before running (tool.go); identity
+// and cart scope come from the Session, never from arguments; a tool error
+// goes back to the model as {"error": ...} through toolMessage, the one
+// place outcomes are translated. The model client (openai*.go) speaks any
+// OpenAI-compatible server through openai-go with our own retry policy.
+//
+// engine/llmtest is the scripted OpenAI-compatible server for tests;
+// engine/loadtest drives `shopbot bench`.
 package engine

@@ -1,7 +1,14 @@
 // Package search owns product search: the Query and Results types every
-// backend speaks, and the backends. Database is the always-available
-// backend: a keyword query over the catalog tables (every word must match
-// the title, brand, description or category path), with the filters applied
-// in SQL so a result never violates a stated price, category or stock limit.
-// It serves as the fallback when a richer backend is unreachable.
+// backend speaks, the Searcher interface, and the backends.
+//
+//   - embedded (subpackage): the in-process index, the default — BM25F with
+//     stemming, typo tolerance and synonyms, kept current from the
+//     database.
+//   - Database (this package): a keyword query over the catalog tables
+//     (every word must match the title, brand, description or category
+//     path) with the filters applied in SQL; always available, and the
+//     fallback when a richer backend cannot answer.
+//
+// Every backend applies the filters (price, category subtree, stock,
+// attributes) before ranking, so a result never violates a stated limit.
 package search
