@@ -88,7 +88,7 @@ func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 	x.st = st
 	x.mu.Unlock()
 	x.built = true
-	x.log.InfoContext(ctx, "search index rebuilt", "products", st.live(), "active", st.active,
+	x.log.DebugContext(ctx, "search index rebuilt", "products", st.live(), "active", st.active,
 		"terms", len(st.postings), "duration_ms", time.Since(start).Milliseconds())
 	return nil
 }
