@@ -37,6 +37,8 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	if *convs < 1 || *turns < 1 || *convs**turns > 10_000_000 {
 		return usagef("--conversations and --turns must be positive (and their product at most 10000000)")
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the index following the catalog
 	db, cleanup, err := benchDB(ctx, *dbURL)
 	if err != nil {
 		return err

@@ -25,6 +25,8 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the index following the catalog
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {

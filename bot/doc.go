@@ -7,6 +7,8 @@
 //	shopbot import FILE          upsert products from CSV or JSONL by SKU
 //	shopbot demo-catalog --size N
 //	                             write a synthetic catalog as JSONL for scale tests
+//	shopbot search-eval --judgments FILE
+//	                             relevance and latency of the configured search
 //	shopbot bench                load-test the engine with a built-in scripted model
 //	shopbot healthcheck          probe a running server (the Docker HEALTHCHECK)
 //

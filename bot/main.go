@@ -51,6 +51,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	switch cmd {
 	case "serve":
 		return serve(ctx, e, rest)
+	case "search-eval":
+		return searchEvalCmd(ctx, e, rest)
 	case "bench":
 		return benchCmd(ctx, e, rest)
 	case "chat":
@@ -78,6 +80,8 @@ Usage:
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
+  shopbot search-eval --judgments FILE [--verbose]
+                                 relevance and latency of the configured search
   shopbot bench [flags]          load-test the engine with a built-in scripted model
   shopbot healthcheck [--ready]  exit 0 if the server on HTTP_ADDR is healthy (ready)
   shopbot help                   show this help

@@ -380,3 +380,23 @@ func TestChatCommandScripted(t *testing.T) {
 		t.Errorf("output:\n%s", out.String())
 	}
 }
+
+func TestSearchEvalCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "j.jsonl")
+	os.WriteFile(file, []byte(`{"query":"waterproof jacket","filters":{"max_price":150},"relevant":{"APP-JKT-001":3}}
+{"query":"snowboard","relevant":{}}
+{"query":"broken"
+`), 0o644)
+	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(dir, "shop.db")}
+	var out, errOut bytes.Buffer
+	err := run(context.Background(), []string{"search-eval", "--judgments", file, "--verbose"}, envFunc(vars), nil, &out, &errOut)
+	if !errors.Is(err, errBadJudgments) || !strings.Contains(errOut.String(), "line 3") {
+		t.Fatalf("err = %v, stderr %q", err, errOut.String())
+	}
+	for _, want := range []string{"ndcg@10 ", "recall@10 ", "mrr ", "zero_results ", "constraint_violations 0", "p50_ms ", "p99_ms ", "queries 2"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
