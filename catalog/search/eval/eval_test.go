@@ -21,7 +21,9 @@ func (f fakeSearcher) Search(_ context.Context, q search.Query) (search.Results,
 	return search.Results{Products: ps, Total: len(ps)}, nil
 }
 
-func (f fakeSearcher) Similar(context.Context, string, int) ([]catalog.Product, error) { return nil, nil }
+func (f fakeSearcher) Similar(context.Context, string, int) ([]catalog.Product, error) {
+	return nil, nil
+}
 
 func product(sku string, price int64, stock int, path string, attrs map[string]string) catalog.Product {
 	return catalog.Product{SKU: sku, Price: price, Stock: stock, Active: true, Currency: "USD",
