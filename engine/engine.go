@@ -116,9 +116,6 @@ func PoliteMessage(err error, locale string) string {
 	return engineMessage(locale, msgSorry)
 }
 
-// Tools returns the engine's toolbox (for the benchmarks and the admin).
-func (e *Engine) Tools() *Toolbox { return e.tools }
-
 // maxTurnText bounds a shopper's message.
 const maxTurnText = 4000
 
