@@ -225,3 +225,30 @@ func ClearCart(ctx context.Context, db bun.IDB, scope CartScope) error {
 	}
 	return nil
 }
+
+// CartSummary is a cart's size and value without its lines.
+type CartSummary struct {
+	Units    int
+	Total    int64
+	Currency string
+}
+
+// SummarizeCart returns the scope's units and total in one query (the
+// prompt needs only these, on every turn).
+func SummarizeCart(ctx context.Context, db bun.IDB, scope CartScope) (CartSummary, error) {
+	var sum CartSummary
+	var currency sql.NullString
+	err := db.NewSelect().TableExpr("cart_items AS ci").
+		ColumnExpr("COALESCE(SUM(ci.quantity), 0)").
+		ColumnExpr("COALESCE(SUM(ci.quantity * p.price), 0)").
+		ColumnExpr("MIN(p.currency)").
+		Join("JOIN carts AS c ON c.id = ci.cart_id").
+		Join("JOIN products AS p ON p.id = ci.product_id").
+		Where("c.scope = ?", scope.Key()).
+		Scan(ctx, &sum.Units, &sum.Total, &currency)
+	if err != nil {
+		return sum, fmt.Errorf("catalog: summarize cart %s: %w", scope.Key(), err)
+	}
+	sum.Currency = currency.String
+	return sum, nil
+}

@@ -38,6 +38,12 @@ func TestCartScopes(t *testing.T) {
 		if total, cur := c.Total(); total != 1000+2*250 || cur != "USD" {
 			t.Errorf("team total = %d %s", total, cur)
 		}
+		if sum, err := catalog.SummarizeCart(ctx, db, team); err != nil || sum.Units != 3 || sum.Total != 1500 || sum.Currency != "USD" {
+			t.Errorf("summary = %+v, %v", sum, err)
+		}
+		if sum, err := catalog.SummarizeCart(ctx, db, catalog.PersonalCart(bob.ID)); err != nil || sum.Units != 0 || sum.Total != 0 {
+			t.Errorf("empty summary = %+v, %v", sum, err)
+		}
 
 		// Quantities are bounded by stock and by MaxCartQuantity.
 		if _, err := catalog.AddToCart(ctx, db, team, "B-1", 2, anna.ID); !errors.Is(err, catalog.ErrOutOfStock) {

@@ -36,13 +36,12 @@ func (e *Engine) systemPrompt(ctx context.Context, s *Session) (string, error) {
 		Today: s.Now.Format("Monday, 2 January 2006"), Currency: s.Currency,
 		Language: languageName(s.Turn.Locale), Extra: e.cfg.PromptExtra,
 	}
-	cart, err := catalog.GetCart(ctx, e.cfg.DB, s.Scope)
+	cart, err := catalog.SummarizeCart(ctx, e.cfg.DB, s.Scope)
 	if err != nil {
 		return "", err
 	}
-	if n := cart.Count(); n > 0 {
-		total, cur := cart.Total()
-		d.CartUnits, d.CartTotal = n, catalog.FormatPrice(total, cur)
+	if cart.Units > 0 {
+		d.CartUnits, d.CartTotal = cart.Units, catalog.FormatPrice(cart.Total, cart.Currency)
 	}
 	if s.State.Focus != "" {
 		if p, err := catalog.GetProduct(ctx, e.cfg.DB, s.State.Focus); err == nil {
