@@ -363,6 +363,19 @@ func TestWebChatThroughServe(t *testing.T) {
 	if !strings.Contains(s.stdout.String(), "model      offline planner") {
 		t.Errorf("startup output:\n%s", s.stdout)
 	}
+
+	// The same through the server's middleware as server-sent events.
+	req, _ := http.NewRequest(http.MethodPost, s.base+"/api/chat", strings.NewReader(body))
+	req.Header.Set("Accept", "text/event-stream")
+	sse, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sse.Body.Close()
+	stream, _ := io.ReadAll(sse.Body)
+	if sse.Header.Get("Content-Type") != "text/event-stream" || !strings.Contains(string(stream), "event: cards") || !strings.Contains(string(stream), "event: done") {
+		t.Errorf("stream %d %q:\n%s", sse.StatusCode, sse.Header.Get("Content-Type"), stream)
+	}
 }
 
 func TestChatCommandScripted(t *testing.T) {

@@ -16,11 +16,9 @@ import (
 //	event: cards    data: {"cards": [...]}
 //	event: done     data: {"reply": "…"}
 func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) {
-	flusher, ok := w.(http.Flusher)
-	if !ok {
-		writeError(w, http.StatusInternalServerError, "streaming unsupported")
-		return
-	}
+	// ResponseController reaches the connection through middleware that
+	// wraps the ResponseWriter (it follows Unwrap).
+	rc := http.NewResponseController(w)
 	started := false
 	start := func() {
 		if !started {
@@ -36,8 +34,7 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 		if err := writeEvent(w, ev); err != nil {
 			return err
 		}
-		flusher.Flush()
-		return nil
+		return rc.Flush()
 	}))
 	if err == nil {
 		return
