@@ -24,6 +24,7 @@ type Config struct {
 	OpenAIModel   string
 
 	SearchBackend  string
+	SearchAlpha    string
 	WeaviateURL    string
 	WeaviateAPIKey string
 	Embeddings     string
@@ -47,6 +48,7 @@ type Config struct {
 
 	db     catalog.DBInfo // parsed DatabaseURL
 	engine engineLimits   // parsed engine settings
+	search struct{ alpha float64 }
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -83,6 +85,7 @@ func (c *Config) settings() []setting {
 		{"OPENAI_BASE_URL", "", "base URL of an OpenAI-compatible server", &c.OpenAIBaseURL, "openai-base-url"},
 		{"OPENAI_MODEL", "gpt-4o-mini", "chat model", &c.OpenAIModel, "openai-model"},
 		{"SEARCH_BACKEND", "embedded", "embedded or weaviate", &c.SearchBackend, "search-backend"},
+		{"SEARCH_ALPHA", "0.35", "weight of vector similarity in hybrid search, 0 (keywords only) to 1", &c.SearchAlpha, "search-alpha"},
 		{"WEAVIATE_URL", "", "Weaviate endpoint", &c.WeaviateURL, "weaviate-url"},
 		{"WEAVIATE_API_KEY", "", "Weaviate API key", &c.WeaviateAPIKey, ""},
 		{"EMBEDDINGS", "local", "local or openai", &c.Embeddings, "embeddings"},
@@ -157,6 +160,11 @@ func (c *Config) validate() error {
 	default:
 		return usagef("SEARCH_BACKEND must be embedded or weaviate (got %q)", c.SearchBackend)
 	}
+	alpha, err := strconv.ParseFloat(c.SearchAlpha, 64)
+	if err != nil || alpha < 0 || alpha > 1 {
+		return usagef("SEARCH_ALPHA must be a number from 0 to 1 (got %q)", c.SearchAlpha)
+	}
+	c.search.alpha = alpha
 	if c.Embeddings != "local" && c.Embeddings != "openai" {
 		return usagef("EMBEDDINGS must be local or openai (got %q)", c.Embeddings)
 	}

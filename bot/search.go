@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/engine"
 )
@@ -15,7 +16,9 @@ import (
 // searchBackend is the configured search and how to describe it.
 type searchBackend struct {
 	engine.Searcher
-	index *embedded.Index
+	index    *embedded.Index
+	embedder string
+	alpha    float64
 }
 
 // newSearch builds the configured backend, empty until load is called.
@@ -23,8 +26,15 @@ func newSearch(cfg *Config, log *slog.Logger) (*searchBackend, error) {
 	if cfg.SearchBackend == "weaviate" {
 		return nil, usagef("SEARCH_BACKEND=weaviate is not available in this build yet; use embedded")
 	}
-	idx := embedded.New(embedded.Options{Logger: log})
-	return &searchBackend{Searcher: idx, index: idx}, nil
+	opts := embedded.Options{Logger: log, Alpha: &cfg.search.alpha}
+	switch cfg.Embeddings {
+	case "openai":
+		opts.Embedder = embed.NewOpenAI(embed.OpenAIConfig{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL})
+	default:
+		opts.Embedder = embed.NewLocal(0)
+	}
+	idx := embedded.New(opts)
+	return &searchBackend{Searcher: idx, index: idx, embedder: opts.Embedder.Name(), alpha: cfg.search.alpha}, nil
 }
 
 // load builds the index from the database and keeps it current until ctx
@@ -44,5 +54,5 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 }
 
 func (s *searchBackend) String() string {
-	return fmt.Sprintf("embedded index (%d products, kept current from the database)", s.index.Len())
+	return fmt.Sprintf("embedded hybrid index (%d products, %s vectors, alpha %.2f, kept current from the database)", s.index.Len(), s.embedder, s.alpha)
 }

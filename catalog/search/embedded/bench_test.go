@@ -16,6 +16,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/importer"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 )
 
@@ -52,24 +53,70 @@ func BenchmarkSearchDemo(b *testing.B) {
 	benchSearch(b, x)
 }
 
+// BenchmarkSearchDemoHybrid is BenchmarkSearchDemo with the Local
+// embedder.
+func BenchmarkSearchDemoHybrid(b *testing.B) {
+	db := catalogtest.SQLite(b)
+	benchSearch(b, demoIndex(b, db, embedded.Options{Embedder: embed.NewLocal(0)}))
+}
+
 // BenchmarkSearch100k measures query latency over 100,000 synthetic
 // products. Targets: p50 ≤ 5 ms, p99 ≤ 25 ms on 2 cores. Run it by name:
 // go test -run '^$' -bench 100k -benchtime 100x ./catalog/search/embedded/
 func BenchmarkSearch100k(b *testing.B) {
+	benchSearch100k(b, embedded.Options{})
+}
+
+// BenchmarkSearch100kHybrid is BenchmarkSearch100k with the Local
+// embedder. It also reports how many of each text query's 10 most similar
+// products the coarse vector scan finds (vector_recall@10), and the
+// highest similarity of any product to a nonsense query, which must stay
+// under DefaultMinSimilarity.
+func BenchmarkSearch100kHybrid(b *testing.B) {
+	x := benchSearch100k(b, embedded.Options{Embedder: embed.NewLocal(0)})
+	var texts []string
+	for _, q := range benchQueries {
+		if q.Text != "" {
+			texts = append(texts, q.Text)
+		}
+	}
+	ctx := context.Background()
+	b.ReportMetric(x.VectorRecall(ctx, texts), "vector_recall@10")
+	var worst float32
+	for _, text := range nonsenseQueries {
+		worst = max(worst, x.TopSimilarity(ctx, text))
+	}
+	b.ReportMetric(float64(worst), "nonsense_max_sim")
+}
+
+func benchSearch100k(b *testing.B, opts embedded.Options) *embedded.Index {
 	db := synthetic100k(b)
-	x := embedded.New(embedded.Options{Logger: testLogger(b)})
+	opts.Logger = testLogger(b)
+	x := embedded.New(opts)
 	if err := x.Rebuild(context.Background(), db); err != nil {
 		b.Fatal(err)
 	}
 	benchSearch(b, x)
 	reportHeap(b, x)
+	return x
 }
 
 // BenchmarkRebuild100k measures a full build from 100,000 products in
 // SQLite. Targets: ≤ 30 s, heap ≤ 600 MB.
 func BenchmarkRebuild100k(b *testing.B) {
+	benchRebuild100k(b, embedded.Options{})
+}
+
+// BenchmarkRebuild100kHybrid is BenchmarkRebuild100k with the Local
+// embedder: fitting it and embedding every product are part of the build.
+func BenchmarkRebuild100kHybrid(b *testing.B) {
+	benchRebuild100k(b, embedded.Options{Embedder: embed.NewLocal(0)})
+}
+
+func benchRebuild100k(b *testing.B, opts embedded.Options) {
 	db := synthetic100k(b)
-	x := embedded.New(embedded.Options{Logger: testLogger(b)})
+	opts.Logger = testLogger(b)
+	x := embedded.New(opts)
 	for b.Loop() {
 		if err := x.Rebuild(context.Background(), db); err != nil {
 			b.Fatal(err)

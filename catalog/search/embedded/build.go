@@ -42,6 +42,7 @@ func (b *builder) add(p catalog.Product, a *analysis) {
 		}
 	}
 	st.docs = append(st.docs, e)
+	st.sync(id)
 }
 
 func (b *builder) post(id int32, a *analysis) []int32 {

@@ -36,7 +36,23 @@
 // Three side structures serve queries: a typo vocabulary (every letters-
 // only word with a trigram index, fuzzy.go), an attribute index from
 // "key\x00value" to documents (attrs.go), and the category paths split into
-// lower-cased names (filter.go).
+// lower-cased names (filter.go). What the filters read of each product
+// (price, category, active, in stock) is also kept in a compact array
+// beside the entries, so a pass over every product stays in cache.
+//
+// # Vectors
+//
+// With Options.Embedder (package embed) every active product also has a
+// vector, computed from its title (twice), brand, category path,
+// attribute values and the first 200 bytes of its description
+// (embedding.go). Rebuild fits the embedder on those texts when it learns
+// from the catalog (embed.Local) and embeds them in batches; Upsert
+// embeds the products whose indexed text changed, outside the lock
+// searches wait on; a price or stock change embeds nothing. Vectors are
+// kept as int8 with their sign bits packed apart (vectors.go): 25 MB for
+// 100,000 products of 256 numbers. When embedding fails (a remote
+// embedder is down) the products concerned are ranked by keywords alone,
+// and Follow retries them every 30 seconds.
 //
 // # Queries
 //
@@ -54,4 +70,15 @@
 // first offset+limit are kept in a bounded heap. Relevance orders by slots
 // matched, then score; other sorts list the products matching the most
 // slots, by their key. The SKU breaks ties.
+//
+// With an embedder, a relevance-sorted query with words is embedded too
+// (before the read lock is taken: a remote embedder answers over the
+// network; if it fails the query is answered by keywords alone) and the
+// keyword score is fused with vector similarity (hybrid.go): products
+// similar enough to the query are found without sharing a word with it,
+// so "airfryer" finds an air fryer and, with a semantic embedder,
+// "notebook computer" a laptop. Options.Alpha weighs the two; at 0 the
+// index answers exactly as without an embedder. Other sorts, and queries
+// without words, use keywords and filters only. Similar fuses the same
+// way, with the product's own vector as the query.
 package embedded

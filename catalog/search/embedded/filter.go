@@ -49,17 +49,17 @@ func containsRun(segs, want []string) bool {
 	return false
 }
 
-// ok reports whether document d may be returned for the query.
-func (f *filter) ok(d int32, e *entry) bool {
-	p := &e.p
+// ok reports whether document d, with meta m, may be returned for the
+// query.
+func (f *filter) ok(d int32, m docMeta) bool {
 	switch {
-	case e.removed || !p.Active:
+	case m.flags&metaLive == 0:
 		return false
-	case f.min > 0 && p.Price < f.min, f.max > 0 && p.Price > f.max:
+	case f.min > 0 && m.price < f.min, f.max > 0 && m.price > f.max:
 		return false
-	case f.inStock && p.Stock <= 0:
+	case f.inStock && m.flags&metaInStock == 0:
 		return false
-	case f.cats != nil && (e.cat < 0 || !f.cats[e.cat]):
+	case f.cats != nil && (m.cat < 0 || !f.cats[m.cat]):
 		return false
 	}
 	return f.attrs == nil || f.attrs.has(d)
@@ -71,14 +71,14 @@ func (f *filter) ok(d int32, e *entry) bool {
 func (st *state) allowed(f *filter, fn func(d int32)) {
 	if f.attrs != nil {
 		f.attrs.each(func(d int32) {
-			if f.ok(d, &st.docs[d]) {
+			if f.ok(d, st.meta[d]) {
 				fn(d)
 			}
 		})
 		return
 	}
-	for i := range st.docs {
-		if f.ok(int32(i), &st.docs[i]) {
+	for i, m := range st.meta {
+		if f.ok(int32(i), m) {
 			fn(int32(i))
 		}
 	}

@@ -77,7 +77,10 @@ func (x *Index) followOnce(ctx context.Context, db bun.IDB, n int) error {
 			return err
 		}
 	}
-	return x.catchUp(ctx, db)
+	if err := x.catchUp(ctx, db); err != nil {
+		return err
+	}
+	return x.fillMissing(ctx)
 }
 
 // catchUp reloads every product changed since the newest indexed write.

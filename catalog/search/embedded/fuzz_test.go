@@ -6,10 +6,13 @@ import (
 	"time"
 
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embed"
+	"shopbot/catalog/search/embedded"
 )
 
 // FuzzSearch feeds odd text to the tokenizer, typo lookup and synonym
-// matcher through Search: no panic, no error, no filter violated.
+// matcher, and to the Local embedder and hybrid ranking, through Search:
+// no panic, no error, no filter violated.
 func FuzzSearch(f *testing.F) {
 	for _, seed := range []string{
 		"", "runing shoes", "\xff\xfe\xfd", "ё-ё-ё", "a-b-c-d-e", "t-shirt", "wi‑fi 16gb", "👍🏽 кроссовки",
@@ -18,24 +21,30 @@ func FuzzSearch(f *testing.F) {
 	} {
 		f.Add(seed, int64(0))
 	}
-	_, x := demoSQLite(f)
+	db, x := demoSQLite(f)
+	hybrid := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Logger: testLogger(f)})
 	ctx := context.Background()
+	if err := hybrid.Rebuild(ctx, db); err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, text string, maxPrice int64) {
 		q := search.Query{Text: text, MaxPrice: maxPrice % 100000, InStockOnly: len(text)%2 == 0, Limit: 20}
-		start := time.Now()
-		res, err := x.Search(ctx, q)
-		if d := time.Since(start); d > 100*time.Millisecond {
-			t.Fatalf("%q took %s", text, d)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Products) > 20 || res.Total < len(res.Products) {
-			t.Fatalf("%d results of %d", len(res.Products), res.Total)
-		}
-		for _, p := range res.Products {
-			if v := violation(q, p); v != "" {
-				t.Fatalf("%s: %s", p.SKU, v)
+		for _, x := range []*embedded.Index{x, hybrid} {
+			start := time.Now()
+			res, err := x.Search(ctx, q)
+			if d := time.Since(start); d > 100*time.Millisecond {
+				t.Fatalf("%q took %s", text, d)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Products) > 20 || res.Total < len(res.Products) {
+				t.Fatalf("%d results of %d", len(res.Products), res.Total)
+			}
+			for _, p := range res.Products {
+				if v := violation(q, p); v != "" {
+					t.Fatalf("%s: %s", p.SKU, v)
+				}
 			}
 		}
 	})

@@ -1,16 +1,19 @@
 package embedded
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embed"
 )
 
 var _ search.Searcher = (*Index)(nil)
@@ -23,7 +26,32 @@ type Options struct {
 	// Poll is how often Follow looks for changed products; default 500ms.
 	Poll   time.Duration
 	Logger *slog.Logger
+	// Embedder adds vector similarity to relevance ranking (hybrid
+	// search, hybrid.go); nil ranks by keywords alone.
+	Embedder embed.Embedder
+	// Alpha is the weight of vector similarity in the fused score: 0 is
+	// keywords only, 1 vectors only. Nil means DefaultAlpha when there is
+	// an Embedder (set it with new(0.5)); values are clamped to [0, 1].
+	Alpha *float64
+	// MinSimilarity is the similarity a product needs to be a result
+	// without a keyword match; 0 means DefaultMinSimilarity.
+	MinSimilarity float64
 }
+
+// Hybrid defaults.
+const (
+	DefaultAlpha = 0.35
+	// DefaultMinSimilarity keeps products that merely share a few letter
+	// n-grams with a query out of its results. With the Local embedder,
+	// nonsense stays under 0.11 against every product of the demo catalog
+	// and under 0.1 in the 100,000-product synthetic one (nonsense_max_sim
+	// in BenchmarkSearch100kHybrid), while words run together that the
+	// keyword side cannot split ("airfryer", "powerbank") score 0.2–0.25
+	// against the product meant. (A single misspelt word often scores
+	// less, but keyword typo tolerance finds those.) It is untested with
+	// OpenAI's models, whose similarities run higher: tune it there.
+	DefaultMinSimilarity = 0.2
+)
 
 // Index is the in-process product search index. It is safe for concurrent
 // use: searches run in parallel, updates take turns.
@@ -37,9 +65,15 @@ type Index struct {
 
 	// writeMu serializes Rebuild, Upsert and Follow: each reads the
 	// database and then changes st, and must not interleave with another.
-	writeMu sync.Mutex
-	an      *analyzer
-	built   bool
+	writeMu  sync.Mutex
+	an       *analyzer
+	built    bool
+	lastFill time.Time // fillMissing's last attempt
+
+	emb      embed.Embedder // nil: keywords only
+	alpha    float32
+	floor    float32
+	lastWarn atomic.Int64 // unix nanoseconds of the last query embedding warning
 }
 
 // New returns an empty index; call Rebuild (or Follow) to fill it.
@@ -53,7 +87,15 @@ func New(opts Options) *Index {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Index{syn: newSynonyms(opts.Synonyms), poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer()}
+	x := &Index{syn: newSynonyms(opts.Synonyms), poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer(),
+		emb: opts.Embedder, floor: float32(cmp.Or(opts.MinSimilarity, DefaultMinSimilarity))}
+	if x.emb != nil {
+		x.alpha = DefaultAlpha
+		if opts.Alpha != nil {
+			x.alpha = float32(min(max(*opts.Alpha, 0), 1))
+		}
+	}
+	return x
 }
 
 // Len returns the number of indexed products, inactive ones included.
@@ -84,6 +126,7 @@ func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 		return fmt.Errorf("search: embedded: rebuild: %w", err)
 	}
 	st := b.finish()
+	x.embedAll(ctx, st)
 	x.mu.Lock()
 	x.st = st
 	x.mu.Unlock()
@@ -116,11 +159,23 @@ func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
 		found[ps[i].SKU] = true
 		as[i] = x.an.product(&ps[i])
 	}
+	want, vecs, err := x.vectorsFor(ctx, x.st, ps, as)
+	if err != nil {
+		x.log.WarnContext(ctx, "search index: embedding changed products failed; retrying later",
+			"embedder", x.emb.Name(), "products", len(ps), "err", err)
+	}
 	for lo := 0; lo < len(ps); lo += applyChunk {
 		hi := min(lo+applyChunk, len(ps))
 		x.mu.Lock()
 		for i := lo; i < hi; i++ {
 			x.st.put(ps[i], &as[i])
+			if want != nil && want[i] {
+				var v []float32
+				if err == nil {
+					v, vecs = vecs[0], vecs[1:]
+				}
+				x.st.setVector(ps[i].SKU, v)
+			}
 		}
 		x.mu.Unlock()
 	}

@@ -12,6 +12,13 @@ type scratch struct {
 	touched     []int32   // documents with a non-zero mask
 	slotTouched []int32   // documents with a non-zero slotScore
 
+	// The vector side of hybrid ranking (hybrid.go).
+	vsim   []float32 // exact similarity per document, where vmark
+	vmark  []bool
+	vdocs  []int32  // documents with vmark set
+	coarse []uint16 // coarse distance per document
+	hist   []int32
+
 	counts []uint8 // shared trigrams per vocabulary word
 	words  []int32
 	grams  []uint64
@@ -36,7 +43,39 @@ func (s *scratch) release() {
 		s.score[d], s.mask[d] = 0, 0
 	}
 	s.touched = s.touched[:0]
+	for _, d := range s.vdocs {
+		s.vmark[d] = false
+	}
+	s.vdocs = s.vdocs[:0]
 	scratchPool.Put(s)
+}
+
+// vectorArrays sizes the per-document arrays of the vector side.
+func (s *scratch) vectorArrays(docs int) {
+	if len(s.vsim) < docs {
+		n := docs + docs/4
+		s.vsim, s.vmark = make([]float32, n), make([]bool, n)
+	}
+}
+
+// distances returns the per-document distance array (not cleared: every
+// document with a vector is written before it is read, and only those
+// are).
+func (s *scratch) distances(docs int) []uint16 {
+	if len(s.coarse) < docs {
+		s.coarse = make([]uint16, docs+docs/4)
+	}
+	return s.coarse[:docs]
+}
+
+// histogram returns n zeroed counters.
+func (s *scratch) histogram(n int) []int32 {
+	if cap(s.hist) < n {
+		s.hist = make([]int32, n)
+	}
+	s.hist = s.hist[:n]
+	clear(s.hist)
+	return s.hist
 }
 
 func (s *scratch) wordCounts(n int) []uint8 {

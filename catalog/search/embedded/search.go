@@ -20,6 +20,9 @@ const (
 // more of them ranks above one matching fewer; with a sort other than
 // relevance only the products matching the most words are listed. A
 // query without words (punctuation, single letters) lists by the filters.
+// With an embedder, relevance fuses the keyword score with vector
+// similarity (hybrid.go), and products close enough to the query are
+// found without sharing a word with it.
 func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, error) {
 	if err := ctx.Err(); err != nil {
 		return search.Results{}, err
@@ -32,18 +35,27 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 		limit = maxLimit
 	}
 	offset := min(max(q.Offset, 0), 1<<30)
+	words := queryWords(q.Text)
+	text, relevance := len(words) > 0, byRelevance(q.Sort)
+	var qvec []float32
+	if text && relevance {
+		qvec = x.queryVector(ctx, q.Text) // before the lock: it may be a request
+	}
 
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := x.st
 	f := st.newFilter(q)
-	words := queryWords(q.Text)
-	text := len(words) > 0
 	key := sortKey(q.Sort, text)
 	col := collector{k: offset + limit, compare: st.compare}
 	if text {
-		relevance := byRelevance(q.Sort)
-		for _, c := range st.textCandidates(words, x.syn, &f, relevance) {
+		var cs []cand
+		if p := newProbe(qvec, st.vec.dim); p != nil {
+			cs = st.hybridCandidates(words, x.syn, &f, fusion{probe: p, alpha: x.alpha, floor: x.floor})
+		} else {
+			cs = st.textCandidates(words, x.syn, &f, relevance)
+		}
+		for _, c := range cs {
 			if !relevance {
 				c.matched, c.score = 0, 0
 			}
@@ -65,18 +77,35 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 func (st *state) textCandidates(words []qword, syn *synonyms, f *filter, relevance bool) []cand {
 	s := getScratch(len(st.docs))
 	defer s.release()
+	cs, slots := st.matchText(words, syn, f, s)
+	if !relevance && slots > 1 {
+		cs = bestTier(cs)
+	}
+	return cs
+}
+
+// hybridCandidates ranks by keyword score and vector similarity fused
+// (hybrid.go).
+func (st *state) hybridCandidates(words []qword, syn *synonyms, f *filter, fu fusion) []cand {
+	s := getScratch(len(st.docs))
+	defer s.release()
+	cs, _ := st.matchText(words, syn, f, s)
+	return st.fuse(cs, fu, f, -1, s)
+}
+
+// matchText scores the query's words into s and returns the documents
+// passing f with the slots they matched and their score, and how many
+// slots the query has.
+func (st *state) matchText(words []qword, syn *synonyms, f *filter, s *scratch) ([]cand, int) {
 	slots := st.parse(words, syn, s)
 	st.score(slots, s)
 	var cs []cand
 	for _, d := range s.touched {
-		if f.ok(d, &st.docs[d]) {
+		if f.ok(d, st.meta[d]) {
 			cs = append(cs, cand{doc: d, matched: uint8(matched(s.mask[d])), score: s.score[d]})
 		}
 	}
-	if !relevance && len(slots) > 1 {
-		cs = bestTier(cs)
-	}
-	return cs
+	return cs, len(slots)
 }
 
 // byRelevance reports whether s ranks by the text (unknown sorts do).

@@ -62,33 +62,42 @@ func TestSearchQueries(t *testing.T) {
 	})
 }
 
+// relevanceCases are misspellings, synonyms, Russian morphology and
+// brands: each wanted SKU must be within the first `within` results.
+var relevanceCases = []struct {
+	text   string
+	want   []string
+	within int
+}{
+	{"runing shoes", []string{"SHO-RUN-001", "SHO-RUN-002"}, 5},
+	{"wateproof jaket", []string{"APP-JKT-001", "APP-JKT-003"}, 5},
+	{"headphnes", []string{"ELE-HPH-001", "ELE-HPH-002"}, 5},
+	{"wirless headphones", []string{"ELE-HPH-001"}, 5},
+	{"couch", []string{"HOM-FUR-003", "HOM-FUR-001", "HOM-FUR-002"}, 5},
+	{"sofa", []string{"HOM-FUR-003"}, 5},
+	{"trainers", []string{"SHO-SNK-001", "SHO-SNK-003"}, 10},
+	{"sneakers", []string{"SHO-SNK-003", "SHO-SNK-005"}, 10},
+	{"ноутбук", []string{"ELE-LAP-006", "ELE-LAP-001"}, 10},
+	{"laptop", []string{"ELE-LAP-006"}, 10},
+	{"кроссовки", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
+	{"кроссовок", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
+	{"куртка", []string{"APP-JKT-006"}, 1},
+	{"куртки", []string{"APP-JKT-006"}, 1},
+	{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
+	{"t-shirt", []string{"APP-TSH-001"}, 10},
+	{"AeroStride", []string{"SHO-RUN-001"}, 5},
+}
+
 // TestRelevance covers misspellings, synonyms, Russian morphology and
 // ranking by the number of words matched.
 func TestRelevance(t *testing.T) {
 	_, x := demoSQLite(t)
-	for _, tc := range []struct {
-		text   string
-		want   []string // each within the first `within` results
-		within int
-	}{
-		{"runing shoes", []string{"SHO-RUN-001", "SHO-RUN-002"}, 5},
-		{"wateproof jaket", []string{"APP-JKT-001", "APP-JKT-003"}, 5},
-		{"headphnes", []string{"ELE-HPH-001", "ELE-HPH-002"}, 5},
-		{"wirless headphones", []string{"ELE-HPH-001"}, 5},
-		{"couch", []string{"HOM-FUR-003", "HOM-FUR-001", "HOM-FUR-002"}, 5},
-		{"sofa", []string{"HOM-FUR-003"}, 5},
-		{"trainers", []string{"SHO-SNK-001", "SHO-SNK-003"}, 10},
-		{"sneakers", []string{"SHO-SNK-003", "SHO-SNK-005"}, 10},
-		{"ноутбук", []string{"ELE-LAP-006", "ELE-LAP-001"}, 10},
-		{"laptop", []string{"ELE-LAP-006"}, 10},
-		{"кроссовки", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
-		{"кроссовок", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
-		{"куртка", []string{"APP-JKT-006"}, 1},
-		{"куртки", []string{"APP-JKT-006"}, 1},
-		{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
-		{"t-shirt", []string{"APP-TSH-001"}, 10},
-		{"AeroStride", []string{"SHO-RUN-001"}, 5},
-	} {
+	checkRelevance(t, x)
+}
+
+func checkRelevance(t *testing.T, x *embedded.Index) {
+	t.Helper()
+	for _, tc := range relevanceCases {
 		res := mustSearch(t, x, search.Query{Text: tc.text, Limit: 20})
 		for _, sku := range tc.want {
 			if i := position(res.Products, sku); i < 0 || i >= tc.within {

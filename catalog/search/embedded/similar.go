@@ -11,7 +11,8 @@ import (
 
 // Similar returns active products like the one with sku: those from its
 // top-level category first, then by BM25F of its title, brand and category
-// words against theirs. It never includes the product itself.
+// words against theirs, fused with the similarity of their vectors when
+// the index has an embedder. It never includes the product itself.
 func (x *Index) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -30,11 +31,18 @@ func (x *Index) Similar(ctx context.Context, sku string, limit int) ([]catalog.P
 	s := getScratch(len(st.docs))
 	defer s.release()
 	st.score(st.similarSlots(&st.docs[id]), s)
-	col := collector{k: limit, compare: st.similarOrder(id)}
+	var cs []cand
 	for _, d := range s.touched {
 		if e := &st.docs[d]; d != id && !e.removed && e.p.Active {
-			col.add(cand{doc: d, score: s.score[d]})
+			cs = append(cs, cand{doc: d, score: s.score[d]})
 		}
+	}
+	if p := st.vec.docProbe(id); p != nil && x.alpha > 0 {
+		cs = st.fuse(cs, fusion{probe: p, alpha: x.alpha, floor: x.floor}, &filter{}, id, s)
+	}
+	col := collector{k: limit, compare: st.similarOrder(id)}
+	for _, c := range cs {
+		col.add(c)
 	}
 	return st.products(col.sorted()), nil
 }

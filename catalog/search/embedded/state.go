@@ -14,6 +14,7 @@ import (
 // new one and swaps it in.
 type state struct {
 	docs     []entry            // by doc id; removed products leave a hole until the next Rebuild
+	meta     []docMeta          // by doc id: what the filters read (filter.go)
 	bySKU    map[string]int32   // live products
 	active   int                // active products: the N of idf
 	terms    map[string]int32   // stem → term id
@@ -24,6 +25,8 @@ type state struct {
 	catByID  map[int64]int32
 	avgLen   [numFields]float32 // field lengths at the last Rebuild
 	newest   time.Time          // latest updated_at indexed: where Follow resumes
+	vec      vecStore           // product vectors, when the index has an embedder
+	missing  map[int32]bool     // active documents whose embedding failed, for Follow to retry
 }
 
 // entry is one indexed product.
@@ -33,6 +36,36 @@ type entry struct {
 	terms   []int32         // posted term ids, sorted; nil while inactive
 	sig     uint64
 	removed bool
+}
+
+// docMeta is what the filters read of a document, kept apart from the
+// entries: a filter pass over every document then reads 16 bytes each,
+// in order, instead of a product scattered in memory.
+type docMeta struct {
+	price int64
+	cat   int32
+	flags uint8
+}
+
+const (
+	metaLive    = 1 << iota // active and not removed
+	metaInStock             // stock > 0
+)
+
+// sync makes meta[id] reflect docs[id].
+func (st *state) sync(id int32) {
+	for len(st.meta) <= int(id) {
+		st.meta = append(st.meta, docMeta{cat: -1})
+	}
+	e := &st.docs[id]
+	m := docMeta{price: e.p.Price, cat: e.cat}
+	if e.p.Active && !e.removed {
+		m.flags |= metaLive
+	}
+	if e.p.Stock > 0 {
+		m.flags |= metaInStock
+	}
+	st.meta[id] = m
 }
 
 // posting is a document containing a term and its BM25F pseudo-frequency.
@@ -49,7 +82,7 @@ type category struct {
 
 func newState() *state {
 	return &state{bySKU: map[string]int32{}, terms: map[string]int32{}, attrs: map[string][]int32{},
-		vocab: newVocab(), catByID: map[int64]int32{}}
+		vocab: newVocab(), catByID: map[int64]int32{}, missing: map[int32]bool{}}
 }
 
 // live reports how many products are indexed, inactive ones included.
@@ -139,12 +172,14 @@ func (st *state) put(p catalog.Product, a *analysis) {
 	id, ok := st.bySKU[p.SKU]
 	if ok && st.docs[id].sig == a.sig {
 		st.docs[id].p, st.docs[id].cat = p, cat
+		st.sync(id)
 		return
 	}
 	if !ok {
 		id = int32(len(st.docs))
 		st.docs = append(st.docs, entry{})
 		st.bySKU[strings.Clone(p.SKU)] = id
+		st.vec.grow(len(st.docs))
 	} else if old := &st.docs[id].p; old.Active {
 		st.active--
 		st.unindexAttrs(id, old.Attributes)
@@ -157,6 +192,7 @@ func (st *state) put(p catalog.Product, a *analysis) {
 	}
 	st.repost(id, st.docs[id].terms, nw)
 	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig}
+	st.sync(id)
 }
 
 // remove drops a product from the index.
@@ -171,6 +207,9 @@ func (st *state) remove(sku string) {
 	}
 	st.repost(id, st.docs[id].terms, nil)
 	st.docs[id] = entry{removed: true, cat: -1}
+	st.sync(id)
+	st.vec.clear(id)
+	delete(st.missing, id)
 	delete(st.bySKU, sku)
 }
 

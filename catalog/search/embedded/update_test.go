@@ -14,6 +14,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 )
 
@@ -199,7 +200,18 @@ func TestFollow(t *testing.T) {
 
 // TestConcurrentSearches runs searches while products change; run with -race.
 func TestConcurrentSearches(t *testing.T) {
-	db, x := demoSQLite(t)
+	for name, opts := range map[string]embedded.Options{
+		"keywords": {},
+		"hybrid":   {Embedder: embed.NewLocal(0)}, // Rebuild refits it while queries embed
+	} {
+		t.Run(name, func(t *testing.T) {
+			db := catalogtest.SQLite(t)
+			concurrentSearches(t, db, demoIndex(t, db, opts))
+		})
+	}
+}
+
+func concurrentSearches(t *testing.T, db *bun.DB, x *embedded.Index) {
 	ctx := context.Background()
 	queries := []search.Query{
 		{Text: "waterproof jacket", MaxPrice: 15000}, {Text: "runing shoes", InStockOnly: true},
