@@ -2,8 +2,12 @@
 // backend speaks, the Searcher interface, and the backends.
 //
 //   - embedded (subpackage): the in-process index, the default — BM25F with
-//     stemming, typo tolerance and synonyms, kept current from the
-//     database.
+//     stemming, typo tolerance and synonyms, fused with vector similarity
+//     from an embed.Embedder (relative score fusion, weight alpha), kept
+//     current from the database.
+//   - embed (subpackage): the embedders — local (hashed character n-grams,
+//     TF-IDF fitted on the catalog; no network) and OpenAI embeddings.
+//   - eval (subpackage): search-eval's metrics on a judgments file.
 //   - Database (this package): a keyword query over the catalog tables
 //     (every word must match the title, brand, description or category
 //     path) with the filters applied in SQL; always available, and the
