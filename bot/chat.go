@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"shopbot/adapters/console"
-	"shopbot/catalog"
 )
 
 // chatCmd talks to the bot in the terminal: interactive on a terminal,
@@ -25,31 +24,19 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops the index following the catalog
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if _, err := prepare(ctx, db); err != nil {
-		return fmt.Errorf("prepare %s: %w", info, err)
-	}
-	srch, err := newSearch(&cfg, log)
-	if err != nil {
-		return err
-	}
-	if err := srch.load(ctx, db, log); err != nil {
-		return err
-	}
-	eng, err := newEngine(&cfg, db, srch, prometheus.NewRegistry(), log)
+	defer sh.close()
+	eng, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log)
 	if err != nil {
 		return err
 	}
 	interactive := isTerminal(e.stdin) && isTerminal(e.stdout)
 	if interactive {
-		fmt.Fprintf(e.stdout, "Shopbot chat · %s · model: %s\nType a message, /quit to leave.\n", info, cfg.modelStatus())
+		fmt.Fprintf(e.stdout, "Shopbot chat · %s · model: %s\nType a message, /quit to leave.\n", sh.info, cfg.modelStatus())
 	}
 	return console.Run(ctx, eng, e.stdin, e.stdout, console.Options{Interactive: interactive, User: *user, Locale: *locale})
 }

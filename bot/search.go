@@ -8,6 +8,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog"
 	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/engine"
@@ -55,4 +56,36 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 
 func (s *searchBackend) String() string {
 	return fmt.Sprintf("embedded hybrid index (%d products, %s vectors, alpha %.2f, kept current from the database)", s.index.Len(), s.embedder, s.alpha)
+}
+
+// shop is a prepared database with its search index, for the commands that
+// run the shop without serving it (chat, search-eval).
+type shop struct {
+	db     *bun.DB
+	info   catalog.DBInfo
+	search *searchBackend
+	close  func()
+}
+
+// openShop opens and prepares the database (migrations, demo catalog) and
+// builds the search index, which follows the catalog until close.
+func openShop(ctx context.Context, cfg *Config, log *slog.Logger) (*shop, error) {
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s := &shop{db: db, info: info, close: func() { cancel(); db.Close() }}
+	if _, err := prepare(ctx, db); err != nil {
+		s.close()
+		return nil, fmt.Errorf("prepare %s: %w", info, err)
+	}
+	if s.search, err = newSearch(cfg, log); err == nil {
+		err = s.search.load(ctx, db, log)
+	}
+	if err != nil {
+		s.close()
+		return nil, err
+	}
+	return s, nil
 }

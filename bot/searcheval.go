@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 
-	"shopbot/catalog"
 	"shopbot/catalog/search/eval"
 )
 
@@ -39,25 +38,13 @@ func searchEvalCmd(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "%s: %v\n", *path, b)
 	}
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops the index following the catalog
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if _, err := prepare(ctx, db); err != nil {
-		return fmt.Errorf("prepare %s: %w", info, err)
-	}
-	srch, err := newSearch(&cfg, log)
-	if err != nil {
-		return err
-	}
-	if err := srch.load(ctx, db, log); err != nil {
-		return err
-	}
-	rep, err := eval.Run(ctx, srch, js, cfg.ShopCurrency)
+	defer sh.close()
+	rep, err := eval.Run(ctx, sh.search, js, cfg.ShopCurrency)
 	if err != nil {
 		return err
 	}
