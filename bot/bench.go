@@ -14,9 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/schollz/progressbar/v3"
-	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 )
@@ -29,36 +27,36 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	convs := fs.Int("conversations", 100, "concurrent conversations")
 	turns := fs.Int("turns", 20, "turns per conversation")
 	latency := fs.Duration("model-latency", 0, "time the scripted model takes per call, e.g. 1s")
-	dbURL := fs.String("database-url", "", "database to run on (default: a fresh SQLite file in a temp dir)")
+	fresh := fs.Bool("fresh", true, "run on a fresh SQLite file in a temp dir; false uses DATABASE_URL")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	if err := parseFlags(fs, args); err != nil {
+	cfg, err := loadConfig(fs, args, e.getenv)
+	if err != nil {
 		return err
 	}
 	if *convs < 1 || *turns < 1 || *convs**turns > 10_000_000 {
 		return usagef("--conversations and --turns must be positive (and their product at most 10000000)")
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops the index following the catalog
-	db, cleanup, err := benchDB(ctx, *dbURL)
+	if *fresh {
+		dir, err := os.MkdirTemp("", "shopbot-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		cfg.DatabaseURL = "sqlite:" + filepath.Join(dir, "bench.db")
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err
 	}
-	defer cleanup()
+	defer sh.close()
 	model, err := loadtest.StartModel(*latency, `{"query":"running shoes","max_price":150}`)
 	if err != nil {
 		return err
 	}
 	defer model.Close()
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
-	srch, err := newSearch(&Config{SearchBackend: "embedded"}, log)
-	if err != nil {
-		return err
-	}
-	if err := srch.load(ctx, db, log); err != nil {
-		return err
-	}
 	eng, err := engine.New(engine.Config{
-		DB: db, Search: srch, Registry: prometheus.NewRegistry(),
+		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(),
 		Model:     loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Logger: log,
@@ -86,40 +84,12 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	rep := loadtest.Run(ctx, eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150",
 		Progress: func(n int64) { _ = bar.Set64(n) }})
 	_ = bar.Finish()
-	fmt.Fprintf(e.stdout, "conversations %d\nmodel_latency_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
-		*convs, latency.Milliseconds(), model.Calls(), rep, runtime.NumGoroutine(), peakRSSMB())
+	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
+		sh.search, *convs, latency.Milliseconds(), model.Calls(), rep, runtime.NumGoroutine(), peakRSSMB())
 	if rep.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d turns failed", rep.Errors, rep.Turns)
 	}
 	return nil
-}
-
-// benchDB opens the database to bench on, by default a fresh SQLite file
-// with the demo catalog.
-func benchDB(ctx context.Context, url string) (*bun.DB, func(), error) {
-	dir := ""
-	if url == "" {
-		var err error
-		if dir, err = os.MkdirTemp("", "shopbot-bench-"); err != nil {
-			return nil, nil, err
-		}
-		url = "sqlite:" + filepath.Join(dir, "bench.db")
-	}
-	db, info, err := catalog.OpenDB(url)
-	if err != nil {
-		return nil, nil, err
-	}
-	cleanup := func() {
-		db.Close()
-		if dir != "" {
-			os.RemoveAll(dir)
-		}
-	}
-	if _, err := prepare(ctx, db); err != nil {
-		cleanup()
-		return nil, nil, fmt.Errorf("prepare %s: %w", info, err)
-	}
-	return db, cleanup, nil
 }
 
 // peakRSSMB reads the process's peak resident memory (Linux), 0 elsewhere.

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/engine/llmtest"
 )
@@ -42,7 +43,7 @@ func benchEngine(b *testing.B) (*Engine, *timedModel, *llmtest.Server) {
 	llm := llmtest.NewServer(b)
 	llm.SetResponder(dynamicSearchTurn)
 	tm := &timedModel{m: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "bench", RequestTimeout: 5 * time.Second})}
-	idx := embedded.New(embedded.Options{})
+	idx := embedded.New(embedded.Options{Embedder: embed.NewLocal(0)}) // the production default
 	if err := idx.Rebuild(context.Background(), env.db); err != nil {
 		b.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func BenchmarkBareLoop(b *testing.B) {
 	llm := llmtest.NewServer(b)
 	llm.SetResponder(dynamicSearchTurn)
 	client := openai.NewClient(option.WithBaseURL(llm.URL), option.WithAPIKey("bench"), option.WithMaxRetries(0))
-	searcher := embedded.New(embedded.Options{})
+	searcher := embedded.New(embedded.Options{Embedder: embed.NewLocal(0)})
 	if err := searcher.Rebuild(context.Background(), env.db); err != nil {
 		b.Fatal(err)
 	}

@@ -14,7 +14,6 @@ const (
 	msgFactsNote
 	msgAdded
 	msgCartUpdated
-	msgNoSuchCategory
 )
 
 var engineMessages = map[string]map[messageKey]string{
@@ -26,7 +25,6 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Current figures from the catalog:",
 		msgAdded:           "Added to the cart.",
 		msgCartUpdated:     "Cart updated.",
-		msgNoSuchCategory:  "That category no longer exists.",
 	},
 	"ru": {
 		msgSorry:           "Извините, у нас что-то пошло не так. Попробуйте ещё раз чуть позже.",
@@ -36,7 +34,6 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Актуальные данные из каталога:",
 		msgAdded:           "Добавлено в корзину.",
 		msgCartUpdated:     "Корзина обновлена.",
-		msgNoSuchCategory:  "Такой категории больше нет.",
 	},
 }
 

@@ -10,8 +10,9 @@
 //   - eval (subpackage): search-eval's metrics on a judgments file.
 //   - Database (this package): a keyword query over the catalog tables
 //     (every word must match the title, brand, description or category
-//     path) with the filters applied in SQL; always available, and the
-//     fallback when a richer backend cannot answer.
+//     path) with the filters applied in SQL. It needs no index, so the
+//     engine's tests use it; it is meant as the fallback of the Weaviate
+//     backend, which is not built yet.
 //
 // Every backend applies the filters (price, category subtree, stock,
 // attributes) before ranking, so a result never violates a stated limit.
