@@ -15,4 +15,7 @@ func (s *Server) routes() {
 	if s.chat != nil {
 		s.mux.Handle("POST /api/chat", s.chat)
 	}
+	for pattern, h := range s.extra {
+		s.mux.Handle(pattern, h)
+	}
 }

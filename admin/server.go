@@ -12,6 +12,10 @@ type Config struct {
 	Registry *prometheus.Registry
 	// Chat serves the web chat API (POST /api/chat); nil leaves it out.
 	Chat http.Handler
+	// Routes are more handlers by ServeMux pattern, mounted as given:
+	// platform webhooks such as "POST /telegram/webhook" and
+	// "POST /slack/events". Each verifies its own requests.
+	Routes map[string]http.Handler
 	// Ready reports whether the process can serve traffic: database
 	// reachable, schema current, startup finished.
 	Ready func(ctx context.Context) error
@@ -22,6 +26,7 @@ type Server struct {
 	reg     *prometheus.Registry
 	ready   func(ctx context.Context) error
 	chat    http.Handler
+	extra   map[string]http.Handler
 	metrics *metrics
 	mux     *http.ServeMux
 }
@@ -32,6 +37,7 @@ func New(cfg Config) *Server {
 		reg:     cfg.Registry,
 		ready:   cfg.Ready,
 		chat:    cfg.Chat,
+		extra:   cfg.Routes,
 		metrics: newMetrics(cfg.Registry),
 		mux:     http.NewServeMux(),
 	}

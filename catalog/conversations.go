@@ -165,3 +165,8 @@ func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state stri
 		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }
+
+// Key is where the conversation lives on its platform.
+func (c *Conversation) Key() ConversationKey {
+	return ConversationKey{Channel: c.Channel, ChatID: c.ChatID, ThreadID: c.ThreadID}
+}

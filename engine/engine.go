@@ -35,9 +35,12 @@ type Config struct {
 	// DailyTokens is each customer's model token budget per day (default
 	// 200,000); past it the offline planner answers.
 	DailyTokens int
-	Logger      *slog.Logger
-	Registry    prometheus.Registerer
-	Now         func() time.Time
+	// Notifier hears of orders placed and handoffs requested, for the
+	// merchant; nil drops them.
+	Notifier Notifier
+	Logger   *slog.Logger
+	Registry prometheus.Registerer
+	Now      func() time.Time
 }
 
 func (c *Config) defaults() {
@@ -94,6 +97,9 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: DB and Search are required")
 	}
 	deps := &Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	if cfg.Notifier != nil {
+		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger)
+	}
 	tb, err := NewToolbox(Tools(deps)...)
 	if err != nil {
 		return nil, err

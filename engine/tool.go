@@ -29,6 +29,16 @@ type Deps struct {
 	Search   Searcher
 	Currency string           // the shop currency, e.g. "USD"
 	Now      func() time.Time // clock; time.Now in production
+	// Notify tells someone outside the turn (an order placed, a handoff).
+	// It must not block; nil drops notices.
+	Notify func(n Notice)
+}
+
+// notify sends n through d.Notify when there is one.
+func (d *Deps) notify(n Notice) {
+	if d.Notify != nil {
+		d.Notify(n)
+	}
 }
 
 // Tool is one function the model (or the offline planner, or a button) can

@@ -122,7 +122,12 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	case err != nil:
 		return Result{}, err
 	}
-	return orderPlaced(s, o), nil
+	res := orderPlaced(s, o)
+	d.notify(Notice{
+		Kind: NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+		Customer: s.Customer.DisplayName, Order: res.Order,
+	})
+	return res, nil
 }
 
 // resolveContact takes each field from the arguments, else from the

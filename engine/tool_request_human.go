@@ -35,6 +35,10 @@ func requestHumanTool(d *Deps) Tool {
 				return Result{}, err
 			}
 			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
+			d.notify(Notice{
+				Kind: NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+				Customer: s.Customer.DisplayName, Text: text,
+			})
 			return Result{Data: map[string]string{
 				"status":  "requested",
 				"message": "A team member has been notified and will reply in this chat.",
