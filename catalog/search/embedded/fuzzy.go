@@ -15,6 +15,7 @@ type vocab struct {
 	words []string
 	runes []uint8 // rune length of each word
 	terms []int32 // term id of each word
+	stems []string
 	grams map[uint64][]int32
 }
 
@@ -25,8 +26,8 @@ const (
 
 func newVocab() *vocab { return &vocab{ids: map[string]int32{}, grams: map[uint64][]int32{}} }
 
-// add records that word stems to term.
-func (v *vocab) add(word string, term int32) {
+// add records that word stems to stem, whose id is term.
+func (v *vocab) add(word, stem string, term int32) {
 	if _, ok := v.ids[word]; ok {
 		return
 	}
@@ -40,6 +41,7 @@ func (v *vocab) add(word string, term int32) {
 	v.words = append(v.words, word)
 	v.runes = append(v.runes, uint8(n))
 	v.terms = append(v.terms, term)
+	v.stems = append(v.stems, stem)
 	for _, g := range trigrams([]rune(word), nil) {
 		v.grams[g] = append(v.grams[g], id)
 	}
@@ -50,7 +52,7 @@ func notLetter(r rune) bool { return !unicode.IsLetter(r) }
 // typoDistance is how many edits a query word of n runes may contain.
 func typoDistance(n int) int {
 	switch {
-	case n >= 8:
+	case n >= 7:
 		return 2
 	case n >= 4:
 		return 1
@@ -61,6 +63,7 @@ func typoDistance(n int) int {
 // wordMatch is a vocabulary word near a query word.
 type wordMatch struct {
 	term int32
+	stem string
 	dist int
 }
 
@@ -90,7 +93,7 @@ func (v *vocab) near(q []rune, d int, s *scratch) []wordMatch {
 				s.runes = append(s.runes, r)
 			}
 			if dist := osaDistance(q, s.runes, d, s); dist <= d {
-				out = append(out, wordMatch{term: v.terms[w], dist: dist})
+				out = append(out, wordMatch{term: v.terms[w], stem: v.stems[w], dist: dist})
 			}
 		}
 		counts[w] = 0

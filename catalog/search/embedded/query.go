@@ -132,11 +132,16 @@ func hasSlot(slots []slot, sl slot) bool {
 // and its one-word synonyms.
 func (st *state) wordSlot(w qword, syn *synonyms, s *scratch) slot {
 	alts := st.exactAlts(w)
+	keys := []string{w.key}
 	if len(alts) == 0 {
-		alts = st.typoAlts(w, s)
+		var fixed []string
+		alts, fixed = st.typoAlts(w, s)
+		keys = append(keys, fixed...)
 	}
-	for _, g := range syn.single[w.key] {
-		alts = st.groupAlts(syn, g, -1, alts)
+	for _, k := range keys {
+		for _, g := range syn.single[k] {
+			alts = st.groupAlts(syn, g, -1, alts)
+		}
 	}
 	return slot{alts: alts}
 }
@@ -194,15 +199,17 @@ func containsAlt(alts []alt, ts []int32) bool {
 
 // typoAlts corrects a word no active product contains: the closest
 // vocabulary words (by distance, then document frequency) stand in for it.
-func (st *state) typoAlts(w qword, s *scratch) []alt {
+// It also returns the stems of the corrections, whose synonyms apply too
+// ("skilet" → skillet → frying pan).
+func (st *state) typoAlts(w qword, s *scratch) ([]alt, []string) {
 	q := []rune(w.surface)
 	d := typoDistance(len(q))
 	if d == 0 || len(q) > maxVocabRunes || strings.IndexFunc(w.surface, notLetter) >= 0 {
-		return nil
+		return nil, nil
 	}
 	ms := st.vocab.near(q, d, s)
 	if len(ms) == 0 {
-		return nil
+		return nil, nil
 	}
 	best := slices.MinFunc(ms, func(a, b wordMatch) int { return a.dist - b.dist }).dist
 	var ts []int32
@@ -218,8 +225,14 @@ func (st *state) typoAlts(w qword, s *scratch) []alt {
 		return int(a - b)
 	})
 	alts := make([]alt, 0, maxTypoTerms)
+	var stems []string
 	for _, t := range ts[:min(len(ts), maxTypoTerms)] {
 		alts = append(alts, alt{terms: []int32{t}, weight: typoWeight[best]})
+		for _, m := range ms {
+			if m.term == t && !slices.Contains(stems, m.stem) {
+				stems = append(stems, m.stem)
+			}
+		}
 	}
-	return alts
+	return alts, stems
 }

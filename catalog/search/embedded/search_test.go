@@ -86,6 +86,10 @@ var relevanceCases = []struct {
 	{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
 	{"t-shirt", []string{"APP-TSH-001"}, 10},
 	{"AeroStride", []string{"SHO-RUN-001"}, 5},
+	// Two edits in a seven-letter word.
+	{"dumbels", []string{"SPO-FIT-001", "SPO-FIT-002", "SPO-FIT-003"}, 5},
+	// A corrected word brings its synonyms: skillet → frying pan, сковорода.
+	{"skilet", []string{"KIT-CKW-003", "KIT-CKW-007"}, 10},
 }
 
 // TestRelevance covers misspellings, synonyms, Russian morphology and

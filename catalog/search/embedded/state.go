@@ -118,7 +118,7 @@ func (st *state) register(a *analysis) []int32 {
 		ids[i] = st.termID(tf.stem)
 	}
 	for _, s := range a.surfaces {
-		st.vocab.add(s.word, st.terms[s.stem])
+		st.vocab.add(s.word, s.stem, st.terms[s.stem])
 	}
 	return ids
 }

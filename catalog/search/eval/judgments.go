@@ -15,8 +15,11 @@ import (
 
 // Judgment is one query of a judgments file.
 type Judgment struct {
-	Line     int
-	Query    string         `json:"query"`
+	Line  int
+	Query string `json:"query"`
+	// Kind groups queries for per-kind figures: plain, misspelled,
+	// synonym, russian, … Optional.
+	Kind     string         `json:"kind"`
 	Filters  Filters        `json:"filters"`
 	Relevant map[string]int `json:"relevant"`
 }

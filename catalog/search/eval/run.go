@@ -37,6 +37,14 @@ type Report struct {
 	Violations  int // results outside their query's filters
 	P50, P99    time.Duration
 	Results     []Result
+	Kinds       []KindReport // per Judgment.Kind, sorted by name
+}
+
+// KindReport is the ranking quality of one kind of query.
+type KindReport struct {
+	Kind         string
+	Answerable   int
+	NDCG, Recall float64
 }
 
 // Run searches every judgment and scores the results.
@@ -66,7 +74,35 @@ func Run(ctx context.Context, s search.Searcher, js []Judgment, currency string)
 		r.NDCG, r.Recall, r.MRR = r.NDCG/n, r.Recall/n, r.MRR/n
 	}
 	r.P50, r.P99 = percentile(lat, 50), percentile(lat, 99)
+	r.Kinds = byKind(r.Results)
 	return r, nil
+}
+
+// byKind averages nDCG and recall over the answerable queries of each kind.
+func byKind(results []Result) []KindReport {
+	idx := map[string]int{}
+	var out []KindReport
+	for _, res := range results {
+		kind := res.Judgment.Kind
+		if kind == "" || len(res.Judgment.Relevant) == 0 {
+			continue
+		}
+		i, ok := idx[kind]
+		if !ok {
+			i = len(out)
+			idx[kind] = i
+			out = append(out, KindReport{Kind: kind})
+		}
+		out[i].Answerable++
+		out[i].NDCG += res.NDCG
+		out[i].Recall += res.Recall
+	}
+	for i := range out {
+		n := float64(out[i].Answerable)
+		out[i].NDCG, out[i].Recall = out[i].NDCG/n, out[i].Recall/n
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].Kind < out[b].Kind })
+	return out
 }
 
 func one(ctx context.Context, s search.Searcher, j Judgment, currency string) (Result, error) {
@@ -145,11 +181,14 @@ func percentile(ds []time.Duration, p int) time.Duration {
 	return s[min(len(s)-1, len(s)*p/100)]
 }
 
-// Write prints the report as `name value` lines; verbose adds the worst
-// queries.
+// Write prints the report as `name value` lines, then `kind.ndcg@10` and
+// `kind.recall@10` for each kind of query; verbose adds the worst queries.
 func (r Report) Write(w io.Writer, verbose bool) {
 	fmt.Fprintf(w, "ndcg@10 %.4f\nrecall@10 %.4f\nmrr %.4f\nzero_results %d\nconstraint_violations %d\np50_ms %.3f\np99_ms %.3f\nqueries %d\n",
 		r.NDCG, r.Recall, r.MRR, r.ZeroResults, r.Violations, ms(r.P50), ms(r.P99), r.Queries)
+	for _, kr := range r.Kinds {
+		fmt.Fprintf(w, "%s.ndcg@10 %.4f\n%s.recall@10 %.4f\n", kr.Kind, kr.NDCG, kr.Kind, kr.Recall)
+	}
 	if !verbose {
 		return
 	}
