@@ -2,12 +2,18 @@ package main
 
 import (
 	"log/slog"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog"
 	"shopbot/engine"
 )
+
+// maxActiveChats bounds the chats one process answers at the same moment
+// on Postgres, where each holds a connection for its cross-process lock.
+const maxActiveChats = 64
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone.
@@ -17,6 +23,12 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		model = engine.NewOpenAI(engine.OpenAIConfig{
 			APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
 		})
+	}
+	var locks engine.ChatLocker
+	if strings.HasPrefix(cfg.DatabaseURL, "postgres") {
+		// Replicas share the database: one chat's turns run in order
+		// whichever process receives them.
+		locks = catalog.OpenChatLocks(cfg.DatabaseURL, maxActiveChats)
 	}
 	return engine.New(engine.Config{
 		DB:          db,
@@ -28,6 +40,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateLimit:   cfg.engine.rateTurns,
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
+		ChatLocks:   locks,
 		Logger:      log,
 		Registry:    reg,
 	})

@@ -35,6 +35,10 @@ type Config struct {
 	// DailyTokens is each customer's model token budget per day (default
 	// 200,000); past it the offline planner answers.
 	DailyTokens int
+	// ChatLocks, when set, also serializes each chat's turns across
+	// processes (catalog.ChatLocks on Postgres); within a process the
+	// engine always does.
+	ChatLocks ChatLocker
 	// Notifier hears of orders placed and handoffs requested, for the
 	// merchant; nil drops them.
 	Notifier Notifier
@@ -135,8 +139,19 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
 		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
 		return err
 	}
-	unlock := e.chats.lock(t.Channel + "\x00" + t.ChatID + "\x00" + t.ThreadID)
+	key := t.Channel + "\x00" + t.ChatID + "\x00" + t.ThreadID
+	unlock := e.chats.lock(key)
 	defer unlock()
+	if e.cfg.ChatLocks != nil {
+		unlockAll, err := e.cfg.ChatLocks.Lock(ctx, key)
+		if err != nil {
+			e.metrics.turns.WithLabelValues(t.Channel, "error").Inc()
+			e.log.ErrorContext(ctx, "turn not started: chat lock", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
+			_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
+			return err
+		}
+		defer unlockAll()
+	}
 
 	outcome, err := e.handle(ctx, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()

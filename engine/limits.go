@@ -1,9 +1,15 @@
 package engine
 
 import (
+	"context"
 	"sync"
 	"time"
 )
+
+// ChatLocker serializes the turns of one chat across processes.
+type ChatLocker interface {
+	Lock(ctx context.Context, key string) (unlock func(), err error)
+}
 
 // chatLocks serializes the turns of one chat so a shopper's messages are
 // answered in order, while different chats run in parallel.
