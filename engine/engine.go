@@ -244,10 +244,14 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 	if t.DedupKey == "" {
 		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
 	}
-	return &Session{
+	s := &Session{
 		Turn: t, Customer: c, Conversation: conv, Scope: scope,
 		State: loadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
-	}, nil
+	}
+	if t.Text != "" {
+		s.State.Lang = s.Lang()
+	}
+	return s, nil
 }
 
 // persist writes the turn's messages and the conversation state in one

@@ -14,6 +14,13 @@ const (
 	msgFactsNote
 	msgAdded
 	msgCartUpdated
+	btnConfirm
+	btnEditCart
+	btnAdd
+	btnAddToCart
+	btnMoreLikeThis
+	btnCheckout
+	btnViewCart
 )
 
 var engineMessages = map[string]map[messageKey]string{
@@ -25,6 +32,13 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Current figures from the catalog:",
 		msgAdded:           "Added to the cart.",
 		msgCartUpdated:     "Cart updated.",
+		btnConfirm:         "Confirm order",
+		btnEditCart:        "Edit cart",
+		btnAdd:             "Add",
+		btnAddToCart:       "Add to cart",
+		btnMoreLikeThis:    "More like this",
+		btnCheckout:        "Checkout",
+		btnViewCart:        "View cart",
 	},
 	"ru": {
 		msgSorry:           "Извините, у нас что-то пошло не так. Попробуйте ещё раз чуть позже.",
@@ -34,8 +48,18 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Актуальные данные из каталога:",
 		msgAdded:           "Добавлено в корзину.",
 		msgCartUpdated:     "Корзина обновлена.",
+		btnConfirm:         "Подтвердить заказ",
+		btnEditCart:        "Изменить корзину",
+		btnAdd:             "Добавить",
+		btnAddToCart:       "В корзину",
+		btnMoreLikeThis:    "Похожие",
+		btnCheckout:        "Оформить заказ",
+		btnViewCart:        "Корзина",
 	},
 }
+
+// label is a button label in the session's language.
+func (s *Session) label(key messageKey) string { return engineMessage(s.Lang(), key) }
 
 // engineMessage returns a message in the locale's language.
 func engineMessage(locale string, key messageKey) string {

@@ -36,6 +36,9 @@ type State struct {
 	Focus string `json:"focus,omitempty"`
 	// Checkout is an order being prepared, if any.
 	Checkout *CheckoutState `json:"checkout,omitempty"`
+	// Lang is the language the shopper last wrote in ("en", "ru"), so a
+	// button press, which has no text, is answered in it.
+	Lang string `json:"lang,omitempty"`
 }
 
 // CheckoutState tracks a checkout across turns.
@@ -85,4 +88,16 @@ func (st *State) Remember(cards []Card) {
 	if len(cards) == 1 {
 		st.Focus = cards[0].SKU
 	}
+}
+
+// Lang is the shopper's language: of this turn's text, else the one they
+// last wrote in, else the platform locale's.
+func (s *Session) Lang() string {
+	if s.Turn.Text != "" {
+		return detectLang(s.Turn.Text, s.Turn.Locale, s.State.Checkout != nil)
+	}
+	if s.State.Lang != "" {
+		return s.State.Lang
+	}
+	return detectLang("", s.Turn.Locale, false)
 }

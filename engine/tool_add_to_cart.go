@@ -37,7 +37,7 @@ func addToCartTool(d *Deps) Tool {
 			_, title := cartQty(cart, a.SKU)
 			view := cartViewOf(cart, s.Currency)
 			s.State.Focus = a.SKU
-			return cartChanged(map[string]any{
+			return cartChanged(s, map[string]any{
 				"added": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
 				"cart":  cartDataOf(view),
 			}, view), nil

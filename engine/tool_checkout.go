@@ -312,8 +312,8 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 		},
 		Cart: view,
 		Buttons: []Button{
-			NewButton("Confirm order", Action{Kind: ActConfirm}),
-			NewButton("Edit cart", Action{Kind: ActCart}),
+			NewButton(s.label(btnConfirm), Action{Kind: ActConfirm}),
+			NewButton(s.label(btnEditCart), Action{Kind: ActCart}),
 		},
 	}, nil
 }

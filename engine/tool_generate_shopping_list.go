@@ -203,7 +203,7 @@ func shoppingResult(s *Session, list shoppingList) Result {
 	for _, it := range list.Items {
 		res.Cards = append(res.Cards, cardOf(it.product))
 		if it.InStock && len(res.Buttons) < maxShoppingButtons {
-			res.Buttons = append(res.Buttons, NewButton("Add "+truncate(it.Title, 28), Action{Kind: ActAdd, SKU: it.SKU, Qty: it.Qty}))
+			res.Buttons = append(res.Buttons, NewButton(s.label(btnAdd)+" "+truncate(it.Title, 28), Action{Kind: ActAdd, SKU: it.SKU, Qty: it.Qty}))
 		}
 	}
 	s.State.Remember(res.Cards)

@@ -44,9 +44,9 @@ func getProductDetailsTool(d *Deps) Tool {
 			card := cardOf(p)
 			s.State.Remember([]Card{card})
 			s.State.Focus = p.SKU
-			buttons := []Button{NewButton("More like this", Action{Kind: ActSimilar, SKU: p.SKU})}
+			buttons := []Button{NewButton(s.label(btnMoreLikeThis), Action{Kind: ActSimilar, SKU: p.SKU})}
 			if card.InStock {
-				buttons = append([]Button{NewButton("Add to cart", Action{Kind: ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+				buttons = append([]Button{NewButton(s.label(btnAddToCart), Action{Kind: ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
 			}
 			return Result{
 				Data: productDetails{

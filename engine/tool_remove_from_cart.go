@@ -47,7 +47,7 @@ func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Resul
 		return Result{}, err
 	}
 	view := cartViewOf(cart, s.Currency)
-	return cartChanged(map[string]any{
+	return cartChanged(s, map[string]any{
 		"removed": map[string]any{"sku": sku, "title": title},
 		"cart":    cartDataOf(view),
 	}, view), nil

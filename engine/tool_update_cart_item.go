@@ -36,7 +36,7 @@ func updateCartItemTool(d *Deps) Tool {
 			}
 			_, title := cartQty(cart, a.SKU)
 			view := cartViewOf(cart, s.Currency)
-			return cartChanged(map[string]any{
+			return cartChanged(s, map[string]any{
 				"updated": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
 				"cart":    cartDataOf(view),
 			}, view), nil

@@ -30,7 +30,7 @@ func viewCartTool(d *Deps) Tool {
 			return Result{
 				Data:    cartDataOf(view),
 				Cart:    view,
-				Buttons: []Button{NewButton("Checkout", Action{Kind: ActCheckout})},
+				Buttons: []Button{NewButton(s.label(btnCheckout), Action{Kind: ActCheckout})},
 			}, nil
 		},
 	}
@@ -66,12 +66,12 @@ func cartDataOf(v *CartView) cartData {
 }
 
 // cartChanged is the result of a tool that changed the cart.
-func cartChanged(data any, view *CartView) Result {
+func cartChanged(s *Session, data any, view *CartView) Result {
 	res := Result{Data: data, Cart: view}
 	if len(view.Lines) > 0 {
 		res.Buttons = []Button{
-			NewButton("View cart", Action{Kind: ActCart}),
-			NewButton("Checkout", Action{Kind: ActCheckout}),
+			NewButton(s.label(btnViewCart), Action{Kind: ActCart}),
+			NewButton(s.label(btnCheckout), Action{Kind: ActCheckout}),
 		}
 	}
 	return res
