@@ -114,7 +114,7 @@ func AppendMessages(ctx context.Context, db bun.IDB, conversationID int64, ms ..
 	if len(ms) == 0 {
 		return nil
 	}
-	now := time.Now().UTC()
+	now := time.Now().UTC().Truncate(time.Microsecond)
 	for _, m := range ms {
 		m.ConversationID = conversationID
 		if m.CreatedAt.IsZero() {
@@ -164,6 +164,29 @@ func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state stri
 	res, err := db.NewUpdate().Model((*Conversation)(nil)).
 		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
+}
+
+// SaveTurn records a turn in one go: its messages, and the conversation's
+// state and last_message_at. It returns the new last_message_at, which
+// readers of the conversation can use as its version.
+func SaveTurn(ctx context.Context, db bun.IDB, conversationID int64, state string, ms ...*Message) (time.Time, error) {
+	// Microseconds: what Postgres keeps, so the value read back is equal.
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	for _, m := range ms {
+		m.ConversationID = conversationID
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = now
+		}
+	}
+	if len(ms) > 0 {
+		if _, err := db.NewInsert().Model(&ms).Returning("id").Exec(ctx); err != nil {
+			return now, fmt.Errorf("catalog: append messages to conversation %d: %w", conversationID, err)
+		}
+	}
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).
+		Set("state = ?", state).Set("last_message_at = ?", now).
+		Where("id = ?", conversationID).Exec(ctx)
+	return now, expectOneRow(res, err, "conversation %d", conversationID)
 }
 
 // Key is where the conversation lives on its platform.

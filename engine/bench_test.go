@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -37,7 +38,7 @@ func (t *timedModel) Chat(ctx context.Context, req ChatRequest, onDelta func(str
 // benchEngine is an engine on the demo shop (SQLite) whose model is served
 // by a loopback fake answering instantly: a search_products call for a
 // user message, a text answer after a tool result.
-func benchEngine(b *testing.B) (*Engine, *timedModel, *llmtest.Server) {
+func benchEngine(b testing.TB) (*Engine, *timedModel, *llmtest.Server) {
 	b.Helper()
 	env := newTestEnv(b)
 	llm := llmtest.NewServer(b)
@@ -94,6 +95,7 @@ func BenchmarkEngineTurn(b *testing.B) {
 func BenchmarkEngineThroughput(b *testing.B) {
 	eng, _, _ := benchEngine(b)
 	var next atomic.Int64
+	cpu := processCPU()
 	b.SetParallelism(max(1, 100/runtime.GOMAXPROCS(0)))
 	b.RunParallel(func(pb *testing.PB) {
 		conv := next.Add(1)
@@ -109,6 +111,18 @@ func BenchmarkEngineThroughput(b *testing.B) {
 		}
 	})
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
+	// CPU per turn, model server included: what 2 cores can sustain is
+	// 2000/cpu-ms-per-turn turns/s, whatever else the machine is doing.
+	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/turn")
+}
+
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkBareLoop is the yardstick: the same scripted turn through a bare

@@ -90,6 +90,7 @@ type Engine struct {
 	planner *Planner
 	limiter *rateLimiter
 	chats   *chatLocks
+	history *historyCache
 	metrics *metrics
 	log     *slog.Logger
 }
@@ -112,6 +113,7 @@ func New(cfg Config) (*Engine, error) {
 		cfg: cfg, tools: tb, planner: NewPlanner(tb),
 		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
+		history: newHistoryCache(historyCacheSize),
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 	}, nil
@@ -258,13 +260,19 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 // transaction.
 func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
-	return e.cfg.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := catalog.AppendMessages(ctx, tx, s.Conversation.ID, rec.msgs...); err != nil {
-			return err
+	var at time.Time
+	err := e.cfg.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if tokens := rec.tokens(); tokens > 0 {
+			if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), tokens); err != nil {
+				return err
+			}
 		}
-		if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), rec.tokens()); err != nil {
-			return err
-		}
-		return catalog.SaveState(ctx, tx, s.Conversation.ID, s.State.encode())
+		var err error
+		at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.encode(), rec.msgs...)
+		return err
 	})
+	if err == nil && s.history != nil {
+		e.history.put(s.Conversation.ID, at, s.history, rec.msgs, e.cfg.HistoryMessages)
+	}
+	return err
 }

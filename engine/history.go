@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"sync"
+	"time"
 
 	"shopbot/catalog"
 )
@@ -13,10 +15,13 @@ func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]ChatMessage, 
 	if err != nil {
 		return nil, err
 	}
-	past, err := catalog.RecentMessages(ctx, e.cfg.DB, s.Conversation.ID, e.cfg.HistoryMessages)
-	if err != nil {
-		return nil, err
+	past, ok := e.history.get(s.Conversation)
+	if !ok {
+		if past, err = catalog.RecentMessages(ctx, e.cfg.DB, s.Conversation.ID, e.cfg.HistoryMessages); err != nil {
+			return nil, err
+		}
 	}
+	s.history = past
 	msgs := []ChatMessage{{Role: catalog.RoleSystem, Content: sys}}
 	msgs = append(msgs, window(past, e.cfg.HistoryTokens)...)
 	return append(msgs, ChatMessage{Role: catalog.RoleUser, Content: s.Turn.Text}), nil
@@ -98,4 +103,58 @@ func estimateTokens(ms []ChatMessage) int {
 		}
 	}
 	return n
+}
+
+// historyCacheSize bounds the conversations whose recent messages a process
+// keeps in memory.
+const historyCacheSize = 4096
+
+// historyCache keeps the recent messages of conversations this process
+// answered, so a turn does not read them back from the database. An entry
+// is used only while the conversation's last_message_at is the one it was
+// saved with: a message written anywhere else (another replica, a merchant
+// in the admin panel) changes it, and the next turn reads the database.
+type historyCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[int64]historyEntry
+}
+
+type historyEntry struct {
+	at   time.Time
+	msgs []catalog.Message
+}
+
+func newHistoryCache(max int) *historyCache {
+	return &historyCache{max: max, entries: make(map[int64]historyEntry)}
+}
+
+func (c *historyCache) get(conv *catalog.Conversation) ([]catalog.Message, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.entries[conv.ID]
+	if !ok || !e.at.Equal(conv.LastMessageAt) {
+		return nil, false
+	}
+	return e.msgs, true
+}
+
+// put records the conversation as of at: the history the turn saw, then
+// the turn's messages, keeping the last limit.
+func (c *historyCache) put(id int64, at time.Time, past []catalog.Message, added []*catalog.Message, limit int) {
+	msgs := make([]catalog.Message, 0, len(past)+len(added))
+	msgs = append(msgs, past...)
+	for _, m := range added {
+		msgs = append(msgs, *m)
+	}
+	msgs = msgs[max(0, len(msgs)-limit):]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[id]; !ok && len(c.entries) >= c.max {
+		for k := range c.entries { // evict an arbitrary entry
+			delete(c.entries, k)
+			break
+		}
+	}
+	c.entries[id] = historyEntry{at: at, msgs: msgs}
 }

@@ -1,10 +1,12 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/llmtest"
 )
 
 func TestHistoryWindow(t *testing.T) {
@@ -45,4 +47,34 @@ func TestHistoryWindow(t *testing.T) {
 	if estimateTokens(small) > 12 && len(small) > 1 {
 		t.Errorf("budgeted window has %d tokens", estimateTokens(small))
 	}
+}
+
+// The engine keeps recent history in memory between turns, but a message
+// written elsewhere (a merchant's reply from the admin panel, another
+// replica's turn) reaches the model on the next turn all the same.
+func TestHistoryCacheSeesMessagesWrittenElsewhere(t *testing.T) {
+	e := newEngineEnv(t, llmtest.Reply("Hello!"), llmtest.Reply("Sure."), llmtest.Reply("Of course."))
+	e.turn(t, "hi", "h1")
+	e.turn(t, "do you ship to Riga?", "h2")
+	if !historyHas(e.llm.Requests()[1], "hi") {
+		t.Fatal("the second request lacks the first turn")
+	}
+	merchant := &catalog.Message{Role: catalog.RoleMerchant, Content: "We ship to Riga in 3 days."}
+	if err := catalog.AppendMessages(context.Background(), e.db, e.session.Conversation.ID, merchant); err != nil {
+		t.Fatal(err)
+	}
+	e.turn(t, "great, thanks", "h3")
+	last := e.llm.Requests()[2]
+	if !historyHas(last, "We ship to Riga in 3 days.") || !historyHas(last, "do you ship to Riga?") {
+		t.Errorf("third request messages %+v: want the merchant's reply and the earlier turns", last.Messages)
+	}
+}
+
+func historyHas(r llmtest.Request, text string) bool {
+	for _, m := range r.Messages {
+		if strings.Contains(m.Content, text) {
+			return true
+		}
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -128,13 +127,13 @@ func (o *OpenAI) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if o.configErr != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, o.configErr)
 	}
-	params, tools, err := o.params(req)
+	wire, err := o.params(req)
 	if err != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, err)
 	}
 	out := &deltaGate{onDelta: onDelta}
 	for attempt := 1; ; attempt++ {
-		resp, err := o.attempt(ctx, params, tools, out.emit)
+		resp, err := o.attempt(ctx, wire, out.emit)
 		if err == nil {
 			o.logger.DebugContext(ctx, "openai chat", "model", resp.Model, "attempts", attempt,
 				"latency_ms", resp.Latency.Milliseconds(), "prompt_tokens", resp.PromptTokens, "completion_tokens", resp.CompletionTokens)
@@ -177,15 +176,11 @@ var (
 
 // attempt runs one streamed request under its own deadline, so a server
 // that stalls mid-stream costs one RequestTimeout, not the whole turn.
-func (o *OpenAI) attempt(ctx context.Context, params openai.ChatCompletionNewParams, tools json.RawMessage, emit func(string)) (ChatResponse, error) {
+func (o *OpenAI) attempt(ctx context.Context, wire wireRequest, emit func(string)) (ChatResponse, error) {
 	actx, cancel := context.WithTimeoutCause(ctx, o.timeout, errAttemptTimeout)
 	defer cancel()
 	start := time.Now()
-	var opts []option.RequestOption
-	if tools != nil {
-		opts = append(opts, option.WithJSONSet("tools", tools))
-	}
-	stream := o.chat.NewStreaming(actx, params, opts...)
+	stream := o.chat.NewStreaming(actx, wire.params, wire.options()...)
 	defer stream.Close()
 	var acc streamAccumulator
 	for stream.Next() {

@@ -4,6 +4,7 @@ package engine
 // assembly of a streamed completion.
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"shopbot/catalog"
 )
@@ -21,26 +23,41 @@ import (
 // the same set on every call) and spliced into the body as raw JSON: the
 // SDK's reflective encoder would otherwise spend more time on the schemas
 // than on everything else in the request.
-func (o *OpenAI) params(req ChatRequest) (openai.ChatCompletionNewParams, json.RawMessage, error) {
-	msgs, err := messagesParam(req.Messages)
+func (o *OpenAI) params(req ChatRequest) (wireRequest, error) {
+	msgs, err := messagesJSON(req.Messages)
 	if err != nil {
-		return openai.ChatCompletionNewParams{}, nil, err
+		return wireRequest{}, err
 	}
 	p := openai.ChatCompletionNewParams{
 		Model:         o.model,
-		Messages:      msgs,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
 	if len(req.Tools) == 0 {
-		return p, nil, nil // the API rejects tool_choice without tools
+		return wireRequest{params: p, messages: msgs}, nil // the API rejects tool_choice without tools
 	}
 	tools, err := o.tools.encode(req.Tools)
 	if err != nil {
-		return openai.ChatCompletionNewParams{}, nil, fmt.Errorf("encode tool schemas: %w", err)
+		return wireRequest{}, fmt.Errorf("encode tool schemas: %w", err)
 	}
 	p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
 	p.ParallelToolCalls = openai.Bool(true)
-	return p, tools, nil
+	return wireRequest{params: p, messages: msgs, tools: tools}, nil
+}
+
+// wireRequest is a request body in parts: the SDK encodes params, the
+// pre-encoded messages and tools are spliced in.
+type wireRequest struct {
+	params   openai.ChatCompletionNewParams
+	messages json.RawMessage
+	tools    json.RawMessage // nil: no tools
+}
+
+func (w wireRequest) options() []option.RequestOption {
+	opts := []option.RequestOption{option.WithJSONSet("messages", w.messages)}
+	if w.tools != nil {
+		opts = append(opts, option.WithJSONSet("tools", w.tools))
+	}
+	return opts
 }
 
 // toolsCache remembers the wire encoding of the last tool set.
@@ -78,44 +95,57 @@ func (c *toolsCache) encode(specs []ToolSpec) (json.RawMessage, error) {
 	return raw, nil
 }
 
-func messagesParam(msgs []ChatMessage) ([]openai.ChatCompletionMessageParamUnion, error) {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+// messagesJSON encodes the conversation for the request body. Like the
+// tool schemas, messages are encoded here and spliced in as raw JSON: the
+// SDK's reflective encoder costs more than the rest of a turn's CPU time
+// together. The shapes are the API's: an assistant turn that only called
+// tools has no content (as the API itself returns it), and tool call
+// arguments are never empty (servers parse them as JSON).
+func messagesJSON(msgs []ChatMessage) (json.RawMessage, error) {
+	out := make([]wireMessage, len(msgs))
 	for i, m := range msgs {
+		w := wireMessage{Role: string(m.Role), Content: &msgs[i].Content}
 		switch m.Role {
-		case catalog.RoleSystem:
-			out = append(out, openai.SystemMessage(m.Content))
-		case catalog.RoleUser:
-			out = append(out, openai.UserMessage(m.Content))
-		case catalog.RoleAssistant:
-			out = append(out, assistantParam(m))
+		case catalog.RoleSystem, catalog.RoleUser:
 		case catalog.RoleTool:
-			out = append(out, openai.ToolMessage(m.Content, m.ToolCallID))
+			w.ToolCallID = m.ToolCallID
+		case catalog.RoleAssistant:
+			if m.Content == "" && len(m.ToolCalls) > 0 {
+				w.Content = nil
+			}
+			for _, tc := range m.ToolCalls {
+				call := wireToolCall{ID: tc.ID, Type: "function"}
+				call.Function.Name, call.Function.Arguments = tc.Name, cmp.Or(tc.Arguments, "{}")
+				w.ToolCalls = append(w.ToolCalls, call)
+			}
 		default:
 			return nil, fmt.Errorf("message %d: role %q cannot be sent to the model", i, m.Role)
 		}
+		out[i] = w
 	}
-	return out, nil
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }
 
-// assistantParam replays an assistant turn. Content is left out (null)
-// when the turn only called tools, as the API itself returns it.
-func assistantParam(m ChatMessage) openai.ChatCompletionMessageParamUnion {
-	var a openai.ChatCompletionAssistantMessageParam
-	if m.Content != "" || len(m.ToolCalls) == 0 {
-		a.Content.OfString = openai.String(m.Content)
-	}
-	for _, tc := range m.ToolCalls {
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: tc.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-					Name:      tc.Name,
-					Arguments: cmp.Or(tc.Arguments, "{}"), // servers parse it as JSON
-				},
-			},
-		})
-	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+type wireMessage struct {
+	Role       string         `json:"role"`
+	Content    *string        `json:"content,omitempty"`
+	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+}
+
+type wireToolCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
 }
 
 // streamAccumulator assembles one streamed completion. Only choice 0 counts: we

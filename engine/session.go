@@ -18,6 +18,9 @@ type Session struct {
 	State        *State            // memory across turns, saved after the turn
 	Currency     string            // the shop currency
 	Now          time.Time
+	// history is what the model saw of earlier turns, nil if this turn
+	// did not load it; persist caches it with the turn's messages.
+	history []catalog.Message
 }
 
 // IdempotencyKey derives the order key from the turn: a replayed platform

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 )
 
 // ToolCall is one function call made by the fake model.
@@ -294,29 +296,6 @@ type wireToolCall struct {
 	} `json:"function"`
 }
 
-type wireRequest struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role       string          `json:"role"`
-		Content    json.RawMessage `json:"content"`
-		ToolCalls  []wireToolCall  `json:"tool_calls"`
-		ToolCallID string          `json:"tool_call_id"`
-	} `json:"messages"`
-	Tools []struct {
-		Type     string `json:"type"`
-		Function struct {
-			Name        string          `json:"name"`
-			Description string          `json:"description"`
-			Parameters  json.RawMessage `json:"parameters"`
-			Strict      *bool           `json:"strict"`
-		} `json:"function"`
-	} `json:"tools"`
-	Stream        bool `json:"stream"`
-	StreamOptions struct {
-		IncludeUsage bool `json:"include_usage"`
-	} `json:"stream_options"`
-}
-
 func decodeRequest(r *http.Request) (Request, error) {
 	req := Request{Authorization: r.Header.Get("Authorization")}
 	body, err := io.ReadAll(r.Body)
@@ -324,49 +303,67 @@ func decodeRequest(r *http.Request) (Request, error) {
 		return req, fmt.Errorf("read body: %w", err)
 	}
 	req.Body = body
-	var wire wireRequest
-	if err := json.Unmarshal(body, &wire); err != nil {
-		return req, fmt.Errorf("decode body: %w", err)
+	// gjson reads the fields in place: a full decode of every request
+	// (tool schemas included) would make the fake cost more CPU than the
+	// client it serves, which benchmarks count.
+	if !gjson.ValidBytes(body) {
+		return req, fmt.Errorf("decode body: not valid JSON")
 	}
-	req.Model, req.Stream, req.IncludeUsage = wire.Model, wire.Stream, wire.StreamOptions.IncludeUsage
-	for i, m := range wire.Messages {
-		content, err := contentText(m.Content)
+	top := gjson.ParseBytes(body)
+	if !top.IsObject() {
+		return req, fmt.Errorf("decode body: not a JSON object")
+	}
+	req.Model = top.Get("model").String()
+	req.Stream = top.Get("stream").Bool()
+	req.IncludeUsage = top.Get("stream_options.include_usage").Bool()
+	msgs := top.Get("messages")
+	if msgs.Exists() && !msgs.IsArray() {
+		return req, fmt.Errorf("decode body: messages is not an array")
+	}
+	for i, m := range msgs.Array() {
+		content, err := contentText(m.Get("content"))
 		if err != nil {
 			return req, fmt.Errorf("messages[%d]: %w", i, err)
 		}
-		msg := Message{Role: m.Role, Content: content, ToolCallID: m.ToolCallID}
-		for _, tc := range m.ToolCalls {
-			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		msg := Message{Role: m.Get("role").String(), Content: content, ToolCallID: m.Get("tool_call_id").String()}
+		for _, tc := range m.Get("tool_calls").Array() {
+			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String(), Arguments: tc.Get("function.arguments").String()})
 		}
 		req.Messages = append(req.Messages, msg)
 	}
-	for _, t := range wire.Tools {
-		f := t.Function
-		req.Tools = append(req.Tools, Tool{Name: f.Name, Description: f.Description, Parameters: f.Parameters, Strict: f.Strict})
+	tools := top.Get("tools")
+	if tools.Exists() && !tools.IsArray() {
+		return req, fmt.Errorf("decode body: tools is not an array")
+	}
+	for _, t := range tools.Array() {
+		f := t.Get("function")
+		tool := Tool{Name: f.Get("name").String(), Description: f.Get("description").String()}
+		if p := f.Get("parameters"); p.Exists() {
+			tool.Parameters = json.RawMessage(p.Raw)
+		}
+		if st := f.Get("strict"); st.Exists() {
+			v := st.Bool()
+			tool.Strict = &v
+		}
+		req.Tools = append(req.Tools, tool)
 	}
 	return req, nil
 }
 
 // contentText accepts both content shapes of the API: a string, or an array
 // of parts whose text parts are joined.
-func contentText(raw json.RawMessage) (string, error) {
-	if len(raw) == 0 || string(raw) == "null" {
+func contentText(v gjson.Result) (string, error) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
 		return "", nil
-	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
-	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if err := json.Unmarshal(raw, &parts); err != nil {
-		return "", fmt.Errorf("content is neither a string nor an array of parts: %w", err)
+	case v.Type == gjson.String:
+		return v.String(), nil
+	case !v.IsArray():
+		return "", fmt.Errorf("content is neither a string nor an array of parts")
 	}
 	var b strings.Builder
-	for _, p := range parts {
-		b.WriteString(p.Text)
+	for _, p := range v.Array() {
+		b.WriteString(p.Get("text").String())
 	}
 	return b.String(), nil
 }

@@ -3,11 +3,15 @@ package loadtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // Model is a scripted OpenAI-compatible server on loopback.
@@ -41,18 +45,13 @@ func (m *Model) Close() error { return m.srv.Close() }
 // Calls is the number of completions served.
 func (m *Model) Calls() int64 { return m.calls.Load() }
 
-// request is the part of a chat completions request the script reads.
-type request struct {
-	Model    string `json:"model"`
-	Messages []struct {
-		Role string `json:"role"`
-	} `json:"messages"`
-}
-
 func (m *Model) complete(w http.ResponseWriter, r *http.Request) {
 	m.calls.Add(1)
-	var req request
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || len(req.Messages) == 0 {
+	body, err := io.ReadAll(r.Body)
+	// The script reads two fields; gjson finds them without decoding the
+	// whole request, so the fake costs little of the CPU a run measures.
+	msgs := gjson.GetBytes(body, "messages")
+	if err != nil || !gjson.ValidBytes(body) || len(msgs.Array()) == 0 {
 		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
@@ -64,56 +63,54 @@ func (m *Model) complete(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	sw := &sse{w: w, model: req.Model, id: fmt.Sprintf("chatcmpl-%d", m.calls.Load())}
-	if req.Messages[len(req.Messages)-1].Role == "tool" {
+	model, _ := json.Marshal(gjson.GetBytes(body, "model").String())
+	sw := &sse{w: w, head: fmt.Appendf(nil, `data: {"id":"chatcmpl-%d","object":"chat.completion.chunk","created":%d,"model":%s,`, m.calls.Load(), time.Now().Unix(), model)}
+	arr := msgs.Array()
+	if arr[len(arr)-1].Get("role").String() == "tool" {
 		sw.text("Here are a few good options.")
 	} else {
 		sw.toolCall(m.toolArg)
 	}
 }
 
-// sse writes chat.completion.chunk events.
+// sse writes chat.completion.chunk events, each the shared head (id,
+// object, created, model) and its own choices.
 type sse struct {
-	w     http.ResponseWriter
-	model string
-	id    string
+	w    http.ResponseWriter
+	head []byte
+	buf  []byte
 }
 
-func (s *sse) chunk(delta map[string]any, finish any, usage any) {
-	c := map[string]any{
-		"id": s.id, "object": "chat.completion.chunk", "created": time.Now().Unix(), "model": s.model,
-		"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}},
-	}
-	if usage != nil {
-		c["choices"] = []map[string]any{}
-		c["usage"] = usage
-	}
-	b, _ := json.Marshal(c)
-	fmt.Fprintf(s.w, "data: %s\n\n", b)
+func (s *sse) chunk(rest string) {
+	s.buf = append(append(append(s.buf[:0], s.head...), rest...), "}\n\n"...)
+	_, _ = s.w.Write(s.buf)
+}
+
+func (s *sse) delta(delta, finish string) {
+	s.chunk(`"choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + finish + `}]`)
 }
 
 func (s *sse) end() {
-	s.chunk(nil, nil, map[string]int{"prompt_tokens": 900, "completion_tokens": 20, "total_tokens": 920})
-	fmt.Fprint(s.w, "data: [DONE]\n\n")
+	s.chunk(`"choices":[],"usage":{"prompt_tokens":900,"completion_tokens":20,"total_tokens":920}`)
+	_, _ = io.WriteString(s.w, "data: [DONE]\n\n")
 	if f, ok := s.w.(http.Flusher); ok {
 		f.Flush()
 	}
 }
 
 func (s *sse) text(t string) {
-	s.chunk(map[string]any{"role": "assistant", "content": ""}, nil, nil)
+	s.delta(`{"role":"assistant","content":""}`, "null")
 	for _, word := range strings.SplitAfter(t, " ") {
-		s.chunk(map[string]any{"content": word}, nil, nil)
+		q, _ := json.Marshal(word)
+		s.delta(`{"content":`+string(q)+`}`, "null")
 	}
-	s.chunk(map[string]any{}, "stop", nil)
+	s.delta("{}", `"stop"`)
 	s.end()
 }
 
 func (s *sse) toolCall(args string) {
-	s.chunk(map[string]any{"role": "assistant", "tool_calls": []map[string]any{{
-		"index": 0, "id": "call_" + s.id, "type": "function",
-		"function": map[string]any{"name": "search_products", "arguments": args},
-	}}}, nil, nil)
-	s.chunk(map[string]any{}, "tool_calls", nil)
+	q, _ := json.Marshal(args)
+	s.delta(`{"role":"assistant","tool_calls":[{"index":0,"id":"call_`+strconv.FormatInt(time.Now().UnixNano(), 36)+`","type":"function","function":{"name":"search_products","arguments":`+string(q)+`}}]}`, "null")
+	s.delta("{}", `"tool_calls"`)
 	s.end()
 }
