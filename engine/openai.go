@@ -127,13 +127,13 @@ func (o *OpenAI) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 	if o.configErr != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, o.configErr)
 	}
-	wire, err := o.params(req)
+	body, err := o.body(req)
 	if err != nil {
 		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, err)
 	}
 	out := &deltaGate{onDelta: onDelta}
 	for attempt := 1; ; attempt++ {
-		resp, err := o.attempt(ctx, wire, out.emit)
+		resp, err := o.attempt(ctx, body, out.emit)
 		if err == nil {
 			o.logger.DebugContext(ctx, "openai chat", "model", resp.Model, "attempts", attempt,
 				"latency_ms", resp.Latency.Milliseconds(), "prompt_tokens", resp.PromptTokens, "completion_tokens", resp.CompletionTokens)
@@ -176,11 +176,11 @@ var (
 
 // attempt runs one streamed request under its own deadline, so a server
 // that stalls mid-stream costs one RequestTimeout, not the whole turn.
-func (o *OpenAI) attempt(ctx context.Context, wire wireRequest, emit func(string)) (ChatResponse, error) {
+func (o *OpenAI) attempt(ctx context.Context, body []byte, emit func(string)) (ChatResponse, error) {
 	actx, cancel := context.WithTimeoutCause(ctx, o.timeout, errAttemptTimeout)
 	defer cancel()
 	start := time.Now()
-	stream := o.chat.NewStreaming(actx, wire.params, wire.options()...)
+	stream := o.chat.NewStreaming(actx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body))
 	defer stream.Close()
 	var acc streamAccumulator
 	for stream.Next() {

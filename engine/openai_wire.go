@@ -12,52 +12,43 @@ import (
 	"sync"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 
 	"shopbot/catalog"
 )
 
-// params builds the wire request. Tools go out as plain function tools:
+// body builds the request body. Tools go out as plain function tools:
 // strict mode would demand every property be required, and our schemas
-// have optional ones. They are encoded once per tool set (the engine sends
-// the same set on every call) and spliced into the body as raw JSON: the
-// SDK's reflective encoder would otherwise spend more time on the schemas
-// than on everything else in the request.
-func (o *OpenAI) params(req ChatRequest) (wireRequest, error) {
+// have optional ones.
+//
+// The body is encoded here rather than by the SDK from
+// ChatCompletionNewParams: its reflective encoder, and splicing raw parts
+// in with option.WithJSONSet (which re-parses the body per part), cost
+// more CPU than the rest of a turn. The tool schemas, the same on every
+// call, are encoded once per tool set. "stream" comes first because the
+// SDK sets it again on the finished body, which is cheapest at the start.
+func (o *OpenAI) body(req ChatRequest) ([]byte, error) {
 	msgs, err := messagesJSON(req.Messages)
 	if err != nil {
-		return wireRequest{}, err
+		return nil, err
 	}
-	p := openai.ChatCompletionNewParams{
-		Model:         o.model,
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
-	}
-	if len(req.Tools) == 0 {
-		return wireRequest{params: p, messages: msgs}, nil // the API rejects tool_choice without tools
-	}
-	tools, err := o.tools.encode(req.Tools)
+	model, err := json.Marshal(o.model)
 	if err != nil {
-		return wireRequest{}, fmt.Errorf("encode tool schemas: %w", err)
+		return nil, err
 	}
-	p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
-	p.ParallelToolCalls = openai.Bool(true)
-	return wireRequest{params: p, messages: msgs, tools: tools}, nil
-}
-
-// wireRequest is a request body in parts: the SDK encodes params, the
-// pre-encoded messages and tools are spliced in.
-type wireRequest struct {
-	params   openai.ChatCompletionNewParams
-	messages json.RawMessage
-	tools    json.RawMessage // nil: no tools
-}
-
-func (w wireRequest) options() []option.RequestOption {
-	opts := []option.RequestOption{option.WithJSONSet("messages", w.messages)}
-	if w.tools != nil {
-		opts = append(opts, option.WithJSONSet("tools", w.tools))
+	b := make([]byte, 0, len(msgs)+512)
+	b = append(b, `{"stream":true,"model":`...)
+	b = append(b, model...)
+	b = append(b, `,"stream_options":{"include_usage":true},"messages":`...)
+	b = append(b, msgs...)
+	if len(req.Tools) > 0 { // the API rejects tool_choice without tools
+		tools, err := o.tools.encode(req.Tools)
+		if err != nil {
+			return nil, fmt.Errorf("encode tool schemas: %w", err)
+		}
+		b = append(b, `,"tool_choice":"auto","parallel_tool_calls":true,"tools":`...)
+		b = append(b, tools...)
 	}
-	return opts
+	return append(b, '}'), nil
 }
 
 // toolsCache remembers the wire encoding of the last tool set.

@@ -313,29 +313,58 @@ func decodeRequest(r *http.Request) (Request, error) {
 	if !top.IsObject() {
 		return req, fmt.Errorf("decode body: not a JSON object")
 	}
-	req.Model = top.Get("model").String()
-	req.Stream = top.Get("stream").Bool()
-	req.IncludeUsage = top.Get("stream_options.include_usage").Bool()
-	msgs := top.Get("messages")
+	var msgs, tools gjson.Result
+	top.ForEach(func(k, v gjson.Result) bool { // one pass over the body
+		switch k.Str {
+		case "model":
+			req.Model = v.String()
+		case "stream":
+			req.Stream = v.Bool()
+		case "stream_options":
+			req.IncludeUsage = v.Get("include_usage").Bool()
+		case "messages":
+			msgs = v
+		case "tools":
+			tools = v
+		}
+		return true
+	})
 	if msgs.Exists() && !msgs.IsArray() {
 		return req, fmt.Errorf("decode body: messages is not an array")
 	}
-	for i, m := range msgs.Array() {
-		content, err := contentText(m.Get("content"))
-		if err != nil {
-			return req, fmt.Errorf("messages[%d]: %w", i, err)
-		}
-		msg := Message{Role: m.Get("role").String(), Content: content, ToolCallID: m.Get("tool_call_id").String()}
-		for _, tc := range m.Get("tool_calls").Array() {
-			msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String(), Arguments: tc.Get("function.arguments").String()})
+	msgs.ForEach(func(_, m gjson.Result) bool {
+		var msg Message
+		var content gjson.Result
+		m.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "role":
+				msg.Role = v.String()
+			case "content":
+				content = v
+			case "tool_call_id":
+				msg.ToolCallID = v.String()
+			case "tool_calls":
+				v.ForEach(func(_, tc gjson.Result) bool {
+					msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: tc.Get("id").String(), Name: tc.Get("function.name").String(), Arguments: tc.Get("function.arguments").String()})
+					return true
+				})
+			}
+			return true
+		})
+		if msg.Content, err = contentText(content); err != nil {
+			err = fmt.Errorf("messages[%d]: %w", len(req.Messages), err)
+			return false
 		}
 		req.Messages = append(req.Messages, msg)
+		return true
+	})
+	if err != nil {
+		return req, err
 	}
-	tools := top.Get("tools")
 	if tools.Exists() && !tools.IsArray() {
 		return req, fmt.Errorf("decode body: tools is not an array")
 	}
-	for _, t := range tools.Array() {
+	tools.ForEach(func(_, t gjson.Result) bool {
 		f := t.Get("function")
 		tool := Tool{Name: f.Get("name").String(), Description: f.Get("description").String()}
 		if p := f.Get("parameters"); p.Exists() {
@@ -346,7 +375,8 @@ func decodeRequest(r *http.Request) (Request, error) {
 			tool.Strict = &v
 		}
 		req.Tools = append(req.Tools, tool)
-	}
+		return true
+	})
 	return req, nil
 }
 
