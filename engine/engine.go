@@ -38,6 +38,9 @@ type Config struct {
 	// Notifier hears of orders placed and handoffs requested, for the
 	// merchant; nil drops them.
 	Notifier Notifier
+	// Settings, when set, is read at the start of turns (at most once a
+	// second) for merchant overrides of the fields above (settings.go).
+	Settings func(ctx context.Context) (Overrides, error)
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
 	Now      func() time.Time
@@ -88,6 +91,7 @@ type Engine struct {
 	chats   *chatLocks
 	metrics *metrics
 	log     *slog.Logger
+	live    *liveSettings
 }
 
 // New builds an engine and its tools.
@@ -110,6 +114,7 @@ func New(cfg Config) (*Engine, error) {
 		chats:   newChatLocks(),
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
+		live:    &liveSettings{},
 	}, nil
 }
 
@@ -163,6 +168,7 @@ func validateTurn(t *Turn) error {
 
 // handle runs a validated turn and names its outcome for the metrics.
 func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
+	e = e.withSettings(ctx)
 	s, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err
