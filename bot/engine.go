@@ -6,6 +6,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/admin"
 	"shopbot/engine"
 )
 
@@ -28,6 +29,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateLimit:   cfg.engine.rateTurns,
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
+		Settings:    admin.EngineSettings(shopSettings(cfg, db)), // merchant settings, live (admin.go)
 		Logger:      log,
 		Registry:    reg,
 	})

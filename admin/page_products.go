@@ -1,0 +1,269 @@
+package admin
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"shopbot/catalog"
+)
+
+// productsPage is /admin/products.
+type productsPage struct {
+	Query      url.Values
+	Q          string
+	Category   string
+	Stock      string
+	Sort       string
+	Products   []catalog.Product
+	Total      int
+	Next       string // cursor of the next page, "" on the last
+	Paged      bool   // not the first page
+	Categories []categoryRow
+	Sorts      [][2]string
+	Stocks     [][2]string
+}
+
+// categoryRow is one line of the category tree.
+type categoryRow struct {
+	Path  string
+	Name  string
+	Depth int
+	Count int
+}
+
+const productsPerPage = 50
+
+var productSorts = [][2]string{
+	{"newest", "Newest"}, {"title", "Title"}, {"price_asc", "Price ↑"}, {"price_desc", "Price ↓"}, {"stock_asc", "Stock ↑"},
+}
+
+var stockFilters = [][2]string{
+	{"", "Any stock"}, {"in", "In stock"}, {"low", "Low (≤ 5)"}, {"out", "Out of stock"}, {"archived", "Archived"},
+}
+
+func (s *Server) products(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p := productsPage{
+		Query: q, Q: strings.TrimSpace(q.Get("q")), Category: q.Get("category"), Stock: q.Get("stock"),
+		Sort: q.Get("sort"), Sorts: productSorts, Stocks: stockFilters,
+	}
+	if !validChoice(productSorts, p.Sort) {
+		p.Sort = "newest"
+	}
+	if !validChoice(stockFilters, p.Stock) {
+		p.Stock = ""
+	}
+	if len(p.Q) > 200 {
+		p.Q = p.Q[:200]
+	}
+	cats, err := catalog.ListCategories(r.Context(), s.db)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	counts, err := catalog.CategoryProductCounts(r.Context(), s.db)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	p.Categories = categoryTree(cats, counts)
+	var catIDs []int64
+	if p.Category != "" {
+		for _, c := range cats {
+			if c.Path == p.Category {
+				catIDs = catalog.Subtree(cats, c.ID)
+			}
+		}
+		if catIDs == nil {
+			catIDs = []int64{-1} // unknown category: nothing matches
+		}
+	}
+	cur, _ := decodeCursor(q.Get("after"))
+	p.Paged = cur != nil
+	p.Products, p.Total, p.Next, err = listProducts(r.Context(), s.db, productFilter{
+		q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage,
+	})
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "products", "Products", "products", p)
+}
+
+func validChoice(choices [][2]string, v string) bool {
+	for _, c := range choices {
+		if c[0] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// categoryTree orders categories by path with their depth and the active
+// products of their whole branch.
+func categoryTree(cats []catalog.Category, direct map[int64]int) []categoryRow {
+	rows := make([]categoryRow, 0, len(cats))
+	for _, c := range cats {
+		n := 0
+		for _, id := range catalog.Subtree(cats, c.ID) {
+			n += direct[id]
+		}
+		rows = append(rows, categoryRow{Path: c.Path, Name: c.Name, Depth: strings.Count(c.Path, catalog.PathSeparator), Count: n})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	return rows
+}
+
+// productFilter selects a page of the product list.
+type productFilter struct {
+	q           string
+	categoryIDs []int64
+	stock       string
+	sort        string
+	after       *cursor
+	limit       int
+}
+
+// cursor is where the previous page ended: the sort key and id of its
+// last row (keyset pagination: page 2,000 costs what page 1 costs).
+type cursor struct {
+	Num int64  `json:"n,omitempty"`
+	Str string `json:"s,omitempty"`
+	ID  int64  `json:"id"`
+}
+
+func (c cursor) encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (*cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	c := new(cursor)
+	if err := json.Unmarshal(b, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// likePattern escapes LIKE wildcards in user text.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// like is a case-insensitive LIKE in both dialects.
+func like(db bun.IDB) string {
+	if db.Dialect().Name() == dialect.PG {
+		return "ILIKE"
+	}
+	return "LIKE"
+}
+
+func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.Product, int, string, error) {
+	var ps []catalog.Product
+	where := func(q *bun.SelectQuery) *bun.SelectQuery {
+		if f.q != "" {
+			pat := likePattern(f.q)
+			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("product.sku = ?", f.q).
+					WhereOr("product.title "+like(db)+" ? ESCAPE '\\'", pat).
+					WhereOr("product.brand "+like(db)+" ? ESCAPE '\\'", pat)
+			})
+		}
+		if len(f.categoryIDs) > 0 {
+			q = q.Where("product.category_id IN (?)", bun.In(f.categoryIDs))
+		}
+		switch f.stock {
+		case "in":
+			q = q.Where("product.active = ?", true).Where("product.stock > 0")
+		case "low":
+			q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
+		case "out":
+			q = q.Where("product.active = ?", true).Where("product.stock = 0")
+		case "archived":
+			q = q.Where("product.active = ?", false)
+		}
+		return q
+	}
+	total, err := where(db.NewSelect().Model((*catalog.Product)(nil))).Count(ctx)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	q := where(db.NewSelect().Model(&ps).Relation("Category"))
+	col, desc := sortKey(f.sort)
+	if c := f.after; c != nil {
+		op := ">"
+		if desc {
+			op = "<"
+		}
+		var v any = c.Num
+		if col == "product.title" {
+			v = c.Str
+		}
+		if col == "product.id" {
+			q = q.Where("product.id "+op+" ?", c.ID)
+		} else {
+			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where(col+" "+op+" ?", v).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+					return q.Where(col+" = ?", v).Where("product.id "+op+" ?", c.ID)
+				})
+			})
+		}
+	}
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	if col != "product.id" {
+		q = q.OrderExpr(col + dir)
+	}
+	q = q.OrderExpr("product.id" + dir).Limit(int64(f.limit + 1))
+	if err := q.Scan(ctx); err != nil {
+		return nil, 0, "", err
+	}
+	next := ""
+	if len(ps) > f.limit {
+		ps = ps[:f.limit]
+		last := ps[len(ps)-1]
+		c := cursor{ID: last.ID}
+		switch col {
+		case "product.price":
+			c.Num = last.Price
+		case "product.stock":
+			c.Num = int64(last.Stock)
+		case "product.title":
+			c.Str = last.Title
+		}
+		next = c.encode()
+	}
+	return ps, int(total), next, nil
+}
+
+func sortKey(s string) (col string, desc bool) {
+	switch s {
+	case "title":
+		return "product.title", false
+	case "price_asc":
+		return "product.price", false
+	case "price_desc":
+		return "product.price", true
+	case "stock_asc":
+		return "product.stock", false
+	}
+	return "product.id", true
+}
