@@ -70,7 +70,11 @@ func (s *Server) transcript(w http.ResponseWriter, r *http.Request) {
 	}
 	p.Entries, p.Tokens, p.Latency, p.Cost = pairTools(msgs)
 	// Seen: the inbox no longer shows it as unread.
-	_, _ = s.db.NewUpdate().Model((*catalog.Conversation)(nil)).Set("last_read_at = ?", s.cfg.Now().UTC()).Where("id = ?", conv.ID).Exec(r.Context())
+	seen := s.cfg.Now().UTC()
+	if seen.Before(conv.LastMessageAt) {
+		seen = conv.LastMessageAt
+	}
+	_, _ = s.db.NewUpdate().Model((*catalog.Conversation)(nil)).Set("last_read_at = ?", seen).Where("id = ?", conv.ID).Exec(r.Context())
 	s.render(w, r, http.StatusOK, "transcript", "Conversation", "conversations", p)
 }
 
