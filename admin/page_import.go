@@ -139,6 +139,7 @@ func (s *Server) runImport(job *importJob, f *os.File, currency string) {
 			job.mu.Unlock()
 		},
 	})
+	s.tree.reset()
 	job.mu.Lock()
 	job.done, job.summary, job.err, job.finished, job.read = true, sum, err, time.Now(), job.Size
 	job.mu.Unlock()

@@ -126,6 +126,7 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 		s.renderError(w, r, err)
 		return
 	}
+	s.tree.reset()
 	p, err := catalog.GetProduct(r.Context(), s.db, in.SKU)
 	if err != nil {
 		s.renderError(w, r, err)
@@ -220,6 +221,7 @@ func (s *Server) setActive(w http.ResponseWriter, r *http.Request, active bool) 
 		s.renderError(w, r, err)
 		return
 	}
+	s.tree.reset()
 	msg := "Archived " + p.SKU + ": shoppers no longer find it."
 	if active {
 		msg = "Restored " + p.SKU + "."

@@ -6,13 +6,18 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 )
 
 // productsPage is /admin/products.
@@ -29,6 +34,11 @@ type productsPage struct {
 	Categories []categoryRow
 	Sorts      [][2]string
 	Stocks     [][2]string
+	// ByIndex: the text search ran on the shop's search index (what
+	// shoppers find, best match first), paged by number.
+	ByIndex  bool
+	Page     int
+	NextPage int
 }
 
 // categoryRow is one line of the category tree.
@@ -55,7 +65,7 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 		Query: q, Q: strings.TrimSpace(q.Get("q")), Category: q.Get("category"), Stock: q.Get("stock"),
 		Sort: q.Get("sort"), Sorts: productSorts, Stocks: stockFilters,
 	}
-	if !validChoice(productSorts, p.Sort) {
+	if !validChoice(productSorts, p.Sort) && p.Sort != "relevance" {
 		p.Sort = "newest"
 	}
 	if !validChoice(stockFilters, p.Stock) {
@@ -64,17 +74,12 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 	if len(p.Q) > 200 {
 		p.Q = p.Q[:200]
 	}
-	cats, err := catalog.ListCategories(r.Context(), s.db)
+	cats, tree, err := s.tree.get(r.Context(), s.db, s.cfg.Now())
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	counts, err := catalog.CategoryProductCounts(r.Context(), s.db)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	p.Categories = categoryTree(cats, counts)
+	p.Categories = tree
 	var catIDs []int64
 	if p.Category != "" {
 		for _, c := range cats {
@@ -86,16 +91,53 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 			catIDs = []int64{-1} // unknown category: nothing matches
 		}
 	}
-	cur, _ := decodeCursor(q.Get("after"))
-	p.Paged = cur != nil
-	p.Products, p.Total, p.Next, err = listProducts(r.Context(), s.db, productFilter{
-		q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage,
-	})
+	if p.Q != "" && s.cfg.Search != nil && (p.Stock == "" || p.Stock == "in") {
+		err = s.searchProducts(r.Context(), &p)
+	} else {
+		cur, _ := decodeCursor(q.Get("after"))
+		p.Paged = cur != nil
+		p.Products, p.Total, p.Next, err = listProducts(r.Context(), s.db, productFilter{
+			q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage,
+		})
+	}
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
 	s.render(w, r, http.StatusOK, "products", "Products", "products", p)
+}
+
+// searchProducts answers a text query with the shop's search index: the
+// products shoppers would find (stemming, typos, synonyms), best match
+// first or by price, and an exact SKU first. A scan of 100,000 titles
+// with LIKE would take hundreds of milliseconds; the index takes a few.
+func (s *Server) searchProducts(ctx context.Context, p *productsPage) error {
+	p.ByIndex = true
+	p.Page, _ = strconv.Atoi(p.Query.Get("page"))
+	p.Page = max(p.Page, 1)
+	q := search.Query{Text: p.Q, Category: p.Category, InStockOnly: p.Stock == "in", Limit: productsPerPage, Offset: (p.Page - 1) * productsPerPage}
+	switch p.Sort {
+	case "price_asc":
+		q.Sort = search.SortPriceAsc
+	case "price_desc":
+		q.Sort = search.SortPriceDesc
+	default:
+		p.Sort, q.Sort = "relevance", search.SortRelevance
+	}
+	res, err := s.cfg.Search.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	p.Products, p.Total = res.Products, res.Total
+	if q.Offset+len(res.Products) < res.Total {
+		p.NextPage = p.Page + 1
+	}
+	if p.Page == 1 {
+		if exact, err := catalog.GetProduct(ctx, s.db, p.Q); err == nil {
+			p.Products = append([]catalog.Product{*exact}, slices.DeleteFunc(p.Products, func(x catalog.Product) bool { return x.SKU == exact.SKU })...)
+		}
+	}
+	return nil
 }
 
 func validChoice(choices [][2]string, v string) bool {
@@ -105,6 +147,42 @@ func validChoice(choices [][2]string, v string) bool {
 		}
 	}
 	return false
+}
+
+// treeCache keeps the category tree with its product counts for a while:
+// counting 100,000 products per category on every page view would be
+// most of the page's time. Writes through the panel reset it.
+type treeCache struct {
+	mu   sync.Mutex
+	at   time.Time
+	cats []catalog.Category
+	rows []categoryRow
+}
+
+const treeTTL = 30 * time.Second
+
+func (c *treeCache) get(ctx context.Context, db bun.IDB, now time.Time) ([]catalog.Category, []categoryRow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rows != nil && now.Sub(c.at) < treeTTL && !now.Before(c.at) {
+		return c.cats, c.rows, nil
+	}
+	cats, err := catalog.ListCategories(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	counts, err := catalog.CategoryProductCounts(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.cats, c.rows, c.at = cats, categoryTree(cats, counts), now
+	return c.cats, c.rows, nil
+}
+
+func (c *treeCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rows = nil
 }
 
 // categoryTree orders categories by path with their depth and the active

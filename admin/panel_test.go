@@ -86,6 +86,12 @@ type panel struct {
 
 func newPanel(t testing.TB, db *bun.DB) *panel {
 	t.Helper()
+	return newPanelWith(t, db, nil)
+}
+
+// newPanelWith is a panel whose product searches use srch.
+func newPanelWith(t testing.TB, db *bun.DB, srch admin.Searcher) *panel {
+	t.Helper()
 	ctx := context.Background()
 	if n, _ := catalog.CountProducts(ctx, db); n == 0 {
 		if _, err := demo.Load(ctx, db); err != nil {
@@ -97,7 +103,7 @@ func newPanel(t testing.TB, db *bun.DB) *panel {
 	}
 	p := &panel{t: t, db: db, notes: &fakeNotifier{}, clock: &clock{now: time.Now().UTC()}, reg: prometheus.NewRegistry()}
 	p.admin = admin.New(admin.Config{
-		Registry: p.reg, DB: db, Notifier: p.notes, Now: p.clock.Now,
+		Registry: p.reg, DB: db, Notifier: p.notes, Now: p.clock.Now, Search: srch,
 		Settings: admin.NewSettings(db, admin.ShopSettings{ShopName: "Test Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
 		Ready:    func(context.Context) error { return nil },
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog/search"
 	"shopbot/engine"
 )
 
@@ -32,6 +33,9 @@ type Config struct {
 	// Notifier tells shoppers about order status changes and merchant
 	// replies (adapters.Hub routes them to the channel's adapter).
 	Notifier engine.Notifier
+	// Search, when set, answers the product list's text searches (the
+	// shop's search index); without it they scan titles with LIKE.
+	Search Searcher
 	// Settings are the merchant's settings, shared with the engine.
 	Settings *Settings
 	// MetricsToken, when set, is the bearer token /metrics requires.
@@ -42,6 +46,11 @@ type Config struct {
 	SessionTTL  time.Duration
 	SessionIdle time.Duration
 	Now         func() time.Time
+}
+
+// Searcher is the shop's product search (catalog/search).
+type Searcher interface {
+	Search(ctx context.Context, q search.Query) (search.Results, error)
 }
 
 // Server serves the admin routes.
@@ -60,6 +69,7 @@ type Server struct {
 	logins   *loginLimiter
 	imports  *importJobs
 	settings *Settings
+	tree     *treeCache
 }
 
 // New builds a Server and its routes.
@@ -92,6 +102,7 @@ func New(cfg Config) *Server {
 		pages:    mustParsePages(),
 		logins:   newLoginLimiter(),
 		imports:  newImportJobs(),
+		tree:     &treeCache{},
 		settings: cfg.Settings,
 	}
 	s.routes()

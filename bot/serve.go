@@ -58,7 +58,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Chat:     whenReady(&ready, web.New(eng, log)),
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
-		DB: db, Notifier: hub, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
+		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

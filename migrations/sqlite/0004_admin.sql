@@ -39,6 +39,7 @@ CREATE TABLE media (
 CREATE INDEX products_price_idx ON products (price, id);
 CREATE INDEX products_stock_idx ON products (stock, id);
 CREATE INDEX products_title_idx ON products (title, id);
+CREATE INDEX products_category_active_idx ON products (category_id, active, stock, price);
 CREATE INDEX messages_tool_idx ON messages (tool_name, created_at);
 CREATE INDEX conversations_created_idx ON conversations (created_at);
 CREATE INDEX orders_created_idx ON orders (created_at, id);
