@@ -109,7 +109,7 @@ func listInbox(ctx context.Context, db bun.IDB, p inboxPage, cur *cursor) ([]inb
 			return q.Where("cu.display_name "+op+" ? ESCAPE '\\'", pat).
 				WhereOr("cu.username "+op+" ? ESCAPE '\\'", pat).
 				WhereOr("c.chat_id = ?", p.Q).
-				WhereOr("EXISTS (SELECT 1 FROM messages AS m WHERE m.conversation_id = c.id AND m.role IN ('user', 'assistant', 'merchant') AND m.content "+op+" ? ESCAPE '\\')", pat)
+				WhereOr("c.id IN (SELECT m.conversation_id FROM messages AS m WHERE m.tool_name = '' AND m.content "+op+" ? ESCAPE '\\')", pat)
 		})
 	}
 	if cur != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
@@ -96,9 +97,12 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 	} else {
 		cur, _ := decodeCursor(q.Get("after"))
 		p.Paged = cur != nil
-		p.Products, p.Total, p.Next, err = listProducts(r.Context(), s.db, productFilter{
-			q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage,
-		})
+		f := productFilter{q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage}
+		p.Products, p.Next, err = listProducts(r.Context(), s.db, f)
+		if err == nil {
+			key := fmt.Sprintf("%q %v %s", f.q, f.categoryIDs, f.stock)
+			p.Total, err = s.tree.count(key, s.cfg.Now(), func() (int, error) { return countProducts(r.Context(), s.db, f) })
+		}
 	}
 	if err != nil {
 		s.renderError(w, r, err)
@@ -153,10 +157,38 @@ func validChoice(choices [][2]string, v string) bool {
 // counting 100,000 products per category on every page view would be
 // most of the page's time. Writes through the panel reset it.
 type treeCache struct {
-	mu   sync.Mutex
-	at   time.Time
-	cats []catalog.Category
-	rows []categoryRow
+	mu     sync.Mutex
+	at     time.Time
+	cats   []catalog.Category
+	rows   []categoryRow
+	counts map[string]cachedCount // product counts by filter
+}
+
+type cachedCount struct {
+	n  int
+	at time.Time
+}
+
+// count returns the cached number of products matching a filter, or
+// counts them (on Postgres a count of 100,000 rows is a scan of the table).
+func (c *treeCache) count(key string, now time.Time, fill func() (int, error)) (int, error) {
+	c.mu.Lock()
+	e, ok := c.counts[key]
+	c.mu.Unlock()
+	if ok && now.Sub(e.at) < treeTTL && !now.Before(e.at) {
+		return e.n, nil
+	}
+	n, err := fill()
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil || len(c.counts) > 200 {
+		c.counts = map[string]cachedCount{}
+	}
+	c.counts[key] = cachedCount{n, now}
+	return n, nil
 }
 
 const treeTTL = 30 * time.Second
@@ -182,7 +214,7 @@ func (c *treeCache) get(ctx context.Context, db bun.IDB, now time.Time) ([]catal
 func (c *treeCache) reset() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.rows = nil
+	c.rows, c.counts = nil, nil
 }
 
 // categoryTree orders categories by path with their depth and the active
@@ -252,37 +284,41 @@ func like(db bun.IDB) string {
 	return "LIKE"
 }
 
-func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.Product, int, string, error) {
+// countProducts counts the products matching f (cursor and sort aside).
+func countProducts(ctx context.Context, db bun.IDB, f productFilter) (int, error) {
+	n, err := f.where(db, db.NewSelect().Model((*catalog.Product)(nil))).Count(ctx)
+	return int(n), err
+}
+
+func (f productFilter) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	if f.q != "" {
+		pat := likePattern(f.q)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("product.sku = ?", f.q).
+				WhereOr("product.title "+like(db)+" ? ESCAPE '\\'", pat).
+				WhereOr("product.brand "+like(db)+" ? ESCAPE '\\'", pat)
+		})
+	}
+	if len(f.categoryIDs) > 0 {
+		q = q.Where("product.category_id IN (?)", bun.In(f.categoryIDs))
+	}
+	switch f.stock {
+	case "in":
+		q = q.Where("product.active = ?", true).Where("product.stock > 0")
+	case "low":
+		q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
+	case "out":
+		q = q.Where("product.active = ?", true).Where("product.stock = 0")
+	case "archived":
+		q = q.Where("product.active = ?", false)
+	}
+	return q
+}
+
+// listProducts returns one page of products and the cursor of the next.
+func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.Product, string, error) {
 	var ps []catalog.Product
-	where := func(q *bun.SelectQuery) *bun.SelectQuery {
-		if f.q != "" {
-			pat := likePattern(f.q)
-			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("product.sku = ?", f.q).
-					WhereOr("product.title "+like(db)+" ? ESCAPE '\\'", pat).
-					WhereOr("product.brand "+like(db)+" ? ESCAPE '\\'", pat)
-			})
-		}
-		if len(f.categoryIDs) > 0 {
-			q = q.Where("product.category_id IN (?)", bun.In(f.categoryIDs))
-		}
-		switch f.stock {
-		case "in":
-			q = q.Where("product.active = ?", true).Where("product.stock > 0")
-		case "low":
-			q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
-		case "out":
-			q = q.Where("product.active = ?", true).Where("product.stock = 0")
-		case "archived":
-			q = q.Where("product.active = ?", false)
-		}
-		return q
-	}
-	total, err := where(db.NewSelect().Model((*catalog.Product)(nil))).Count(ctx)
-	if err != nil {
-		return nil, 0, "", err
-	}
-	q := where(db.NewSelect().Model(&ps).Relation("Category"))
+	q := f.where(db, db.NewSelect().Model(&ps).Relation("Category"))
 	col, desc := sortKey(f.sort)
 	if c := f.after; c != nil {
 		op := ">"
@@ -312,7 +348,7 @@ func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.P
 	}
 	q = q.OrderExpr("product.id" + dir).Limit(int64(f.limit + 1))
 	if err := q.Scan(ctx); err != nil {
-		return nil, 0, "", err
+		return nil, "", err
 	}
 	next := ""
 	if len(ps) > f.limit {
@@ -329,7 +365,7 @@ func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.P
 		}
 		next = c.encode()
 	}
-	return ps, int(total), next, nil
+	return ps, next, nil
 }
 
 func sortKey(s string) (col string, desc bool) {
