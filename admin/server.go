@@ -105,6 +105,9 @@ func New(cfg Config) *Server {
 		tree:     &treeCache{},
 		settings: cfg.Settings,
 	}
+	if cfg.DB != nil && cfg.Registry != nil {
+		cfg.Registry.MustRegister(newShopCollector(cfg.DB))
+	}
 	s.routes()
 	s.handler = s.metrics.instrument(s.mux)
 	return s
