@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -34,10 +35,20 @@ var bcryptCost = bcrypt.DefaultCost
 const minPassword = 10
 
 func hashPassword(pw string) (string, error) {
+	return hashPasswordCost(pw, bcryptCost)
+}
+
+// randomPasswordCost is the work factor for generated passwords: 20
+// random characters (about 116 bits) cannot be guessed whatever the
+// cost, which protects only guessable, human-chosen passwords, so a
+// first start does not spend a full bcrypt on it.
+const randomPasswordCost = bcrypt.MinCost
+
+func hashPasswordCost(pw string, cost int) (string, error) {
 	if len(pw) > 72 {
 		return "", errors.New("password longer than 72 bytes")
 	}
-	h, err := bcrypt.GenerateFromPassword([]byte(pw), bcryptCost)
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
 	if err != nil {
 		return "", fmt.Errorf("hash password: %w", err)
 	}
@@ -45,15 +56,19 @@ func hashPassword(pw string) (string, error) {
 }
 
 // dummyHash is compared against when the user does not exist, so a wrong
-// user name takes as long as a wrong password.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("no such user, no such password"), bcrypt.DefaultCost)
+// user name takes as long as a wrong password. Made on first use, not at
+// program start.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("no such user, no such password"), bcryptCost)
+	return h
+})
 
 // checkPassword returns the user when username and password match.
 func checkPassword(ctx context.Context, db bun.IDB, username, password string) (*staffUser, bool, error) {
 	u := new(staffUser)
 	err := db.NewSelect().Model(u).Where("username = ?", strings.TrimSpace(username)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return nil, false, nil
 	}
 	if err != nil {
@@ -67,6 +82,10 @@ func checkPassword(ctx context.Context, db bun.IDB, username, password string) (
 
 // createUser adds a staff user.
 func createUser(ctx context.Context, db bun.IDB, username, password string) (*staffUser, error) {
+	return createUserCost(ctx, db, username, password, bcryptCost)
+}
+
+func createUserCost(ctx context.Context, db bun.IDB, username, password string, cost int) (*staffUser, error) {
 	username = strings.TrimSpace(username)
 	switch {
 	case username == "" || len(username) > 64 || strings.ContainsAny(username, " \t\r\n<>\"'&"):
@@ -76,7 +95,7 @@ func createUser(ctx context.Context, db bun.IDB, username, password string) (*st
 	case len(password) > 72:
 		return nil, badRequest("The password must be at most 72 bytes.")
 	}
-	h, err := hashPassword(password)
+	h, err := hashPasswordCost(password, cost)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +122,11 @@ func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 	err = db.NewSelect().Model(u).Where("username = ?", AdminUser).Scan(ctx)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
+		cost := bcryptCost
 		if password == "" {
-			password, generated = newPassword(), "yes"
+			password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
 		}
-		if _, err := createUser(ctx, db, AdminUser, password); err != nil {
+		if _, err := createUserCost(ctx, db, AdminUser, password, cost); err != nil {
 			return "", err
 		}
 		if generated != "" {
