@@ -1,10 +1,35 @@
 // Package admin owns Shopbot's HTTP surface for operators and merchants:
-// the health and readiness probes, the Prometheus endpoint and, as it grows,
-// the merchant panel (products, orders, conversations, settings) built from
-// net/http, html/template and embedded assets.
+// the health and readiness probes, the Prometheus endpoint and the
+// merchant panel under /admin/ — products, CSV/JSONL import, orders,
+// the conversation inbox with takeover, the playground, the dashboard and
+// the settings — built from net/http, html/template and embedded assets
+// (templates/*.html, static/).
 //
-// All routes are declared in routes.go. Handlers get their dependencies from
-// the Server that New builds from a Config; the package reads no environment
-// and owns no globals. Its own metrics (HTTP requests by route and status,
-// request latency) are registered in metrics.go on the registry it is given.
+// All routes are declared in routes.go; each page has one file
+// (page_*.go) that builds a plain page struct and renders one template
+// inside layout.html, and render.go turns every error into one error page
+// (renderError). Pages work without JavaScript; only the playground
+// (static/playground.js, the web chat API's server-sent events) needs it.
+//
+// Security (session.go, auth.go, login.go): staff users with bcrypt
+// password hashes; sign-in creates a server-side session whose random
+// token travels in an HttpOnly, SameSite=Lax cookie (Secure behind TLS)
+// and is stored only as its SHA-256; sessions end after 2 hours idle or 12
+// hours. Every POST but the sign-in needs the session's CSRF token (403
+// and no change otherwise); the sign-in form uses a double-submit token
+// and failed sign-ins are rate-limited per address and user. Pages carry a
+// strict Content-Security-Policy, and html/template escapes everything
+// that comes from shoppers, products or the model.
+//
+// Writes go through the catalog's repositories: product changes queue a
+// search-index update in the outbox; order status changes (cancelling
+// returns the stock) and merchant replies are told to the shopper through
+// the engine.Notifier (adapters.Hub routes them to the channel's adapter).
+// Settings live in the settings table and reach the engine through
+// EngineSettings, within a second and without a restart.
+//
+// The package reads no environment and owns no globals. Its metrics
+// (HTTP requests by route and status, request latency, and the shop's
+// orders, carts and conversations read at scrape time) are registered in
+// metrics.go and metrics_shop.go on the registry it is given.
 package admin

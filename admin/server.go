@@ -2,9 +2,16 @@ package admin
 
 import (
 	"context"
+	"html/template"
+	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog/search"
+	"shopbot/engine"
 )
 
 // Config is what the admin server needs from the process.
@@ -19,33 +26,94 @@ type Config struct {
 	// Ready reports whether the process can serve traffic: database
 	// reachable, schema current, startup finished.
 	Ready func(ctx context.Context) error
+
+	// DB enables the merchant panel under /admin/; nil serves only the
+	// probes, metrics and the routes above.
+	DB *bun.DB
+	// Notifier tells shoppers about order status changes and merchant
+	// replies (adapters.Hub routes them to the channel's adapter).
+	Notifier engine.Notifier
+	// Search, when set, answers the product list's text searches (the
+	// shop's search index); without it they scan titles with LIKE.
+	Search Searcher
+	// Settings are the merchant's settings, shared with the engine.
+	Settings *Settings
+	// MetricsToken, when set, is the bearer token /metrics requires.
+	MetricsToken string
+	Logger       *slog.Logger
+	// SessionTTL bounds a sign-in (default 12 h); SessionIdle ends one
+	// unused that long (default 2 h).
+	SessionTTL  time.Duration
+	SessionIdle time.Duration
+	Now         func() time.Time
+}
+
+// Searcher is the shop's product search (catalog/search).
+type Searcher interface {
+	Search(ctx context.Context, q search.Query) (search.Results, error)
 }
 
 // Server serves the admin routes.
 type Server struct {
-	reg     *prometheus.Registry
-	ready   func(ctx context.Context) error
-	chat    http.Handler
-	extra   map[string]http.Handler
-	metrics *metrics
-	mux     *http.ServeMux
+	cfg      Config
+	reg      *prometheus.Registry
+	ready    func(ctx context.Context) error
+	chat     http.Handler
+	extra    map[string]http.Handler
+	metrics  *metrics
+	mux      *http.ServeMux
+	handler  http.Handler
+	db       *bun.DB
+	log      *slog.Logger
+	pages    map[string]*template.Template
+	logins   *loginLimiter
+	imports  *importJobs
+	settings *Settings
+	tree     *treeCache
 }
 
 // New builds a Server and its routes.
 func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.SessionTTL <= 0 {
+		cfg.SessionTTL = 12 * time.Hour
+	}
+	if cfg.SessionIdle <= 0 {
+		cfg.SessionIdle = 2 * time.Hour
+	}
+	if cfg.Settings == nil && cfg.DB != nil {
+		cfg.Settings = NewSettings(cfg.DB, ShopSettings{})
+	}
 	s := &Server{
-		reg:     cfg.Registry,
-		ready:   cfg.Ready,
-		chat:    cfg.Chat,
-		extra:   cfg.Routes,
-		metrics: newMetrics(cfg.Registry),
-		mux:     http.NewServeMux(),
+		cfg:      cfg,
+		reg:      cfg.Registry,
+		ready:    cfg.Ready,
+		chat:     cfg.Chat,
+		extra:    cfg.Routes,
+		metrics:  newMetrics(cfg.Registry),
+		mux:      http.NewServeMux(),
+		db:       cfg.DB,
+		log:      cfg.Logger,
+		pages:    mustParsePages(),
+		logins:   newLoginLimiter(),
+		imports:  newImportJobs(),
+		tree:     &treeCache{},
+		settings: cfg.Settings,
+	}
+	if cfg.DB != nil && cfg.Registry != nil {
+		cfg.Registry.MustRegister(newShopCollector(cfg.DB))
 	}
 	s.routes()
+	s.handler = s.metrics.instrument(s.mux)
 	return s
 }
 
 // ServeHTTP dispatches to the routes and records request metrics.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.metrics.instrument(s.mux).ServeHTTP(w, r)
+	s.handler.ServeHTTP(w, r)
 }

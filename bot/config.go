@@ -18,6 +18,7 @@ type Config struct {
 	DatabaseURL   string
 	HTTPAddr      string
 	AdminPassword string
+	MetricsToken  string
 
 	OpenAIAPIKey  string
 	OpenAIBaseURL string
@@ -81,6 +82,7 @@ func (c *Config) settings() []setting {
 		{"DATABASE_URL", "sqlite:shopbot.db", "postgres://… or sqlite:PATH", &c.DatabaseURL, "database-url"},
 		{"HTTP_ADDR", "127.0.0.1:8080", "listen address of the admin panel, web chat, webhooks and metrics", &c.HTTPAddr, "http-addr"},
 		{"ADMIN_PASSWORD", "", "password of the admin user", &c.AdminPassword, ""},
+		{"METRICS_TOKEN", "", "bearer token /metrics requires (none when unset)", &c.MetricsToken, ""},
 		{"OPENAI_API_KEY", "", "API key of an OpenAI-compatible server", &c.OpenAIAPIKey, ""},
 		{"OPENAI_BASE_URL", "", "base URL of an OpenAI-compatible server", &c.OpenAIBaseURL, "openai-base-url"},
 		{"OPENAI_MODEL", "gpt-4o-mini", "chat model", &c.OpenAIModel, "openai-model"},

@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/engine"
 )
@@ -41,6 +42,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
 		ChatLocks:   locks,
+		Settings:    admin.EngineSettings(shopSettings(cfg, db)), // merchant settings, live (admin.go)
 		Logger:      log,
 		Registry:    reg,
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters"
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
@@ -51,10 +52,13 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	var ready atomic.Bool
+	hub := adapters.NewHub()
 	adm := admin.New(admin.Config{
 		Registry: reg,
 		Chat:     whenReady(&ready, web.New(eng, log)),
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
+		// The merchant panel under /admin/ (admin.go).
+		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -73,6 +77,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	loaded, err := prepareWithRetry(ctx, db, log)
 	if err == nil {
 		err = srch.load(ctx, db, log)
+	}
+	if err == nil {
+		err = ensureAdmin(ctx, e, &cfg, db, ln.Addr())
 	}
 	switch {
 	case err == nil:

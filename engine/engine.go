@@ -42,6 +42,9 @@ type Config struct {
 	// Notifier hears of orders placed and handoffs requested, for the
 	// merchant; nil drops them.
 	Notifier Notifier
+	// Settings, when set, is read at the start of turns (at most once a
+	// second) for merchant overrides of the fields above (settings.go).
+	Settings func(ctx context.Context) (Overrides, error)
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
 	Now      func() time.Time
@@ -93,6 +96,7 @@ type Engine struct {
 	history *historyCache
 	metrics *metrics
 	log     *slog.Logger
+	live    *liveSettings
 }
 
 // New builds an engine and its tools.
@@ -116,6 +120,7 @@ func New(cfg Config) (*Engine, error) {
 		history: newHistoryCache(historyCacheSize),
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
+		live:    &liveSettings{},
 	}, nil
 }
 
@@ -180,6 +185,7 @@ func validateTurn(t *Turn) error {
 
 // handle runs a validated turn and names its outcome for the metrics.
 func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
+	e = e.withSettings(ctx)
 	s, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err

@@ -1,0 +1,163 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// staffUser is a person who may sign in to the panel.
+type staffUser struct {
+	bun.BaseModel `bun:"table:staff_users"`
+
+	ID           int64     `bun:"id,pk,autoincrement"`
+	Username     string    `bun:"username,notnull"`
+	PasswordHash string    `bun:"password_hash,notnull"`
+	CreatedAt    time.Time `bun:"created_at,notnull"`
+	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+}
+
+// AdminUser is the user ADMIN_PASSWORD belongs to.
+const AdminUser = "admin"
+
+// bcryptCost is the work factor of stored passwords (tests lower it).
+var bcryptCost = bcrypt.DefaultCost
+
+// minPassword is the shortest password accepted for staff.
+const minPassword = 10
+
+func hashPassword(pw string) (string, error) {
+	return hashPasswordCost(pw, bcryptCost)
+}
+
+// randomPasswordCost is the work factor for generated passwords: 20
+// random characters (about 116 bits) cannot be guessed whatever the
+// cost, which protects only guessable, human-chosen passwords, so a
+// first start does not spend a full bcrypt on it.
+const randomPasswordCost = bcrypt.MinCost
+
+func hashPasswordCost(pw string, cost int) (string, error) {
+	if len(pw) > 72 {
+		return "", errors.New("password longer than 72 bytes")
+	}
+	h, err := bcrypt.GenerateFromPassword([]byte(pw), cost)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	return string(h), nil
+}
+
+// dummyHash is compared against when the user does not exist, so a wrong
+// user name takes as long as a wrong password. Made on first use, not at
+// program start.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("no such user, no such password"), bcryptCost)
+	return h
+})
+
+// checkPassword returns the user when username and password match.
+func checkPassword(ctx context.Context, db bun.IDB, username, password string) (*staffUser, bool, error) {
+	u := new(staffUser)
+	err := db.NewSelect().Model(u).Where("username = ?", strings.TrimSpace(username)).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("admin: look up user: %w", err)
+	}
+	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+		return nil, false, nil
+	}
+	return u, true, nil
+}
+
+// createUser adds a staff user.
+func createUser(ctx context.Context, db bun.IDB, username, password string) (*staffUser, error) {
+	return createUserCost(ctx, db, username, password, bcryptCost)
+}
+
+func createUserCost(ctx context.Context, db bun.IDB, username, password string, cost int) (*staffUser, error) {
+	username = strings.TrimSpace(username)
+	switch {
+	case username == "" || len(username) > 64 || strings.ContainsAny(username, " \t\r\n<>\"'&"):
+		return nil, badRequest("The user name must be 1–64 characters without spaces or <>\"'&.")
+	case len(password) < minPassword:
+		return nil, badRequest("The password must be at least %d characters.", minPassword)
+	case len(password) > 72:
+		return nil, badRequest("The password must be at most 72 bytes.")
+	}
+	h, err := hashPasswordCost(password, cost)
+	if err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	u := &staffUser{Username: username, PasswordHash: h, CreatedAt: now, UpdatedAt: now}
+	if _, err := db.NewInsert().Model(u).On("CONFLICT (username) DO NOTHING").Returning("id").Exec(ctx); err != nil {
+		return nil, fmt.Errorf("admin: create user %s: %w", username, err)
+	}
+	if u.ID == 0 {
+		return nil, &userError{code: 409, msg: "A user named " + username + " already exists."}
+	}
+	return u, nil
+}
+
+// EnsureAdmin makes sure the admin user exists. With password set, the
+// admin's password becomes it (ADMIN_PASSWORD is the source of truth).
+// Without one, a first start generates a password, stores only its hash
+// and returns it so the caller can print it once; later starts return "".
+func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated string, err error) {
+	if password != "" && (len(password) < minPassword || len(password) > 72) {
+		return "", fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters", minPassword)
+	}
+	u := new(staffUser)
+	err = db.NewSelect().Model(u).Where("username = ?", AdminUser).Scan(ctx)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		cost := bcryptCost
+		if password == "" {
+			password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
+		}
+		if _, err := createUserCost(ctx, db, AdminUser, password, cost); err != nil {
+			return "", err
+		}
+		if generated != "" {
+			return password, nil
+		}
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("admin: look up the admin user: %w", err)
+	case password == "" || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil:
+		return "", nil
+	}
+	h, err := hashPassword(password)
+	if err != nil {
+		return "", err
+	}
+	_, err = db.NewUpdate().Model(u).Set("password_hash = ?", h).Set("updated_at = ?", time.Now().UTC()).WherePK().Exec(ctx)
+	if err != nil {
+		return "", fmt.Errorf("admin: set the admin password: %w", err)
+	}
+	// A changed password ends the sessions signed in with the old one.
+	_, err = db.NewDelete().Model((*staffSession)(nil)).Where("user_id = ?", u.ID).Exec(ctx)
+	return "", err
+}
+
+// newPassword is 20 characters from an unambiguous alphabet (~114 bits).
+func newPassword() string {
+	const alphabet = "23456789abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+	b := make([]byte, 20)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}

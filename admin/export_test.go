@@ -1,0 +1,4 @@
+package admin
+
+// BcryptCost lets tests hash passwords quickly.
+var BcryptCost = &bcryptCost

@@ -1,0 +1,116 @@
+package admin
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/engine"
+)
+
+// orderPage is /admin/orders/{number}.
+type orderPage struct {
+	Order        *catalog.Order
+	Customer     *catalog.Customer
+	Conversation int64 // id of the conversation the order came from, 0 if none
+	Next         []string
+}
+
+func (s *Server) order(w http.ResponseWriter, r *http.Request) {
+	o, err := catalog.GetOrder(r.Context(), s.db, r.PathValue("number"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	p := orderPage{Order: o}
+	if p.Customer, err = catalog.GetCustomer(r.Context(), s.db, o.CustomerID); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		s.renderError(w, r, err)
+		return
+	}
+	p.Conversation = conversationOf(r.Context(), s.db, catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID})
+	for _, st := range orderStatuses {
+		if o.Status.CanBecome(catalog.OrderStatus(st)) {
+			p.Next = append(p.Next, st)
+		}
+	}
+	s.render(w, r, http.StatusOK, "order", "Order "+o.Number, "orders", p)
+}
+
+func conversationOf(ctx context.Context, db bun.IDB, key catalog.ConversationKey) int64 {
+	var id int64
+	_ = db.NewSelect().Model((*catalog.Conversation)(nil)).Column("id").
+		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).
+		Limit(1).Scan(ctx, &id)
+	return id
+}
+
+// setOrderStatus moves an order along its lifecycle (cancelling returns
+// the stock, in the same transaction) and tells the shopper in the chat
+// the order came from.
+func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) {
+	number := r.PathValue("number")
+	next := catalog.OrderStatus(r.FormValue("status"))
+	note := strings.TrimSpace(r.FormValue("tracking"))
+	if len(note) > 500 {
+		s.renderError(w, r, badRequest("The tracking note must be at most 500 characters."))
+		return
+	}
+	var o *catalog.Order
+	err := s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		o, err = catalog.SetOrderStatus(ctx, tx, number, next, note)
+		return err
+	})
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "order status changed", "order", o.Number, "status", o.Status, "user", sessionFrom(r.Context()).Username)
+	msg := "Order " + o.Number + " is now " + string(o.Status) + "."
+	if err := s.notifyOrder(r.Context(), o); err != nil {
+		s.log.WarnContext(r.Context(), "shopper not notified of order status", "order", o.Number, "err", err)
+		msg += " The shopper could not be notified: " + err.Error()
+	} else {
+		msg += " The shopper was notified in " + o.Channel + "."
+	}
+	redirect(w, r, "/admin/orders/"+o.Number, msg)
+}
+
+// noticeTimeout bounds the delivery of a notice to a shopper.
+const noticeTimeout = 10 * time.Second
+
+func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
+	if s.cfg.Notifier == nil {
+		return errors.New("no channel adapter is running")
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), noticeTimeout)
+	defer cancel()
+	n := engine.Notice{
+		Kind:  engine.NoticeOrderStatus,
+		Where: catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID},
+		Order: orderView(o),
+	}
+	n.ConversationID = conversationOf(ctx, s.db, n.Where)
+	if o.Customer != nil {
+		n.Customer = o.Customer.DisplayName
+	}
+	return s.cfg.Notifier.Notify(ctx, n)
+}
+
+// orderView renders an order as shoppers see it.
+func orderView(o *catalog.Order) *engine.OrderView {
+	v := &engine.OrderView{
+		Number: o.Number, Status: string(o.Status), Total: o.Total, Currency: o.Currency,
+		TotalText: catalog.FormatPrice(o.Total, o.Currency), CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339),
+		Tracking: o.TrackingNote, Lines: []engine.OrderLine{},
+	}
+	for _, it := range o.Items {
+		v.Lines = append(v.Lines, engine.OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
+	}
+	return v
+}

@@ -1,0 +1,301 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+// productForm is /admin/products/new and /admin/products/{id}.
+type productForm struct {
+	ID         int64 // 0 for a new product
+	Active     bool
+	SKU        string
+	Title      string
+	Brand      string
+	Category   string
+	Price      string
+	Currency   string
+	Stock      string
+	Images     string // one URL per line
+	Attributes string // one "key: value" per line
+	Desc       string
+	Error      string
+}
+
+func formOf(p *catalog.Product) productForm {
+	f := productForm{
+		ID: p.ID, Active: p.Active, SKU: p.SKU, Title: p.Title, Brand: p.Brand, Currency: p.Currency,
+		Price: catalog.FormatAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
+		Images: strings.Join(p.ImageURLs, "\n"), Desc: p.Description,
+	}
+	if p.Category != nil {
+		f.Category = p.Category.Path
+	}
+	var lines []string
+	for k, v := range p.Attributes {
+		lines = append(lines, k+": "+v)
+	}
+	sort.Strings(lines)
+	f.Attributes = strings.Join(lines, "\n")
+	return f
+}
+
+func (s *Server) newProduct(w http.ResponseWriter, r *http.Request) {
+	st, _ := s.settings.Get(r.Context())
+	s.render(w, r, http.StatusOK, "product", "New product", "products", productForm{Currency: st.Currency, Stock: "0", Active: true})
+}
+
+func (s *Server) editProduct(w http.ResponseWriter, r *http.Request) {
+	p, err := productByID(r.Context(), s.db, r.PathValue("id"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "product", p.Title, "products", formOf(p))
+}
+
+func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product, error) {
+	id, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || id <= 0 {
+		return nil, notFound("Product")
+	}
+	p := new(catalog.Product)
+	if err := db.NewSelect().Model(p).Relation("Category").Where("product.id = ?", id).Scan(ctx); err != nil {
+		return nil, notFound("Product")
+	}
+	return p, nil
+}
+
+func (s *Server) createProduct(w http.ResponseWriter, r *http.Request) {
+	s.writeProduct(w, r, nil)
+}
+
+func (s *Server) saveProduct(w http.ResponseWriter, r *http.Request) {
+	p, err := productByID(r.Context(), s.db, r.PathValue("id"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.writeProduct(w, r, p)
+}
+
+// writeProduct validates the form and upserts through the catalog (which
+// queues the search-index update in the outbox). A bad form is shown
+// again with the reason, and nothing is written.
+func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catalog.Product) {
+	f := productForm{
+		SKU: r.FormValue("sku"), Title: r.FormValue("title"), Brand: strings.TrimSpace(r.FormValue("brand")),
+		Category: strings.TrimSpace(r.FormValue("category")), Price: strings.TrimSpace(r.FormValue("price")),
+		Currency: strings.TrimSpace(r.FormValue("currency")), Stock: strings.TrimSpace(r.FormValue("stock")),
+		Images: r.FormValue("images"), Attributes: r.FormValue("attributes"), Desc: r.FormValue("description"), Active: true,
+	}
+	if old != nil {
+		f.ID, f.Active, f.SKU = old.ID, old.Active, old.SKU // the SKU is the product's key
+	}
+	in, err := s.productInput(r, &f)
+	if err == nil {
+		err = in.Validate()
+	}
+	if err == nil && old == nil {
+		if _, gerr := catalog.GetProduct(r.Context(), s.db, in.SKU); gerr == nil {
+			err = fmt.Errorf("a product with SKU %s already exists", in.SKU)
+		}
+	}
+	if err != nil {
+		f.Error = strings.TrimPrefix(err.Error(), "catalog: ")
+		s.render(w, r, http.StatusBadRequest, "product", "Product", "products", f)
+		return
+	}
+	in.Inactive = !f.Active
+	if _, err := catalog.UpsertProducts(r.Context(), s.db, []catalog.ProductInput{in}); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.tree.reset()
+	p, err := catalog.GetProduct(r.Context(), s.db, in.SKU)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	redirect(w, r, fmt.Sprintf("/admin/products/%d", p.ID), "Saved "+p.SKU+".")
+}
+
+// productInput parses the form into a catalog input.
+func (s *Server) productInput(r *http.Request, f *productForm) (catalog.ProductInput, error) {
+	in := catalog.ProductInput{
+		SKU: f.SKU, Title: f.Title, Brand: f.Brand, Description: f.Desc,
+		CategoryPath: catalog.SplitCategoryPath(f.Category), Currency: f.Currency,
+	}
+	cur, err := catalog.NormalizeCurrency(f.Currency)
+	if err != nil {
+		return in, fmt.Errorf("%q is not an ISO 4217 currency code", f.Currency)
+	}
+	if in.Price, err = catalog.ParseAmount(f.Price, cur); err != nil {
+		return in, fmt.Errorf("price %q: %v", f.Price, strings.TrimPrefix(err.Error(), "catalog: "))
+	}
+	if in.Stock, err = strconv.Atoi(f.Stock); err != nil || in.Stock < 0 {
+		return in, fmt.Errorf("stock %q must be a whole number, 0 or more", f.Stock)
+	}
+	if in.Attributes, err = parseAttributes(f.Attributes); err != nil {
+		return in, err
+	}
+	if in.ImageURLs, err = parseImageURLs(f.Images); err != nil {
+		return in, err
+	}
+	uploaded, err := s.saveUpload(r)
+	if err != nil {
+		return in, err
+	}
+	if uploaded != "" {
+		in.ImageURLs = append([]string{uploaded}, in.ImageURLs...)
+		f.Images = strings.Join(in.ImageURLs, "\n")
+	}
+	return in, nil
+}
+
+// parseAttributes reads "key: value" lines (or a JSON object).
+func parseAttributes(text string) (map[string]string, error) {
+	out := map[string]string{}
+	text = strings.TrimSpace(text)
+	if strings.HasPrefix(text, "{") {
+		if err := json.Unmarshal([]byte(text), &out); err != nil {
+			return nil, fmt.Errorf("attributes: not a JSON object of strings")
+		}
+		return out, nil
+	}
+	for i, line := range strings.Split(text, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(line, ":")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok || k == "" || v == "" || len(k) > 64 || len(v) > 500 {
+			return nil, fmt.Errorf("attributes line %d: write key: value, such as color: navy", i+1)
+		}
+		out[strings.ToLower(k)] = v
+	}
+	return out, nil
+}
+
+func parseImageURLs(text string) ([]string, error) {
+	var out []string
+	for _, line := range strings.Fields(text) {
+		u, err := url.Parse(line)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http" && !strings.HasPrefix(line, "/media/")) || (u.Scheme != "" && u.Host == "") {
+			return nil, fmt.Errorf("image %q must be an http(s) URL", line)
+		}
+		out = append(out, line)
+	}
+	if len(out) > 10 {
+		return nil, errors.New("at most 10 images")
+	}
+	return out, nil
+}
+
+func (s *Server) archiveProduct(w http.ResponseWriter, r *http.Request) { s.setActive(w, r, false) }
+func (s *Server) restoreProduct(w http.ResponseWriter, r *http.Request) { s.setActive(w, r, true) }
+
+func (s *Server) setActive(w http.ResponseWriter, r *http.Request, active bool) {
+	p, err := productByID(r.Context(), s.db, r.PathValue("id"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if err := catalog.SetProductActive(r.Context(), s.db, p.SKU, active); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.tree.reset()
+	msg := "Archived " + p.SKU + ": shoppers no longer find it."
+	if active {
+		msg = "Restored " + p.SKU + "."
+	}
+	redirect(w, r, fmt.Sprintf("/admin/products/%d", p.ID), msg)
+}
+
+// mediaFile is an uploaded product image, served publicly at /media/NAME
+// so every channel (Telegram, Slack, the web) can show it.
+type mediaFile struct {
+	bun.BaseModel `bun:"table:media"`
+
+	ID          int64     `bun:"id,pk,autoincrement"`
+	Name        string    `bun:"name,notnull"`
+	ContentType string    `bun:"content_type,notnull"`
+	Data        []byte    `bun:"data,notnull"`
+	CreatedAt   time.Time `bun:"created_at,notnull"`
+}
+
+const maxImage = 5 << 20
+
+var imageTypes = map[string]string{"image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp"}
+
+// saveUpload stores the form's image file, if any, and returns its URL.
+func (s *Server) saveUpload(r *http.Request) (string, error) {
+	file, hdr, err := r.FormFile("image")
+	if errors.Is(err, http.ErrMissingFile) || errors.Is(err, http.ErrNotMultipart) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("image upload: %v", err)
+	}
+	defer file.Close()
+	if hdr.Size > maxImage {
+		return "", fmt.Errorf("image %s is over 5 MB", hdr.Filename)
+	}
+	data, err := io.ReadAll(io.LimitReader(file, maxImage+1))
+	if err != nil {
+		return "", fmt.Errorf("image upload: %v", err)
+	}
+	ctype := http.DetectContentType(data)
+	ext, ok := imageTypes[ctype]
+	if !ok {
+		return "", fmt.Errorf("image %s is not a JPEG, PNG, GIF or WebP picture", hdr.Filename)
+	}
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	m := &mediaFile{Name: hex.EncodeToString(b) + ext, ContentType: ctype, Data: data, CreatedAt: time.Now().UTC()}
+	if _, err := s.db.NewInsert().Model(m).Exec(r.Context()); err != nil {
+		return "", fmt.Errorf("admin: store image: %w", err)
+	}
+	return publicBase(r) + "/media/" + m.Name, nil
+}
+
+// publicBase is the scheme and host the request came to, so uploaded
+// images get absolute URLs that Telegram and Slack can fetch.
+func publicBase(r *http.Request) string {
+	scheme := "http"
+	if secure(r) {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// media serves an uploaded image.
+func (s *Server) media(w http.ResponseWriter, r *http.Request) {
+	m := new(mediaFile)
+	if err := s.db.NewSelect().Model(m).Where("name = ?", r.PathValue("name")).Scan(r.Context()); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", m.ContentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'none'")
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	w.Write(m.Data)
+}

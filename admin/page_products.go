@@ -1,0 +1,383 @@
+package admin
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+)
+
+// productsPage is /admin/products.
+type productsPage struct {
+	Query      url.Values
+	Q          string
+	Category   string
+	Stock      string
+	Sort       string
+	Products   []catalog.Product
+	Total      int
+	Next       string // cursor of the next page, "" on the last
+	Paged      bool   // not the first page
+	Categories []categoryRow
+	Sorts      [][2]string
+	Stocks     [][2]string
+	// ByIndex: the text search ran on the shop's search index (what
+	// shoppers find, best match first), paged by number.
+	ByIndex  bool
+	Page     int
+	NextPage int
+}
+
+// categoryRow is one line of the category tree.
+type categoryRow struct {
+	Path  string
+	Name  string
+	Depth int
+	Count int
+}
+
+const productsPerPage = 50
+
+var productSorts = [][2]string{
+	{"newest", "Newest"}, {"title", "Title"}, {"price_asc", "Price ↑"}, {"price_desc", "Price ↓"}, {"stock_asc", "Stock ↑"},
+}
+
+var stockFilters = [][2]string{
+	{"", "Any stock"}, {"in", "In stock"}, {"low", "Low (≤ 5)"}, {"out", "Out of stock"}, {"archived", "Archived"},
+}
+
+func (s *Server) products(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	p := productsPage{
+		Query: q, Q: strings.TrimSpace(q.Get("q")), Category: q.Get("category"), Stock: q.Get("stock"),
+		Sort: q.Get("sort"), Sorts: productSorts, Stocks: stockFilters,
+	}
+	if !validChoice(productSorts, p.Sort) && p.Sort != "relevance" {
+		p.Sort = "newest"
+	}
+	if !validChoice(stockFilters, p.Stock) {
+		p.Stock = ""
+	}
+	if len(p.Q) > 200 {
+		p.Q = p.Q[:200]
+	}
+	cats, tree, err := s.tree.get(r.Context(), s.db, s.cfg.Now())
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	p.Categories = tree
+	var catIDs []int64
+	if p.Category != "" {
+		for _, c := range cats {
+			if c.Path == p.Category {
+				catIDs = catalog.Subtree(cats, c.ID)
+			}
+		}
+		if catIDs == nil {
+			catIDs = []int64{-1} // unknown category: nothing matches
+		}
+	}
+	if p.Q != "" && s.cfg.Search != nil && (p.Stock == "" || p.Stock == "in") {
+		err = s.searchProducts(r.Context(), &p)
+	} else {
+		cur, _ := decodeCursor(q.Get("after"))
+		p.Paged = cur != nil
+		f := productFilter{q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage}
+		p.Products, p.Next, err = listProducts(r.Context(), s.db, f)
+		if err == nil {
+			key := fmt.Sprintf("%q %v %s", f.q, f.categoryIDs, f.stock)
+			p.Total, err = s.tree.count(key, s.cfg.Now(), func() (int, error) { return countProducts(r.Context(), s.db, f) })
+		}
+	}
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "products", "Products", "products", p)
+}
+
+// searchProducts answers a text query with the shop's search index: the
+// products shoppers would find (stemming, typos, synonyms), best match
+// first or by price, and an exact SKU first. A scan of 100,000 titles
+// with LIKE would take hundreds of milliseconds; the index takes a few.
+func (s *Server) searchProducts(ctx context.Context, p *productsPage) error {
+	p.ByIndex = true
+	p.Page, _ = strconv.Atoi(p.Query.Get("page"))
+	p.Page = max(p.Page, 1)
+	q := search.Query{Text: p.Q, Category: p.Category, InStockOnly: p.Stock == "in", Limit: productsPerPage, Offset: (p.Page - 1) * productsPerPage}
+	switch p.Sort {
+	case "price_asc":
+		q.Sort = search.SortPriceAsc
+	case "price_desc":
+		q.Sort = search.SortPriceDesc
+	default:
+		p.Sort, q.Sort = "relevance", search.SortRelevance
+	}
+	res, err := s.cfg.Search.Search(ctx, q)
+	if err != nil {
+		return err
+	}
+	p.Products, p.Total = res.Products, res.Total
+	if q.Offset+len(res.Products) < res.Total {
+		p.NextPage = p.Page + 1
+	}
+	if p.Page == 1 {
+		if exact, err := catalog.GetProduct(ctx, s.db, p.Q); err == nil {
+			p.Products = append([]catalog.Product{*exact}, slices.DeleteFunc(p.Products, func(x catalog.Product) bool { return x.SKU == exact.SKU })...)
+		}
+	}
+	return nil
+}
+
+func validChoice(choices [][2]string, v string) bool {
+	for _, c := range choices {
+		if c[0] == v {
+			return true
+		}
+	}
+	return false
+}
+
+// treeCache keeps the category tree with its product counts for a while:
+// counting 100,000 products per category on every page view would be
+// most of the page's time. Writes through the panel reset it.
+type treeCache struct {
+	mu     sync.Mutex
+	at     time.Time
+	cats   []catalog.Category
+	rows   []categoryRow
+	counts map[string]cachedCount // product counts by filter
+}
+
+type cachedCount struct {
+	n  int
+	at time.Time
+}
+
+// count returns the cached number of products matching a filter, or
+// counts them (on Postgres a count of 100,000 rows is a scan of the table).
+func (c *treeCache) count(key string, now time.Time, fill func() (int, error)) (int, error) {
+	c.mu.Lock()
+	e, ok := c.counts[key]
+	c.mu.Unlock()
+	if ok && now.Sub(e.at) < treeTTL && !now.Before(e.at) {
+		return e.n, nil
+	}
+	n, err := fill()
+	if err != nil {
+		return 0, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil || len(c.counts) > 200 {
+		c.counts = map[string]cachedCount{}
+	}
+	c.counts[key] = cachedCount{n, now}
+	return n, nil
+}
+
+const treeTTL = 30 * time.Second
+
+func (c *treeCache) get(ctx context.Context, db bun.IDB, now time.Time) ([]catalog.Category, []categoryRow, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.rows != nil && now.Sub(c.at) < treeTTL && !now.Before(c.at) {
+		return c.cats, c.rows, nil
+	}
+	cats, err := catalog.ListCategories(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	counts, err := catalog.CategoryProductCounts(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.cats, c.rows, c.at = cats, categoryTree(cats, counts), now
+	return c.cats, c.rows, nil
+}
+
+func (c *treeCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rows, c.counts = nil, nil
+}
+
+// categoryTree orders categories by path with their depth and the active
+// products of their whole branch.
+func categoryTree(cats []catalog.Category, direct map[int64]int) []categoryRow {
+	rows := make([]categoryRow, 0, len(cats))
+	for _, c := range cats {
+		n := 0
+		for _, id := range catalog.Subtree(cats, c.ID) {
+			n += direct[id]
+		}
+		rows = append(rows, categoryRow{Path: c.Path, Name: c.Name, Depth: strings.Count(c.Path, catalog.PathSeparator), Count: n})
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
+	return rows
+}
+
+// productFilter selects a page of the product list.
+type productFilter struct {
+	q           string
+	categoryIDs []int64
+	stock       string
+	sort        string
+	after       *cursor
+	limit       int
+}
+
+// cursor is where the previous page ended: the sort key and id of its
+// last row (keyset pagination: page 2,000 costs what page 1 costs).
+type cursor struct {
+	Num int64  `json:"n,omitempty"`
+	Str string `json:"s,omitempty"`
+	ID  int64  `json:"id"`
+}
+
+func (c cursor) encode() string {
+	b, _ := json.Marshal(c)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func decodeCursor(s string) (*cursor, error) {
+	if s == "" {
+		return nil, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, err
+	}
+	c := new(cursor)
+	if err := json.Unmarshal(b, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// likePattern escapes LIKE wildcards in user text.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// like is a case-insensitive LIKE in both dialects.
+func like(db bun.IDB) string {
+	if db.Dialect().Name() == dialect.PG {
+		return "ILIKE"
+	}
+	return "LIKE"
+}
+
+// countProducts counts the products matching f (cursor and sort aside).
+func countProducts(ctx context.Context, db bun.IDB, f productFilter) (int, error) {
+	n, err := f.where(db, db.NewSelect().Model((*catalog.Product)(nil))).Count(ctx)
+	return int(n), err
+}
+
+func (f productFilter) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	if f.q != "" {
+		pat := likePattern(f.q)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("product.sku = ?", f.q).
+				WhereOr("product.title "+like(db)+" ? ESCAPE '\\'", pat).
+				WhereOr("product.brand "+like(db)+" ? ESCAPE '\\'", pat)
+		})
+	}
+	if len(f.categoryIDs) > 0 {
+		q = q.Where("product.category_id IN (?)", bun.In(f.categoryIDs))
+	}
+	switch f.stock {
+	case "in":
+		q = q.Where("product.active = ?", true).Where("product.stock > 0")
+	case "low":
+		q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
+	case "out":
+		q = q.Where("product.active = ?", true).Where("product.stock = 0")
+	case "archived":
+		q = q.Where("product.active = ?", false)
+	}
+	return q
+}
+
+// listProducts returns one page of products and the cursor of the next.
+func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.Product, string, error) {
+	var ps []catalog.Product
+	q := f.where(db, db.NewSelect().Model(&ps).Relation("Category"))
+	col, desc := sortKey(f.sort)
+	if c := f.after; c != nil {
+		op := ">"
+		if desc {
+			op = "<"
+		}
+		var v any = c.Num
+		if col == "product.title" {
+			v = c.Str
+		}
+		if col == "product.id" {
+			q = q.Where("product.id "+op+" ?", c.ID)
+		} else {
+			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where(col+" "+op+" ?", v).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+					return q.Where(col+" = ?", v).Where("product.id "+op+" ?", c.ID)
+				})
+			})
+		}
+	}
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	if col != "product.id" {
+		q = q.OrderExpr(col + dir)
+	}
+	q = q.OrderExpr("product.id" + dir).Limit(int64(f.limit + 1))
+	if err := q.Scan(ctx); err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(ps) > f.limit {
+		ps = ps[:f.limit]
+		last := ps[len(ps)-1]
+		c := cursor{ID: last.ID}
+		switch col {
+		case "product.price":
+			c.Num = last.Price
+		case "product.stock":
+			c.Num = int64(last.Stock)
+		case "product.title":
+			c.Str = last.Title
+		}
+		next = c.encode()
+	}
+	return ps, next, nil
+}
+
+func sortKey(s string) (col string, desc bool) {
+	switch s {
+	case "title":
+		return "product.title", false
+	case "price_asc":
+		return "product.price", false
+	case "price_desc":
+		return "product.price", true
+	case "stock_asc":
+		return "product.stock", false
+	}
+	return "product.id", true
+}

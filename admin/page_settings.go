@@ -1,0 +1,121 @@
+package admin
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"shopbot/catalog"
+)
+
+// settingsPage is /admin/settings.
+type settingsPage struct {
+	Form  settingsForm
+	Staff []staffUser
+	Error string
+	Me    int64
+}
+
+type settingsForm struct {
+	ShopName, Currency, PromptExtra, Model, MaxRounds, RateLimit, RateWindow string
+}
+
+func formOfSettings(st ShopSettings) settingsForm {
+	return settingsForm{
+		ShopName: st.ShopName, Currency: st.Currency, PromptExtra: st.PromptExtra, Model: st.Model,
+		MaxRounds: strconv.Itoa(st.MaxRounds), RateLimit: strconv.Itoa(st.RateLimit), RateWindow: st.RateWindow.String(),
+	}
+}
+
+func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
+	st, err := s.settings.Get(r.Context())
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.renderSettings(w, r, http.StatusOK, settingsPage{Form: formOfSettings(st)})
+}
+
+func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int, p settingsPage) {
+	if err := s.db.NewSelect().Model(&p.Staff).Order("username").Scan(r.Context()); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	p.Me = sessionFrom(r.Context()).UserID
+	s.render(w, r, code, "settings", "Settings", "settings", p)
+}
+
+// saveSettings stores the settings; the engine reads them within a
+// second, no restart needed.
+func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
+	f := settingsForm{
+		ShopName: r.FormValue("shop_name"), Currency: r.FormValue("currency"), PromptExtra: r.FormValue("prompt_extra"),
+		Model: r.FormValue("model"), MaxRounds: r.FormValue("max_rounds"), RateLimit: r.FormValue("rate_limit"),
+		RateWindow: r.FormValue("rate_window"),
+	}
+	st, err := parseSettings(f)
+	if err == nil {
+		err = s.settings.Save(r.Context(), st)
+	}
+	if err != nil {
+		if _, ok := err.(*userError); !ok {
+			s.renderError(w, r, err)
+			return
+		}
+		s.renderSettings(w, r, http.StatusBadRequest, settingsPage{Form: f, Error: err.Error()})
+		return
+	}
+	s.log.InfoContext(r.Context(), "settings saved", "user", sessionFrom(r.Context()).Username)
+	redirect(w, r, "/admin/settings", "Settings saved. They apply to the next messages, no restart needed.")
+}
+
+func parseSettings(f settingsForm) (ShopSettings, error) {
+	st := ShopSettings{ShopName: f.ShopName, Currency: strings.TrimSpace(f.Currency), PromptExtra: strings.TrimSpace(f.PromptExtra), Model: f.Model}
+	var err error
+	if st.MaxRounds, err = strconv.Atoi(strings.TrimSpace(f.MaxRounds)); err != nil {
+		return st, badRequest("Model calls per turn must be a whole number.")
+	}
+	if st.RateLimit, err = strconv.Atoi(strings.TrimSpace(f.RateLimit)); err != nil {
+		return st, badRequest("The rate limit must be a whole number.")
+	}
+	if st.RateWindow, err = time.ParseDuration(strings.TrimSpace(f.RateWindow)); err != nil {
+		return st, badRequest("The rate window must be a duration such as 60s or 5m.")
+	}
+	if _, err := catalog.NormalizeCurrency(st.Currency); err != nil {
+		return st, badRequest("%q is not an ISO 4217 currency code.", st.Currency)
+	}
+	return st, nil
+}
+
+// addStaff creates another staff user.
+func (s *Server) addStaff(w http.ResponseWriter, r *http.Request) {
+	u, err := createUser(r.Context(), s.db, r.FormValue("username"), r.FormValue("password"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "staff user added", "new_user", u.Username, "user", sessionFrom(r.Context()).Username)
+	redirect(w, r, "/admin/settings", "Added "+u.Username+".")
+}
+
+// deleteStaff removes a staff user and their sessions (not yourself, and
+// not admin, whose password comes from ADMIN_PASSWORD).
+func (s *Server) deleteStaff(w http.ResponseWriter, r *http.Request) {
+	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	u := new(staffUser)
+	if err := s.db.NewSelect().Model(u).Where("id = ?", id).Scan(r.Context()); err != nil {
+		s.renderError(w, r, notFound("User"))
+		return
+	}
+	if u.ID == sessionFrom(r.Context()).UserID || u.Username == AdminUser {
+		s.renderError(w, r, badRequest("You cannot remove yourself or the admin user."))
+		return
+	}
+	if _, err := s.db.NewDelete().Model(u).WherePK().Exec(r.Context()); err != nil {
+		s.renderError(w, r, fmt.Errorf("admin: delete user: %w", err))
+		return
+	}
+	redirect(w, r, "/admin/settings", "Removed "+u.Username+".")
+}

@@ -1,0 +1,98 @@
+package admin_test
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog/catalogtest"
+)
+
+// TestEveryPageRenders signs in and opens every page, on SQLite and
+// Postgres, so every template renders and every query runs in both
+// dialects.
+func TestEveryPageRenders(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		p := newPanel(t, db)
+		f := seed(t, db)
+		code, body := p.get("/admin/login")
+		if code != http.StatusOK || !strings.Contains(body, "Sign in") {
+			t.Fatalf("login page = %d", code)
+		}
+		p.signIn()
+		rendered := map[string]bool{"login": true}
+		for _, tc := range []struct{ page, path, want string }{
+			{"dashboard", "/admin/", "Conversations per day"},
+			{"products", "/admin/products", "Products"},
+			{"products", "/admin/products?q=shoe&category=Shoes&stock=in&sort=price_desc", "Products"},
+			{"product", fmt.Sprintf("/admin/products/%d", 1), "Archive"},
+			{"product", "/admin/products/new", "New product"},
+			{"import", "/admin/import", "Import products"},
+			{"orders", "/admin/orders?status=new&channel=telegram&from=2020-01-01&to=2099-12-31", f.order.Number},
+			{"order", "/admin/orders/" + f.order.Number, "Mark shipped"},
+			{"inbox", "/admin/conversations?show=human", "needs human"},
+			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
+			{"playground", "/admin/playground", "playground.js"},
+			{"settings", "/admin/settings", "Test Shop"},
+			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
+		} {
+			code, body := p.get(tc.path)
+			wantCode := http.StatusOK
+			if tc.page == "error" {
+				wantCode = http.StatusNotFound
+			}
+			if code != wantCode || !strings.Contains(body, tc.want) {
+				t.Errorf("GET %s = %d, want %d with %q:\n%.2000s", tc.path, code, wantCode, tc.want, body)
+			}
+			if !strings.Contains(body, "</html>") {
+				t.Errorf("GET %s: page cut short", tc.path)
+			}
+			rendered[tc.page] = true
+		}
+		code, page := p.get("/admin/import/999")
+		if code != http.StatusNotFound || !strings.Contains(page, "Import not found") {
+			t.Errorf("unknown import = %d", code)
+		}
+		names := p.admin.PageNames()
+		sort.Strings(names)
+		for _, n := range names {
+			if !rendered[n] {
+				t.Errorf("template %s is not rendered by this test", n)
+			}
+		}
+	})
+}
+
+// TestPanelHeaders: every page carries the security headers and the
+// static assets are served with the right types.
+func TestPanelHeaders(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	resp, err := p.client.Get(p.srv.URL + "/admin/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	csp := resp.Header.Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %s", csp, want)
+		}
+	}
+	if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" {
+		t.Errorf("headers: %v", resp.Header)
+	}
+	for path, ctype := range map[string]string{"/admin/static/style.css": "text/css", "/admin/static/playground.js": "javascript"} {
+		resp, err := http.Get(p.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), ctype) {
+			t.Errorf("%s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
+		}
+	}
+}

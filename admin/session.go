@@ -1,0 +1,172 @@
+package admin
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// sessionCookie holds the random session token; the database keeps only
+// its SHA-256, so a leaked database does not sign anyone in.
+const sessionCookie = "shopbot_session"
+
+// staffSession is a signed-in browser.
+type staffSession struct {
+	bun.BaseModel `bun:"table:staff_sessions"`
+
+	TokenHash  string     `bun:"token_hash,pk"`
+	UserID     int64      `bun:"user_id,notnull"`
+	User       *staffUser `bun:"rel:belongs-to,join:user_id=id"`
+	CSRFToken  string     `bun:"csrf_token,notnull"`
+	CreatedAt  time.Time  `bun:"created_at,notnull"`
+	LastSeenAt time.Time  `bun:"last_seen_at,notnull"`
+	ExpiresAt  time.Time  `bun:"expires_at,notnull"`
+}
+
+// session is the signed-in staff member of a request.
+type session struct {
+	UserID    int64
+	Username  string
+	CSRFToken string
+	tokenHash string
+}
+
+type sessionKey struct{}
+
+func sessionFrom(ctx context.Context) *session {
+	s, _ := ctx.Value(sessionKey{}).(*session)
+	return s
+}
+
+func randomToken() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func hashToken(tok string) string {
+	h := sha256.Sum256([]byte(tok))
+	return hex.EncodeToString(h[:])
+}
+
+// startSession signs u in: a new session row and its cookie.
+func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *staffUser) error {
+	tok := randomToken()
+	now := s.cfg.Now().UTC()
+	row := &staffSession{
+		TokenHash: hashToken(tok), UserID: u.ID, CSRFToken: randomToken(),
+		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL),
+	}
+	if _, err := s.db.NewInsert().Model(row).Exec(ctx); err != nil {
+		return fmt.Errorf("admin: start session: %w", err)
+	}
+	// Forget expired sessions now and then.
+	_, _ = s.db.NewDelete().Model((*staffSession)(nil)).Where("expires_at < ?", now).Exec(ctx)
+	http.SetCookie(w, &http.Cookie{
+		Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: secure(r),
+		SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.SessionTTL / time.Second),
+	})
+	return nil
+}
+
+// secure reports whether the request reached us over TLS, directly or
+// through a proxy that says so: cookies are then Secure.
+func secure(r *http.Request) bool {
+	return r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
+}
+
+// lookupSession returns the request's live session, or nil.
+func (s *Server) lookupSession(r *http.Request) (*session, error) {
+	c, err := r.Cookie(sessionCookie)
+	if err != nil || c.Value == "" {
+		return nil, nil
+	}
+	row := new(staffSession)
+	err = s.db.NewSelect().Model(row).Relation("User").Where("token_hash = ?", hashToken(c.Value)).Scan(r.Context())
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("admin: look up session: %w", err)
+	}
+	now := s.cfg.Now().UTC()
+	if row.User == nil || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
+		_, _ = s.db.NewDelete().Model(row).WherePK().Exec(r.Context())
+		return nil, nil
+	}
+	if now.Sub(row.LastSeenAt) > time.Minute {
+		_, _ = s.db.NewUpdate().Model(row).Set("last_seen_at = ?", now).WherePK().Exec(r.Context())
+	}
+	return &session{UserID: row.UserID, Username: row.User.Username, CSRFToken: row.CSRFToken, tokenHash: row.TokenHash}, nil
+}
+
+// headers sets the security headers every panel response carries.
+func (s *Server) headers(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' https: http: data:; style-src 'self'; "+
+			"script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Frame-Options", "DENY")
+		hd.Set("Referrer-Policy", "same-origin")
+		h(w, r)
+	}
+}
+
+// page requires a session; without one a browser is sent to sign in.
+func (s *Server) page(h http.HandlerFunc) http.HandlerFunc {
+	return s.headers(func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.lookupSession(r)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		if sess == nil {
+			http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+			return
+		}
+		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
+	})
+}
+
+// action requires a session and the session's CSRF token (form field
+// csrf, or the X-CSRF-Token header of scripts); otherwise 403 and nothing
+// changes.
+func (s *Server) action(h http.HandlerFunc) http.HandlerFunc {
+	return s.headers(func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.lookupSession(r)
+		if err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+		if sess == nil {
+			s.render(w, r, http.StatusForbidden, "error", "Signed out", "", errorPage{Code: 403, Message: "Your session has ended. Sign in again, then retry."})
+			return
+		}
+		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
+		tok := r.Header.Get("X-CSRF-Token")
+		if tok == "" {
+			r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
+			tok = r.FormValue("csrf") // parses a multipart body as well
+		}
+		if subtle.ConstantTimeCompare([]byte(tok), []byte(sess.CSRFToken)) != 1 {
+			s.render(w, r, http.StatusForbidden, "error", "Forbidden", "", errorPage{Code: 403, Message: "The form was stale or forged (bad CSRF token); nothing was changed. Reload the page and try again."})
+			return
+		}
+		h(w, r)
+	})
+}
+
+// maxUpload bounds a posted body (import files, images).
+const maxUpload = 64 << 20

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var generatedRE = regexp.MustCompile(`user admin, password (\S+) \(generated`)
+
+// TestServeAdminPassword: a first start generates the admin password and
+// prints it once; it signs in; a later start does not print it again.
+func TestServeAdminPassword(t *testing.T) {
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	m := generatedRE.FindStringSubmatch(s.stdout.String())
+	if m == nil {
+		t.Fatalf("no generated password in the startup output:\n%s", s.stdout)
+	}
+	signIn(t, s.base, "admin", m[1])
+	s.stop(t)
+
+	s = startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	out := s.stdout.String()
+	if strings.Contains(out, m[1]) || !strings.Contains(out, "password printed at first start") {
+		t.Errorf("second start:\n%s", out)
+	}
+	s.stop(t)
+
+	s = startServer(t, map[string]string{"DATABASE_URL": dbURL, "ADMIN_PASSWORD": "a password from the env"})
+	s.waitReady(t)
+	signIn(t, s.base, "admin", "a password from the env")
+}
+
+func signIn(t *testing.T, base, user, password string) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(base + "/admin/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	if tok == nil {
+		t.Fatalf("sign-in page without a form token:\n%s", page)
+	}
+	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
+		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
+	}
+}
+
+// TestMetricsPassPromtool scrapes the real /metrics after a chat turn and
+// checks it with promtool (Debian package prometheus). Missing promtool is
+// a failure, not a skip.
+func TestMetricsPassPromtool(t *testing.T) {
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Fatal("promtool not found: install it (apt-get install prometheus) — the metrics must pass `promtool check metrics`")
+	}
+	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db"), "METRICS_TOKEN": "scrape-token"})
+	s.waitReady(t)
+	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(`{"session":"metrics-test-session-1","message":"running shoes under 100"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if code, _ := s.get(t, "/metrics"); code != http.StatusUnauthorized {
+		t.Errorf("/metrics without the token = %d, want 401", code)
+	}
+	req, _ := http.NewRequest("GET", s.base+"/metrics", nil)
+	req.Header.Set("Authorization", "Bearer scrape-token")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scrape, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"shopbot_turns_total{channel=\"web\",outcome=\"planner\"} 1", "shopbot_tool_calls_total", "shopbot_http_requests_total"} {
+		if !bytes.Contains(scrape, []byte(want)) {
+			t.Errorf("scrape lacks %s", want)
+		}
+	}
+	cmd := exec.Command(promtool, "check", "metrics")
+	cmd.Stdin = bytes.NewReader(scrape)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("promtool check metrics: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Overrides are settings a merchant changes while the shop runs (the admin
+// panel stores them in the database). Zero fields keep the Config's value.
+type Overrides struct {
+	ShopName    string
+	Currency    string
+	PromptExtra string
+	Model       string // the chat model name of an OpenAI-compatible Model
+	MaxRounds   int
+	RateLimit   int
+	RateWindow  time.Duration
+}
+
+// settingsTTL is how long overrides are reused before they are read again:
+// a changed setting applies within a second, and a busy shop reads the
+// settings once a second, not once a turn.
+const settingsTTL = time.Second
+
+// liveSettings caches the overrides and the model client they select.
+type liveSettings struct {
+	mu     sync.Mutex
+	read   time.Time
+	val    Overrides
+	ok     bool
+	models map[string]Model // model clients by name, built on first use
+}
+
+// withSettings returns the engine a turn runs with: e itself when no
+// settings hook is configured or it fails (the static Config holds), or a
+// shallow copy whose Config carries the current overrides.
+func (e *Engine) withSettings(ctx context.Context) *Engine {
+	if e.cfg.Settings == nil {
+		return e
+	}
+	o, model, ok := e.live.get(ctx, e)
+	if !ok {
+		return e
+	}
+	c := *e
+	if o.ShopName != "" {
+		c.cfg.ShopName = o.ShopName
+	}
+	if o.Currency != "" {
+		c.cfg.Currency = o.Currency
+	}
+	if o.PromptExtra != "" {
+		c.cfg.PromptExtra = o.PromptExtra
+	}
+	if o.MaxRounds > 0 {
+		c.cfg.MaxRounds = min(o.MaxRounds, 20)
+	}
+	if model != nil {
+		c.cfg.Model = model
+	}
+	if o.RateLimit > 0 && o.RateWindow > 0 {
+		e.limiter.configure(o.RateLimit, o.RateWindow)
+	}
+	return &c
+}
+
+func (l *liveSettings) get(ctx context.Context, e *Engine) (Overrides, Model, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := e.cfg.Now()
+	if !l.ok || now.Sub(l.read) >= settingsTTL || now.Before(l.read) {
+		o, err := e.cfg.Settings(ctx)
+		if err != nil {
+			e.log.WarnContext(ctx, "settings unreadable, static configuration applies", "err", err)
+			return Overrides{}, nil, false
+		}
+		l.val, l.ok, l.read = o, true, now
+	}
+	return l.val, l.model(e.cfg.Model, l.val.Model), true
+}
+
+// model returns the client for the named model: the configured one when
+// the name is empty or the same, or a sibling of an OpenAI client.
+func (l *liveSettings) model(base Model, name string) Model {
+	oa, isOpenAI := base.(*OpenAI)
+	if name == "" || !isOpenAI || oa.model == name {
+		return nil
+	}
+	if m, ok := l.models[name]; ok {
+		return m
+	}
+	if l.models == nil {
+		l.models = map[string]Model{}
+	}
+	m := &OpenAI{
+		chat: oa.chat, model: name, apiKey: oa.apiKey, timeout: oa.timeout, maxRetries: oa.maxRetries,
+		backoffMin: oa.backoffMin, backoffMax: oa.backoffMax, logger: oa.logger, configErr: oa.configErr,
+	}
+	l.models[name] = m
+	return m
+}
+
+// configure changes the rate limit for turns from now on.
+func (r *rateLimiter) configure(limit int, window time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limit, r.window = limit, window
+}
