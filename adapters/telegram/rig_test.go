@@ -1,0 +1,157 @@
+package telegram
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/catalog"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/search"
+	"shopbot/engine"
+)
+
+const token = "123456:TEST-token"
+
+// rig is the adapter running against the fake Bot API with the real
+// engine (offline planner: no model) on a real database.
+type rig struct {
+	t   testing.TB
+	db  *bun.DB
+	srv *telegramtest.Server
+	a   *Adapter
+	reg *prometheus.Registry
+}
+
+// Test products: one with a photo and a hostile name.
+const (
+	mugSKU   = "TST-MUG-001"
+	mugTitle = `<b>&Co</b> "Zanzibar" Mug <script>`
+)
+
+func seed(t testing.TB, db *bun.DB) {
+	t.Helper()
+	ctx := context.Background()
+	if n, err := catalog.CountProducts(ctx, db); err != nil || n > 0 {
+		return
+	}
+	if _, err := demo.Load(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	_, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{{
+		SKU: mugSKU, Title: mugTitle, Description: "A *stoneware* mug for <tea> & coffee, 350 ml.",
+		Brand: "A&B <Pottery>", CategoryPath: []string{"Kitchen", "Mugs"}, Price: 1250, Currency: "USD", Stock: 40,
+		ImageURLs: []string{"https://img.example.com/mug.jpg"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logger writes the adapter's and engine's logs to the test log.
+func logger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func newEngine(t testing.TB, db *bun.DB) *engine.Engine {
+	t.Helper()
+	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), Logger: logger(t), RateLimit: 10_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eng
+}
+
+// newRig starts the adapter; mod adjusts its config. Fast pacing unless
+// the test sets its own.
+func newRig(t testing.TB, db *bun.DB, mod func(*Config)) *rig {
+	t.Helper()
+	seed(t, db)
+	srv := telegramtest.NewServer(t, token)
+	reg := prometheus.NewRegistry()
+	cfg := Config{
+		Token: token, APIURL: srv.URL, ShopName: "Test <Shop> & Co", DB: db, Engine: newEngine(t, db),
+		Logger: logger(t), Registry: reg, PollTimeout: time.Second,
+		PrivateEvery: time.Millisecond, GroupEvery: time.Millisecond, Burst: 100,
+	}
+	if mod != nil {
+		mod(&cfg)
+	}
+	a, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+	return &rig{t: t, db: db, srv: srv, a: a, reg: reg}
+}
+
+// sent returns the calls that posted or changed messages in chat.
+func (r *rig) sent(chat string) []telegramtest.Call {
+	var out []telegramtest.Call
+	for _, c := range r.srv.Calls("sendMessage", "sendPhoto", "editMessageText", "sendInvoice") {
+		if c.Params["chat_id"] == chat {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// waitSent waits for a call to chat satisfying cond and returns it.
+func (r *rig) waitSent(chat, what string, cond func(c telegramtest.Call) bool) telegramtest.Call {
+	r.t.Helper()
+	var found telegramtest.Call
+	r.srv.Wait(r.t, 15*time.Second, what, func(calls []telegramtest.Call) bool {
+		for _, c := range calls {
+			if c.Params["chat_id"] == chat && c.Status == 200 && cond(c) {
+				found = c
+				return true
+			}
+		}
+		return false
+	})
+	return found
+}
+
+// waitText waits for a message to chat containing s.
+func (r *rig) waitText(chat, s string) telegramtest.Call {
+	r.t.Helper()
+	return r.waitSent(chat, "a message with "+s, func(c telegramtest.Call) bool {
+		return c.Method != "editMessageText" && strings.Contains(c.Text(), s)
+	})
+}
+
+// waitHandled waits until the inbox has handled update id.
+func (r *rig) waitHandled(id int64) {
+	r.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		var row inboxRow
+		err := r.db.NewSelect().Model(&row).Where("update_id = ?", id).Scan(context.Background())
+		if err == nil && row.HandledAt != nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.t.Fatalf("update %d not handled; calls:\n%s", id, telegramtest.Dump(r.srv.Calls()))
+}
