@@ -1,12 +1,16 @@
 package telegram
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/go-telegram/bot/models"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
@@ -154,4 +158,45 @@ func (r *rig) waitHandled(id int64) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	r.t.Fatalf("update %d not handled; calls:\n%s", id, telegramtest.Dump(r.srv.Calls()))
+}
+
+const secret = "s3cret-token_1"
+
+// webhookMode configures the rig for webhook delivery.
+func webhookMode(c *Config) {
+	c.WebhookURL = "https://shop.example.com/telegram/webhook"
+	c.WebhookSecret = secret
+}
+
+// post delivers an update to the webhook with the given secret header
+// ("" leaves it out) and returns the status.
+func (r *rig) post(body []byte, secretHeader string) int {
+	req := httptest.NewRequest(http.MethodPost, "/telegram/webhook", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if secretHeader != "" {
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secretHeader)
+	}
+	w := httptest.NewRecorder()
+	r.a.ServeHTTP(w, req)
+	return w.Code
+}
+
+// deliver posts an update with the right secret, numbering it if needed.
+func (r *rig) deliver(u models.Update) int64 {
+	r.t.Helper()
+	if u.ID == 0 {
+		u.ID = r.srv.NextID()
+	}
+	if code := r.post(telegramtest.JSON(u), secret); code != http.StatusOK {
+		r.t.Fatalf("webhook answered %d", code)
+	}
+	return u.ID
+}
+
+func (r *rig) inboxCount() int {
+	n, err := r.db.NewSelect().Model((*inboxRow)(nil)).Count(context.Background())
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return int(n)
 }

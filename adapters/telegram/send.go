@@ -152,5 +152,5 @@ func (p *pacer) reserve(chat int64, now time.Time) time.Duration {
 	}
 	earliest := t.Add(-time.Duration(p.burst-1) * interval)
 	p.tat[chat] = t.Add(interval)
-	return earliest.Sub(now)
+	return max(earliest.Sub(now), 0)
 }
