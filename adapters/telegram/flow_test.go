@@ -196,5 +196,3 @@ func callsWith(calls []telegramtest.Call, s string) []telegramtest.Call {
 	}
 	return out
 }
-
-

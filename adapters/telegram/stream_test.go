@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine"
