@@ -11,7 +11,8 @@ import (
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone.
-func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
+// notify hears of orders placed and handoffs (nil drops them).
+func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (*engine.Engine, error) {
 	var model engine.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = engine.NewOpenAI(engine.OpenAIConfig{
@@ -28,6 +29,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateLimit:   cfg.engine.rateTurns,
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
+		Notifier:    notify,
 		Logger:      log,
 		Registry:    reg,
 	})
