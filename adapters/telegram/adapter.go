@@ -47,6 +47,9 @@ type Config struct {
 	// StreamEvery bounds how often a streamed answer is updated (1 s);
 	// StreamAfter is how long an answer must take before streaming starts.
 	StreamEvery, StreamAfter time.Duration
+	// Concurrency bounds the chats whose turns run at once (4), so a
+	// burst of updates cannot starve the database pool.
+	Concurrency int
 	// CallbackWithin is when a button press still being handled gets its
 	// callback query answered anyway (700 ms).
 	CallbackWithin time.Duration
@@ -81,6 +84,9 @@ func (c *Config) defaults() error {
 	if c.Burst <= 0 {
 		c.Burst = 3
 	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
 	return nil
 }
 
@@ -103,17 +109,18 @@ type Adapter struct {
 	queue   *chats
 	now     func() time.Time
 
-	ctx    context.Context // lives until Run returns
-	cancel context.CancelFunc
-	me     atomic.Pointer[models.User]
-	meSet  chan struct{}
+	ctx     context.Context // lives until Run returns
+	cancel  context.CancelFunc
+	me      atomic.Pointer[models.User]
+	started chan struct{} // closed once Run has resumed the inbox: new updates may come in
 
 	noDrafts atomic.Bool // the server answered 404 to sendMessageDraft
 	draftSeq atomic.Int64
 
 	goneMu    sync.Mutex
 	goneChats map[int64]time.Time
-	side      sync.WaitGroup // pre-checkout answers and other work outside chat queues
+	side      sync.WaitGroup // the inbox writer, pre-checkout answers, callback watchdogs
+	arrivals  chan arrival
 }
 
 // New builds the adapter; Run starts it.
@@ -132,9 +139,12 @@ func New(cfg Config) (*Adapter, error) {
 	a := &Adapter{
 		cfg: cfg, bot: b, http: httpc, log: cfg.Logger, metrics: newMetrics(cfg.Registry),
 		pacer: newPacer(cfg.PrivateEvery, cfg.GroupEvery, cfg.Burst), now: time.Now,
-		ctx: ctx, cancel: cancel, meSet: make(chan struct{}), goneChats: map[int64]time.Time{},
+		ctx: ctx, cancel: cancel, started: make(chan struct{}), goneChats: map[int64]time.Time{},
 	}
-	a.queue = newChats(ctx, a.handle)
+	a.queue = newChats(ctx, a.handle, cfg.Concurrency)
+	a.arrivals = make(chan arrival, maxBatch)
+	a.side.Add(1)
+	go a.recordLoop()
 	return a, nil
 }
 
@@ -151,11 +161,11 @@ func (a *Adapter) Run(ctx context.Context) error {
 		return err
 	}
 	a.me.Store(me)
-	close(a.meSet)
 	a.setCommands(ctx)
 	if err := a.resume(ctx); err != nil {
 		return err
 	}
+	close(a.started)
 	if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-7*24*time.Hour)); err != nil {
 		a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
 	}

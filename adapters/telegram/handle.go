@@ -22,11 +22,11 @@ func (a *Adapter) handle(ctx context.Context, j job) {
 	case u.PreCheckoutQuery != nil:
 		a.preCheckout(ctx, u.PreCheckoutQuery)
 	case u.CallbackQuery != nil:
-		a.button(ctx, u, j.answered)
+		a.button(ctx, u, j)
 	case u.Message != nil && u.Message.SuccessfulPayment != nil:
 		a.paid(ctx, u.Message)
 	case u.Message != nil:
-		a.message(ctx, u)
+		a.message(ctx, u, j.slot)
 	}
 	if ctx.Err() != nil {
 		return
@@ -38,7 +38,7 @@ func (a *Adapter) handle(ctx context.Context, j job) {
 
 // message turns a chat message into a turn: text, a command, or a shared
 // contact. In groups the bot answers only when addressed.
-func (a *Adapter) message(ctx context.Context, u *models.Update) {
+func (a *Adapter) message(ctx context.Context, u *models.Update, sl *slot) {
 	m := u.Message
 	if m.From == nil || m.From.IsBot {
 		return
@@ -62,7 +62,7 @@ func (a *Adapter) message(ctx context.Context, u *models.Update) {
 		}
 		t.Text = txt
 	}
-	a.turn(ctx, m.Chat, t, nil)
+	a.turn(ctx, m.Chat, t, nil, sl)
 }
 
 // addressed reports whether a message is for the bot and returns its text
@@ -105,8 +105,8 @@ func (a *Adapter) turnBase(chat models.Chat, from models.User, updateID int64) e
 }
 
 // button handles a press of an inline button.
-func (a *Adapter) button(ctx context.Context, u *models.Update, cb *callbackAnswer) {
-	q := u.CallbackQuery
+func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
+	q, cb := u.CallbackQuery, j.answered
 	defer cb.answer(ctx, "")
 	chat, msgID := callbackChat(q)
 	if chat == nil {
@@ -120,7 +120,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, cb *callbackAnsw
 	}
 	t := a.turnBase(*chat, q.From, u.ID)
 	t.Action = &act
-	a.turn(ctx, *chat, t, &pressed{answer: cb, action: act, messageID: msgID})
+	a.turn(ctx, *chat, t, &pressed{answer: cb, action: act, messageID: msgID}, j.slot)
 }
 
 func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
@@ -141,8 +141,8 @@ type pressed struct {
 }
 
 // turn runs a turn through the engine and renders the reply.
-func (a *Adapter) turn(ctx context.Context, chat models.Chat, t engine.Turn, p *pressed) {
-	r := a.newReply(chat, t, p)
+func (a *Adapter) turn(ctx context.Context, chat models.Chat, t engine.Turn, p *pressed, sl *slot) {
+	r := a.newReply(chat, t, p, sl)
 	err := a.cfg.Engine.Handle(ctx, t, r)
 	r.close(ctx)
 	switch {

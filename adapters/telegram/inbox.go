@@ -22,18 +22,19 @@ type inboxRow struct {
 	HandledAt  *time.Time `bun:"handled_at"`
 }
 
-// record stores an update; first is false for a redelivery.
-func record(ctx context.Context, db bun.IDB, id int64, chat string, payload []byte) (first bool, err error) {
-	row := &inboxRow{UpdateID: id, ChatID: chat, Payload: string(payload), ReceivedAt: time.Now().UTC()}
-	res, err := db.NewInsert().Model(row).On("CONFLICT DO NOTHING").Returning("NULL").Exec(ctx)
-	if err != nil {
-		return false, fmt.Errorf("telegram: record update %d: %w", id, err)
+// recordBatch stores updates in one statement and returns the ids that
+// were new (a redelivered id is not).
+func recordBatch(ctx context.Context, db bun.IDB, rows []inboxRow) (map[int64]bool, error) {
+	var ids []int64
+	err := db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("update_id").Scan(ctx, &ids)
+	if err != nil && !isNoRows(err) {
+		return nil, fmt.Errorf("telegram: record %d updates: %w", len(rows), err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return false, fmt.Errorf("telegram: record update %d: %w", id, err)
+	fresh := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		fresh[id] = true
 	}
-	return n == 1, nil
+	return fresh, nil
 }
 
 func markHandled(ctx context.Context, db bun.IDB, id int64) error {

@@ -14,6 +14,35 @@ type job struct {
 	update   *models.Update
 	received time.Time
 	answered *callbackAnswer // for button presses
+	slot     *slot           // the running turn's share of Concurrency
+}
+
+// slot is a running job's place among the turns allowed at once. A turn
+// gives it up while it waits for the pacer, so chats that wait to send do
+// not hold up chats that could work.
+type slot struct {
+	c    *chats
+	held bool
+}
+
+func (s *slot) acquire(ctx context.Context) bool {
+	if s == nil || s.held {
+		return true
+	}
+	select {
+	case s.c.slots <- struct{}{}:
+		s.held = true
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+func (s *slot) release() {
+	if s != nil && s.held {
+		<-s.c.slots
+		s.held = false
+	}
 }
 
 // chats runs the updates of one chat one after another, in update_id
@@ -25,10 +54,14 @@ type chats struct {
 	wg      sync.WaitGroup
 	handle  func(ctx context.Context, j job)
 	baseCtx context.Context
+	slots   chan struct{} // bounds the turns running at once
 }
 
-func newChats(ctx context.Context, handle func(context.Context, job)) *chats {
-	return &chats{queues: map[string][]job{}, queued: map[int64]bool{}, handle: handle, baseCtx: ctx}
+func newChats(ctx context.Context, handle func(context.Context, job), concurrency int) *chats {
+	return &chats{
+		queues: map[string][]job{}, queued: map[int64]bool{}, handle: handle, baseCtx: ctx,
+		slots: make(chan struct{}, concurrency),
+	}
 }
 
 // add queues j behind the chat's earlier updates; an update already queued
@@ -67,8 +100,10 @@ func (c *chats) drain(key string) {
 		c.queues[key] = q[1:]
 		c.mu.Unlock()
 
-		if c.baseCtx.Err() == nil {
+		j.slot = &slot{c: c}
+		if j.slot.acquire(c.baseCtx) {
 			c.handle(c.baseCtx, j)
+			j.slot.release()
 		}
 		c.mu.Lock()
 		delete(c.queued, j.update.ID)

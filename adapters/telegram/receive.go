@@ -28,6 +28,15 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "wrong or missing X-Telegram-Bot-Api-Secret-Token", http.StatusUnauthorized)
 		return
 	}
+	select {
+	case <-a.started:
+	default:
+		// Updates recorded before a restart are resumed first, so that
+		// none runs twice; Telegram retries.
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "the bot is starting", http.StatusServiceUnavailable)
+		return
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxUpdateBytes))
 	if err != nil {
 		http.Error(w, "update body unreadable or over 1 MB", http.StatusRequestEntityTooLarge)
@@ -55,23 +64,6 @@ func decodeUpdate(body []byte) (*models.Update, error) {
 		return nil, errors.New("update has no update_id")
 	}
 	return &u, nil
-}
-
-// accept records an update durably and queues it; a redelivered update is
-// recognised by its update_id and does nothing.
-func (a *Adapter) accept(ctx context.Context, u *models.Update, raw []byte, received time.Time) error {
-	first, err := record(ctx, a.cfg.DB, u.ID, chatKey(u), raw)
-	if err != nil {
-		return err
-	}
-	a.metrics.ack.Observe(time.Since(received).Seconds())
-	if !first {
-		a.metrics.duplicates.Inc()
-		return nil
-	}
-	a.metrics.updates.WithLabelValues(kindOf(u)).Inc()
-	a.dispatch(u, received)
-	return nil
 }
 
 // dispatch queues an update behind its chat's earlier ones. Pre-checkout

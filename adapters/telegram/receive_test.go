@@ -120,7 +120,7 @@ func TestResume(t *testing.T) {
 	seed(t, db)
 	u := telegramtest.Text(telegramtest.User(603, "Dee"), "/help")
 	u.ID = 5555
-	if _, err := record(context.Background(), db, u.ID, "603", telegramtest.JSON(u)); err != nil {
+	if _, err := recordBatch(context.Background(), db, []inboxRow{{UpdateID: u.ID, ChatID: "603", Payload: string(telegramtest.JSON(u)), ReceivedAt: time.Now()}}); err != nil {
 		t.Fatal(err)
 	}
 	r := newRig(t, db, nil)

@@ -21,7 +21,10 @@ func (r *reply) cards(ctx context.Context, cs []engine.Card) {
 	for _, c := range cs[:min(len(cs), maxCards)] {
 		kb := r.a.cardKeyboard(ctx, c, r.turn.Locale)
 		if c.ImageURL != "" && safeURL(c.ImageURL) {
-			err := r.a.call(ctx, r.chat.ID, "sendPhoto", true, func(ctx context.Context) error {
+			if r.check(r.pace(ctx)) {
+				return
+			}
+			err := r.a.call(ctx, r.chat.ID, "sendPhoto", false, func(ctx context.Context) error {
 				_, err := r.a.bot.SendPhoto(ctx, &bot.SendPhotoParams{
 					ChatID: r.chat.ID, Photo: &models.InputFileString{Data: c.ImageURL},
 					Caption: cardHTML(c, r.turn.Locale, maxCaption), ParseMode: models.ParseModeHTML, ReplyMarkup: kb,
@@ -36,7 +39,7 @@ func (r *reply) cards(ctx context.Context, cs []engine.Card) {
 			}
 			// The image could not be sent (Telegram failed to fetch it): a text card instead.
 		}
-		if _, err := r.a.send(ctx, r.chat.ID, cardHTML(c, r.turn.Locale, 1500), kb); r.check(err) {
+		if _, err := r.send(ctx, cardHTML(c, r.turn.Locale, 1500), kb); r.check(err) {
 			return
 		}
 	}
@@ -125,7 +128,7 @@ func (r *reply) cart(ctx context.Context, cv *engine.CartView) {
 			return
 		}
 	}
-	id, err := r.a.send(ctx, r.chat.ID, html, kb)
+	id, err := r.send(ctx, html, kb)
 	if r.check(err) || err != nil {
 		return
 	}
@@ -231,7 +234,7 @@ func (r *reply) order(ctx context.Context, ov *engine.OrderView) {
 	if ov.Status == "new" && placedDuring(ov, r.started) {
 		r.placed = ov
 	}
-	_, err := r.a.send(ctx, r.chat.ID, orderHTML(ov, r.turn.Locale), nil)
+	_, err := r.send(ctx, orderHTML(ov, r.turn.Locale), nil)
 	r.check(err)
 }
 

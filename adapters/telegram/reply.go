@@ -21,6 +21,7 @@ type reply struct {
 	chat    models.Chat
 	turn    engine.Turn
 	pressed *pressed
+	slot    *slot
 	started time.Time
 
 	seg        strings.Builder // the text segment being written (model Markdown)
@@ -33,8 +34,31 @@ type reply struct {
 	gone       bool
 }
 
-func (a *Adapter) newReply(chat models.Chat, t engine.Turn, p *pressed) *reply {
-	return &reply{a: a, chat: chat, turn: t, pressed: p, started: a.now()}
+func (a *Adapter) newReply(chat models.Chat, t engine.Turn, p *pressed, sl *slot) *reply {
+	return &reply{a: a, chat: chat, turn: t, pressed: p, slot: sl, started: a.now()}
+}
+
+// pace waits for the chat's next message slot, giving up the turn's
+// concurrency slot meanwhile.
+func (r *reply) pace(ctx context.Context) error {
+	d := r.a.pacer.reserve(r.chat.ID, time.Now())
+	if d <= 0 {
+		return nil
+	}
+	r.slot.release()
+	err := sleep(ctx, d)
+	if !r.slot.acquire(ctx) && err == nil {
+		err = ctx.Err()
+	}
+	return err
+}
+
+// send posts an HTML message, paced.
+func (r *reply) send(ctx context.Context, html string, markup models.ReplyMarkup) (int, error) {
+	if err := r.pace(ctx); err != nil {
+		return 0, err
+	}
+	return r.a.post(ctx, r.chat.ID, html, markup, false)
 }
 
 // Send implements engine.Sink. Rendering problems are logged, not
@@ -143,7 +167,7 @@ func (r *reply) flush(ctx context.Context, final bool) {
 		if i == len(parts)-1 {
 			markup = kb
 		}
-		_, err := r.a.send(ctx, r.chat.ID, p, markup)
+		_, err := r.send(ctx, p, markup)
 		if r.check(err) {
 			return
 		}
@@ -216,8 +240,12 @@ func (a *Adapter) inlineButton(ctx context.Context, label string, act engine.Act
 
 // send posts an HTML message (paced) and returns its id.
 func (a *Adapter) send(ctx context.Context, chat int64, html string, markup models.ReplyMarkup) (int, error) {
+	return a.post(ctx, chat, html, markup, true)
+}
+
+func (a *Adapter) post(ctx context.Context, chat int64, html string, markup models.ReplyMarkup, paced bool) (int, error) {
 	var id int
-	err := a.call(ctx, chat, "sendMessage", true, func(ctx context.Context) error {
+	err := a.call(ctx, chat, "sendMessage", paced, func(ctx context.Context) error {
 		m, err := a.bot.SendMessage(ctx, &bot.SendMessageParams{
 			ChatID: chat, Text: html, ParseMode: models.ParseModeHTML, ReplyMarkup: markup,
 			LinkPreviewOptions: &models.LinkPreviewOptions{IsDisabled: bot.True()},

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -60,6 +61,9 @@ func seed(t testing.TB, db *bun.DB) {
 
 // logger writes the adapter's and engine's logs to the test log.
 func logger(t testing.TB) *slog.Logger {
+	if _, bench := t.(*testing.B); bench {
+		return slog.New(slog.DiscardHandler)
+	}
 	return slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
 
@@ -107,7 +111,9 @@ func newRig(t testing.TB, db *bun.DB, mod func(*Config)) *rig {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	return &rig{t: t, db: db, srv: srv, a: a, reg: reg}
+	r := &rig{t: t, db: db, srv: srv, a: a, reg: reg}
+	r.waitStarted()
+	return r
 }
 
 // sent returns the calls that posted or changed messages in chat.
@@ -199,4 +205,16 @@ func (r *rig) inboxCount() int {
 		r.t.Fatal(err)
 	}
 	return int(n)
+}
+
+func testingEnv(name string) string { return os.Getenv(name) }
+
+// waitStarted waits until Run has resumed the inbox and takes updates.
+func (r *rig) waitStarted() {
+	r.t.Helper()
+	select {
+	case <-r.a.started:
+	case <-time.After(10 * time.Second):
+		r.t.Fatal("adapter did not start")
+	}
 }

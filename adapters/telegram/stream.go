@@ -37,7 +37,7 @@ func (s *streamer) update(ctx context.Context, now time.Time) {
 	}
 	s.shown = parts[0]
 	if s.msgID == 0 {
-		id, err := s.r.a.send(ctx, s.r.chat.ID, parts[0], nil)
+		id, err := s.r.send(ctx, parts[0], nil)
 		if !s.r.check(err) && err == nil {
 			s.msgID = id
 		}
@@ -87,7 +87,7 @@ func (s *streamer) finish(ctx context.Context, parts []string, kb models.ReplyMa
 		if i == len(parts)-2 {
 			markup = kb
 		}
-		if _, err := s.r.a.send(ctx, s.r.chat.ID, p, markup); s.r.check(err) {
+		if _, err := s.r.send(ctx, p, markup); s.r.check(err) {
 			return true
 		}
 	}
