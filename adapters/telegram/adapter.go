@@ -50,9 +50,6 @@ type Config struct {
 	// Concurrency bounds the chats whose turns run at once (4), so a
 	// burst of updates cannot starve the database pool.
 	Concurrency int
-	// CallbackWithin is when a button press still being handled gets its
-	// callback query answered anyway (700 ms).
-	CallbackWithin time.Duration
 }
 
 func (c *Config) defaults() error {
@@ -80,7 +77,6 @@ func (c *Config) defaults() error {
 	setDefault(&c.GroupEvery, 3*time.Second)
 	setDefault(&c.StreamEvery, time.Second)
 	setDefault(&c.StreamAfter, 700*time.Millisecond)
-	setDefault(&c.CallbackWithin, 700*time.Millisecond)
 	if c.Burst <= 0 {
 		c.Burst = 3
 	}

@@ -11,8 +11,9 @@
 //
 // Ordering: updates go through a queue per chat, in update_id order, one
 // at a time; different chats run concurrently. Pre-checkout queries skip
-// the queue (Telegram waits 10 s at most) and button presses are
-// answered within CallbackWithin even when their chat is busy.
+// the queue (Telegram waits 10 s at most), and button presses are
+// answered (with a toast such as "Added ✓") as soon as they are recorded,
+// before their turn runs.
 //
 // Rendering (reply.go, render.go, stream.go): the engine's events become
 // HTML messages (format.go converts the model's Markdown and escapes

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"shopbot/catalog"
 	"shopbot/engine"
 )
 
@@ -106,21 +106,19 @@ func (a *Adapter) turnBase(chat models.Chat, from models.User, updateID int64) e
 
 // button handles a press of an inline button.
 func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
-	q, cb := u.CallbackQuery, j.answered
-	defer cb.answer(ctx, "")
+	q := u.CallbackQuery
 	chat, msgID := callbackChat(q)
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
 	act, err := engine.ParseAction(q.Data)
 	if err != nil {
-		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err)
-		cb.answer(ctx, text(q.From.LanguageCode, txtStaleButton))
+		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
 	}
 	t := a.turnBase(*chat, q.From, u.ID)
 	t.Action = &act
-	a.turn(ctx, *chat, t, &pressed{answer: cb, action: act, messageID: msgID}, j.slot)
+	a.turn(ctx, *chat, t, &pressed{action: act, messageID: msgID}, j.slot)
 }
 
 func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
@@ -135,7 +133,6 @@ func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
 
 // pressed is the button behind a turn.
 type pressed struct {
-	answer    *callbackAnswer
 	action    engine.Action
 	messageID int
 }
@@ -158,51 +155,54 @@ func (a *Adapter) turn(ctx context.Context, chat models.Chat, t engine.Turn, p *
 	}
 }
 
-// callbackAnswer answers a callback query exactly once: with the turn's
-// toast, or empty when the turn takes longer than CallbackWithin.
-type callbackAnswer struct {
-	a        *Adapter
-	id       string
-	received time.Time
-	once     sync.Once
-	done     chan struct{}
-}
-
-func (a *Adapter) watchCallback(q *models.CallbackQuery, received time.Time) *callbackAnswer {
-	cb := &callbackAnswer{a: a, id: q.ID, received: received, done: make(chan struct{})}
+// answerAtOnce answers a button press as soon as it is recorded, before
+// it waits its turn in the chat's queue: the spinner stops at once, with a
+// toast saying what the press will do. The turn then changes the cart
+// (and the cart message) in order.
+func (a *Adapter) answerAtOnce(q *models.CallbackQuery, received time.Time) {
 	a.side.Add(1)
 	go func() {
 		defer a.side.Done()
-		t := time.NewTimer(time.Until(received.Add(a.cfg.CallbackWithin)))
-		defer t.Stop()
-		select {
-		case <-t.C:
-			cb.answer(a.ctx, "")
-		case <-cb.done:
-		case <-a.ctx.Done():
+		ctx := a.ctx
+		toast := a.toast(ctx, q)
+		err := a.call(ctx, 0, "answerCallbackQuery", false, func(ctx context.Context) error {
+			_, err := a.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: q.ID, Text: toast})
+			return err
+		})
+		a.metrics.callback.Observe(time.Since(received).Seconds())
+		if err != nil {
+			a.log.WarnContext(ctx, "telegram callback not answered", "err", err)
 		}
 	}()
-	return cb
 }
 
-// answer stops the button's spinner with an optional toast; later calls
-// do nothing.
-func (cb *callbackAnswer) answer(ctx context.Context, toast string) {
-	if cb == nil {
-		return
-	}
-	first := false
-	cb.once.Do(func() { first = true; close(cb.done) })
-	if !first {
-		return
-	}
-	ctx = context.WithoutCancel(ctx)
-	err := cb.a.call(ctx, 0, "answerCallbackQuery", false, func(ctx context.Context) error {
-		_, err := cb.a.bot.AnswerCallbackQuery(ctx, &bot.AnswerCallbackQueryParams{CallbackQueryID: cb.id, Text: toast})
-		return err
-	})
-	cb.a.metrics.callback.Observe(time.Since(cb.received).Seconds())
+// toastCheckWithin bounds the stock check behind an "Added ✓".
+const toastCheckWithin = 150 * time.Millisecond
+
+// toast is the answer to a press: Added ✓ when the product can be added,
+// a reason when not, nothing for buttons that answer in the chat.
+func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
+	locale := q.From.LanguageCode
+	act, err := engine.ParseAction(q.Data)
 	if err != nil {
-		cb.a.log.WarnContext(ctx, "telegram callback not answered", "err", err)
+		return text(locale, txtStaleButton)
 	}
+	switch act.Kind {
+	case engine.ActAdd:
+		ctx, cancel := context.WithTimeout(ctx, toastCheckWithin)
+		defer cancel()
+		p, err := catalog.GetProduct(ctx, a.cfg.DB, act.SKU)
+		switch {
+		case errors.Is(err, catalog.ErrNotFound) || err == nil && !p.InStock():
+			return text(locale, txtSoldOut)
+		case err != nil:
+			return "" // the chat will say what happened
+		}
+		return text(locale, txtAdded)
+	case engine.ActSet:
+		return text(locale, txtUpdated)
+	case engine.ActRemove:
+		return text(locale, txtRemoved)
+	}
+	return ""
 }

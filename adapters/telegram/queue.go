@@ -13,8 +13,7 @@ import (
 type job struct {
 	update   *models.Update
 	received time.Time
-	answered *callbackAnswer // for button presses
-	slot     *slot           // the running turn's share of Concurrency
+	slot     *slot // the running turn's share of Concurrency
 }
 
 // slot is a running job's place among the turns allowed at once. A turn

@@ -71,7 +71,7 @@ func decodeUpdate(body []byte) (*models.Update, error) {
 func (a *Adapter) dispatch(u *models.Update, received time.Time) {
 	j := job{update: u, received: received}
 	if u.CallbackQuery != nil {
-		j.answered = a.watchCallback(u.CallbackQuery, received)
+		a.answerAtOnce(u.CallbackQuery, received)
 	}
 	if u.PreCheckoutQuery != nil {
 		a.side.Add(1)

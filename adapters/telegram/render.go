@@ -109,9 +109,6 @@ func (a *Adapter) cardKeyboard(ctx context.Context, c engine.Card, locale string
 // cart shows the cart as one message: a button press that changed it
 // edits that message in place; anything else sends it anew.
 func (r *reply) cart(ctx context.Context, cv *engine.CartView) {
-	if r.pressed != nil {
-		r.pressed.answer.answer(ctx, cartToast(r.pressed.action.Kind, r.turn.Locale))
-	}
 	r.cartShown = true
 	html := cartHTML(cv, r.turn.Locale)
 	kb := r.a.cartKeyboard(ctx, cv, r.turn.Locale)
@@ -169,18 +166,6 @@ func (r *reply) saveCart(ctx context.Context, key string, id int) {
 
 func cartChange(k engine.ActionKind) bool {
 	return k == engine.ActAdd || k == engine.ActSet || k == engine.ActRemove
-}
-
-func cartToast(k engine.ActionKind, locale string) string {
-	switch k {
-	case engine.ActAdd:
-		return text(locale, txtAdded)
-	case engine.ActRemove:
-		return text(locale, txtRemoved)
-	case engine.ActSet:
-		return text(locale, txtUpdated)
-	}
-	return ""
 }
 
 func cartHTML(cv *engine.CartView, locale string) string {

@@ -104,9 +104,6 @@ func (r *reply) close(ctx context.Context) {
 	if r.seg.Len() > 0 || len(r.buttons) > 0 {
 		r.flush(ctx, true)
 	}
-	if r.pressed != nil {
-		r.pressed.answer.answer(ctx, "")
-	}
 }
 
 func (r *reply) typing(ctx context.Context) {

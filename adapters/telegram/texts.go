@@ -39,6 +39,7 @@ const (
 	txtStatus
 	txtTracking
 	txtChoose
+	txtSoldOut
 )
 
 var texts = map[textKey][2]string{
@@ -76,6 +77,7 @@ var texts = map[textKey][2]string{
 	txtStatus:           {"📦 Your order <b>%s</b> is now <b>%s</b>.", "📦 Ваш заказ <b>%s</b> теперь в статусе <b>%s</b>."},
 	txtTracking:         {"Tracking: %s", "Отслеживание: %s"},
 	txtChoose:           {"Choose:", "Выберите:"},
+	txtSoldOut:          {"Sorry, this is out of stock.", "Увы, этого нет в наличии."},
 }
 
 // text returns a message in the locale's language (English by default).
