@@ -105,14 +105,30 @@ func span(s string) (tag, inner string, n int, ok bool) {
 			}
 		}
 	case strings.HasPrefix(s, "["):
-		if m := linkRE.FindStringSubmatch(s); m != nil && safeURL(m[2]) {
-			return "a", m[1] + "\x00" + m[2], len(m[0]), true
+		if text, href, n, ok := link(s); ok {
+			return "a", text + "\x00" + href, n, true
 		}
 	}
 	return "", "", 0, false
 }
 
-var linkRE = regexp.MustCompile(`^\[([^\]\n]+)\]\(([^)\s]+)\)`)
+// link parses [text](url) at the start of s, looking no further than
+// maxLink bytes, so text full of brackets stays linear.
+func link(s string) (text, href string, n int, ok bool) {
+	const maxLink = 2048
+	window := s[:min(len(s), maxLink)]
+	close := strings.IndexAny(window[1:], "]\n")
+	if close <= 0 || window[1+close] != ']' || !strings.HasPrefix(window[2+close:], "(") {
+		return "", "", 0, false
+	}
+	text = window[1 : 1+close]
+	rest := window[3+close:]
+	end := strings.IndexAny(rest, ") \t\n")
+	if end <= 0 || rest[end] != ')' || !safeURL(rest[:end]) {
+		return "", "", 0, false
+	}
+	return text, rest[:end], 3 + close + end + 1, true
+}
 
 func splitLink(inner string) (text, href string) {
 	text, href, _ = strings.Cut(inner, "\x00")
@@ -168,7 +184,7 @@ func splitMessage(md string, limit int) []string {
 		if cur != "" {
 			joined = cur + "\n\n" + piece
 		}
-		if visibleLen(markdownHTML(joined)) <= limit {
+		if fits(joined, limit) {
 			cur = joined
 			continue
 		}
@@ -198,18 +214,14 @@ func pieces(md string, limit int) []string {
 // fit splits s by the first separator that makes every part fit,
 // falling back to finer separators (the last, "", cuts between runes).
 func fit(s string, limit int, seps []string) []string {
-	if visibleLen(markdownHTML(s)) <= limit || len(seps) == 0 {
+	if fits(s, limit) || len(seps) == 0 {
 		return []string{s}
 	}
 	sep := seps[0]
-	var units []string
 	if sep == "" {
-		for _, r := range s {
-			units = append(units, string(r))
-		}
-	} else {
-		units = strings.Split(s, sep)
+		return cutRunes(s, limit)
 	}
+	units := strings.Split(s, sep)
 	var out []string
 	cur := ""
 	for _, u := range units {
@@ -218,7 +230,7 @@ func fit(s string, limit int, seps []string) []string {
 			if cur != "" {
 				joined = cur + sep + small
 			}
-			if visibleLen(markdownHTML(joined)) <= limit {
+			if fits(joined, limit) {
 				cur = joined
 				continue
 			}
@@ -232,6 +244,39 @@ func fit(s string, limit int, seps []string) []string {
 		out = append(out, cur)
 	}
 	return out
+}
+
+// fits reports whether Markdown s renders within limit. Rendering never
+// lengthens the visible text (markup disappears, entities show as one
+// character), so a short source needs no rendering to tell.
+func fits(s string, limit int) bool {
+	if utf16Len(s) <= limit {
+		return true
+	}
+	return visibleLen(markdownHTML(s)) <= limit
+}
+
+// cutRunes cuts s between runes into pieces of at most limit UTF-16 units.
+func cutRunes(s string, limit int) []string {
+	var out []string
+	start, n := 0, 0
+	for i, r := range s {
+		w := utf16.RuneLen(r)
+		if n+w > limit && i > start {
+			out = append(out, s[start:i])
+			start, n = i, 0
+		}
+		n += w
+	}
+	return append(out, s[start:])
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
 }
 
 // truncateVisible cuts plain text to n runes with an ellipsis.

@@ -152,6 +152,7 @@ func FuzzFormat(f *testing.F) {
 	for _, s := range []string{
 		"**bold** _it_ `code` [l](https://a.b)", "<b>&Co</b>", "```\ncode", "# h\n- a\n* b", "*_`[](", "&#x; &amp &",
 		"**a *b* c**", "[**x**](https://e.com)", "🇺🇦\n\n" + strings.Repeat("x", 5000),
+		strings.Repeat("[", 5000), strings.Repeat("[a](", 1000), strings.Repeat("```\n", 1000), // once quadratic
 	} {
 		f.Add(s)
 	}
