@@ -162,9 +162,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 		return err
 	}
 	close(a.started)
-	if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-7*24*time.Hour)); err != nil {
-		a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
-	}
+	a.side.Add(1)
+	go a.pruneDaily(ctx)
 	if a.cfg.WebhookURL != "" {
 		if err := a.setWebhook(ctx); err != nil {
 			return err
@@ -220,6 +219,27 @@ func (a *Adapter) setWebhook(ctx context.Context) error {
 	}
 	a.log.InfoContext(ctx, "telegram webhook registered", "url", a.cfg.WebhookURL)
 	return nil
+}
+
+// keepHandled is how long handled updates stay in the inbox; Telegram
+// stops redelivering long before.
+const keepHandled = 7 * 24 * time.Hour
+
+// pruneDaily forgets old handled updates at start and then once a day.
+func (a *Adapter) pruneDaily(ctx context.Context) {
+	defer a.side.Done()
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // allowedUpdates are the update types the bot asks for.

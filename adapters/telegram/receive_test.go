@@ -181,3 +181,34 @@ func TestChatOrder(t *testing.T) {
 		t.Errorf("order = %v, want %v", order, want)
 	}
 }
+
+// TestPrune: handled updates older than a week are forgotten at start;
+// recent ones stay.
+func TestPrune(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	seed(t, db)
+	ctx := context.Background()
+	old := time.Now().Add(-8 * 24 * time.Hour)
+	handled := time.Now()
+	u := telegramtest.Text(telegramtest.User(604, "Old"), "/help")
+	rows := []inboxRow{
+		{UpdateID: 1, ChatID: "604", Payload: "{}", ReceivedAt: old, HandledAt: &handled},
+		{UpdateID: 2, ChatID: "604", Payload: "{}", ReceivedAt: time.Now(), HandledAt: &handled},
+	}
+	if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	u.ID = 3
+	if _, err := recordBatch(ctx, db, []inboxRow{{UpdateID: 3, ChatID: "604", Payload: string(telegramtest.JSON(u)), ReceivedAt: time.Now()}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newRig(t, db, nil)
+	r.waitHandled(3) // the unhandled one was resumed
+	var ids []int64
+	if err := db.NewSelect().Model((*inboxRow)(nil)).Column("update_id").Order("update_id").Scan(ctx, &ids); err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 2 || ids[0] != 2 || ids[1] != 3 {
+		t.Errorf("inbox after pruning = %v, want [2 3]", ids)
+	}
+}
