@@ -228,7 +228,7 @@ func (c *Config) adapterStatus() [][2]string {
 		return "off (credentials set, but this build has no adapter for it yet)"
 	}
 	return [][2]string{
-		{"telegram", status(c.TelegramBotToken, "TELEGRAM_BOT_TOKEN")},
+		{"telegram", c.telegramStatus()},
 		{"slack", status(c.SlackBotToken, "SLACK_BOT_TOKEN")},
 	}
 }

@@ -18,7 +18,8 @@ const maxActiveChats = 64
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone.
-func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
+// notify hears of orders placed and handoffs (nil drops them).
+func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (*engine.Engine, error) {
 	var model engine.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = engine.NewOpenAI(engine.OpenAIConfig{
@@ -43,6 +44,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		DailyTokens: cfg.engine.dailyTokens,
 		ChatLocks:   locks,
 		Settings:    admin.EngineSettings(shopSettings(cfg, db)), // merchant settings, live (admin.go)
+		Notifier:    notify,
 		Logger:      log,
 		Registry:    reg,
 	})

@@ -47,15 +47,22 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := newEngine(&cfg, db, srch, reg, log)
+	hub := adapters.NewHub()
+	eng, err := newEngine(&cfg, db, srch, reg, log, hub)
 	if err != nil {
 		return err
 	}
 	var ready atomic.Bool
-	hub := adapters.NewHub()
+	routes := map[string]http.Handler{}
+	onceReady := func(h http.Handler) http.Handler { return whenReady(&ready, h) }
+	tg, err := newTelegram(&cfg, db, eng, hub, routes, onceReady, reg, log)
+	if err != nil {
+		return err
+	}
 	adm := admin.New(admin.Config{
 		Registry: reg,
 		Chat:     whenReady(&ready, web.New(eng, log)),
+		Routes:   routes,
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
@@ -88,10 +95,14 @@ func serve(ctx context.Context, e env, args []string) error {
 		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
 		ready.Store(true)
+		botCtx, stopBots := context.WithCancel(ctx)
+		tg.start(botCtx, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
 		}
+		stopBots()
+		tg.wait()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}

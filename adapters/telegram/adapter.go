@@ -1,0 +1,267 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"shopbot/engine"
+)
+
+// Handler is the engine as the adapter uses it.
+type Handler interface {
+	Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error
+}
+
+// Config is what the adapter needs. Zero durations get the defaults.
+type Config struct {
+	Token         string
+	APIURL        string // default https://api.telegram.org
+	WebhookURL    string // webhook mode when set; long polling otherwise
+	WebhookSecret string // required in webhook mode
+	PaymentToken  string // enables invoices at checkout
+	ShopName      string
+
+	Engine   Handler
+	DB       *bun.DB
+	Logger   *slog.Logger
+	Registry prometheus.Registerer
+
+	PollTimeout time.Duration // getUpdates long-poll timeout; default 50 s
+	// Pacing of new messages: one per PrivateEvery in private chats (1 s)
+	// and per GroupEvery in groups (3 s: 20 a minute), after a burst of
+	// Burst (3).
+	PrivateEvery, GroupEvery time.Duration
+	Burst                    int
+	// StreamEvery bounds how often a streamed answer is updated (1 s);
+	// StreamAfter is how long an answer must take before streaming starts.
+	StreamEvery, StreamAfter time.Duration
+	// Concurrency bounds the chats whose turns run at once (4), so a
+	// burst of updates cannot starve the database pool.
+	Concurrency int
+}
+
+func (c *Config) defaults() error {
+	if c.Token == "" || c.Engine == nil || c.DB == nil {
+		return errors.New("telegram: token, engine and database are required")
+	}
+	if c.WebhookURL != "" && c.WebhookSecret == "" {
+		return errors.New("telegram: TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")
+	}
+	if c.APIURL == "" {
+		c.APIURL = "https://api.telegram.org"
+	}
+	c.APIURL = strings.TrimRight(c.APIURL, "/")
+	if c.ShopName == "" {
+		c.ShopName = "Shopbot Demo Shop"
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Registry == nil {
+		c.Registry = prometheus.NewRegistry()
+	}
+	setDefault(&c.PollTimeout, 50*time.Second)
+	setDefault(&c.PrivateEvery, time.Second)
+	setDefault(&c.GroupEvery, 3*time.Second)
+	setDefault(&c.StreamEvery, time.Second)
+	setDefault(&c.StreamAfter, 700*time.Millisecond)
+	if c.Burst <= 0 {
+		c.Burst = 3
+	}
+	if c.Concurrency <= 0 {
+		c.Concurrency = 4
+	}
+	return nil
+}
+
+func setDefault(d *time.Duration, v time.Duration) {
+	if *d <= 0 {
+		*d = v
+	}
+}
+
+// Adapter is the Telegram channel: it receives updates (long polling or
+// webhook), records them, runs each chat's turns in order through the
+// engine and renders the replies.
+type Adapter struct {
+	cfg     Config
+	bot     *bot.Bot
+	http    *http.Client
+	log     *slog.Logger
+	metrics *metrics
+	pacer   *pacer
+	queue   *chats
+	now     func() time.Time
+
+	ctx     context.Context // lives until Run returns
+	cancel  context.CancelFunc
+	me      atomic.Pointer[models.User]
+	started chan struct{} // closed once Run has resumed the inbox: new updates may come in
+
+	noDrafts atomic.Bool // the server answered 404 to sendMessageDraft
+	draftSeq atomic.Int64
+
+	goneMu    sync.Mutex
+	goneChats map[int64]time.Time
+	side      sync.WaitGroup // the inbox writer, pre-checkout answers, callback watchdogs
+	arrivals  chan arrival
+}
+
+// New builds the adapter; Run starts it.
+func New(cfg Config) (*Adapter, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	httpc := &http.Client{Timeout: cfg.PollTimeout + 15*time.Second}
+	b, err := bot.New(cfg.Token,
+		bot.WithServerURL(cfg.APIURL), bot.WithSkipGetMe(), bot.WithHTTPClient(cfg.PollTimeout, httpc),
+		bot.WithErrorsHandler(func(err error) { cfg.Logger.Warn("telegram library", "err", err) }))
+	if err != nil {
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	a := &Adapter{
+		cfg: cfg, bot: b, http: httpc, log: cfg.Logger, metrics: newMetrics(cfg.Registry),
+		pacer: newPacer(cfg.PrivateEvery, cfg.GroupEvery, cfg.Burst), now: time.Now,
+		ctx: ctx, cancel: cancel, started: make(chan struct{}), goneChats: map[int64]time.Time{},
+	}
+	a.queue = newChats(ctx, a.handle, cfg.Concurrency)
+	a.arrivals = make(chan arrival, maxBatch)
+	a.side.Add(1)
+	go a.recordLoop()
+	return a, nil
+}
+
+// Run starts the bot and blocks until ctx is cancelled: it learns its own
+// name (getMe), registers the commands, resumes updates recorded but not
+// handled before a restart, and receives by webhook or long polling.
+func (a *Adapter) Run(ctx context.Context) error {
+	defer a.stop()
+	me, err := a.getMe(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil // stopped while connecting
+		}
+		return err
+	}
+	a.me.Store(me)
+	a.setCommands(ctx)
+	if err := a.resume(ctx); err != nil {
+		return err
+	}
+	close(a.started)
+	a.side.Add(1)
+	go a.pruneDaily(ctx)
+	if a.cfg.WebhookURL != "" {
+		if err := a.setWebhook(ctx); err != nil {
+			return err
+		}
+		<-ctx.Done()
+		return nil
+	}
+	return a.poll(ctx)
+}
+
+// stop cancels the chat queues and waits for the turns in flight.
+func (a *Adapter) stop() {
+	a.cancel()
+	a.queue.wait()
+	a.side.Wait()
+}
+
+// getMe asks the server who the bot is, retrying while it is unreachable.
+func (a *Adapter) getMe(ctx context.Context) (*models.User, error) {
+	delay := 500 * time.Millisecond
+	for {
+		me, err := a.bot.GetMe(ctx)
+		if err == nil {
+			a.log.InfoContext(ctx, "telegram bot connected", "username", me.Username)
+			return me, nil
+		}
+		if errors.Is(err, bot.ErrorUnauthorized) || errors.Is(err, bot.ErrorNotFound) {
+			return nil, fmt.Errorf("telegram: the Bot API refused TELEGRAM_BOT_TOKEN: %w", err)
+		}
+		a.log.WarnContext(ctx, "telegram Bot API unreachable, retrying", "err", err, "retry_in", delay)
+		if err := sleep(ctx, delay); err != nil {
+			return nil, err
+		}
+		delay = min(2*delay, 30*time.Second)
+	}
+}
+
+// username is the bot's @name, once known.
+func (a *Adapter) username() string {
+	if me := a.me.Load(); me != nil {
+		return me.Username
+	}
+	return ""
+}
+
+func (a *Adapter) setWebhook(ctx context.Context) error {
+	_, err := a.bot.SetWebhook(ctx, &bot.SetWebhookParams{
+		URL: a.cfg.WebhookURL, SecretToken: a.cfg.WebhookSecret, AllowedUpdates: allowedUpdates,
+	})
+	a.metrics.sends.WithLabelValues("setWebhook", outcomeOf(err)).Inc()
+	if err != nil {
+		return fmt.Errorf("telegram: setWebhook %s: %w", a.cfg.WebhookURL, err)
+	}
+	a.log.InfoContext(ctx, "telegram webhook registered", "url", a.cfg.WebhookURL)
+	return nil
+}
+
+// keepHandled is how long handled updates stay in the inbox; Telegram
+// stops redelivering long before.
+const keepHandled = 7 * 24 * time.Hour
+
+// pruneDaily forgets old handled updates at start and then once a day.
+func (a *Adapter) pruneDaily(ctx context.Context) {
+	defer a.side.Done()
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// allowedUpdates are the update types the bot asks for.
+var allowedUpdates = []string{"message", "callback_query", "pre_checkout_query"}
+
+// resume queues the updates recorded before a restart but not handled.
+func (a *Adapter) resume(ctx context.Context) error {
+	rows, err := unhandled(ctx, a.cfg.DB)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		u, err := decodeUpdate([]byte(r.Payload))
+		if err != nil {
+			a.log.ErrorContext(ctx, "telegram: stored update unreadable, dropped", "update_id", r.UpdateID, "err", err)
+			_ = markHandled(ctx, a.cfg.DB, r.UpdateID)
+			continue
+		}
+		a.dispatch(u, r.ReceivedAt)
+	}
+	if len(rows) > 0 {
+		a.log.InfoContext(ctx, "telegram updates resumed", "count", len(rows))
+	}
+	return nil
+}

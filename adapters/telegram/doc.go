@@ -1,0 +1,41 @@
+// Package telegram is the Telegram channel of Shopbot, built on
+// github.com/go-telegram/bot.
+//
+// Receiving: long polling by default, or a webhook (POST /telegram/webhook)
+// whose secret token is checked here (401, nothing recorded, on a
+// mismatch). Every update is written to the telegram_updates inbox before
+// it is acknowledged — the webhook answers 200, or the next getUpdates
+// carries the offset past it — so an update acknowledged but not yet
+// handled survives a crash and is resumed at the next start; update_id
+// as the inbox key makes a redelivery a no-op.
+//
+// Ordering: updates go through a queue per chat, in update_id order, one
+// at a time; different chats run concurrently. Pre-checkout queries skip
+// the queue (Telegram waits 10 s at most), and button presses are
+// answered (with a toast such as "Added ✓") as soon as they are recorded,
+// before their turn runs.
+//
+// Rendering (reply.go, render.go, stream.go): the engine's events become
+// HTML messages (format.go converts the model's Markdown and escapes
+// everything from data), split at 4,096 characters on paragraph
+// boundaries; product cards as photos with captions (≤ 1,024) or text
+// cards, with Add to cart / Details / More like this buttons whose
+// callback data is engine.Action.Encode() (≤ 64 bytes, checked); the cart
+// as one message edited in place (its id in telegram_chats) with − / +
+// per line and Checkout. Long answers stream as drafts
+// (sendMessageDraft) in private chats, else by editing a message at most
+// once per second.
+//
+// Commands (/start with a deep-link SKU, /help, /cart, /orders, /menu)
+// and buttons map to engine actions and need no model. Checkout offers a
+// request_contact keyboard for the phone; with a payment provider token
+// an invoice follows the order, the pre-checkout query is refused when
+// the order, a price or a product changed, and a successful payment marks
+// the order paid once per telegram_payment_charge_id. Notify delivers
+// order status changes and merchant replies (engine.Notifier).
+//
+// Limits (send.go): new messages are paced per chat (about 1/s private,
+// 20/min groups), 429s are waited out for retry_after with bounded
+// attempts, and a chat that blocked the bot or no longer exists is
+// logged and skipped.
+package telegram

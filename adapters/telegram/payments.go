@@ -1,0 +1,149 @@
+package telegram
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"shopbot/catalog"
+	"shopbot/engine"
+)
+
+// payloadPrefix marks invoice payloads: "order:<number>" (≤ 128 bytes).
+const payloadPrefix = "order:"
+
+// placedDuring reports whether an order was created in the turn that
+// began at start (an order shown later, e.g. by /orders, is not).
+func placedDuring(ov *engine.OrderView, start time.Time) bool {
+	created, err := time.Parse(time.RFC3339, ov.CreatedAt)
+	return err == nil && !created.Before(start.Add(-2*time.Second))
+}
+
+// invoice asks for payment of an order just placed, in minor units, one
+// price per line.
+func (a *Adapter) invoice(ctx context.Context, chat int64, ov *engine.OrderView, locale string) {
+	var prices []models.LabeledPrice
+	var desc []string
+	sum := int64(0)
+	for _, l := range ov.Lines {
+		amount := l.UnitPrice * int64(l.Qty)
+		sum += amount
+		prices = append(prices, models.LabeledPrice{Label: truncateVisible(fmt.Sprintf("%s × %d", l.Title, l.Qty), 40), Amount: int(amount)})
+		desc = append(desc, fmt.Sprintf("%s × %d", l.Title, l.Qty))
+	}
+	if sum != ov.Total || len(prices) == 0 {
+		a.log.ErrorContext(ctx, "telegram: order lines do not add up to the total; no invoice", "order", ov.Number)
+		return
+	}
+	err := a.call(ctx, chat, "sendInvoice", true, func(ctx context.Context) error {
+		_, err := a.bot.SendInvoice(ctx, &bot.SendInvoiceParams{
+			ChatID: chat, Title: truncateVisible(fmt.Sprintf(text(locale, txtPayTitle), ov.Number), 32),
+			Description: truncateVisible(strings.Join(desc, ", "), 255), Payload: payloadPrefix + ov.Number,
+			ProviderToken: a.cfg.PaymentToken, Currency: ov.Currency, Prices: prices,
+		})
+		return err
+	})
+	if err != nil && !errors.Is(err, errChatGone) {
+		a.log.ErrorContext(ctx, "telegram invoice not sent", "order", ov.Number, "err", err)
+	}
+}
+
+// preCheckoutWithin bounds the checks before answering a pre-checkout query.
+const preCheckoutWithin = 1500 * time.Millisecond
+
+// preCheckout confirms a payment is still right: the order awaits payment,
+// the total is unchanged, every product is still sold at the price paid.
+func (a *Adapter) preCheckout(ctx context.Context, q *models.PreCheckoutQuery) {
+	locale := ""
+	if q.From != nil {
+		locale = q.From.LanguageCode
+	}
+	cctx, cancel := context.WithTimeout(ctx, preCheckoutWithin)
+	reason := a.refusal(cctx, q, locale)
+	cancel()
+	err := a.call(context.WithoutCancel(ctx), 0, "answerPreCheckoutQuery", false, func(ctx context.Context) error {
+		_, err := a.bot.AnswerPreCheckoutQuery(ctx, &bot.AnswerPreCheckoutQueryParams{
+			PreCheckoutQueryID: q.ID, OK: reason == "", ErrorMessage: reason,
+		})
+		return err
+	})
+	if err != nil {
+		a.log.ErrorContext(ctx, "telegram pre-checkout not answered", "err", err)
+	}
+}
+
+// refusal returns why the payment must not go ahead, or "".
+func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, locale string) string {
+	number, ok := strings.CutPrefix(q.InvoicePayload, payloadPrefix)
+	if !ok {
+		return text(locale, txtRefuseNotPayable)
+	}
+	o, err := catalog.GetOrder(ctx, a.cfg.DB, number)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		return text(locale, txtRefuseNotPayable)
+	case err != nil:
+		a.log.ErrorContext(ctx, "telegram pre-checkout: order unreadable", "order", number, "err", err)
+		return text(locale, txtRefuseTryAgain)
+	case o.Status != catalog.StatusNew || o.PaymentChargeID != nil:
+		return text(locale, txtRefuseNotPayable)
+	case int64(q.TotalAmount) != o.Total || !strings.EqualFold(q.Currency, o.Currency):
+		return text(locale, txtRefuseTotal)
+	case q.From == nil || o.Channel != "telegram":
+		return text(locale, txtRefuseNotPayable)
+	}
+	for _, it := range o.Items {
+		p, err := catalog.GetProduct(ctx, a.cfg.DB, it.SKU)
+		switch {
+		case errors.Is(err, catalog.ErrNotFound) || err == nil && !p.Active:
+			return fmt.Sprintf(text(locale, txtRefuseGone), it.Title)
+		case err != nil:
+			return text(locale, txtRefuseTryAgain)
+		case p.Price != it.UnitPrice:
+			return fmt.Sprintf(text(locale, txtRefusePrice), it.Title)
+		}
+	}
+	return ""
+}
+
+// paid records a successful payment; the same charge reported twice
+// changes nothing and says nothing the second time.
+func (a *Adapter) paid(ctx context.Context, m *models.Message) {
+	sp := m.SuccessfulPayment
+	number, ok := strings.CutPrefix(sp.InvoicePayload, payloadPrefix)
+	if !ok {
+		a.log.ErrorContext(ctx, "telegram payment for an unknown payload", "charge_id", sp.TelegramPaymentChargeID)
+		return
+	}
+	o, first, err := catalog.MarkOrderPaid(ctx, a.cfg.DB, number, "telegram", sp.TelegramPaymentChargeID)
+	if err != nil {
+		a.log.ErrorContext(ctx, "telegram payment not recorded", "order", number, "charge_id", sp.TelegramPaymentChargeID, "err", err)
+		return
+	}
+	if int64(sp.TotalAmount) != o.Total {
+		a.log.ErrorContext(ctx, "telegram payment amount differs from the order total", "order", number, "paid", sp.TotalAmount, "total", o.Total)
+	}
+	if !first {
+		return
+	}
+	locale := ""
+	if m.From != nil {
+		locale = m.From.LanguageCode
+	}
+	a.say(ctx, m.Chat.ID, fmt.Sprintf(text(locale, txtPaid), esc(o.Number)), nil)
+}
+
+// chatIDOf parses a stored chat id.
+func chatIDOf(s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id == 0 {
+		return 0, fmt.Errorf("telegram: %q is not a chat id", s)
+	}
+	return id, nil
+}

@@ -1,0 +1,236 @@
+package telegram
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/go-telegram/bot"
+	"github.com/go-telegram/bot/models"
+
+	"shopbot/engine"
+)
+
+// maxCards bounds the cards shown for one result; each is a message.
+const maxCards = 6
+
+// cards sends each product as a photo with a caption (or a text card when
+// it has no image or Telegram cannot fetch it) with its buttons.
+func (r *reply) cards(ctx context.Context, cs []engine.Card) {
+	for _, c := range cs[:min(len(cs), maxCards)] {
+		kb := r.a.cardKeyboard(ctx, c, r.turn.Locale)
+		if c.ImageURL != "" && safeURL(c.ImageURL) {
+			if r.check(r.pace(ctx)) {
+				return
+			}
+			err := r.a.call(ctx, r.chat.ID, "sendPhoto", false, func(ctx context.Context) error {
+				_, err := r.a.bot.SendPhoto(ctx, &bot.SendPhotoParams{
+					ChatID: r.chat.ID, Photo: &models.InputFileString{Data: c.ImageURL},
+					Caption: cardHTML(c, r.turn.Locale, maxCaption), ParseMode: models.ParseModeHTML, ReplyMarkup: kb,
+				})
+				return err
+			})
+			if r.check(err) {
+				return
+			}
+			if err == nil {
+				continue
+			}
+			// The image could not be sent (Telegram failed to fetch it): a text card instead.
+		}
+		if _, err := r.send(ctx, cardHTML(c, r.turn.Locale, 1500), kb); r.check(err) {
+			return
+		}
+	}
+}
+
+// cardHTML renders a product within limit visible characters; the summary
+// is shortened to fit. Every value is escaped.
+func cardHTML(c engine.Card, locale string, limit int) string {
+	var lines []string
+	lines = append(lines, "<b>"+esc(truncateVisible(c.Title, 200))+"</b>")
+	var meta []string
+	for _, s := range []string{c.Brand, c.Category} {
+		if s != "" {
+			meta = append(meta, esc(truncateVisible(s, 80)))
+		}
+	}
+	if len(meta) > 0 {
+		lines = append(lines, "<i>"+strings.Join(meta, " · ")+"</i>")
+	}
+	stock := text(locale, txtOutOfStock)
+	if c.InStock {
+		stock = text(locale, txtInStock)
+	}
+	lines = append(lines, "<b>"+esc(c.PriceText)+"</b> · "+stock)
+	if c.RatingCount > 0 {
+		lines = append(lines, fmt.Sprintf("⭐ %.1f (%d)", c.Rating, c.RatingCount))
+	}
+	head := strings.Join(lines, "\n")
+	if c.Summary == "" {
+		return head
+	}
+	room := limit - visibleLen(head) - 2
+	summary := truncateVisible(c.Summary, max(room, 0))
+	for room > 0 && visibleLen(head+"\n\n"+esc(summary)) > limit {
+		room -= 10
+		summary = truncateVisible(c.Summary, max(room, 0))
+	}
+	if room <= 0 {
+		return head
+	}
+	return head + "\n\n" + esc(summary)
+}
+
+func (a *Adapter) cardKeyboard(ctx context.Context, c engine.Card, locale string) models.ReplyMarkup {
+	var rows [][]inlineButton
+	if c.InStock {
+		if b, ok := a.inlineButton(ctx, text(locale, txtAddToCart), engine.Action{Kind: engine.ActAdd, SKU: c.SKU, Qty: 1}); ok {
+			rows = append(rows, []inlineButton{b})
+		}
+	}
+	var row []inlineButton
+	if b, ok := a.inlineButton(ctx, text(locale, txtDetails), engine.Action{Kind: engine.ActDetails, SKU: c.SKU}); ok {
+		row = append(row, b)
+	}
+	if b, ok := a.inlineButton(ctx, text(locale, txtSimilar), engine.Action{Kind: engine.ActSimilar, SKU: c.SKU}); ok {
+		row = append(row, b)
+	}
+	if len(row) > 0 {
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return &inlineKeyboard{InlineKeyboard: rows}
+}
+
+// cart shows the cart as one message: a button press that changed it
+// edits that message in place; anything else sends it anew.
+func (r *reply) cart(ctx context.Context, cv *engine.CartView) {
+	r.cartShown = true
+	html := cartHTML(cv, r.turn.Locale)
+	kb := r.a.cartKeyboard(ctx, cv, r.turn.Locale)
+	key := strconv.FormatInt(r.chat.ID, 10)
+	if target := r.cartTarget(ctx, key); target != 0 {
+		err := r.a.edit(ctx, r.chat.ID, target, html, kb)
+		if err == nil {
+			if target != r.storedCart(ctx, key) {
+				r.saveCart(ctx, key, target)
+			}
+			return
+		}
+		if r.check(err) {
+			return
+		}
+	}
+	id, err := r.send(ctx, html, kb)
+	if r.check(err) || err != nil {
+		return
+	}
+	r.saveCart(ctx, key, id)
+}
+
+// cartTarget is the message to edit: the cart message whose − / + was
+// pressed, else the chat's cart message after an add; 0 sends a new one.
+func (r *reply) cartTarget(ctx context.Context, key string) int {
+	if r.pressed == nil {
+		return 0
+	}
+	switch r.pressed.action.Kind {
+	case engine.ActSet, engine.ActRemove:
+		if r.pressed.messageID != 0 {
+			return r.pressed.messageID
+		}
+		return r.storedCart(ctx, key)
+	case engine.ActAdd:
+		return r.storedCart(ctx, key)
+	}
+	return 0
+}
+
+func (r *reply) storedCart(ctx context.Context, key string) int {
+	id, err := cartMessage(ctx, r.a.cfg.DB, key)
+	if err != nil {
+		r.a.log.WarnContext(ctx, "telegram cart message unknown", "err", err)
+	}
+	return id
+}
+
+func (r *reply) saveCart(ctx context.Context, key string, id int) {
+	if err := saveCartMessage(ctx, r.a.cfg.DB, key, id); err != nil {
+		r.a.log.WarnContext(ctx, "telegram cart message not remembered", "err", err)
+	}
+}
+
+func cartChange(k engine.ActionKind) bool {
+	return k == engine.ActAdd || k == engine.ActSet || k == engine.ActRemove
+}
+
+func cartHTML(cv *engine.CartView, locale string) string {
+	head := text(locale, txtCart)
+	if cv.Shared {
+		head = text(locale, txtGroupCart)
+	}
+	if len(cv.Lines) == 0 {
+		return head + "\n" + esc(text(locale, txtCartEmpty))
+	}
+	lines := []string{head}
+	for i, l := range cv.Lines {
+		line := fmt.Sprintf("%d. %s × %d — %s", i+1, esc(truncateVisible(l.Title, 80)), l.Qty, esc(l.PriceText))
+		if cv.Shared && l.AddedBy != "" {
+			line += " <i>(" + esc(fmt.Sprintf(text(locale, txtAddedBy), truncateVisible(l.AddedBy, 40))) + ")</i>"
+		}
+		lines = append(lines, line)
+	}
+	lines = append(lines, fmt.Sprintf(text(locale, txtTotal), esc(cv.TotalText), cv.Units))
+	return strings.Join(lines, "\n")
+}
+
+// cartKeyboard has − qty + per line, then Checkout.
+func (a *Adapter) cartKeyboard(ctx context.Context, cv *engine.CartView, locale string) models.ReplyMarkup {
+	var rows [][]inlineButton
+	for _, l := range cv.Lines[:min(len(cv.Lines), 20)] {
+		minus, ok1 := a.inlineButton(ctx, "−", engine.Action{Kind: engine.ActSet, SKU: l.SKU, Qty: l.Qty - 1})
+		if l.Qty <= 1 {
+			minus, ok1 = a.inlineButton(ctx, "−", engine.Action{Kind: engine.ActRemove, SKU: l.SKU})
+		}
+		label, ok2 := a.inlineButton(ctx, fmt.Sprintf("%s × %d", truncateVisible(l.Title, 24), l.Qty), engine.Action{Kind: engine.ActDetails, SKU: l.SKU})
+		plus, ok3 := a.inlineButton(ctx, "+", engine.Action{Kind: engine.ActSet, SKU: l.SKU, Qty: l.Qty + 1})
+		if ok1 && ok2 && ok3 {
+			rows = append(rows, []inlineButton{minus, label, plus})
+		}
+	}
+	if len(cv.Lines) > 0 {
+		if b, ok := a.inlineButton(ctx, text(locale, txtCheckout), engine.Action{Kind: engine.ActCheckout}); ok {
+			rows = append(rows, []inlineButton{b})
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return &inlineKeyboard{InlineKeyboard: rows}
+}
+
+// order shows an order; one placed in this turn is remembered for the
+// invoice.
+func (r *reply) order(ctx context.Context, ov *engine.OrderView) {
+	if ov.Status == "new" && placedDuring(ov, r.started) {
+		r.placed = ov
+	}
+	_, err := r.send(ctx, orderHTML(ov, r.turn.Locale), nil)
+	r.check(err)
+}
+
+func orderHTML(ov *engine.OrderView, locale string) string {
+	lines := []string{fmt.Sprintf(text(locale, txtOrder), esc(ov.Number), esc(ov.Status))}
+	for _, l := range ov.Lines {
+		lines = append(lines, fmt.Sprintf("• %s × %d", esc(truncateVisible(l.Title, 80)), l.Qty))
+	}
+	lines = append(lines, "<b>"+esc(ov.TotalText)+"</b>")
+	if ov.Tracking != "" {
+		lines = append(lines, esc(fmt.Sprintf(text(locale, txtTracking), ov.Tracking)))
+	}
+	return strings.Join(lines, "\n")
+}
