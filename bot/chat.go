@@ -30,7 +30,7 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sh.close()
-	eng, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log)
+	eng, err := newEngine(&cfg, sh.db, sh.search, nil, prometheus.NewRegistry(), log)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone.
-func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
+func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, notifier engine.Notifier, reg prometheus.Registerer, log *slog.Logger) (*engine.Engine, error) {
 	var model engine.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = engine.NewOpenAI(engine.OpenAIConfig{
@@ -28,6 +28,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateLimit:   cfg.engine.rateTurns,
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
+		Notifier:    notifier,
 		Logger:      log,
 		Registry:    reg,
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters"
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
@@ -46,7 +47,12 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := newEngine(&cfg, db, srch, reg, log)
+	hub := adapters.NewHub()
+	eng, err := newEngine(&cfg, db, srch, hub, reg, log)
+	if err != nil {
+		return err
+	}
+	slk, err := newSlack(ctx, &cfg, db, eng, hub, reg, log)
 	if err != nil {
 		return err
 	}
@@ -54,6 +60,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	adm := admin.New(admin.Config{
 		Registry: reg,
 		Chat:     whenReady(&ready, web.New(eng, log)),
+		Routes:   slk.routes(&ready),
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -81,6 +88,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
 		ready.Store(true)
+		slk.start(ctx, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -89,7 +97,9 @@ func serve(ctx context.Context, e env, args []string) error {
 		err = nil // interrupted while starting: shut down cleanly
 	}
 	ready.Store(false)
-	return errors.Join(err, shutdown(srv, log))
+	err = errors.Join(err, shutdown(srv, log))
+	slk.wait()
+	return err
 }
 
 func shutdown(srv *http.Server, log *slog.Logger) error {

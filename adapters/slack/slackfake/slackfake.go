@@ -281,3 +281,10 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	w.Write([]byte("ok"))
 }
+
+// Content is everything a member can read in a message: its text and its
+// blocks as JSON.
+func (m Message) Content() string {
+	b, _ := json.Marshal(m.Blocks)
+	return m.Text + " " + string(b)
+}
