@@ -20,7 +20,6 @@ import (
 	"shopbot/adapters"
 	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
-	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
@@ -49,8 +48,10 @@ type option func(*engine.Config, *slackad.Config)
 func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	t.Helper()
 	db := catalogtest.SQLite(t)
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
+	if h == nil { // the real engine shops in the demo catalog
+		if _, err := demo.Load(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
 	}
 	e := &env{t: t, db: db, fake: slackfake.New(t), reg: prometheus.NewRegistry(), hub: adapters.NewHub()}
 	e.ts.Store(1_600_000_000)
@@ -261,4 +262,33 @@ func (e *env) count(table string) int {
 	return int(n)
 }
 
-var _ = catalog.StatusShipped
+// metric sums the samples of a metric whose labels include labels.
+func (e *env) metric(name string, labels map[string]string) float64 {
+	e.t.Helper()
+	mfs, err := e.reg.Gather()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var sum float64
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+	next:
+		for _, m := range mf.GetMetric() {
+			have := map[string]string{}
+			for _, l := range m.GetLabel() {
+				have[l.GetName()] = l.GetValue()
+			}
+			for k, v := range labels {
+				if have[k] != v {
+					continue next
+				}
+			}
+			if c := m.GetCounter(); c != nil {
+				sum += c.GetValue()
+			}
+		}
+	}
+	return sum
+}

@@ -10,9 +10,10 @@ import (
 	"shopbot/engine"
 )
 
-// maxStreamChunk bounds markdown_text in one chat.*Stream call (Slack
-// allows 12,000 characters).
-const maxStreamChunk = 10_000
+// maxStreamChunk bounds the characters of one chat.*Stream call before
+// escaping, so markdown_text stays within Slack's 12,000 even if every
+// one of them is an & (5 characters escaped).
+const maxStreamChunk = 2_400
 
 type replyMode int
 
@@ -116,12 +117,15 @@ func (r *reply) start(ctx context.Context) {
 	r.pending.Reset()
 }
 
+// takePending returns up to n characters of what is pending, escaped:
+// Markdown renders &amp; &lt; &gt; as the characters, and Slack then
+// reads no <@mention> or <!channel> into the model's text.
 func (r *reply) takePending(n int) string {
 	s := r.pending.String()
 	head, rest := cutRunes(s, n)
 	r.pending.Reset()
 	r.pending.WriteString(rest)
-	return head
+	return escape(head)
 }
 
 // streamRest appends what is pending in chunks.
