@@ -51,7 +51,7 @@ func TestSlashCommand(t *testing.T) {
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": "UANN", "username": "ann"}, "trigger_id": "t3",
 		"container": map[string]any{"type": "message", "message_ts": "1.2", "channel_id": "C1", "is_ephemeral": true},
-		"channel": map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL("t3"),
+		"channel":   map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL("t3"),
 		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001|1", "value": "add|SHO-RUN-001|1", "block_id": "x"}},
 	})
 	resp = e.send("/slack/interactions", "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()))

@@ -182,7 +182,7 @@ func (e *env) press(user string, msg slackfake.Message, value string) {
 		"type": "block_actions", "user": map[string]any{"id": user, "username": strings.ToLower(user), "team_id": "T1"},
 		"api_app_id": "A1", "token": "legacy", "container": container, "trigger_id": "tr-" + e.nextTS(),
 		"team": map[string]any{"id": "T1"}, "channel": map[string]any{"id": msg.Channel, "name": "shopping"},
-		"message": map[string]any{"type": "message", "ts": msg.TS, "thread_ts": msg.ThreadTS, "text": msg.Text},
+		"message":      map[string]any{"type": "message", "ts": msg.TS, "thread_ts": msg.ThreadTS, "text": msg.Text},
 		"response_url": e.fake.ResponseURL("r1"),
 		"actions": []map[string]any{{"type": "button", "block_id": blockID, "action_id": actionID, "value": value,
 			"action_ts": e.nextTS(), "text": map[string]any{"type": "plain_text", "text": "x"}}},
