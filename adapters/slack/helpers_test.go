@@ -235,10 +235,7 @@ func (e *env) waitFor(channel, thread string, what string, ok func(m slackfake.M
 }
 
 // text is everything a user reads in a message: its text and its blocks.
-func text(m slackfake.Message) string {
-	b, _ := json.Marshal(m.Blocks)
-	return m.Text + " " + string(b)
-}
+func text(m slackfake.Message) string { return m.Content() }
 
 func hasText(s string) func(slackfake.Message) bool {
 	return func(m slackfake.Message) bool { return strings.Contains(text(m), s) }

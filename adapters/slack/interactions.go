@@ -48,8 +48,11 @@ func (a *Adapter) acceptInteraction(ctx context.Context, payload []byte) error {
 		return fmt.Errorf("%w: %v", errBadPayload, err)
 	}
 	a.metrics.events.WithLabelValues(string(cb.Type)).Inc()
-	if cb.Type != slack.InteractionTypeBlockActions || len(cb.ActionCallback.BlockActions) == 0 {
+	if cb.Type != slack.InteractionTypeBlockActions {
 		return nil
+	}
+	if len(cb.ActionCallback.BlockActions) == 0 {
+		return fmt.Errorf("%w: block_actions without actions", errBadPayload)
 	}
 	ba := cb.ActionCallback.BlockActions[0]
 	act, err := engine.ParseAction(ba.Value)

@@ -28,15 +28,17 @@ func (a *Adapter) Merchants() engine.Notifier {
 func (a *Adapter) Shoppers() engine.Notifier { return notifierFunc(a.notifyShopper) }
 
 func (a *Adapter) notifyMerchants(ctx context.Context, n engine.Notice) error {
-	var text string
+	var text, fallback string
 	switch n.Kind {
 	case engine.NoticeOrderPlaced:
 		if n.Order == nil {
 			return fmt.Errorf("slack: order notice without an order")
 		}
+		fallback = "New order #" + n.Order.Number
 		text = fmt.Sprintf(":package: *New order #%s* · %s · from %s on %s",
 			escape(n.Order.Number), escape(n.Order.TotalText), escape(nameOr(n.Customer)), escape(n.Where.Channel))
 	case engine.NoticeHandoff:
+		fallback = nameOr(n.Customer) + " needs a person"
 		text = fmt.Sprintf(":raising_hand: *%s on %s needs a person*", escape(nameOr(n.Customer)), escape(n.Where.Channel))
 		if n.Text != "" {
 			text += "\n> " + escape(truncateRunes(strings.ReplaceAll(n.Text, "\n", " "), 500))
@@ -51,7 +53,7 @@ func (a *Adapter) notifyMerchants(ctx context.Context, n engine.Notice) error {
 	if link := a.transcriptURL(n.ConversationID); link != "" {
 		blocks = append(blocks, section("<"+link+"|Open the conversation in the admin>"))
 	}
-	if a.post(ctx, a.cfg.OrdersChannel, "", text, blocks) == "" {
+	if a.post(ctx, a.cfg.OrdersChannel, "", fallback, blocks) == "" {
 		return errNotDelivered
 	}
 	return nil

@@ -285,6 +285,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request) {
 // Content is everything a member can read in a message: its text and its
 // blocks as JSON.
 func (m Message) Content() string {
-	b, _ := json.Marshal(m.Blocks)
-	return m.Text + " " + string(b)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(m.Blocks)
+	return m.Text + " " + b.String()
 }
