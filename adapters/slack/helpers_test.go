@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -59,7 +60,7 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	acfg := slackad.Config{
 		BotToken: slackfake.Token, SigningSecret: secret, APIURL: e.fake.URL, DB: db,
 		Registry: e.reg, AdminURL: "https://shop.example.com", OrdersChannel: "CORDERS",
-		Throttle: 200 * time.Millisecond,
+		Throttle: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	for _, o := range opts {
 		o(&ecfg, &acfg)
@@ -95,6 +96,14 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	e.fake.AddUser("UANN", "Ann", false)
 	e.fake.AddUser("UBOB", "Bob", false)
 	return e
+}
+
+// tlog writes log lines to t.Log.
+type tlog struct{ t *testing.T }
+
+func (w tlog) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
 }
 
 // nextTS returns a fresh Slack message timestamp.

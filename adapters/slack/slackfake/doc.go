@@ -5,6 +5,10 @@
 // was asked to post, update and stream, so tests can read a channel or a
 // thread the way a Slack user would see it.
 //
+// Socket Mode works too: apps.connections.open (with AppToken) returns a
+// WebSocket URL on the fake, which says hello, delivers the envelopes
+// passed to SocketSend and records the app's acks.
+//
 // It checks what the real API rejects: a wrong token (invalid_auth), more
 // than 50 blocks, a section text over 3,000 characters or a button value
 // over 2,000 (invalid_blocks), a text over 40,000 characters

@@ -38,6 +38,8 @@ func (s *Server) dispatch(method string, a map[string]string) (map[string]any, s
 			return nil, "unknown_method"
 		}
 		return s.stream(method, a)
+	case "apps.connections.open":
+		return map[string]any{"url": s.socketURL()}, ""
 	case "views.publish":
 		var v map[string]any
 		if err := json.Unmarshal([]byte(a["view"]), &v); err != nil || a["user_id"] == "" {

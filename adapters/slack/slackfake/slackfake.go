@@ -56,6 +56,8 @@ type Server struct {
 	failures    map[string][]failure // method → next answers
 	noStreaming bool
 	nextTS      int64
+
+	sock socket
 }
 
 type user struct {
@@ -71,10 +73,12 @@ type failure struct {
 // New starts a fake Slack API, closed by t.Cleanup.
 func New(t testing.TB) *Server {
 	s := &Server{t: t, users: map[string]user{BotUserID: {name: "shopbot", bot: true}},
-		failures: map[string][]failure{}, views: map[string]map[string]any{}, nextTS: 1_700_000_000}
+		failures: map[string][]failure{}, views: map[string]map[string]any{}, nextTS: 1_700_000_000,
+		sock: socket{outbox: make(chan []byte, 100)}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /api/{method}", s.api)
 	mux.HandleFunc("POST /respond/{id}", s.respond)
+	mux.HandleFunc("GET /link/", s.serveSocket)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/api/"
 	t.Cleanup(s.srv.Close)
@@ -197,7 +201,11 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": f.err})
 		return
 	}
-	if token != Token {
+	want := Token
+	if method == "apps.connections.open" {
+		want = AppToken
+	}
+	if token != want {
 		writeJSON(w, http.StatusOK, map[string]any{"ok": false, "error": "invalid_auth"})
 		return
 	}
@@ -227,7 +235,7 @@ func readArgs(r *http.Request) (map[string]string, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") && len(body) > 0 {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(body, &m); err != nil {
 			return nil, "", err
