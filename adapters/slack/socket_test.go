@@ -72,7 +72,7 @@ func TestSocketMode(t *testing.T) {
 	acked(e.fake.SocketSend("interactive", map[string]any{"type": "block_actions", "user": map[string]any{"id": "UBOB"},
 		"trigger_id": "t10", "channel": map[string]any{"id": "C1"}, "team": map[string]any{"id": "T1"},
 		"container": map[string]any{"type": "message", "message_ts": root, "thread_ts": root, "channel_id": "C1"},
-		"actions": []map[string]any{{"type": "button", "action_id": "cart", "value": "cart", "block_id": "b"}}}, 0))
+		"actions":   []map[string]any{{"type": "button", "action_id": "cart", "value": "cart", "block_id": "b"}}}, 0))
 	if !e.fake.Wait(10*time.Second, func() bool { return len(ce.Turns()) == 2 }) {
 		t.Fatalf("button press over the socket started no turn")
 	}
