@@ -38,6 +38,8 @@ type Config struct {
 	Registry   prometheus.Registerer
 	HTTPClient *http.Client
 	Now        func() time.Time
+	// Workers bounds the turns handled at once (default 8).
+	Workers int
 	// Throttle is the least time between two chat.update calls of one
 	// streamed answer when chat.*Stream is unavailable; default 1 s.
 	Throttle time.Duration
@@ -49,6 +51,7 @@ type Adapter struct {
 	api     *api
 	client  *slack.Client
 	queue   *queue
+	marker  *marker
 	metrics *metrics
 	log     *slog.Logger
 
@@ -78,6 +81,9 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 8
+	}
 	if cfg.Throttle <= 0 {
 		cfg.Throttle = time.Second
 	}
@@ -94,7 +100,7 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	client := slack.New(cfg.BotToken, opts...)
 	m := newMetrics(cfg.Registry)
 	return &Adapter{
-		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: newQueue(ctx),
+		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: newQueue(ctx, cfg.Workers), marker: &marker{db: cfg.DB},
 		metrics: m, log: cfg.Logger, carts: map[string]string{},
 	}, nil
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
-	"shopbot/catalog"
 	"shopbot/engine"
 )
 
@@ -102,7 +101,7 @@ func (a *Adapter) acceptEvent(ctx context.Context, body []byte) (challenge strin
 // record marks key processed and queues job unless it was processed
 // before; an error means nothing was recorded.
 func (a *Adapter) record(ctx context.Context, dedup, queueKey string, job func(context.Context)) error {
-	first, err := catalog.MarkProcessed(ctx, a.cfg.DB, "slack", dedup)
+	first, err := a.marker.mark(ctx, dedup)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -41,6 +42,9 @@ type env struct {
 	hub     *adapters.Hub
 	eventID atomic.Int64
 	ts      atomic.Int64
+
+	mu      sync.Mutex
+	handled []time.Duration // how long each request took in the handler
 }
 
 type option func(*engine.Config, *slackad.Config)
@@ -85,7 +89,7 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	e.hub.Shoppers("slack", ad.Shoppers())
 	mux := http.NewServeMux()
 	for p, h := range ad.Routes() {
-		mux.Handle(p, h)
+		mux.Handle(p, e.timed(h))
 	}
 	e.srv = httptest.NewServer(mux)
 	t.Cleanup(func() {
@@ -96,6 +100,17 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	e.fake.AddUser("UANN", "Ann", false)
 	e.fake.AddUser("UBOB", "Bob", false)
 	return e
+}
+
+// timed records how long h takes to answer.
+func (e *env) timed(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		h.ServeHTTP(w, r)
+		e.mu.Lock()
+		e.handled = append(e.handled, time.Since(start))
+		e.mu.Unlock()
+	})
 }
 
 // tlog writes log lines to t.Log.

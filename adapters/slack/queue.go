@@ -10,17 +10,20 @@ const maxQueued = 256
 
 // queue runs jobs after the acknowledgement: one goroutine per busy key
 // (a conversation), so a thread's turns run in the order they arrived and
-// threads run in parallel. Jobs run under the process context; Wait
+// threads run in parallel, at most workers at a time — unbounded, a burst
+// of turns would crowd the database and slow the acknowledgements, which
+// must record the event first. Jobs run under the process context; wait
 // returns once every accepted job has finished.
 type queue struct {
-	ctx  context.Context
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	jobs map[string][]func(context.Context)
+	ctx   context.Context
+	slots chan struct{}
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	jobs  map[string][]func(context.Context)
 }
 
-func newQueue(ctx context.Context) *queue {
-	return &queue{ctx: ctx, jobs: map[string][]func(context.Context){}}
+func newQueue(ctx context.Context, workers int) *queue {
+	return &queue{ctx: ctx, slots: make(chan struct{}, workers), jobs: map[string][]func(context.Context){}}
 }
 
 // push queues job under key; it reports false when the process is
@@ -56,8 +59,20 @@ func (q *queue) drain(key string) {
 		job := pending[0]
 		q.jobs[key] = pending[1:]
 		q.mu.Unlock()
-		job(q.ctx)
+		q.run(job)
 	}
+}
+
+// run runs job in a worker slot; once the process is stopping, jobs
+// still waiting for a slot run at once with the cancelled context, so
+// they finish quickly.
+func (q *queue) run(job func(context.Context)) {
+	select {
+	case q.slots <- struct{}{}:
+		defer func() { <-q.slots }()
+	case <-q.ctx.Done():
+	}
+	job(q.ctx)
 }
 
 // wait blocks until all queued jobs are done.

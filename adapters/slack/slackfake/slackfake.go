@@ -130,14 +130,14 @@ func (s *Server) Calls(methods ...string) []Call {
 	return out
 }
 
-// Messages returns copies of the messages in channel, in posting order;
-// with thread set, only that thread's replies.
+// Messages returns copies of the messages in channel (every channel when
+// empty), in posting order; with thread set, only that thread's replies.
 func (s *Server) Messages(channel, thread string) []Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Message
 	for _, m := range s.messages {
-		if m.Channel == channel && (thread == "" || m.ThreadTS == thread) {
+		if (channel == "" || m.Channel == channel) && (thread == "" || m.ThreadTS == thread) {
 			out = append(out, *m)
 		}
 	}
