@@ -26,6 +26,9 @@ import (
 //     search, then a short answer), whose turns compete with the
 //     acknowledgements for CPU and database.
 //
+// Under the race detector (which makes the pure-Go SQLite ten times
+// slower) events arrive at 50/s: the run then checks correctness only.
+//
 // The target is p99 ≤ 100 ms in the handler. The test asserts 250 ms
 // (1 s for the instant model; four times that under the race detector):
 // shared test machines stall processes for tens of milliseconds, and the
@@ -71,7 +74,11 @@ func TestAckUnderLoad(t *testing.T) {
 func quiet(_ *engine.Config, ac *slackad.Config) { ac.Logger = nil }
 
 func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
-	const rate, channels = 500, 100
+	const channels = 100
+	rate := 500
+	if raceEnabled {
+		rate = 50
+	}
 	for i := range channels {
 		e.fake.AddUser(fmt.Sprintf("U%03d", i), fmt.Sprintf("Member %d", i), false)
 	}
@@ -115,7 +122,7 @@ func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 	for i := range total {
 		// Event i is due at begin + i/rate; a late generator catches up
 		// (a ticker would drop the ticks instead and lower the rate).
-		time.Sleep(time.Until(begin.Add(time.Duration(i) * time.Second / rate)))
+		time.Sleep(time.Until(begin.Add(time.Duration(i) * time.Second / time.Duration(rate))))
 		ch := i % channels
 		roots[i] = e.nextTS()
 		_, body := e.event(mention(fmt.Sprintf("U%03d", ch), fmt.Sprintf("C%03d", ch), roots[i], "", "running shoes"))
@@ -166,7 +173,7 @@ func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 	e.mu.Unlock()
 	r := func(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 	t.Logf("%d events (+%d retries) sent in %s (%.0f/s) from %d channels; all answered after %s",
-		total, total/10, sendTook.Round(time.Millisecond), float64(len(latencies))/sendTook.Seconds(), channels, drained.Round(time.Millisecond))
+		total, (total+9)/10, sendTook.Round(time.Millisecond), float64(len(latencies))/sendTook.Seconds(), channels, drained.Round(time.Millisecond))
 	t.Logf("ack in the handler: p50 %s p99 %s max %s; seen by the sender (with its scheduling): p50 %s p99 %s max %s",
 		r(pct(handled, 0.5)), r(pct(handled, 0.99)), r(pct(handled, 1)), r(pct(latencies, 0.5)), r(pct(latencies, 0.99)), r(pct(latencies, 1)))
 	if p99 := pct(handled, 0.99); p99 > limit {
