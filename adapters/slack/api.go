@@ -114,10 +114,15 @@ func (a *api) userName(ctx context.Context, userID, fallback string) string {
 		u, err = a.c.GetUserInfoContext(ctx, userID)
 		return err
 	})
-	if err != nil {
+	var se slack.SlackErrorResponse
+	switch {
+	case errors.As(err, &se):
+		name = fallback // user_not_found, missing_scope: asking again will not help
+	case err != nil:
 		return fallback
+	default:
+		name = firstNonEmpty(u.Profile.DisplayName, u.RealName, u.Name, fallback)
 	}
-	name = firstNonEmpty(u.Profile.DisplayName, u.RealName, u.Name, fallback)
 	a.mu.Lock()
 	if len(a.names) >= maxNames {
 		clear(a.names)

@@ -60,7 +60,7 @@ func cardBlocks(c engine.Card) []slack.Block {
 		fmt.Fprintf(&b, "\n%s", escape(truncateRunes(c.Summary, 600)))
 	}
 	var acc *slack.Accessory
-	if c.ImageURL != "" && len(c.ImageURL) <= 3000 {
+	if isWebURL(c.ImageURL) && len(c.ImageURL) <= 3000 {
 		acc = slack.NewAccessory(slack.NewImageBlockElement(c.ImageURL, truncateRunes(c.Title, maxAltText)))
 	}
 	section := slack.NewSectionBlock(mrkdwn(b.String()), nil, acc, slack.SectionBlockOptionBlockID("card:"+truncateRunes(c.SKU, 200)))
@@ -87,12 +87,23 @@ func stockText(c engine.Card) string {
 	}
 }
 
+// cardsBlocks renders products, each once (a message's action ids must
+// be unique).
 func cardsBlocks(cs []engine.Card) []slack.Block {
 	var out []slack.Block
+	seen := map[string]bool{}
 	for _, c := range cs {
-		out = append(out, cardBlocks(c)...)
+		if !seen[c.SKU] {
+			seen[c.SKU] = true
+			out = append(out, cardBlocks(c)...)
+		}
 	}
 	return out
+}
+
+// isWebURL reports whether Slack can fetch u as an image.
+func isWebURL(u string) bool {
+	return strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")
 }
 
 // plainOf is the notification text of a card message.
@@ -192,4 +203,35 @@ func orderBlocks(o *engine.OrderView, headline string) []slack.Block {
 		fmt.Fprintf(&b, "\nTracking: %s", escape(truncateRunes(o.Tracking, 300)))
 	}
 	return textBlocks(b.String())
+}
+
+// uniqueActions makes the action ids of a message unique, as Slack
+// requires, by suffixing repeats ("add|SKU|1#2"); the engine reads the
+// button's value, which stays as it is.
+func uniqueActions(blocks []slack.Block) []slack.Block {
+	seen := map[string]int{}
+	fix := func(b *slack.ButtonBlockElement) {
+		seen[b.ActionID]++
+		if n := seen[b.ActionID]; n > 1 {
+			b.ActionID += "#" + strconv.Itoa(n)
+		}
+	}
+	for _, bl := range blocks {
+		switch bl := bl.(type) {
+		case *slack.SectionBlock:
+			if bl.Accessory != nil && bl.Accessory.ButtonElement != nil {
+				fix(bl.Accessory.ButtonElement)
+			}
+		case *slack.ActionBlock:
+			if bl.Elements == nil {
+				continue
+			}
+			for _, el := range bl.Elements.ElementSet {
+				if b, ok := el.(*slack.ButtonBlockElement); ok {
+					fix(b)
+				}
+			}
+		}
+	}
+	return blocks
 }

@@ -151,7 +151,7 @@ func (r *responder) finish(ctx context.Context) {
 		if i == maxResponses {
 			break
 		}
-		msg := &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: fallbackText(text), Blocks: &slack.Blocks{BlockSet: bs}}
+		msg := &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: fallbackText(text), Blocks: &slack.Blocks{BlockSet: uniqueActions(bs)}}
 		err := r.a.api.do(ctx, "response_url", func(ctx context.Context) error {
 			return slack.PostWebhookCustomHTTPContext(ctx, r.url, r.a.cfg.HTTPClient, msg)
 		})

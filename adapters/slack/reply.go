@@ -170,7 +170,7 @@ func (r *reply) finish(ctx context.Context) {
 		err := r.a.api.do(ctx, "chat.stopStream", func(ctx context.Context) (err error) {
 			opts := []slack.MsgOption{slack.MsgOptionMarkdownText(chunk)}
 			if len(buttons) > 0 {
-				opts = append(opts, slack.MsgOptionBlocks(buttons...))
+				opts = append(opts, slack.MsgOptionBlocks(uniqueActions(buttons)...))
 			}
 			_, _, err = r.a.client.StopStreamContext(ctx, r.channel, r.ts, opts...)
 			return err
@@ -248,7 +248,7 @@ func (r *reply) update(ctx context.Context, ts, text string, blocks []slack.Bloc
 func (a *Adapter) post(ctx context.Context, channel, thread, text string, blocks []slack.Block) string {
 	opts := []slack.MsgOption{slack.MsgOptionText(fallbackText(text), false)}
 	if len(blocks) > 0 {
-		opts = append(opts, slack.MsgOptionBlocks(blocks...))
+		opts = append(opts, slack.MsgOptionBlocks(uniqueActions(blocks)...))
 	}
 	if thread != "" {
 		opts = append(opts, slack.MsgOptionTS(thread))
@@ -268,7 +268,7 @@ func (a *Adapter) post(ctx context.Context, channel, thread, text string, blocks
 func (a *Adapter) update(ctx context.Context, channel, ts, text string, blocks []slack.Block) bool {
 	opts := []slack.MsgOption{slack.MsgOptionText(fallbackText(text), false)}
 	if len(blocks) > 0 {
-		opts = append(opts, slack.MsgOptionBlocks(blocks...))
+		opts = append(opts, slack.MsgOptionBlocks(uniqueActions(blocks)...))
 	}
 	err := a.api.do(ctx, "chat.update", func(ctx context.Context) (err error) {
 		_, _, _, err = a.client.UpdateMessageContext(ctx, channel, ts, opts...)

@@ -11,6 +11,7 @@
 //
 // It checks what the real API rejects: a wrong token (invalid_auth), more
 // than 50 blocks, a section text over 3,000 characters or a button value
-// over 2,000 (invalid_blocks), a text over 40,000 characters
+// over 2,000, a block_id or action_id used twice in a message
+// (invalid_blocks), a text over 40,000 characters
 // (msg_too_long). Production code never imports it.
 package slackfake

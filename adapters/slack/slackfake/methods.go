@@ -156,12 +156,35 @@ func checkBlocks(raw string) ([]map[string]any, string) {
 	if len(blocks) > maxBlocks {
 		return nil, "invalid_blocks"
 	}
+	ids := map[string]bool{}
 	for _, b := range blocks {
-		if !blockOK(b) {
+		if !blockOK(b) || !uniqueIDs(b, ids) {
 			return nil, "invalid_blocks"
 		}
 	}
 	return blocks, ""
+}
+
+// uniqueIDs reports whether b's block_id and its elements' action_ids are
+// new in the message.
+func uniqueIDs(b map[string]any, seen map[string]bool) bool {
+	ids := []string{"block:" + str(b["block_id"])}
+	if acc, ok := b["accessory"].(map[string]any); ok {
+		ids = append(ids, "action:"+str(acc["action_id"]))
+	}
+	for _, e := range list(b["elements"]) {
+		ids = append(ids, "action:"+str(e["action_id"]))
+	}
+	for _, id := range ids {
+		if id == "block:" || id == "action:" {
+			continue
+		}
+		if seen[id] {
+			return false
+		}
+		seen[id] = true
+	}
+	return true
 }
 
 func blockOK(b map[string]any) bool {
