@@ -8,10 +8,12 @@
 // secret, five-minute window, constant-time compare): a bad, stale or
 // missing signature gets 401 and touches nothing.
 //
-// An accepted event is recorded (catalog.MarkProcessed on its event_id, so
-// Slack's retries are answered once), acknowledged at once, and handled
+// An accepted event is recorded (its event_id in processed_updates, with
+// group commit: events arriving together share one write; Slack's retries
+// then find it and are dropped), acknowledged at once, and handled
 // afterwards on a per-conversation queue bounded by the process context:
-// turns of one thread run in order, threads run in parallel.
+// turns of one thread run in order, threads run in parallel, at most
+// Config.Workers at a time.
 //
 // Conversations: an app_mention in a channel is answered in a thread, and
 // the thread is the conversation (engine.Turn.ThreadID), with one shared
