@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"shopbot/adapters/slack/slackfake"
 	"shopbot/engine"
 )
 
@@ -136,4 +135,25 @@ func TestRateLimitRetryAfter(t *testing.T) {
 	}
 }
 
-var _ = slackfake.Token
+// TestStreamingUnavailable: when chat.startStream answers unknown_method
+// the answer is posted and updated instead, and later answers do not try
+// streaming again.
+func TestStreamingUnavailable(t *testing.T) {
+	e := newEnv(t, &countingEngine{})
+	e.fake.DisableStreaming()
+	for _, user := range []string{"UANN", "UBOB"} {
+		root := e.nextTS()
+		e.postEvent(mention(user, "C1", root, "", "hi"))
+		m := e.waitFor("C1", root, "the answer", hasText("Hello"))
+		if m.Streamed {
+			t.Errorf("answer streamed: %+v", m)
+		}
+	}
+	e.ad.Wait()
+	if n := len(e.fake.Calls("chat.startStream")); n != 1 {
+		t.Errorf("chat.startStream tried %d times", n)
+	}
+	if n := e.metric("shopbot_slack_api_calls_total", map[string]string{"method": "chat.startStream", "outcome": "error"}); n != 1 {
+		t.Errorf("failed stream calls counted: %v", n)
+	}
+}

@@ -79,6 +79,9 @@ func (r *reply) Send(ctx context.Context, ev engine.Event) error {
 // text adds a piece of the answer: the first piece starts the message,
 // later ones are sent at most once per throttle interval.
 func (r *reply) text(ctx context.Context, s string) {
+	if s == "" {
+		return
+	}
 	r.all.WriteString(s)
 	r.pending.WriteString(s)
 	switch {
