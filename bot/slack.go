@@ -57,9 +57,18 @@ func (s *slackApp) routes(ready *atomic.Bool) map[string]http.Handler {
 	return out
 }
 
-// start runs Socket Mode, when configured, until ctx ends.
+// start checks the token (auth.test, logged) and runs Socket Mode, when
+// configured, until ctx ends.
 func (s *slackApp) start(ctx context.Context, log *slog.Logger) {
-	if s.ad == nil || !s.socket {
+	if s.ad == nil {
+		return
+	}
+	go func() {
+		if err := s.ad.Check(ctx); err != nil {
+			log.Error("slack bot token not accepted", "err", err)
+		}
+	}()
+	if !s.socket {
 		return
 	}
 	go func() {

@@ -3,6 +3,7 @@ package slack
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -57,6 +58,7 @@ type Adapter struct {
 
 	botOnce   sync.Once
 	botUserID string
+	botErr    error
 	noStream  atomic.Bool // the API answered unknown_method to chat.startStream
 
 	mu    sync.Mutex
@@ -118,6 +120,13 @@ func (a *Adapter) Routes() map[string]http.Handler {
 // context ends, the in-flight turns finish or give up).
 func (a *Adapter) Wait() { a.queue.wait() }
 
+// Check asks Slack who the bot is (auth.test), which also proves the
+// token; bot/ calls it at startup, else the first event does.
+func (a *Adapter) Check(ctx context.Context) error {
+	a.botUser(ctx)
+	return a.botErr
+}
+
 // botUser returns the bot's own user id (auth.test, once).
 func (a *Adapter) botUser(ctx context.Context) string {
 	a.botOnce.Do(func() {
@@ -127,6 +136,7 @@ func (a *Adapter) botUser(ctx context.Context) string {
 			return err
 		})
 		if err != nil {
+			a.botErr = fmt.Errorf("slack: auth.test: %w", err)
 			a.log.WarnContext(ctx, "slack auth.test failed; own messages are recognised by bot_id only", "err", err)
 			return
 		}

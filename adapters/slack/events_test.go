@@ -3,6 +3,7 @@ package slack_test
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -146,5 +147,16 @@ func TestSlowModelAcksFast(t *testing.T) {
 	}
 	if msgs := e.fake.Messages("C1", root); len(msgs) != 0 {
 		t.Errorf("answered before the model did: %s", dump(msgs))
+	}
+}
+
+func TestCheckToken(t *testing.T) {
+	e := newEnv(t, &countingEngine{})
+	if err := e.ad.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	bad := newEnv(t, &countingEngine{}, func(_ *engine.Config, ac *slackad.Config) { ac.BotToken = "xoxb-wrong" })
+	if err := bad.ad.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "invalid_auth") {
+		t.Errorf("wrong token: %v", err)
 	}
 }
