@@ -17,8 +17,9 @@
 //
 // Conversations: an app_mention in a channel is answered in a thread, and
 // the thread is the conversation (engine.Turn.ThreadID), with one shared
-// cart per channel; a direct message (message.im) is a personal
-// conversation. Messages from bots, this one included, are ignored.
+// cart per channel; later replies in that thread need no mention
+// (message.channels / message.groups). A direct message (message.im) is a
+// personal conversation. Messages from bots, this one included, are ignored.
 //
 // Replies render natively: text streams with chat.startStream /
 // appendStream / stopStream (chat.update at most once a second where the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
+	"shopbot/catalog"
 	"shopbot/engine"
 )
 
@@ -126,10 +127,17 @@ func (a *Adapter) eventJob(ctx context.Context, team string, ev any) (string, fu
 		thread := firstNonEmpty(ev.ThreadTimeStamp, ev.TimeStamp)
 		return a.turnJob(team, ev.Channel, thread, ev.User, ev.Text, ev.TimeStamp, true)
 	case *slackevents.MessageEvent:
-		if ev.ChannelType != "im" || ev.SubType != "" || ev.BotID != "" || ev.User == "" || ev.User == a.botUser(ctx) {
+		if ev.SubType != "" || ev.BotID != "" || ev.User == "" || ev.User == a.botUser(ctx) {
 			return "", nil
 		}
-		return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, false)
+		switch {
+		case ev.ChannelType == "im":
+			return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, false)
+		case ev.ThreadTimeStamp != "" && !strings.Contains(ev.Text, "<@"+a.botUserID) && a.ownThread(ctx, ev.Channel, ev.ThreadTimeStamp):
+			// A reply in a thread the assistant answers in needs no
+			// mention (one with a mention comes as app_mention too).
+			return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, true)
+		}
 	case *slackevents.AppHomeOpenedEvent:
 		if ev.Tab != "home" || ev.User == "" {
 			return "", nil
@@ -138,6 +146,16 @@ func (a *Adapter) eventJob(ctx context.Context, team string, ev any) (string, fu
 		return "home/" + user, func(ctx context.Context) { a.publishHome(ctx, user) }
 	}
 	return "", nil
+}
+
+// ownThread reports whether the assistant holds a conversation in this
+// channel thread.
+func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
+	_, err := catalog.FindConversation(ctx, a.cfg.DB, catalog.ConversationKey{Channel: "slack", ChatID: channel, ThreadID: thread})
+	if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		a.log.WarnContext(ctx, "slack thread lookup failed", "channel_id", channel, "err", err)
+	}
+	return err == nil
 }
 
 // turnJob is the work for one message: a turn answered in channel (in

@@ -10,6 +10,7 @@ import (
 
 	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
+	"shopbot/catalog"
 	"shopbot/engine"
 	"shopbot/engine/llmtest"
 )
@@ -95,6 +96,7 @@ func TestBotMessagesIgnored(t *testing.T) {
 		"own bot_id":        {"type": "message", "channel_type": "im", "user": "UANN", "bot_id": "BBOT", "text": "Hello", "ts": ts, "channel": "D1"},
 		"edited":            {"type": "message", "channel_type": "im", "subtype": "message_changed", "ts": ts, "channel": "D1", "message": map[string]any{"user": "UANN", "text": "x"}},
 		"channel message":   {"type": "message", "channel_type": "channel", "user": "UANN", "text": "hi all", "ts": ts, "channel": "C1"},
+		"other thread":      {"type": "message", "channel_type": "channel", "user": "UANN", "text": "lunch?", "ts": ts, "thread_ts": "99.1", "channel": "C1"},
 		"empty mention":     {"type": "app_mention", "user": "UANN", "text": "<@UBOT>", "ts": ts, "channel": "C1"},
 	} {
 		t.Log(name)
@@ -158,5 +160,33 @@ func TestCheckToken(t *testing.T) {
 	bad := newEnv(t, &countingEngine{}, func(_ *engine.Config, ac *slackad.Config) { ac.BotToken = "xoxb-wrong" })
 	if err := bad.ad.Check(context.Background()); err == nil || !strings.Contains(err.Error(), "invalid_auth") {
 		t.Errorf("wrong token: %v", err)
+	}
+}
+
+// TestThreadReplies: once the assistant answers in a thread, replies there
+// need no mention; a reply that mentions it is answered once (through
+// app_mention, which Slack sends as well).
+func TestThreadReplies(t *testing.T) {
+	ce := &countingEngine{}
+	e := newEnv(t, ce)
+	root := e.nextTS()
+	e.postEvent(mention("UANN", "C1", root, "", "hi"))
+	e.waitFor("C1", root, "the answer", hasText("Hello Ann"))
+	e.ad.Wait()
+	// The fake engine holds no conversations: open the thread's as the
+	// real engine does.
+	if _, err := catalog.OpenConversation(context.Background(), e.db, catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: root}, 0); err != nil {
+		t.Fatal(err)
+	}
+	reply := func(user, text string) {
+		ts := e.nextTS()
+		e.postEvent(map[string]any{"type": "message", "channel_type": "channel", "user": user, "text": text, "ts": ts, "thread_ts": root, "channel": "C1"})
+	}
+	reply("UBOB", "and socks")
+	reply("UBOB", "<@"+slackfake.BotUserID+"> and hats") // app_mention answers this one
+	e.ad.Wait()
+	turns := ce.Turns()
+	if len(turns) != 2 || turns[1].Text != "and socks" || turns[1].ThreadID != root || !turns[1].Shared || turns[1].UserID != "UBOB" {
+		t.Errorf("turns = %+v", turns)
 	}
 }

@@ -59,12 +59,15 @@ func TestChannelFlow(t *testing.T) {
 		t.Errorf("%d messages in the thread", n)
 	}
 
-	// Ann checks out from the cart message, answering the questions.
+	// Ann checks out from the cart message, answering the questions in
+	// the thread without mentioning the bot.
 	e.press("UANN", cart, "co")
 	for _, answer := range []string{"Ann Lee", "+1 555 010 0100", "1 Main St, Springfield"} {
 		e.waitFor("C1", root, "a checkout question", hasText("?"))
 		before := len(e.fake.Messages("C1", root))
-		e.postEvent(mention("UANN", "C1", e.nextTS(), root, answer))
+		ts := e.nextTS() // a plain reply in the thread: no mention needed
+		e.postEvent(map[string]any{"type": "message", "channel_type": "channel", "user": "UANN", "text": answer,
+			"ts": ts, "thread_ts": root, "channel": "C1", "event_ts": ts})
 		e.fake.Wait(5e9, func() bool { return len(e.fake.Messages("C1", root)) > before })
 	}
 	summary := e.waitFor("C1", root, "the confirmation", hasText(`"value":"confirm"`))
