@@ -59,7 +59,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 // acceptCommand takes a slash command. Help is answered at once (the
 // returned message); searches, the cart and orders run after the ack
 // and answer through response_url, visible to the caller only.
-func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*slack.Msg, error) {
+func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*commandReply, error) {
 	a.metrics.events.WithLabelValues("slash_command").Inc()
 	if cmd.UserID == "" || cmd.ResponseURL == "" || cmd.TriggerID == "" {
 		return nil, fmt.Errorf("%w: command without user_id, response_url or trigger_id", errBadPayload)
@@ -71,7 +71,7 @@ func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*s
 	t := engine.Turn{Channel: "slack", ChatID: cmd.UserID, UserID: cmd.UserID, DedupKey: "cmd:" + cmd.TriggerID}
 	switch strings.ToLower(text) {
 	case "", "help":
-		return &slack.Msg{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, nil
+		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, nil
 	case "cart":
 		t.Action = &engine.Action{Kind: engine.ActCart}
 	case "orders":
@@ -83,6 +83,13 @@ func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*s
 		t.UserName = a.api.userName(ctx, cmd.UserID, cmd.UserName)
 		a.runTurn(ctx, t, a.newResponder(cmd.ResponseURL))
 	})
+}
+
+// commandReply is the immediate answer to a slash command (the HTTP
+// response body, or the Socket Mode ack's payload).
+type commandReply struct {
+	ResponseType string `json:"response_type"`
+	Text         string `json:"text"`
 }
 
 // responseURLPrefix admits the API server's own response URLs when
