@@ -39,6 +39,7 @@ type Config struct {
 	SlackSigningSecret    string
 	SlackAppToken         string
 	SlackAPIURL           string
+	SlackOrdersChannel    string
 
 	ShopName         string
 	ShopCurrency     string
@@ -100,6 +101,7 @@ func (c *Config) settings() []setting {
 		{"SLACK_SIGNING_SECRET", "", "Slack signing secret", &c.SlackSigningSecret, ""},
 		{"SLACK_APP_TOKEN", "", "Slack app token (Socket Mode)", &c.SlackAppToken, ""},
 		{"SLACK_API_URL", "", "Slack API server (tests)", &c.SlackAPIURL, ""},
+		{"SLACK_ORDERS_CHANNEL", "", "Slack channel id for new orders and handoffs from every channel", &c.SlackOrdersChannel, ""},
 		{"SHOP_NAME", "Shopbot Demo Shop", "shop name the assistant uses", &c.ShopName, "shop-name"},
 		{"SHOP_CURRENCY", "USD", "shop currency (ISO 4217)", &c.ShopCurrency, ""},
 		{"MAX_TOOL_ROUNDS", "5", "model calls per turn before a fallback answer", &c.MaxToolRounds, ""},
@@ -173,6 +175,9 @@ func (c *Config) validate() error {
 	if c.TelegramWebhookURL != "" && !strings.HasPrefix(c.TelegramWebhookURL, "https://") {
 		return usagef("TELEGRAM_WEBHOOK_URL must be an https:// URL")
 	}
+	if c.SlackBotToken != "" && c.SlackSigningSecret == "" && c.SlackAppToken == "" {
+		return usagef("SLACK_BOT_TOKEN needs SLACK_SIGNING_SECRET (Events API over HTTP) or SLACK_APP_TOKEN (Socket Mode)")
+	}
 	cur, err := catalog.NormalizeCurrency(c.ShopCurrency)
 	if err != nil {
 		return usagef("SHOP_CURRENCY: %q is not an ISO 4217 currency code", c.ShopCurrency)
@@ -221,14 +226,25 @@ func (c *Config) modelStatus() string {
 
 // adapterStatus says, for each channel, whether it runs and why not.
 func (c *Config) adapterStatus() [][2]string {
-	status := func(token, env string) string {
-		if token == "" {
-			return "off (" + env + " unset)"
-		}
-		return "off (credentials set, but this build has no adapter for it yet)"
-	}
 	return [][2]string{
 		{"telegram", c.telegramStatus()},
-		{"slack", status(c.SlackBotToken, "SLACK_BOT_TOKEN")},
+		{"slack", c.slackStatus()},
 	}
+}
+
+// slackStatus says how the Slack adapter runs.
+func (c *Config) slackStatus() string {
+	var s string
+	switch {
+	case c.SlackBotToken == "":
+		return "off (SLACK_BOT_TOKEN unset)"
+	case c.SlackAppToken != "":
+		s = "on (Socket Mode)"
+	default:
+		s = "on (POST /slack/events, /slack/interactions, /slack/commands)"
+	}
+	if c.SlackOrdersChannel != "" {
+		s += ", orders to " + c.SlackOrdersChannel
+	}
+	return s
 }

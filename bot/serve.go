@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"maps"
 	"errors"
 	"flag"
 	"fmt"
@@ -52,6 +53,10 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	slk, err := newSlack(ctx, &cfg, db, eng, hub, reg, log)
+	if err != nil {
+		return err
+	}
 	var ready atomic.Bool
 	routes := map[string]http.Handler{}
 	onceReady := func(h http.Handler) http.Handler { return whenReady(&ready, h) }
@@ -59,6 +64,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	maps.Copy(routes, slk.routes(&ready))
 	adm := admin.New(admin.Config{
 		Registry: reg,
 		Chat:     whenReady(&ready, web.New(eng, log)),
@@ -97,6 +103,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		ready.Store(true)
 		botCtx, stopBots := context.WithCancel(ctx)
 		tg.start(botCtx, log)
+		slk.start(botCtx, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -107,7 +114,9 @@ func serve(ctx context.Context, e env, args []string) error {
 		err = nil // interrupted while starting: shut down cleanly
 	}
 	ready.Store(false)
-	return errors.Join(err, shutdown(srv, log))
+	err = errors.Join(err, shutdown(srv, log))
+	slk.wait()
+	return err
 }
 
 func shutdown(srv *http.Server, log *slog.Logger) error {

@@ -1,0 +1,37 @@
+// Package slack is the Slack adapter: the assistant for teams.
+//
+// Slack reaches it over HTTP (Events API at POST /slack/events,
+// interactivity at POST /slack/interactions, the /shop slash command at
+// POST /slack/commands) or, with an app-level token, over Socket Mode;
+// both feed the same accept functions. Every HTTP request's v0 signature
+// is checked first (HMAC-SHA256 of "v0:timestamp:body" with the signing
+// secret, five-minute window, constant-time compare): a bad, stale or
+// missing signature gets 401 and touches nothing.
+//
+// An accepted event is recorded (its event_id in processed_updates, with
+// group commit: events arriving together share one write; Slack's retries
+// then find it and are dropped), acknowledged at once, and handled
+// afterwards on a per-conversation queue bounded by the process context:
+// turns of one thread run in order, threads run in parallel, at most
+// Config.Workers at a time.
+//
+// Conversations: an app_mention in a channel is answered in a thread, and
+// the thread is the conversation (engine.Turn.ThreadID), with one shared
+// cart per channel; later replies in that thread need no mention
+// (message.channels / message.groups). A direct message (message.im) is a
+// personal conversation. Messages from bots, this one included, are ignored.
+//
+// Replies render natively: text streams with chat.startStream /
+// appendStream / stopStream (chat.update at most once a second where the
+// API lacks them), product cards are Block Kit sections with an image and
+// Add to cart / Details / More like this buttons whose value is the
+// engine's Action.Encode(), the channel cart shows who added what and is
+// updated in place. Messages respect Slack's limits (50 blocks, 3,000
+// characters per section, & < > escaped) and a 429's Retry-After holds
+// back further calls of that method.
+//
+// The App Home tab shows the user's cart, the channel carts they added to
+// and their recent orders. Notifiers deliver merchant notices (new orders,
+// handoffs from any channel) to the orders channel and shopper notices
+// (order status, merchant replies) to the Slack thread they belong to.
+package slack

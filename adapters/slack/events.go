@@ -1,0 +1,216 @@
+package slack
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/slack-go/slack/slackevents"
+
+	"shopbot/catalog"
+	"shopbot/engine"
+)
+
+// maxBody bounds a request from Slack.
+const maxBody = 1 << 20
+
+// readVerified reads a request body and checks its signature; on failure
+// it has answered 401 (or 413) and returns nil.
+func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request) []byte {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+	if err != nil {
+		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+		return nil
+	}
+	if err := verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {
+		reason := map[error]string{errNoSignature: "missing", errStale: "stale", errBadSignature: "mismatch"}[err]
+		a.metrics.sigFailures.WithLabelValues(reason).Inc()
+		a.log.WarnContext(r.Context(), "slack request rejected", "path", r.URL.Path, "reason", reason)
+		http.Error(w, "invalid Slack signature", http.StatusUnauthorized)
+		return nil
+	}
+	if r.Header.Get("X-Slack-Retry-Num") != "" {
+		a.metrics.retries.Inc()
+	}
+	return body
+}
+
+// serveEvents is POST /slack/events.
+func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	body := a.readVerified(w, r)
+	if body == nil {
+		return
+	}
+	challenge, err := a.acceptEvent(r.Context(), body)
+	switch {
+	case errors.Is(err, errBadPayload):
+		http.Error(w, err.Error(), http.StatusBadRequest)
+	case err != nil:
+		// Not recorded: Slack retries later.
+		a.log.ErrorContext(r.Context(), "slack event not accepted", "err", err)
+		http.Error(w, "try again", http.StatusInternalServerError)
+	case challenge != "":
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, challenge)
+	default:
+		w.WriteHeader(http.StatusOK)
+	}
+	a.metrics.ackSeconds.Observe(time.Since(start).Seconds())
+}
+
+var errBadPayload = errors.New("slack: malformed payload")
+
+// acceptEvent takes one Events API envelope (an HTTP body or a Socket Mode
+// payload): it answers url_verification with the challenge, records an
+// event it will act on (a redelivered event_id is dropped) and queues the
+// work. It returns once the event is durably recorded.
+func (a *Adapter) acceptEvent(ctx context.Context, body []byte) (challenge string, err error) {
+	outer, err := slackevents.ParseEvent(json.RawMessage(body), slackevents.OptionNoVerifyToken())
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", errBadPayload, err)
+	}
+	switch outer.Type {
+	case slackevents.URLVerification:
+		v, ok := outer.Data.(*slackevents.EventsAPIURLVerificationEvent)
+		if !ok {
+			return "", errBadPayload
+		}
+		return v.Challenge, nil
+	case slackevents.CallbackEvent:
+	default:
+		return "", nil
+	}
+	cb, ok := outer.Data.(*slackevents.EventsAPICallbackEvent)
+	if !ok || cb.EventID == "" {
+		return "", fmt.Errorf("%w: event_callback without event_id", errBadPayload)
+	}
+	a.metrics.events.WithLabelValues(outer.InnerEvent.Type).Inc()
+	key, job := a.eventJob(ctx, cb.TeamID, outer.InnerEvent.Data)
+	if job == nil {
+		return "", nil
+	}
+	return "", a.record(ctx, "event:"+cb.EventID, key, job)
+}
+
+// record marks key processed and queues job unless it was processed
+// before; an error means nothing was recorded.
+func (a *Adapter) record(ctx context.Context, dedup, queueKey string, job func(context.Context)) error {
+	first, err := a.marker.mark(ctx, dedup)
+	if err != nil {
+		return err
+	}
+	if !first {
+		a.metrics.duplicates.Inc()
+		return nil
+	}
+	if !a.queue.push(queueKey, job) {
+		a.metrics.queueDropped.Inc()
+		a.log.WarnContext(ctx, "slack work dropped", "key", queueKey)
+	}
+	return nil
+}
+
+// eventJob turns an inner event into queued work, or nil to ignore it.
+func (a *Adapter) eventJob(ctx context.Context, team string, ev any) (string, func(context.Context)) {
+	switch ev := ev.(type) {
+	case *slackevents.AppMentionEvent:
+		if ev.BotID != "" || ev.User == "" || ev.User == a.botUser(ctx) {
+			return "", nil
+		}
+		thread := firstNonEmpty(ev.ThreadTimeStamp, ev.TimeStamp)
+		return a.turnJob(team, ev.Channel, thread, ev.User, ev.Text, ev.TimeStamp, true)
+	case *slackevents.MessageEvent:
+		if ev.SubType != "" || ev.BotID != "" || ev.User == "" || ev.User == a.botUser(ctx) {
+			return "", nil
+		}
+		switch {
+		case ev.ChannelType == "im":
+			return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, false)
+		case ev.ThreadTimeStamp != "" && !strings.Contains(ev.Text, "<@"+a.botUserID) && a.ownThread(ctx, ev.Channel, ev.ThreadTimeStamp):
+			// A reply in a thread the assistant answers in needs no
+			// mention (one with a mention comes as app_mention too).
+			return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, true)
+		}
+	case *slackevents.AppHomeOpenedEvent:
+		if ev.Tab != "home" || ev.User == "" {
+			return "", nil
+		}
+		user := ev.User
+		return "home/" + user, func(ctx context.Context) { a.publishHome(ctx, user) }
+	}
+	return "", nil
+}
+
+// ownThread reports whether the assistant holds a conversation in this
+// channel thread.
+func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
+	_, err := catalog.FindConversation(ctx, a.cfg.DB, catalog.ConversationKey{Channel: "slack", ChatID: channel, ThreadID: thread})
+	if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		a.log.WarnContext(ctx, "slack thread lookup failed", "channel_id", channel, "err", err)
+	}
+	return err == nil
+}
+
+// turnJob is the work for one message: a turn answered in channel (in
+// thread when set).
+func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared bool) (string, func(context.Context)) {
+	text = cleanText(text, a.botUserID)
+	if text == "" || channel == "" {
+		return "", nil
+	}
+	key := channel + "/" + thread
+	return key, func(ctx context.Context) {
+		t := engine.Turn{
+			Channel: "slack", ChatID: channel, ThreadID: thread, UserID: user, Shared: shared,
+			UserName: a.api.userName(ctx, user, user), Text: text, DedupKey: "msg:" + channel + ":" + ts,
+		}
+		a.runTurn(ctx, t, a.newReply(channel, thread, team, user))
+	}
+}
+
+// runTurn hands a turn to the engine; a failure the engine did not tell
+// the shopper about (a rate limit) is said here.
+func (a *Adapter) runTurn(ctx context.Context, t engine.Turn, r replier) {
+	err := a.cfg.Engine.Handle(ctx, t, r)
+	if errors.Is(err, engine.ErrRateLimited) {
+		_ = r.Send(ctx, engine.Event{Kind: engine.EventError, Text: engine.PoliteMessage(err, t.Locale)})
+	} else if err != nil && !errors.Is(err, engine.ErrBadTurn) {
+		a.log.ErrorContext(ctx, "slack turn failed", "channel_id", t.ChatID, "thread", t.ThreadID, "err", err)
+	}
+	r.finish(ctx)
+}
+
+// replier is a Sink that may hold back its last message.
+type replier interface {
+	engine.Sink
+	finish(ctx context.Context)
+}
+
+var (
+	mentionRE = regexp.MustCompile(`<@[UW][A-Z0-9]+(\|[^>]*)?>`)
+	linkRE    = regexp.MustCompile(`<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>`)
+)
+
+// cleanText turns Slack's message markup into what the shopper typed:
+// the bot's mention removed, links to their label, entities unescaped.
+func cleanText(s, botUser string) string {
+	s = mentionRE.ReplaceAllStringFunc(s, func(m string) string {
+		if botUser == "" || strings.HasPrefix(m, "<@"+botUser) {
+			return ""
+		}
+		return m
+	})
+	s = linkRE.ReplaceAllStringFunc(s, func(m string) string {
+		p := linkRE.FindStringSubmatch(m)
+		return firstNonEmpty(p[2], p[1])
+	})
+	s = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&").Replace(s)
+	return strings.TrimSpace(s)
+}

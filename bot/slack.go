@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/uptrace/bun"
+
+	"shopbot/adapters"
+	slackad "shopbot/adapters/slack"
+)
+
+// slackApp is the Slack adapter; its zero value (Slack not configured)
+// does nothing.
+type slackApp struct {
+	ad     *slackad.Adapter
+	socket bool
+}
+
+// newSlack builds the Slack adapter when SLACK_BOT_TOKEN is set and
+// registers its notifiers with the hub: the orders channel hears of
+// every channel's orders and handoffs, Slack shoppers of their orders'
+// status and merchant replies.
+func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng slackad.Handler, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*slackApp, error) {
+	if cfg.SlackBotToken == "" {
+		return &slackApp{}, nil
+	}
+	ad, err := slackad.New(ctx, slackad.Config{
+		BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
+		APIURL: cfg.SlackAPIURL, OrdersChannel: cfg.SlackOrdersChannel, AdminURL: adminURL(cfg.HTTPAddr),
+		DB: db, Engine: eng, Logger: log.With("adapter", "slack"), Registry: reg,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if m := ad.Merchants(); m != nil {
+		hub.Merchants(m)
+	}
+	hub.Shoppers("slack", ad.Shoppers())
+	return &slackApp{ad: ad, socket: cfg.SlackAppToken != ""}, nil
+}
+
+// routes are the Events API endpoints (none in Socket Mode), answering
+// 503 until the shop is ready so Slack retries.
+func (s *slackApp) routes(ready *atomic.Bool) map[string]http.Handler {
+	if s.ad == nil || s.socket {
+		return nil
+	}
+	out := map[string]http.Handler{}
+	for p, h := range s.ad.Routes() {
+		out[p] = whenReady(ready, h)
+	}
+	return out
+}
+
+// start checks the token (auth.test, logged) and runs Socket Mode, when
+// configured, until ctx ends.
+func (s *slackApp) start(ctx context.Context, log *slog.Logger) {
+	if s.ad == nil {
+		return
+	}
+	go func() {
+		if err := s.ad.Check(ctx); err != nil {
+			log.Error("slack bot token not accepted", "err", err)
+		}
+	}()
+	if !s.socket {
+		return
+	}
+	go func() {
+		if err := s.ad.RunSocketMode(ctx); err != nil && ctx.Err() == nil {
+			log.Error("slack socket mode stopped", "err", err)
+		}
+	}()
+}
+
+// wait lets accepted Slack work finish during shutdown.
+func (s *slackApp) wait() {
+	if s.ad != nil {
+		s.ad.Wait()
+	}
+}
+
+// adminURL is the admin panel's base URL for links in Slack messages.
+func adminURL(httpAddr string) string {
+	host, port, err := net.SplitHostPort(httpAddr)
+	if err != nil {
+		return ""
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
