@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"maps"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"sync/atomic"
