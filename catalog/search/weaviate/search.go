@@ -1,0 +1,300 @@
+package weaviate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+	"shopbot/catalog/search/embedded"
+)
+
+// Page sizes and bounds, as in the embedded index. Weaviate answers at
+// most maxWindow results past the offset (QUERY_MAXIMUM_RESULTS).
+const (
+	defaultLimit = 10
+	maxLimit     = 100
+	maxWindow    = 10000
+	// queryEmbedTimeout bounds embedding a query; past it the query is
+	// answered by keywords alone.
+	queryEmbedTimeout = 3 * time.Second
+)
+
+// Search implements search.Searcher (see doc.go for how).
+func (b *Backend) Search(ctx context.Context, q search.Query) (search.Results, error) {
+	if err := b.ensure(ctx); err != nil {
+		return search.Results{}, err
+	}
+	limit := q.Limit
+	switch {
+	case limit <= 0:
+		limit = defaultLimit
+	case limit > maxLimit:
+		limit = maxLimit
+	}
+	offset := max(q.Offset, 0)
+	where, ok := filter(q)
+	if !ok || offset+limit > maxWindow {
+		return search.Results{}, nil
+	}
+	pg := page{offset: offset, limit: limit, where: where}
+	slots := b.exp.Expand(q.Text)
+	switch {
+	case slots == nil: // no words: list by the filters
+		return b.list(ctx, pg, sortKeys(q.Sort))
+	case !relevance(q.Sort):
+		return b.sorted(ctx, pg, slots, sortKeys(q.Sort))
+	}
+	return b.hybrid(ctx, pg, slots, q.Text)
+}
+
+// page is what every query shape needs of the request.
+type page struct {
+	offset, limit int
+	where         *filters.WhereBuilder
+}
+
+func (p page) window() string {
+	return "limit:" + strconv.Itoa(p.limit) + ", offset:" + strconv.Itoa(p.offset)
+}
+
+// list answers a query without words: the filtered products in the sort's
+// order.
+func (b *Backend) list(ctx context.Context, pg page, keys [][2]string) (search.Results, error) {
+	get := b.class + args(whereArg(pg.where), sortArg(keys...), pg.window()) + "{payload}"
+	agg := b.class + args(whereArg(pg.where)) + "{meta{count}}"
+	a, err := b.query(ctx, get, agg)
+	if err != nil {
+		return search.Results{}, err
+	}
+	return b.results(a.hits, a.count)
+}
+
+// sorted answers a query with words sorted by price, rating or sales: the
+// products matching every word or, if none does, any of them.
+func (b *Backend) sorted(ctx context.Context, pg page, slots [][]embedded.Alternative, keys [][2]string) (search.Results, error) {
+	if len(slots) == 0 {
+		return search.Results{}, nil
+	}
+	var all []*filters.WhereBuilder
+	for _, sl := range slots {
+		all = append(all, slotMatch(sl))
+	}
+	for _, words := range []*filters.WhereBuilder{and(all...), anyTerm(slots)} {
+		w := whereArg(and(pg.where, words))
+		a, err := b.query(ctx, b.class+args(w, sortArg(keys...), pg.window())+"{payload}", b.class+args(w)+"{meta{count}}")
+		if err != nil || a.count > 0 || len(slots) == 1 {
+			if err != nil {
+				return search.Results{}, err
+			}
+			return b.results(a.hits, a.count)
+		}
+	}
+	return search.Results{}, nil
+}
+
+// hybrid answers a relevance-ordered query with words: BM25 over the
+// expanded words fused with vector similarity. A result must match a word
+// or reach the similarity floor, so more are fetched while too many fall
+// short.
+func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Alternative, text string) (search.Results, error) {
+	qvec := b.queryVector(ctx, text)
+	bm := bm25Text(slots)
+	if bm == "" && qvec == nil {
+		return search.Results{}, nil
+	}
+	want := pg.offset + pg.limit
+	var agg string
+	if kw := anyTerm(slots); kw != nil {
+		agg = b.class + args(whereArg(and(pg.where, kw))) + "{meta{count}}"
+	}
+	fields := "{payload terms}"
+	if qvec != nil {
+		fields = "{payload terms _additional{vector}}"
+	}
+	for n := want; ; n = min(2*n, maxWindow) {
+		get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + fields
+		a, err := b.query(ctx, get, agg)
+		if err != nil {
+			return search.Results{}, err
+		}
+		kept := b.keep(a.hits, slots, qvec)
+		if len(kept) >= want || len(a.hits) < n || n == maxWindow {
+			total := max(a.count, len(kept))
+			if len(kept) < want {
+				total = len(kept)
+			}
+			return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], total)
+		}
+	}
+}
+
+// searchArg is the hybrid argument, or bm25 without a query vector, or
+// nearVector without words.
+func (b *Backend) searchArg(bm string, qvec []float32) string {
+	props := make([]string, len(searchProperties))
+	for i, p := range searchProperties {
+		props[i] = strconv.Quote(p)
+	}
+	propList := "properties:[" + strings.Join(props, ",") + "]"
+	switch {
+	case qvec == nil:
+		return "bm25:{query:" + quote(bm) + ", " + propList + "}"
+	case bm == "":
+		return "nearVector:{vector:" + vectorLiteral(qvec) + ", distance:" + strconv.FormatFloat(-float64(b.floor), 'g', 6, 32) + "}"
+	}
+	return "hybrid:{query:" + quote(bm) + ", vector:" + vectorLiteral(qvec) +
+		", alpha:" + strconv.FormatFloat(float64(b.alpha), 'g', 4, 32) +
+		", fusionType:relativeScoreFusion, " + propList + "}"
+}
+
+// bm25Text is the keyword query: every alternative's stems, repeated by
+// its weight (Weaviate multiplies a repeated term's idf): the word as
+// typed outweighs a typo correction, which outweighs a synonym.
+func bm25Text(slots [][]embedded.Alternative) string {
+	var words []string
+	for _, sl := range slots {
+		for _, a := range sl {
+			n := max(1, int(math.Round(float64(a.Weight)*5)))
+			for range n {
+				for _, s := range a.Stems {
+					if s = clean(s); s != "" {
+						words = append(words, s)
+					}
+				}
+			}
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// keep drops the hits that neither match a word nor reach the similarity
+// floor.
+func (b *Backend) keep(hits []hit, slots [][]embedded.Alternative, qvec []float32) []hit {
+	out := hits[:0]
+	for _, h := range hits {
+		if matchesWord(h.Terms, slots) || (qvec != nil && dot(qvec, h.Additional.Vector) >= b.floor) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+func matchesWord(terms string, slots [][]embedded.Alternative) bool {
+	set := map[string]bool{}
+	for t := range strings.FieldsSeq(terms) {
+		set[t] = true
+	}
+	for _, sl := range slots {
+		for _, a := range sl {
+			all := true
+			for _, s := range a.Stems {
+				all = all && set[s]
+			}
+			if all {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func dot(a, b []float32) float32 {
+	if len(a) != len(b) {
+		return 0
+	}
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// queryVector embeds the query text, or returns nil when alpha is 0 or
+// embedding fails (the query is then answered by keywords alone).
+func (b *Backend) queryVector(ctx context.Context, text string) []float32 {
+	if b.alpha == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+	defer cancel()
+	vecs, err := b.emb.Embed(ctx, []string{truncate(text, embedded.MaxQueryBytes)})
+	if err != nil || len(vecs) != 1 {
+		b.log.WarnContext(ctx, "weaviate: embedding the query failed; keywords only", "embedder", b.emb.Name(), "err", err)
+		return nil
+	}
+	for _, x := range vecs[0] {
+		if x != 0 {
+			return vecs[0]
+		}
+	}
+	return nil // nothing to embed: a zero vector matches nothing
+}
+
+// results decodes the hits' products.
+func (b *Backend) results(hits []hit, total int) (search.Results, error) {
+	ps, err := products(hits)
+	if err != nil {
+		return search.Results{}, err
+	}
+	return search.Results{Products: ps, Total: max(total, len(ps))}, nil
+}
+
+func products(hits []hit) ([]catalog.Product, error) {
+	out := make([]catalog.Product, 0, len(hits))
+	for _, h := range hits {
+		p, err := decodeProduct(h.Payload)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// relevance reports whether s ranks by the text (unknown sorts do).
+func relevance(s search.Sort) bool {
+	switch s {
+	case search.SortPriceAsc, search.SortPriceDesc, search.SortRating, search.SortPopular:
+		return false
+	}
+	return true
+}
+
+// sortKeys is the order of a sort, the SKU breaking ties; relevance
+// without words lists what can be bought and is most reviewed first.
+func sortKeys(s search.Sort) [][2]string {
+	switch s {
+	case search.SortPriceAsc:
+		return [][2]string{{"price", "asc"}, {"sku", "asc"}}
+	case search.SortPriceDesc:
+		return [][2]string{{"price", "desc"}, {"sku", "asc"}}
+	case search.SortRating:
+		return [][2]string{{"rating_avg", "desc"}, {"rating_count", "desc"}, {"sku", "asc"}}
+	case search.SortPopular:
+		return [][2]string{{"sold_count", "desc"}, {"rating_count", "desc"}, {"sku", "asc"}}
+	}
+	return [][2]string{{"in_stock", "desc"}, {"rating_count", "desc"}, {"sku", "asc"}}
+}
+
+// truncate cuts s to at most n bytes on a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}
+
+// errUnknown wraps a missing product.
+func errUnknown(sku string) error {
+	return fmt.Errorf("weaviate: %q: %w", sku, catalog.ErrNotFound)
+}
