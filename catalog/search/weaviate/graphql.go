@@ -13,11 +13,14 @@ import (
 // hit is one object of a Get answer.
 type hit struct {
 	Payload    string `json:"payload"`
+	SKU        string `json:"sku"`
 	Terms      string `json:"terms"`
 	Category   string `json:"category_top"`
 	Additional struct {
+		Score  string    `json:"score"`
 		Vector []float32 `json:"vector"`
 	} `json:"_additional"`
+	rank float64
 }
 
 // answer is a Get, and optionally an Aggregate count, of the collection.
@@ -35,6 +38,9 @@ func (b *Backend) query(ctx context.Context, get, agg string) (answer, error) {
 	}
 	q += "}"
 	resp, err := b.client.GraphQL().Raw().WithQuery(q).Do(ctx)
+	if err != nil && ctx.Err() != nil {
+		return answer{}, fmt.Errorf("weaviate: query: %w", ctx.Err())
+	}
 	if err != nil {
 		return answer{}, fmt.Errorf("weaviate: query: %w", err)
 	}

@@ -1,9 +1,11 @@
 package weaviate
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +30,9 @@ const (
 
 // Search implements search.Searcher (see doc.go for how).
 func (b *Backend) Search(ctx context.Context, q search.Query) (search.Results, error) {
+	if err := ctx.Err(); err != nil {
+		return search.Results{}, err
+	}
 	if err := b.ensure(ctx); err != nil {
 		return search.Results{}, err
 	}
@@ -100,9 +105,14 @@ func (b *Backend) sorted(ctx context.Context, pg page, slots [][]embedded.Altern
 }
 
 // hybrid answers a relevance-ordered query with words: BM25 over the
-// expanded words fused with vector similarity. A result must match a word
-// or reach the similarity floor, so more are fetched while too many fall
-// short.
+// expanded words fused with vector similarity by Weaviate, over a window
+// of maxLimit results (more for deeper pages), the same for every page of
+// a query, so that pages agree (relative score fusion normalizes over
+// what it fetched). Within the window a result must match a word or reach
+// the similarity floor — hybrid search always finds nearest vectors,
+// however far — and results are
+// re-ranked by the share of the query's words they match (a coordination
+// factor, as the embedded index ranks by words matched), then SKU.
 func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Alternative, text string) (search.Results, error) {
 	qvec := b.queryVector(ctx, text)
 	bm := bm25Text(slots)
@@ -114,25 +124,26 @@ func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Altern
 	if kw := anyTerm(slots); kw != nil {
 		agg = b.class + args(whereArg(and(pg.where, kw))) + "{meta{count}}"
 	}
-	fields := "{payload terms}"
+	fields := "{payload terms sku _additional{score}}"
 	if qvec != nil {
-		fields = "{payload terms _additional{vector}}"
+		fields = "{payload terms sku _additional{score vector}}"
 	}
-	for n := want; ; n = min(2*n, maxWindow) {
-		get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + fields
-		a, err := b.query(ctx, get, agg)
-		if err != nil {
-			return search.Results{}, err
-		}
-		kept := b.keep(a.hits, slots, qvec)
-		if len(kept) >= want || len(a.hits) < n || n == maxWindow {
-			total := max(a.count, len(kept))
-			if len(kept) < want {
-				total = len(kept)
-			}
-			return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], total)
-		}
+	n := maxLimit
+	for n < want {
+		n *= 2
 	}
+	n = min(n, maxWindow)
+	get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + fields
+	a, err := b.query(ctx, get, agg)
+	if err != nil {
+		return search.Results{}, err
+	}
+	kept := b.rank(a.hits, slots, qvec)
+	total := max(a.count, len(kept))
+	if len(kept) < n { // the window holds every result
+		total = len(kept)
+	}
+	return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], total)
 }
 
 // searchArg is the hybrid argument, or bm25 without a query vector, or
@@ -174,23 +185,37 @@ func bm25Text(slots [][]embedded.Alternative) string {
 	return strings.Join(words, " ")
 }
 
-// keep drops the hits that neither match a word nor reach the similarity
-// floor.
-func (b *Backend) keep(hits []hit, slots [][]embedded.Alternative, qvec []float32) []hit {
+// rank drops the hits that neither match a word nor reach the
+// similarity floor and orders the rest by Weaviate's score times the
+// coordination factor (1+matched)/(1+words), then SKU.
+func (b *Backend) rank(hits []hit, slots [][]embedded.Alternative, qvec []float32) []hit {
 	out := hits[:0]
 	for _, h := range hits {
-		if matchesWord(h.Terms, slots) || (qvec != nil && dot(qvec, h.Additional.Vector) >= b.floor) {
-			out = append(out, h)
+		m := matched(h.Terms, slots)
+		if m == 0 && (qvec == nil || dot(qvec, h.Additional.Vector) < b.floor) {
+			continue
 		}
+		score, _ := strconv.ParseFloat(h.Additional.Score, 64)
+		h.rank = score * float64(1+m) / float64(1+len(slots))
+		out = append(out, h)
 	}
+	slices.SortStableFunc(out, func(x, y hit) int {
+		if c := cmp.Compare(y.rank, x.rank); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.SKU, y.SKU)
+	})
 	return out
 }
 
-func matchesWord(terms string, slots [][]embedded.Alternative) bool {
+// matched counts the slots of which a product (its terms) contains an
+// alternative.
+func matched(terms string, slots [][]embedded.Alternative) int {
 	set := map[string]bool{}
 	for t := range strings.FieldsSeq(terms) {
 		set[t] = true
 	}
+	n := 0
 	for _, sl := range slots {
 		for _, a := range sl {
 			all := true
@@ -198,11 +223,12 @@ func matchesWord(terms string, slots [][]embedded.Alternative) bool {
 				all = all && set[s]
 			}
 			if all {
-				return true
+				n++
+				break
 			}
 		}
 	}
-	return false
+	return n
 }
 
 func dot(a, b []float32) float32 {
