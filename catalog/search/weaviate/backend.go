@@ -126,3 +126,12 @@ func (b *Backend) Ready(ctx context.Context) error {
 	}
 	return nil
 }
+
+// Count returns how many products the collection holds (0 when it does
+// not exist yet).
+func (b *Backend) Count(ctx context.Context) (int, error) {
+	if err := b.ensure(ctx); err != nil {
+		return 0, err
+	}
+	return b.count(ctx, nil)
+}

@@ -17,10 +17,10 @@ type hit struct {
 	Terms      string `json:"terms"`
 	Category   string `json:"category_top"`
 	Additional struct {
-		Score  string    `json:"score"`
-		Vector []float32 `json:"vector"`
+		Score string `json:"score"`
 	} `json:"_additional"`
-	rank float64
+	rank    float64
+	matched int
 }
 
 // answer is a Get, and optionally an Aggregate count, of the collection.

@@ -72,13 +72,7 @@ func (p page) window() string {
 // list answers a query without words: the filtered products in the sort's
 // order.
 func (b *Backend) list(ctx context.Context, pg page, keys [][2]string) (search.Results, error) {
-	get := b.class + args(whereArg(pg.where), sortArg(keys...), pg.window()) + "{payload}"
-	agg := b.class + args(whereArg(pg.where)) + "{meta{count}}"
-	a, err := b.query(ctx, get, agg)
-	if err != nil {
-		return search.Results{}, err
-	}
-	return b.results(a.hits, a.count)
+	return b.page(ctx, pg, pg.where, keys)
 }
 
 // sorted answers a query with words sorted by price, rating or sales: the
@@ -91,17 +85,27 @@ func (b *Backend) sorted(ctx context.Context, pg page, slots [][]embedded.Altern
 	for _, sl := range slots {
 		all = append(all, slotMatch(sl))
 	}
-	for _, words := range []*filters.WhereBuilder{and(all...), anyTerm(slots)} {
-		w := whereArg(and(pg.where, words))
-		a, err := b.query(ctx, b.class+args(w, sortArg(keys...), pg.window())+"{payload}", b.class+args(w)+"{meta{count}}")
-		if err != nil || a.count > 0 || len(slots) == 1 {
-			if err != nil {
-				return search.Results{}, err
-			}
-			return b.results(a.hits, a.count)
+	res, err := b.page(ctx, pg, and(pg.where, and(all...)), keys)
+	if err != nil || res.Total > 0 || len(slots) == 1 {
+		return res, err
+	}
+	return b.page(ctx, pg, and(pg.where, anyTerm(slots)), keys)
+}
+
+// page fetches one page of the products matching w in the order of keys,
+// and counts them unless the page shows it is the last.
+func (b *Backend) page(ctx context.Context, pg page, w *filters.WhereBuilder, keys [][2]string) (search.Results, error) {
+	a, err := b.query(ctx, b.class+args(whereArg(w), sortArg(keys...), pg.window())+"{payload}", "")
+	if err != nil {
+		return search.Results{}, err
+	}
+	total := pg.offset + len(a.hits)
+	if len(a.hits) == pg.limit || len(a.hits) == 0 && pg.offset > 0 {
+		if total, err = b.count(ctx, w); err != nil {
+			return search.Results{}, err
 		}
 	}
-	return search.Results{}, nil
+	return b.results(a.hits, total)
 }
 
 // hybrid answers a relevance-ordered query with words: BM25 over the
@@ -120,30 +124,46 @@ func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Altern
 		return search.Results{}, nil
 	}
 	want := pg.offset + pg.limit
-	var agg string
-	if kw := anyTerm(slots); kw != nil {
-		agg = b.class + args(whereArg(and(pg.where, kw))) + "{meta{count}}"
-	}
-	fields := "{payload terms sku _additional{score}}"
-	if qvec != nil {
-		fields = "{payload terms sku _additional{score vector}}"
-	}
 	n := maxLimit
 	for n < want {
 		n *= 2
 	}
 	n = min(n, maxWindow)
-	get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + fields
-	a, err := b.query(ctx, get, agg)
+	get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + "{payload terms sku _additional{score}}"
+	a, err := b.query(ctx, get, "")
 	if err != nil {
 		return search.Results{}, err
 	}
-	kept := b.rank(a.hits, slots, qvec)
-	total := max(a.count, len(kept))
-	if len(kept) < n { // the window holds every result
-		total = len(kept)
+	kept, err := b.rank(ctx, a.hits, slots, qvec)
+	if err != nil {
+		return search.Results{}, err
 	}
-	return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], total)
+	total := len(kept)
+	if len(kept) == n { // more than the window: count the keyword matches
+		if total, err = b.count(ctx, and(pg.where, anyTerm(slots))); err != nil {
+			return search.Results{}, err
+		}
+	}
+	return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], max(total, len(kept)))
+}
+
+// count is how many products match w.
+func (b *Backend) count(ctx context.Context, w *filters.WhereBuilder) (int, error) {
+	resp, err := b.client.GraphQL().Raw().WithQuery("{Aggregate{" + b.class + args(whereArg(w)) + "{meta{count}}}}").Do(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("weaviate: count: %w", err)
+	}
+	if len(resp.Errors) > 0 {
+		return 0, fmt.Errorf("weaviate: count: %s", resp.Errors[0].Message)
+	}
+	agg, _ := resp.Data["Aggregate"].(map[string]any)
+	rows, _ := agg[b.class].([]any)
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	meta, _ := rows[0].(map[string]any)["meta"].(map[string]any)
+	n, _ := meta["count"].(float64)
+	return int(n), nil
 }
 
 // searchArg is the hybrid argument, or bm25 without a query vector, or
@@ -187,16 +207,43 @@ func bm25Text(slots [][]embedded.Alternative) string {
 
 // rank drops the hits that neither match a word nor reach the
 // similarity floor and orders the rest by Weaviate's score times the
-// coordination factor (1+matched)/(1+words), then SKU.
-func (b *Backend) rank(hits []hit, slots [][]embedded.Alternative, qvec []float32) []hit {
+// coordination factor (1+matched)/(1+words), then SKU. The similarity of
+// a hit without a word is computed here, from its stored product, by the
+// same embedder (Weaviate's hybrid search does not return it, and
+// fetching stored vectors costs more than embedding a few texts).
+func (b *Backend) rank(ctx context.Context, hits []hit, slots [][]embedded.Alternative, qvec []float32) ([]hit, error) {
+	var unmatched []int
+	var texts []string
+	for i := range hits {
+		hits[i].matched = matched(hits[i].Terms, slots)
+		if hits[i].matched == 0 && qvec != nil {
+			p, err := decodeProduct(hits[i].Payload)
+			if err != nil {
+				return nil, err
+			}
+			unmatched = append(unmatched, i)
+			texts = append(texts, embedded.VectorText(&p))
+		}
+	}
+	sims := make([]float32, len(hits))
+	if len(texts) > 0 {
+		vecs, err := b.emb.Embed(ctx, texts)
+		if err != nil || len(vecs) != len(texts) {
+			vecs = nil // keywords only
+		}
+		for j, i := range unmatched {
+			if vecs != nil {
+				sims[i] = dot(qvec, vecs[j])
+			}
+		}
+	}
 	out := hits[:0]
-	for _, h := range hits {
-		m := matched(h.Terms, slots)
-		if m == 0 && (qvec == nil || dot(qvec, h.Additional.Vector) < b.floor) {
+	for i, h := range hits {
+		if h.matched == 0 && sims[i] < b.floor {
 			continue
 		}
 		score, _ := strconv.ParseFloat(h.Additional.Score, 64)
-		h.rank = score * float64(1+m) / float64(1+len(slots))
+		h.rank = score * float64(1+h.matched) / float64(1+len(slots))
 		out = append(out, h)
 	}
 	slices.SortStableFunc(out, func(x, y hit) int {
@@ -205,7 +252,7 @@ func (b *Backend) rank(hits []hit, slots [][]embedded.Alternative, qvec []float3
 		}
 		return cmp.Compare(x.SKU, y.SKU)
 	})
-	return out
+	return out, nil
 }
 
 // matched counts the slots of which a product (its terms) contains an
