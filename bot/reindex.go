@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/indexer"
 )
 
 // reindexCmd rebuilds the configured search backend from the database:
@@ -69,12 +70,18 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reindex: %w", err)
 	}
+	took := time.Since(start)
+	// Changes recorded before the rebuild read the catalog are in it now.
+	dropped, err := indexer.Discard(ctx, db, start)
+	if err != nil {
+		return fmt.Errorf("reindex: outbox: %w", err)
+	}
 	n, err := s.weaviate.Count(ctx)
 	if err != nil {
 		return fmt.Errorf("reindex: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "weaviate collection %s: %d products in %s (%s vectors)\n",
-		s.weaviate.Collection(), n, time.Since(start).Round(time.Millisecond), s.embedder)
+	fmt.Fprintf(e.stdout, "weaviate collection %s: %d products in %s (%s vectors); %d outbox events it made redundant dropped\n",
+		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder, dropped)
 	return nil
 }
 

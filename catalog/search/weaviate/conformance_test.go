@@ -38,7 +38,7 @@ func testLogger(t testing.TB) *slog.Logger {
 
 // newStack builds the stack over db, which holds the catalog, rebuilds
 // the collection and starts the outbox worker (until the test ends).
-func newStack(t *testing.T, db *bun.DB, workerCfg indexer.Config) *stack {
+func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	t.Helper()
 	srv := weaviatetest.Shared(t)
 	ctx, cancel := context.WithCancel(context.Background())
