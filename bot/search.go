@@ -50,7 +50,7 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 	if cfg.SearchBackend != "weaviate" {
 		return s, nil
 	}
-	wv, err := weaviate.New(weaviate.Config{URL: cfg.WeaviateURL, APIKey: cfg.WeaviateAPIKey,
+	wv, err := weaviate.New(weaviate.Config{URL: cfg.WeaviateURL, APIKey: cfg.WeaviateAPIKey, GRPCAddr: cfg.WeaviateGRPC,
 		Embedder: opts.Embedder, Expander: idx, Alpha: cfg.search.alpha, Logger: log})
 	if err != nil {
 		return nil, usagef("%v", err)

@@ -23,7 +23,9 @@ type Index interface {
 }
 
 // readier is an Index that can tell whether it is reachable.
-type readier interface{ Ready(ctx context.Context) error }
+type readier interface {
+	Ready(ctx context.Context) error
+}
 
 // Config tunes a Worker.
 type Config struct {

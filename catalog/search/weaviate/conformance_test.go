@@ -47,7 +47,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	if err := local.Rebuild(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	b, err := weaviate.New(weaviate.Config{URL: srv.URL, Collection: collection(), Embedder: emb, Expander: local,
+	b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(), Embedder: emb, Expander: local,
 		Alpha: embedded.DefaultAlpha, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)

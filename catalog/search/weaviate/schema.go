@@ -14,11 +14,14 @@ import (
 // Field boosts of the BM25 side, as the embedded index weighs its fields.
 var searchProperties = []string{"t_title^3", "t_brand^2", "t_category^1.5", "t_attrs^1.5", "t_desc"}
 
-// classDescription records the embedder the vectors come from: vectors of
-// another embedder are not comparable, so Rebuild recreates the
-// collection when it changes.
+// schemaVersion changes with the collection's definition.
+const schemaVersion = "2"
+
+// classDescription records the collection's definition and the embedder
+// the vectors come from: vectors of another embedder are not comparable,
+// so Rebuild recreates the collection when either changes.
 func (b *Backend) classDescription() string {
-	return "Shopbot products; vectors: " + b.emb.Name()
+	return "Shopbot products, schema " + schemaVersion + "; vectors: " + b.emb.Name()
 }
 
 // classDef is the collection: explicit properties, no vectorizer, dot
@@ -36,8 +39,13 @@ func (b *Backend) classDef() *models.Class {
 		Class:       b.class,
 		Description: b.classDescription(),
 		Vectorizer:  "none",
+		// HNSW lighter than the defaults (64/32 → 64/16 links, ef 128 →
+		// 64 at build): half the import time, and at 100,000 products
+		// the dynamic query ef still finds the nearest neighbours.
 		VectorIndexConfig: map[string]any{
-			"distance": "dot",
+			"distance":       "dot",
+			"efConstruction": 64,
+			"maxConnections": 16,
 		},
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			Bm25:      &models.BM25Config{K1: 1.2, B: 0.75},

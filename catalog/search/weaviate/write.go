@@ -49,7 +49,7 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 		}
 	}
 	for lo := 0; lo < len(active); lo += importBatch {
-		if err := b.put(ctx, active[lo:min(lo+importBatch, len(active))], time.Now().UnixNano()); err != nil {
+		if err := b.put(ctx, active[lo:min(lo+importBatch, len(active))], generation()); err != nil {
 			return err
 		}
 	}
@@ -141,6 +141,10 @@ func (b *Backend) deleteWhere(ctx context.Context, w *filters.WhereBuilder) erro
 	}
 }
 
+// generation stamps a write: Unix milliseconds, exact in the float64
+// numbers of Weaviate's gRPC properties (nanoseconds are not).
+func generation() int64 { return time.Now().UnixMilli() }
+
 // Progress is told how many products Rebuild has written of how many.
 type Progress func(done, total int)
 
@@ -150,10 +154,10 @@ type Progress func(done, total int)
 // another embedder it is dropped and recreated first. The embedder is
 // fitted on the catalog when it learns from it.
 func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) error {
-	gen := time.Now().UnixNano()
+	gen := generation()
 	changed, err := b.embedderChanged(ctx)
 	if err == nil && changed {
-		b.log.WarnContext(ctx, "weaviate: the embedder changed; recreating the collection", "collection", b.class, "embedder", b.emb.Name())
+		b.log.WarnContext(ctx, "weaviate: the collection was made for another schema or embedder; recreating it", "collection", b.class, "embedder", b.emb.Name())
 		err = b.recreate(ctx)
 	}
 	if err == nil {
@@ -193,7 +197,7 @@ func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, gen int64
 	for range workers {
 		go func() {
 			for bt := range work {
-				if err := b.put(ctx, ps[bt.lo:bt.hi], gen); err != nil {
+				if err := b.putRetrying(ctx, ps[bt.lo:bt.hi], gen); err != nil {
 					cancel(err)
 				}
 				done <- bt.hi - bt.lo
@@ -223,6 +227,24 @@ func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, gen int64
 		}
 	}
 	return nil
+}
+
+// putRetrying is put with two retries a few seconds apart: one slow or
+// dropped batch should not fail a rebuild of a whole catalog.
+func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, gen int64) error {
+	var err error
+	for attempt := range 3 {
+		if err = b.put(ctx, ps, gen); err == nil || ctx.Err() != nil {
+			return err
+		}
+		b.log.WarnContext(ctx, "weaviate: import batch failed; retrying", "attempt", attempt+1, "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(attempt+1) * 2 * time.Second):
+		}
+	}
+	return err
 }
 
 // loadActive reads every active product with its category, in id order.

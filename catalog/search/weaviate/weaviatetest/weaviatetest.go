@@ -46,6 +46,8 @@ func Required() bool {
 type Server struct {
 	// URL is the REST endpoint, e.g. http://127.0.0.1:41234.
 	URL string
+	// GRPCAddr is the gRPC endpoint, host:port.
+	GRPCAddr string
 
 	bin, dir string
 	ports    ports
@@ -71,6 +73,7 @@ func Start(bin, dir string) (*Server, error) {
 	s := &Server{bin: bin, dir: dir,
 		ports: ports{http: ps[0], grpc: ps[1], gossip: ps[2], data: ps[3], raft: ps[4], raftRPC: ps[5]}}
 	s.URL = "http://127.0.0.1:" + strconv.Itoa(s.ports.http)
+	s.GRPCAddr = "127.0.0.1:" + strconv.Itoa(s.ports.grpc)
 	if err := s.Start(); err != nil {
 		return nil, err
 	}
