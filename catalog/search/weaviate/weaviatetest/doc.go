@@ -8,7 +8,8 @@
 // tests call Shared, which starts the server on first use and returns it.
 // Stop and Start take the server down and bring it back on the same data
 // directory and ports, for outage tests (which must not run in parallel
-// with other tests of the package).
+// with other tests of the package). New starts a server of a test's own,
+// for packages with a TestMain of their own.
 //
 // The binary is SHOPBOT_WEAVIATE_BIN (default
 // $HOME/.cache/shopbot/bin/weaviate-server). When it is missing, tests

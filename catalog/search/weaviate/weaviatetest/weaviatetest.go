@@ -256,14 +256,7 @@ func Main(m *testing.M) {
 // the binary the test is skipped loudly, or fails when Required.
 func Shared(t testing.TB) *Server {
 	t.Helper()
-	bin := Binary()
-	if _, err := os.Stat(bin); err != nil {
-		msg := fmt.Sprintf("weaviate-server binary not found at %s (%v); build it with .ci/weaviate-server", bin, err)
-		if Required() {
-			t.Fatalf("%s\n(required under CI=true or SHOPBOT_REQUIRE_WEAVIATE=1; or point SHOPBOT_WEAVIATE_BIN at one)", msg)
-		}
-		t.Skipf("SKIPPING WEAVIATE: %s (set SHOPBOT_REQUIRE_WEAVIATE=1 to make this a failure)", msg)
-	}
+	bin := binaryOrSkip(t)
 	shared.Lock()
 	defer shared.Unlock()
 	if shared.srv == nil && shared.err == nil {
@@ -283,6 +276,33 @@ func Shared(t testing.TB) *Server {
 		}
 	}
 	return shared.srv
+}
+
+// New starts a server of the test's own, stopped when the test ends, for
+// packages whose TestMain is not Main. Without the binary the test is
+// skipped loudly, or fails when Required.
+func New(t testing.TB) *Server {
+	t.Helper()
+	bin := binaryOrSkip(t)
+	s, err := Start(bin, t.TempDir())
+	if err != nil {
+		t.Fatalf("weaviatetest: %v", err)
+	}
+	t.Cleanup(s.Stop)
+	return s
+}
+
+func binaryOrSkip(t testing.TB) string {
+	t.Helper()
+	bin := Binary()
+	if _, err := os.Stat(bin); err != nil {
+		msg := fmt.Sprintf("weaviate-server binary not found at %s (%v); build it with .ci/weaviate-server", bin, err)
+		if Required() {
+			t.Fatalf("%s\n(required under CI=true or SHOPBOT_REQUIRE_WEAVIATE=1; or point SHOPBOT_WEAVIATE_BIN at one)", msg)
+		}
+		t.Skipf("SKIPPING WEAVIATE: %s (set SHOPBOT_REQUIRE_WEAVIATE=1 to make this a failure)", msg)
+	}
+	return bin
 }
 
 // WaitDown waits until the server's port refuses connections, for tests
