@@ -23,54 +23,33 @@ type hit struct {
 	matched int
 }
 
-// answer is a Get, and optionally an Aggregate count, of the collection.
-type answer struct {
-	hits  []hit
-	count int
-}
-
-// query runs one GraphQL request made of a Get and, when agg is set, an
-// Aggregate count, and decodes both.
-func (b *Backend) query(ctx context.Context, get, agg string) (answer, error) {
-	q := "{Get{" + get + "}"
-	if agg != "" {
-		q += " Aggregate{" + agg + "}"
-	}
-	q += "}"
-	resp, err := b.client.GraphQL().Raw().WithQuery(q).Do(ctx)
+// query runs a GraphQL Get of the collection and decodes its objects.
+func (b *Backend) query(ctx context.Context, get string) ([]hit, error) {
+	resp, err := b.client.GraphQL().Raw().WithQuery("{Get{" + get + "}}").Do(ctx)
 	if err != nil && ctx.Err() != nil {
-		return answer{}, fmt.Errorf("weaviate: query: %w", ctx.Err())
+		return nil, fmt.Errorf("weaviate: query: %w", ctx.Err())
 	}
 	if err != nil {
-		return answer{}, fmt.Errorf("weaviate: query: %w", err)
+		return nil, fmt.Errorf("weaviate: query: %w", err)
 	}
 	if len(resp.Errors) > 0 {
 		msgs := make([]string, len(resp.Errors))
 		for i, e := range resp.Errors {
 			msgs[i] = e.Message
 		}
-		return answer{}, fmt.Errorf("weaviate: query: %s", strings.Join(msgs, "; "))
+		return nil, fmt.Errorf("weaviate: query: %s", strings.Join(msgs, "; "))
 	}
 	raw, err := json.Marshal(resp.Data)
 	if err != nil {
-		return answer{}, fmt.Errorf("weaviate: query: %w", err)
+		return nil, fmt.Errorf("weaviate: query: %w", err)
 	}
 	var data struct {
-		Get       map[string][]hit `json:"Get"`
-		Aggregate map[string][]struct {
-			Meta struct {
-				Count int `json:"count"`
-			} `json:"meta"`
-		} `json:"Aggregate"`
+		Get map[string][]hit `json:"Get"`
 	}
 	if err := json.Unmarshal(raw, &data); err != nil {
-		return answer{}, fmt.Errorf("weaviate: query: decode: %w", err)
+		return nil, fmt.Errorf("weaviate: query: decode: %w", err)
 	}
-	a := answer{hits: data.Get[b.class]}
-	if aggs := data.Aggregate[b.class]; len(aggs) > 0 {
-		a.count = aggs[0].Meta.Count
-	}
-	return a, nil
+	return data.Get[b.class], nil
 }
 
 // args joins GraphQL arguments, leaving out empty ones.

@@ -92,20 +92,37 @@ func (b *Backend) sorted(ctx context.Context, pg page, slots [][]embedded.Altern
 	return b.page(ctx, pg, and(pg.where, anyTerm(slots)), keys)
 }
 
-// page fetches one page of the products matching w in the order of keys,
-// and counts them unless the page shows it is the last.
+// page fetches one page of the products matching w in the order of keys.
+// Total is exact when the page shows it is the last, or when nothing
+// filters (the collection's size); otherwise the matches are counted up to
+// countCap (Weaviate's Aggregate with a filter takes seconds on 100,000
+// products; listing ids takes milliseconds).
 func (b *Backend) page(ctx context.Context, pg page, w *filters.WhereBuilder, keys [][2]string) (search.Results, error) {
-	a, err := b.query(ctx, b.class+args(whereArg(w), sortArg(keys...), pg.window())+"{payload}", "")
+	hits, err := b.query(ctx, b.class+args(whereArg(w), sortArg(keys...), pg.window())+"{payload}")
 	if err != nil {
 		return search.Results{}, err
 	}
-	total := pg.offset + len(a.hits)
-	if len(a.hits) == pg.limit || len(a.hits) == 0 && pg.offset > 0 {
-		if total, err = b.count(ctx, w); err != nil {
-			return search.Results{}, err
-		}
+	total := pg.offset + len(hits)
+	switch {
+	case len(hits) < pg.limit && (len(hits) > 0 || pg.offset == 0):
+	case w == nil:
+		total, err = b.count(ctx, nil)
+	default:
+		total, err = b.countUpTo(ctx, w, max(countCap, pg.offset+pg.limit+1))
 	}
-	return b.results(a.hits, total)
+	if err != nil {
+		return search.Results{}, err
+	}
+	return b.results(hits, total)
+}
+
+// countCap is how far a filtered query's matches are counted.
+const countCap = maxLimit
+
+// countUpTo counts the products matching w, up to n.
+func (b *Backend) countUpTo(ctx context.Context, w *filters.WhereBuilder, n int) (int, error) {
+	hits, err := b.query(ctx, b.class+args(whereArg(w), "limit:"+strconv.Itoa(min(n, maxWindow)))+"{_additional{id}}")
+	return len(hits), err
 }
 
 // hybrid answers a relevance-ordered query with words: BM25 over the
@@ -130,24 +147,20 @@ func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Altern
 	}
 	n = min(n, maxWindow)
 	get := b.class + args(whereArg(pg.where), b.searchArg(bm, qvec), "limit:"+strconv.Itoa(n)) + "{payload terms sku _additional{score}}"
-	a, err := b.query(ctx, get, "")
+	hits, err := b.query(ctx, get)
 	if err != nil {
 		return search.Results{}, err
 	}
-	kept, err := b.rank(ctx, a.hits, slots, qvec)
+	kept, err := b.rank(ctx, hits, slots, qvec)
 	if err != nil {
 		return search.Results{}, err
 	}
-	total := len(kept)
-	if len(kept) == n { // more than the window: count the keyword matches
-		if total, err = b.count(ctx, and(pg.where, anyTerm(slots))); err != nil {
-			return search.Results{}, err
-		}
-	}
-	return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], max(total, len(kept)))
+	// Total is what the window holds: exact below n, at least n at n.
+	return b.results(kept[min(pg.offset, len(kept)):min(want, len(kept))], len(kept))
 }
 
-// count is how many products match w.
+// count is how many products match w (nil: the collection's size, which
+// Weaviate knows at once).
 func (b *Backend) count(ctx context.Context, w *filters.WhereBuilder) (int, error) {
 	resp, err := b.client.GraphQL().Raw().WithQuery("{Aggregate{" + b.class + args(whereArg(w)) + "{meta{count}}}}").Do(ctx)
 	if err != nil {

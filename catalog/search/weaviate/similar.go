@@ -58,7 +58,7 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 	notSelf := filters.Where().WithPath([]string{"sku"}).WithOperator(filters.NotEqual).WithValueText(clean(sku))
 	n := min(3*limit, maxLimit) // room to put its own category first
 	get := b.class + args(whereArg(notSelf), b.searchArg(bm, vec), "limit:"+strconv.Itoa(n)) + "{payload category_top}"
-	a, err := b.query(ctx, get, "")
+	hits, err := b.query(ctx, get)
 	if err != nil {
 		return nil, err
 	}
@@ -66,10 +66,10 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 	if segs := lowerSegments(categoryPath(&p)); len(segs) > 0 {
 		top = segs[0]
 	}
-	slices.SortStableFunc(a.hits, func(x, y hit) int {
+	slices.SortStableFunc(hits, func(x, y hit) int {
 		return cmp.Compare(boolRank(y.Category == top && top != ""), boolRank(x.Category == top && top != ""))
 	})
-	return products(a.hits[:min(limit, len(a.hits))])
+	return products(hits[:min(limit, len(hits))])
 }
 
 func categoryPath(p *catalog.Product) string {
