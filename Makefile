@@ -8,7 +8,8 @@ export SHOPBOT_REQUIRE_POSTGRES ?= 1
 
 test: vet
 	@bash .ci/check-postgres
-	$(GO) test -race -count=1 ./...
+	@bash .ci/weaviate-server >/dev/null
+	SHOPBOT_WEAVIATE_BIN=$$(bash .ci/weaviate-server) SHOPBOT_REQUIRE_WEAVIATE=1 $(GO) test -race -count=1 ./...
 
 vet:
 	$(GO) vet ./...

@@ -28,6 +28,7 @@ type Config struct {
 	SearchAlpha    string
 	WeaviateURL    string
 	WeaviateAPIKey string
+	WeaviateGRPC   string
 	Embeddings     string
 
 	TelegramBotToken      string
@@ -91,6 +92,7 @@ func (c *Config) settings() []setting {
 		{"SEARCH_ALPHA", "0.35", "weight of vector similarity in hybrid search, 0 (keywords only) to 1", &c.SearchAlpha, "search-alpha"},
 		{"WEAVIATE_URL", "", "Weaviate endpoint", &c.WeaviateURL, "weaviate-url"},
 		{"WEAVIATE_API_KEY", "", "Weaviate API key", &c.WeaviateAPIKey, ""},
+		{"WEAVIATE_GRPC_ADDR", "", "Weaviate gRPC host:port (plaintext) for fast batch imports; empty: REST", &c.WeaviateGRPC, "weaviate-grpc-addr"},
 		{"EMBEDDINGS", "local", "local or openai", &c.Embeddings, "embeddings"},
 		{"TELEGRAM_BOT_TOKEN", "", "Telegram bot token", &c.TelegramBotToken, ""},
 		{"TELEGRAM_API_URL", "", "Bot API server (tests, self-hosted Bot API)", &c.TelegramAPIURL, ""},

@@ -61,6 +61,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return migrateCmd(ctx, e, rest)
 	case "import":
 		return importCmd(ctx, e, rest)
+	case "reindex":
+		return reindexCmd(ctx, e, rest)
 	case "demo-catalog":
 		return demoCatalogCmd(ctx, e, rest)
 	case "healthcheck":
@@ -79,6 +81,7 @@ Usage:
   shopbot chat [flags]           talk to the bot in the terminal (one reply block per line when piped)
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
+  shopbot reindex [flags]        rebuild the configured search backend (Weaviate) from the database
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
   shopbot search-eval --judgments FILE [--verbose]
                                  relevance and latency of the configured search

@@ -6,27 +6,35 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/indexer"
+	"shopbot/catalog/search/weaviate"
 	"shopbot/engine"
 )
 
-// searchBackend is the configured search and how to describe it.
+// searchBackend is the configured search and how to describe it. The
+// embedded index is always built: it is the default backend, and with
+// SEARCH_BACKEND=weaviate it analyzes queries for Weaviate (stems,
+// synonyms, typos) and answers while Weaviate is unreachable.
 type searchBackend struct {
 	engine.Searcher
 	index    *embedded.Index
+	weaviate *weaviate.Backend // nil unless SEARCH_BACKEND=weaviate
 	embedder string
 	alpha    float64
+	outbox   *indexer.Metrics
+	log      *slog.Logger
 }
 
-// newSearch builds the configured backend, empty until load is called.
-func newSearch(cfg *Config, log *slog.Logger) (*searchBackend, error) {
-	if cfg.SearchBackend == "weaviate" {
-		return nil, usagef("SEARCH_BACKEND=weaviate is not available in this build yet; use embedded")
-	}
+// newSearch builds the configured backend, empty until load is called;
+// its metrics go to reg.
+func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searchBackend, error) {
 	opts := embedded.Options{Logger: log, Alpha: &cfg.search.alpha}
 	switch cfg.Embeddings {
 	case "openai":
@@ -35,11 +43,29 @@ func newSearch(cfg *Config, log *slog.Logger) (*searchBackend, error) {
 		opts.Embedder = embed.NewLocal(0)
 	}
 	idx := embedded.New(opts)
-	return &searchBackend{Searcher: idx, index: idx, embedder: opts.Embedder.Name(), alpha: cfg.search.alpha}, nil
+	m := search.NewMetrics(reg)
+	s := &searchBackend{index: idx, embedder: opts.Embedder.Name(), alpha: cfg.search.alpha,
+		outbox: indexer.NewMetrics(reg), log: log,
+		Searcher: search.NewMeasured(search.Named{Name: "embedded", Searcher: idx}, m)}
+	if cfg.SearchBackend != "weaviate" {
+		return s, nil
+	}
+	wv, err := weaviate.New(weaviate.Config{URL: cfg.WeaviateURL, APIKey: cfg.WeaviateAPIKey, GRPCAddr: cfg.WeaviateGRPC,
+		Embedder: opts.Embedder, Expander: idx, Alpha: cfg.search.alpha, Logger: log})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	s.weaviate = wv
+	s.Searcher = search.NewFallback(search.Named{Name: "weaviate", Searcher: wv}, search.Named{Name: "embedded", Searcher: idx},
+		search.FallbackConfig{Logger: log, Metrics: m})
+	return s, nil
 }
 
-// load builds the index from the database and keeps it current until ctx
-// ends (every catalog write bumps products.updated_at, which Follow polls).
+// load builds the embedded index from the database and keeps it current
+// until ctx ends (every catalog write bumps products.updated_at, which
+// Follow polls). The outbox worker delivers catalog changes to Weaviate
+// or, with the embedded backend, to the index at once (and keeps the
+// outbox from growing). An empty Weaviate collection is filled first.
 func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) error {
 	start := time.Now()
 	if err := s.index.Rebuild(ctx, db); err != nil {
@@ -51,10 +77,40 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 			log.ErrorContext(ctx, "search index stopped following the catalog", "err", err)
 		}
 	}()
+	var target indexer.Index = s.index
+	if s.weaviate != nil {
+		target = s.weaviate
+		s.fillWeaviate(ctx, db)
+	}
+	w := indexer.New(db, target, indexer.Config{Logger: log, Metrics: s.outbox})
+	go func() { _ = w.Run(ctx) }()
 	return nil
 }
 
+// fillWeaviate rebuilds an empty collection (a first start); with
+// Weaviate unreachable it warns and leaves the searches to the fallback.
+func (s *searchBackend) fillWeaviate(ctx context.Context, db *bun.DB) {
+	n, err := s.weaviate.Count(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "weaviate unreachable at startup; searching the embedded index until it is back", "err", err)
+		return
+	}
+	if n > 0 || s.index.Len() == 0 {
+		return
+	}
+	start := time.Now()
+	if err := s.weaviate.Rebuild(ctx, db, nil); err != nil {
+		s.log.WarnContext(ctx, "weaviate: filling the empty collection failed; run shopbot reindex", "err", err)
+		return
+	}
+	s.log.InfoContext(ctx, "weaviate: collection filled", "collection", s.weaviate.Collection(), "took", time.Since(start).Round(time.Millisecond))
+}
+
 func (s *searchBackend) String() string {
+	if s.weaviate != nil {
+		return fmt.Sprintf("weaviate (collection %s, %s vectors, alpha %.2f; fed by the outbox; falls back to the embedded index of %d products)",
+			s.weaviate.Collection(), s.embedder, s.alpha, s.index.Len())
+	}
 	return fmt.Sprintf("embedded hybrid index (%d products, %s vectors, alpha %.2f, kept current from the database)", s.index.Len(), s.embedder, s.alpha)
 }
 
@@ -80,7 +136,7 @@ func openShop(ctx context.Context, cfg *Config, log *slog.Logger) (*shop, error)
 		s.close()
 		return nil, fmt.Errorf("prepare %s: %w", info, err)
 	}
-	if s.search, err = newSearch(cfg, log); err == nil {
+	if s.search, err = newSearch(cfg, log, prometheus.NewRegistry()); err == nil {
 		err = s.search.load(ctx, db, log)
 	}
 	if err != nil {

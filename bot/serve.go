@@ -44,7 +44,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	defer db.Close()
 
 	reg, pm := newRegistry(db.DB, info.Kind)
-	srch, err := newSearch(&cfg, log)
+	srch, err := newSearch(&cfg, log, reg)
 	if err != nil {
 		return err
 	}

@@ -176,6 +176,10 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 			}
 			return nil, err
 		}
+		// Stock and sales changed: the search index learns it through the outbox.
+		if err := EnqueueOutbox(ctx, tx, OutboxProductUpsert, it.Product.SKU); err != nil {
+			return nil, err
+		}
 	}
 	now := time.Now().UTC()
 	o := &Order{
@@ -290,6 +294,9 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 				continue
 			}
 			if err := ReleaseStock(ctx, db, *it.ProductID, it.Quantity); err != nil && !errors.Is(err, ErrNotFound) {
+				return nil, err
+			}
+			if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, it.SKU); err != nil {
 				return nil, err
 			}
 		}

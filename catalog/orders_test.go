@@ -259,3 +259,42 @@ func TestStockNeverNegative(t *testing.T) {
 		}
 	})
 }
+
+// TestOrdersNotifyTheSearchIndex: placing and cancelling an order change
+// stock and sales, so each records an outbox event for the product (the
+// Weaviate index learns of stock only through the outbox).
+func TestOrdersNotifyTheSearchIndex(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("A-1", 1000, 4))
+		ann := customer(t, db, "web", "s1")
+		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "A-1", 1, ann.ID))
+		pending := func() int {
+			evs, err := catalog.PendingOutbox(ctx, db, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, ev := range evs {
+				if ev.SKU == "A-1" && ev.Kind == catalog.OutboxProductUpsert {
+					n++
+				}
+			}
+			return n
+		}
+		before := pending()
+		o, err := order(t, db, ann, "k1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pending(); got != before+1 {
+			t.Errorf("after the order: %d events for A-1, want %d", got, before+1)
+		}
+		if _, err := catalog.SetOrderStatus(ctx, db, o.Number, catalog.StatusCancelled, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got := pending(); got != before+2 {
+			t.Errorf("after the cancellation: %d events for A-1, want %d", got, before+2)
+		}
+	})
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search/indexer"
+)
+
+// reindexCmd rebuilds the configured search backend from the database:
+// the Weaviate collection (with a progress bar on a terminal), or, for
+// the embedded index, which every process builds at startup, a build that
+// checks the catalog indexes and reports how long it takes.
+func reindexCmd(ctx context.Context, e env, args []string) error {
+	fs := flag.NewFlagSet("reindex", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "Usage: shopbot reindex [flags]  (rebuild the SEARCH_BACKEND index from the database)")
+		fs.PrintDefaults()
+	}
+	cfg, err := loadConfig(fs, args, e.getenv)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("reindex takes no arguments")
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := prepare(ctx, db); err != nil { // as serve: migrations, the demo catalog into an empty database
+		return fmt.Errorf("prepare %s: %w", info, err)
+	}
+	s, err := newSearch(&cfg, log, prometheus.NewRegistry())
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	if s.weaviate == nil {
+		if err := s.index.Rebuild(ctx, db); err != nil {
+			return fmt.Errorf("reindex: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "embedded index: %d products in %s (each shopbot process builds it at startup)\n",
+			s.index.Len(), time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	err = s.weaviate.Rebuild(ctx, db, func(done, total int) {
+		if bar == nil {
+			bar = newCountBar(e.stderr, total, "indexing into weaviate")
+		}
+		_ = bar.Set(done)
+	})
+	if bar != nil {
+		_ = bar.Finish()
+	}
+	if err != nil {
+		return fmt.Errorf("reindex: %w", err)
+	}
+	took := time.Since(start)
+	// Changes recorded before the rebuild read the catalog are in it now.
+	dropped, err := indexer.Discard(ctx, db, start)
+	if err != nil {
+		return fmt.Errorf("reindex: outbox: %w", err)
+	}
+	n, err := s.weaviate.Count(ctx)
+	if err != nil {
+		return fmt.Errorf("reindex: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "weaviate collection %s: %d products in %s (%s vectors); %d outbox events it made redundant dropped\n",
+		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder, dropped)
+	return nil
+}
+
+// newCountBar draws a product-count bar on a terminal and nothing
+// elsewhere (CI logs and pipes stay clean).
+func newCountBar(w io.Writer, total int, label string) *progressbar.ProgressBar {
+	if tf, ok := w.(*os.File); !ok || !term.IsTerminal(int(tf.Fd())) {
+		return progressbar.DefaultSilent(int64(total), label)
+	}
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription(label),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
+		progressbar.OptionFullWidth(),
+	)
+}

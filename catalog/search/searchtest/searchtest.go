@@ -1,0 +1,151 @@
+package searchtest
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/search"
+)
+
+// Open builds the backend under test over db, which holds the demo
+// catalog, and keeps it current with db the way production does until the
+// test ends.
+type Open func(t *testing.T, db *bun.DB) search.Searcher
+
+// Run runs the conformance suite on db, a fresh migrated database
+// (catalogtest.SQLite, or each dialect through catalogtest.Each).
+func Run(t *testing.T, db *bun.DB, open Open) {
+	ctx := context.Background()
+	if _, err := demo.Load(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, db)
+	for _, tc := range []struct {
+		name string
+		fn   func(t *testing.T, db *bun.DB, s search.Searcher)
+	}{
+		{"Filters", testFilters},
+		{"Relevance", testRelevance},
+		{"MoreWordsRankHigher", testMoreWords},
+		{"Sorts", testSorts},
+		{"Pagination", testPagination},
+		{"EmptyQueryWithFilters", testEmptyQuery},
+		{"LongQuery", testLongQuery},
+		{"OddInput", testOddInput},
+		{"Similar", testSimilar},
+		{"Updates", testUpdates}, // last: it changes the catalog
+	} {
+		t.Run(tc.name, func(t *testing.T) { tc.fn(t, db, s) })
+	}
+}
+
+// Check runs one query the way the fuzz tests of the backends do: no
+// error, page bounds kept, no filter violated.
+func Check(t testing.TB, s search.Searcher, q search.Query) search.Results {
+	t.Helper()
+	res, err := s.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("search %.60q: %v", q.Text, err)
+	}
+	limit := q.Limit
+	if limit <= 0 || limit > 100 {
+		limit = max(min(limit, 100), 10)
+	}
+	if len(res.Products) > limit || res.Total < len(res.Products) {
+		t.Fatalf("%.60q: %d results of %d (limit %d)", q.Text, len(res.Products), res.Total, q.Limit)
+	}
+	for _, p := range res.Products {
+		if v := Violation(q, p); v != "" {
+			t.Fatalf("%.60q: result %s: %s", q.Text, p.SKU, v)
+		}
+	}
+	return res
+}
+
+func mustSearch(t testing.TB, s search.Searcher, q search.Query) search.Results {
+	t.Helper()
+	res, err := s.Search(context.Background(), q)
+	if err != nil {
+		t.Fatalf("search %+v: %v", q, err)
+	}
+	return res
+}
+
+// Violation says which filter of q product p breaks, or "".
+func Violation(q search.Query, p catalog.Product) string {
+	switch {
+	case !p.Active:
+		return "inactive"
+	case q.MinPrice > 0 && p.Price < q.MinPrice:
+		return "price below minimum"
+	case q.MaxPrice > 0 && p.Price > q.MaxPrice:
+		return "price above maximum"
+	case q.InStockOnly && p.Stock <= 0:
+		return "out of stock"
+	case q.Category != "" && !inCategory(p, q.Category):
+		return "outside category " + q.Category
+	}
+	for k, v := range q.Attributes {
+		if !hasAttr(p, k, v) {
+			return "attribute " + k + " is not " + v
+		}
+	}
+	return ""
+}
+
+// inCategory: the category's names appear, in order, in the product's path.
+func inCategory(p catalog.Product, cat string) bool {
+	if p.Category == nil {
+		return false
+	}
+	norm := func(s string) string {
+		return " > " + strings.ToLower(strings.Join(catalog.SplitCategoryPath(s), " > ")) + " > "
+	}
+	return strings.Contains(norm(p.Category.Path), norm(cat))
+}
+
+func hasAttr(p catalog.Product, key, want string) bool {
+	for k, v := range p.Attributes {
+		if !strings.EqualFold(k, key) {
+			continue
+		}
+		for _, part := range append(strings.Split(v, ","), v) {
+			if strings.EqualFold(strings.TrimSpace(part), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// SKUs lists the products' SKUs.
+func SKUs(ps []catalog.Product) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.SKU
+	}
+	return out
+}
+
+func contains(ps []catalog.Product, sku string) bool { return slices.Contains(SKUs(ps), sku) }
+
+func position(ps []catalog.Product, sku string) int { return slices.Index(SKUs(ps), sku) }
+
+// Eventually polls cond until it holds or 30 seconds pass.
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,56 @@
+// Package weaviate is the scale-out search backend, SEARCH_BACKEND=weaviate:
+// products live in a Weaviate collection and every query is one GraphQL
+// request, so any number of shopbot processes share one index.
+//
+// # Collection
+//
+// The collection (default "ShopbotProduct") is created on first use with
+// explicit properties and no vectorizer: vectors come from the configured
+// embedder (package embed), the same one, fitted on the same catalog, as
+// the embedded index, and the distance is the dot product, so a query
+// vector the Local embedder shortened for words the catalog never used
+// stays less similar to everything, as in the embedded index. Each active
+// product is one object, its id derived from its SKU:
+//
+//   - t_title, t_brand, t_category, t_attrs, t_desc: the product's index
+//     terms per field (embedded.Terms: stems, compounds joined), searched
+//     by BM25 with the embedded index's field boosts; Weaviate's own
+//     tokenizer only splits them on spaces, and its stop words are off;
+//   - terms: all of them, filterable, for counting keyword matches and for
+//     queries sorted by price, rating or sales;
+//   - category_keys (every run of consecutive lower-cased names of the
+//     category path, so "Running" and "Shoes > Running" both match),
+//     category_top, attr_keys ("key=value", lists split), price, stock,
+//     in_stock, rating_avg, rating_count, sold_count: filters and sorts;
+//   - payload: the product as JSON, returned to callers as is;
+//   - generation: when the object was written, so Rebuild can drop the
+//     objects of products that are gone.
+//
+// Inactive products are not stored.
+//
+// # Queries
+//
+// The query text goes through the embedded index's analysis
+// (Config.Expander, the fallback index in production): stop words out,
+// stems, synonyms and typo corrections against the catalog's vocabulary.
+// The alternatives become the BM25 query, each repeated by its weight
+// (Weaviate multiplies the idf of a repeated query term). With words and
+// relevance order, the query is hybrid: BM25 and the query vector fused
+// by Weaviate's relative score fusion with Config.Alpha; a result must
+// match a word or be at least Config.MinSimilarity similar to the query,
+// as in the embedded index. Hybrid results are ranked within a window of
+// 100 (more for deeper pages) fetched alike for every page of a query,
+// so pages agree. Filters are where clauses, applied before ranking.
+// Other sorts list the products matching every word (or, when none does,
+// any) by their key. Total is exact up to 100 matches and "at least 100"
+// beyond: Weaviate's filtered Aggregate takes seconds on 100,000 products.
+//
+// # Writes
+//
+// Upsert reads products from the database, embeds them and imports them
+// in one batch; Delete removes objects by SKU; Rebuild fits the embedder
+// on the whole catalog, imports it in batches and then deletes objects
+// older than the rebuild. Catalog changes reach the collection through
+// the outbox (package indexer); while Weaviate is down, searches fall back
+// to the embedded index (search.Fallback).
+package weaviate

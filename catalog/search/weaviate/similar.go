@@ -1,0 +1,87 @@
+package weaviate
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search/embedded"
+)
+
+// Similar returns active products like the one with sku: a hybrid query
+// of its title, brand and category words and its own vector, those of its
+// top-level category first, as in the embedded index. It never includes
+// the product itself.
+func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
+	if err := b.ensure(ctx); err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	limit = min(limit, maxLimit)
+	objs, err := b.client.Data().ObjectsGetter().WithClassName(b.class).WithID(objectID(sku).String()).WithVector().Do(ctx)
+	switch {
+	case statusCode(err) == http.StatusNotFound || err == nil && len(objs) == 0:
+		return nil, errUnknown(sku)
+	case err != nil:
+		return nil, fmt.Errorf("weaviate: similar to %q: %w", sku, err)
+	}
+	props, _ := objs[0].Properties.(map[string]any)
+	payload, _ := props["payload"].(string)
+	p, err := decodeProduct(payload)
+	if err != nil {
+		return nil, err
+	}
+	var words []string
+	for _, text := range []string{p.Title, p.Brand, categoryPath(&p)} {
+		for _, t := range embedded.Terms(text) {
+			if !slices.Contains(words, t) {
+				words = append(words, t)
+			}
+		}
+	}
+	vec := []float32(objs[0].Vector)
+	if len(vec) == 0 || b.alpha == 0 {
+		vec = nil
+	}
+	bm := bm25Text([][]embedded.Alternative{{{Stems: words, Weight: 0.2}}})
+	if bm == "" && vec == nil {
+		return nil, nil
+	}
+	notSelf := filters.Where().WithPath([]string{"sku"}).WithOperator(filters.NotEqual).WithValueText(clean(sku))
+	n := min(3*limit, maxLimit) // room to put its own category first
+	get := b.class + args(whereArg(notSelf), b.searchArg(bm, vec), "limit:"+strconv.Itoa(n)) + "{payload category_top}"
+	hits, err := b.query(ctx, get)
+	if err != nil {
+		return nil, err
+	}
+	top := ""
+	if segs := lowerSegments(categoryPath(&p)); len(segs) > 0 {
+		top = segs[0]
+	}
+	slices.SortStableFunc(hits, func(x, y hit) int {
+		return cmp.Compare(boolRank(y.Category == top && top != ""), boolRank(x.Category == top && top != ""))
+	})
+	return products(hits[:min(limit, len(hits))])
+}
+
+func categoryPath(p *catalog.Product) string {
+	if p.Category == nil {
+		return ""
+	}
+	return p.Category.Path
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
