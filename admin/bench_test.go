@@ -104,8 +104,11 @@ func fillShop(b *testing.B, db *bun.DB) int64 {
 	for i := range custs {
 		custs[i] = catalog.Customer{Channel: "telegram", PlatformUserID: fmt.Sprint(1000 + i), DisplayName: fmt.Sprintf("Shopper %d", i), Username: fmt.Sprintf("shopper%d", i)}
 	}
-	if _, err := db.NewInsert().Model(&custs).Returning("id").Exec(ctx); err != nil {
-		b.Fatal(err)
+	for i := 0; i < convs; i += 2000 {
+		part := custs[i:min(i+2000, convs)]
+		if _, err := db.NewInsert().Model(&part).Returning("id").Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 	cs := make([]catalog.Conversation, convs)
 	for i := range cs {
@@ -113,8 +116,11 @@ func fillShop(b *testing.B, db *bun.DB) int64 {
 		at := now.Add(time.Duration(i) * time.Second)
 		cs[i] = catalog.Conversation{Channel: "telegram", ChatID: fmt.Sprint(1000 + i), CustomerID: &id, LastMessageAt: at, CreatedAt: at, State: "{}", NeedsHuman: i%50 == 0}
 	}
-	if _, err := db.NewInsert().Model(&cs).Returning("id").Exec(ctx); err != nil {
-		b.Fatal(err)
+	for i := 0; i < convs; i += 2000 {
+		part := cs[i:min(i+2000, convs)]
+		if _, err := db.NewInsert().Model(&part).Returning("id").Exec(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 	var msgs []catalog.Message
 	flush := func() {
@@ -152,7 +158,7 @@ func fillShop(b *testing.B, db *bun.DB) int64 {
 	flush()
 	if db.Dialect().Name().String() == "pg" {
 		// What autovacuum does after a bulk load in production.
-		if _, err := db.ExecContext(ctx, "VACUUM ANALYZE"); err != nil {
+		if _, err := db.ExecContext(ctx, "ANALYZE"); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -168,5 +168,6 @@ func (s *Server) action(h http.HandlerFunc) http.HandlerFunc {
 	})
 }
 
-// maxUpload bounds a posted body (import files, images).
-const maxUpload = 64 << 20
+// maxUpload bounds a posted body (import files of 100,000 products and
+// more, images); multipart parts beyond 32 MB spill to temporary files.
+const maxUpload = 256 << 20
