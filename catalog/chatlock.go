@@ -30,7 +30,10 @@ const chatLockSpace = 0x5b07
 
 // OpenChatLocks opens the lock pool for a postgres:// DATABASE_URL.
 func OpenChatLocks(databaseURL string, maxChats int) *ChatLocks {
-	connector := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithTimeout(5*time.Second))
+	// No read timeout: waiting for a lock lasts as long as the turn holding
+	// it (a slow model), bounded by the waiting turn's context.
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithDialTimeout(5*time.Second),
+		pgdriver.WithReadTimeout(0), pgdriver.WithWriteTimeout(30*time.Second))
 	db := sql.OpenDB(connector)
 	db.SetMaxOpenConns(maxChats)
 	db.SetMaxIdleConns(min(maxChats, 16))

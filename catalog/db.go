@@ -61,7 +61,11 @@ func OpenDB(raw string) (*bun.DB, DBInfo, error) {
 	if info.Kind == "sqlite" {
 		return openSQLite(raw, info)
 	}
-	connector := pgdriver.NewConnector(pgdriver.WithDSN(raw), pgdriver.WithTimeout(5*time.Second))
+	// Connecting fails fast; a query may take as long as its context
+	// allows (a large import, a slow report), bounded by generous socket
+	// timeouts so a vanished server cannot hang a request forever.
+	connector := pgdriver.NewConnector(pgdriver.WithDSN(raw), pgdriver.WithDialTimeout(5*time.Second),
+		pgdriver.WithReadTimeout(2*time.Minute), pgdriver.WithWriteTimeout(30*time.Second))
 	sqldb := sql.OpenDB(connector)
 	sqldb.SetMaxOpenConns(20)
 	sqldb.SetMaxIdleConns(10)
