@@ -177,7 +177,7 @@ func (a *Adapter) answerAtOnce(q *models.CallbackQuery, received time.Time) {
 }
 
 // toastCheckWithin bounds the stock check behind an "Added ✓".
-const toastCheckWithin = 150 * time.Millisecond
+const toastCheckWithin = 400 * time.Millisecond
 
 // toast is the answer to a press: Added ✓ when the product can be added,
 // a reason when not, nothing for buttons that answer in the chat.

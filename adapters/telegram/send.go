@@ -47,7 +47,7 @@ func (a *Adapter) call(ctx context.Context, chat int64, method string, paced boo
 			if err := sleep(ctx, wait); err != nil {
 				return err
 			}
-		case outcome == "blocked" || outcome == "chat_not_found":
+		case (outcome == "blocked" || outcome == "chat_not_found") && chat != 0:
 			a.markGone(ctx, chat, outcome)
 			return errChatGone
 		default:
