@@ -106,6 +106,16 @@ func (s *searchBackend) fillWeaviate(ctx context.Context, db *bun.DB) {
 	s.log.InfoContext(ctx, "weaviate: collection filled", "collection", s.weaviate.Collection(), "took", time.Since(start).Round(time.Millisecond))
 }
 
+// configured is the configured backend itself, without the fallback:
+// search-eval measures it, so an outage shows as errors and slow queries
+// as latency instead of hiding behind the embedded index.
+func (s *searchBackend) configured() engine.Searcher {
+	if s.weaviate != nil {
+		return s.weaviate
+	}
+	return s.Searcher
+}
+
 func (s *searchBackend) String() string {
 	if s.weaviate != nil {
 		return fmt.Sprintf("weaviate (collection %s, %s vectors, alpha %.2f; fed by the outbox; falls back to the embedded index of %d products)",

@@ -44,7 +44,7 @@ func searchEvalCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sh.close()
-	rep, err := eval.Run(ctx, sh.search, js, cfg.ShopCurrency)
+	rep, err := eval.Run(ctx, sh.search.configured(), js, cfg.ShopCurrency)
 	if err != nil {
 		return err
 	}
