@@ -29,11 +29,13 @@ import (
 // Under the race detector (which makes the pure-Go SQLite ten times
 // slower) events arrive at 50/s: the run then checks correctness only.
 //
-// The target is p99 ≤ 100 ms in the handler. The test asserts 250 ms
-// (1 s for the instant model; four times that under the race detector):
-// shared test machines stall processes for tens of milliseconds, and the
-// bounds still catch any turn work done before the ack, which takes
-// seconds at this rate. The figures are logged; the README has them.
+// The target is p99 ≤ 100 ms in the handler; the README has the figures,
+// which this test logs. Its own bounds are loose, because shared test
+// machines stall processes for hundreds of milliseconds: 1 s for the
+// adapter alone and 2 s with the instant model (eight times that under
+// the race detector). They still catch turn work done before the ack: the
+// engine drains about 30 turns/s here, so a synchronous ack would wait
+// tens of seconds at 500 events/s.
 //
 // SHOPBOT_SLACK_LOAD_SECONDS sets how long events arrive (default 2).
 func TestAckUnderLoad(t *testing.T) {
@@ -46,9 +48,9 @@ func TestAckUnderLoad(t *testing.T) {
 		seconds = n
 	}
 	t.Run("ack path", func(t *testing.T) {
-		limit := 250 * time.Millisecond
+		limit := time.Second
 		if raceEnabled {
-			limit *= 4
+			limit *= 8
 		}
 		loadRun(t, newEnv(t, &countingEngine{}, quiet), seconds, limit)
 	})
@@ -62,9 +64,9 @@ func TestAckUnderLoad(t *testing.T) {
 			ec.Model = engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: time.Minute})
 			ec.RateLimit = 1 << 20
 		})
-		limit := time.Second
+		limit := 2 * time.Second
 		if raceEnabled {
-			limit *= 4
+			limit *= 8
 		}
 		loadRun(t, e, seconds, limit)
 	})
