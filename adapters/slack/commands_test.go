@@ -39,7 +39,7 @@ func TestSlashCommand(t *testing.T) {
 	if resp := e.command("UANN", "running shoes", "t2"); resp.StatusCode != 200 || readBody(resp) != "" {
 		t.Fatalf("search ack: %d", resp.StatusCode)
 	}
-	if !e.fake.Wait(10e9, func() bool { return strings.Contains(responsesText(e), "add|SHO-RUN") }) {
+	if !e.fake.Wait(patience, func() bool { return strings.Contains(responsesText(e), "add|SHO-RUN") }) {
 		t.Fatalf("no search results: %s", responsesText(e))
 	}
 	r := e.fake.Responses()[0]
@@ -59,7 +59,7 @@ func TestSlashCommand(t *testing.T) {
 		t.Fatalf("interaction %d", resp.StatusCode)
 	}
 	readBody(resp)
-	if !e.fake.Wait(10e9, func() bool { return strings.Contains(responsesText(e), "Your cart") }) {
+	if !e.fake.Wait(patience, func() bool { return strings.Contains(responsesText(e), "Your cart") }) {
 		t.Fatalf("no cart after Add: %s", responsesText(e))
 	}
 	ann, err := catalog.ResolveCustomer(context.Background(), e.db, catalog.Identity{Channel: "slack", PlatformUserID: "UANN", DisplayName: "Ann"})
@@ -73,7 +73,7 @@ func TestSlashCommand(t *testing.T) {
 
 	before := len(e.fake.Responses())
 	readBody(e.command("UANN", "cart", "t4"))
-	if !e.fake.Wait(10e9, func() bool { return len(e.fake.Responses()) > before }) {
+	if !e.fake.Wait(patience, func() bool { return len(e.fake.Responses()) > before }) {
 		t.Fatal("no answer to /shop cart")
 	}
 	if last := e.fake.Responses()[len(e.fake.Responses())-1]; !strings.Contains(fmt.Sprint(last), "AeroStride Glide 3") {
@@ -128,7 +128,7 @@ func TestAppHome(t *testing.T) {
 	}
 
 	e.postEvent(map[string]any{"type": "app_home_opened", "user": "UANN", "channel": "DHOME", "tab": "home", "event_ts": e.nextTS()})
-	if !e.fake.Wait(10e9, func() bool { return e.fake.View("UANN") != nil }) {
+	if !e.fake.Wait(patience, func() bool { return e.fake.View("UANN") != nil }) {
 		t.Fatal("no Home view published")
 	}
 	v, _ := json.Marshal(e.fake.View("UANN"))

@@ -144,7 +144,7 @@ func TestSlowModelAcksFast(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Fatalf("ack took %s", took)
 	}
-	if !e.fake.Wait(10*time.Second, func() bool { return llm.Calls() == 1 }) {
+	if !e.fake.Wait(patience, func() bool { return llm.Calls() == 1 }) {
 		t.Fatal("the model was not called")
 	}
 	if msgs := e.fake.Messages("C1", root); len(msgs) != 0 {

@@ -68,7 +68,9 @@ func TestChannelFlow(t *testing.T) {
 		ts := e.nextTS() // a plain reply in the thread: no mention needed
 		e.postEvent(map[string]any{"type": "message", "channel_type": "channel", "user": "UANN", "text": answer,
 			"ts": ts, "thread_ts": root, "channel": "C1", "event_ts": ts})
-		e.fake.Wait(5e9, func() bool { return len(e.fake.Messages("C1", root)) > before })
+		if !e.fake.Wait(patience, func() bool { return len(e.fake.Messages("C1", root)) > before }) {
+			t.Fatalf("no answer to %q", answer)
+		}
 	}
 	summary := e.waitFor("C1", root, "the confirmation", hasText(`"value":"confirm"`))
 	if orders := e.count("orders"); orders != 0 {

@@ -30,6 +30,11 @@ import (
 
 const secret = "8f742231b10e8888abcd99yyyzzz85a5"
 
+// patience is how long tests wait for an answer: generous, since shared
+// machines under the race detector can be slow; a passing run waits only
+// as long as the answer takes.
+const patience = 30 * time.Second
+
 // env is the adapter on a demo shop, behind an HTTP server, talking to a
 // fake Slack API.
 type env struct {
@@ -244,7 +249,7 @@ func findButton(t *testing.T, msg slackfake.Message, value string) (string, stri
 func (e *env) waitFor(channel, thread string, what string, ok func(m slackfake.Message) bool) slackfake.Message {
 	e.t.Helper()
 	var found slackfake.Message
-	if !e.fake.Wait(10*time.Second, func() bool {
+	if !e.fake.Wait(patience, func() bool {
 		for _, m := range e.fake.Messages(channel, thread) {
 			if ok(m) {
 				found = m

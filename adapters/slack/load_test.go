@@ -27,13 +27,15 @@ import (
 //     acknowledgements for CPU and database.
 //
 // Under the race detector (which makes the pure-Go SQLite ten times
-// slower) events arrive at 50/s: the run then checks correctness only.
+// slower) events arrive at 10/s: the run then checks correctness only.
 //
-// The target is p99 ≤ 100 ms in the handler. The test asserts 250 ms
-// (1 s for the instant model; four times that under the race detector):
-// shared test machines stall processes for tens of milliseconds, and the
-// bounds still catch any turn work done before the ack, which takes
-// seconds at this rate. The figures are logged; the README has them.
+// The target is p99 ≤ 100 ms in the handler; the README has the figures,
+// which this test logs. Its own bounds are loose, because shared test
+// machines stall processes for hundreds of milliseconds: 1 s for the
+// adapter alone and 2 s with the instant model (eight times that under
+// the race detector). They still catch turn work done before the ack: the
+// engine drains about 30 turns/s here, so a synchronous ack would wait
+// tens of seconds at 500 events/s.
 //
 // SHOPBOT_SLACK_LOAD_SECONDS sets how long events arrive (default 2).
 func TestAckUnderLoad(t *testing.T) {
@@ -46,9 +48,9 @@ func TestAckUnderLoad(t *testing.T) {
 		seconds = n
 	}
 	t.Run("ack path", func(t *testing.T) {
-		limit := 250 * time.Millisecond
+		limit := time.Second
 		if raceEnabled {
-			limit *= 4
+			limit *= 8
 		}
 		loadRun(t, newEnv(t, &countingEngine{}, quiet), seconds, limit)
 	})
@@ -62,9 +64,9 @@ func TestAckUnderLoad(t *testing.T) {
 			ec.Model = engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: time.Minute})
 			ec.RateLimit = 1 << 20
 		})
-		limit := time.Second
+		limit := 2 * time.Second
 		if raceEnabled {
-			limit *= 4
+			limit *= 8
 		}
 		loadRun(t, e, seconds, limit)
 	})
@@ -75,9 +77,9 @@ func quiet(_ *engine.Config, ac *slackad.Config) { ac.Logger = nil }
 
 func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 	const channels = 100
-	rate := 500
+	rate, patience := 500, time.Duration(seconds)*30*time.Second
 	if raceEnabled {
-		rate = 50
+		rate, patience = 10, 2*time.Minute
 	}
 	for i := range channels {
 		e.fake.AddUser(fmt.Sprintf("U%03d", i), fmt.Sprintf("Member %d", i), false)
@@ -158,7 +160,7 @@ func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 		}
 		return done, twice
 	}
-	if !e.fake.Wait(time.Duration(seconds)*30*time.Second, func() bool { d, _ := answered(); return d == total }) {
+	if !e.fake.Wait(patience, func() bool { d, _ := answered(); return d == total }) {
 		d, _ := answered()
 		t.Fatalf("%d of %d events answered", d, total)
 	}
@@ -173,7 +175,7 @@ func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 	e.mu.Unlock()
 	r := func(d time.Duration) time.Duration { return d.Round(10 * time.Microsecond) }
 	t.Logf("%d events (+%d retries) sent in %s (%.0f/s) from %d channels; all answered after %s",
-		total, (total+9)/10, sendTook.Round(time.Millisecond), float64(len(latencies))/sendTook.Seconds(), channels, drained.Round(time.Millisecond))
+		total, (total+9)/10, sendTook.Round(time.Millisecond), float64(len(latencies))/sendTook.Seconds(), min(total, channels), drained.Round(time.Millisecond))
 	t.Logf("ack in the handler: p50 %s p99 %s max %s; seen by the sender (with its scheduling): p50 %s p99 %s max %s",
 		r(pct(handled, 0.5)), r(pct(handled, 0.99)), r(pct(handled, 1)), r(pct(latencies, 0.5)), r(pct(latencies, 0.99)), r(pct(latencies, 1)))
 	if p99 := pct(handled, 0.99); p99 > limit {

@@ -116,6 +116,7 @@ func (r *reply) start(ctx context.Context) {
 		r.pending.Reset()
 	}
 	r.ts = r.post(ctx, r.all.String(), firstChunk(textBlocks(toMrkdwn(r.all.String()))))
+	r.last = r.a.cfg.Now()
 	r.mode = modeUpdate
 	r.pending.Reset()
 }
@@ -155,6 +156,7 @@ func (r *reply) flush(ctx context.Context) {
 	case modeUpdate:
 		r.pending.Reset()
 		r.update(ctx, r.ts, r.all.String(), firstChunk(textBlocks(toMrkdwn(r.all.String()))))
+		r.last = r.a.cfg.Now() // the next update comes a throttle after this one arrived
 	}
 }
 
@@ -201,6 +203,7 @@ func (r *reply) finishUpdate(ctx context.Context, buttons []slack.Block) {
 	}
 	r.waitThrottle(ctx)
 	r.update(ctx, r.ts, text, chunks[0])
+	r.last = r.a.cfg.Now()
 	for _, bs := range chunks[1:] {
 		r.post(ctx, text, bs)
 	}

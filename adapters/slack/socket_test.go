@@ -40,7 +40,7 @@ func TestSocketMode(t *testing.T) {
 	acked := func(id string) json.RawMessage {
 		t.Helper()
 		var payload json.RawMessage
-		if !e.fake.Wait(10*time.Second, func() bool {
+		if !e.fake.Wait(patience, func() bool {
 			for _, a := range e.fake.Acks() {
 				if a.EnvelopeID == id {
 					payload = a.Payload
@@ -73,7 +73,7 @@ func TestSocketMode(t *testing.T) {
 		"trigger_id": "t10", "channel": map[string]any{"id": "C1"}, "team": map[string]any{"id": "T1"},
 		"container": map[string]any{"type": "message", "message_ts": root, "thread_ts": root, "channel_id": "C1"},
 		"actions":   []map[string]any{{"type": "button", "action_id": "cart", "value": "cart", "block_id": "b"}}}, 0))
-	if !e.fake.Wait(10*time.Second, func() bool { return len(ce.Turns()) == 2 }) {
+	if !e.fake.Wait(patience, func() bool { return len(ce.Turns()) == 2 }) {
 		t.Fatalf("button press over the socket started no turn")
 	}
 	if tr := ce.Turns()[1]; tr.Action == nil || tr.Action.Kind != engine.ActCart || tr.ThreadID != root || !tr.Shared {
