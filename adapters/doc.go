@@ -1,6 +1,7 @@
 // Package adapters groups the channel adapters, one subpackage per
-// platform: console (the terminal, `shopbot chat`) and web (the JSON/SSE
-// chat API) today; telegram and slack next. Each adapter verifies and
+// platform: telegram (Bot API, long polling or webhook), slack (Events API
+// or Socket Mode), web (the JSON/SSE chat API) and console (the terminal,
+// `shopbot chat`). Each adapter verifies and
 // de-duplicates incoming platform input, turns it into an engine.Turn
 // carrying the platform-verified identity, and renders the engine's events
 // natively. Adapters hold no business logic; each has one place where a
