@@ -42,7 +42,7 @@ func FuzzSearch(f *testing.F) {
 				t.Fatalf("%d results of %d", len(res.Products), res.Total)
 			}
 			for _, p := range res.Products {
-				if v := violation(q, p); v != "" {
+				if v := q.Violation(p); v != "" {
 					t.Fatalf("%s: %s", p.SKU, v)
 				}
 			}

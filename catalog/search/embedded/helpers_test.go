@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -51,53 +50,6 @@ func mustSearch(t testing.TB, s search.Searcher, q search.Query) search.Results 
 		t.Fatalf("search %+v: %v", q, err)
 	}
 	return res
-}
-
-// violation says which filter of q product p breaks, or "".
-func violation(q search.Query, p catalog.Product) string {
-	switch {
-	case !p.Active:
-		return "inactive"
-	case q.MinPrice > 0 && p.Price < q.MinPrice:
-		return "price below minimum"
-	case q.MaxPrice > 0 && p.Price > q.MaxPrice:
-		return "price above maximum"
-	case q.InStockOnly && p.Stock <= 0:
-		return "out of stock"
-	case q.Category != "" && !inCategory(p, q.Category):
-		return "outside category " + q.Category
-	}
-	for k, v := range q.Attributes {
-		if !hasAttr(p, k, v) {
-			return "attribute " + k + " is not " + v
-		}
-	}
-	return ""
-}
-
-// inCategory: the category's names appear, in order, in the product's path.
-func inCategory(p catalog.Product, cat string) bool {
-	if p.Category == nil {
-		return false
-	}
-	norm := func(s string) string {
-		return " > " + strings.ToLower(strings.Join(catalog.SplitCategoryPath(s), " > ")) + " > "
-	}
-	return strings.Contains(norm(p.Category.Path), norm(cat))
-}
-
-func hasAttr(p catalog.Product, key, want string) bool {
-	for k, v := range p.Attributes {
-		if !strings.EqualFold(k, key) {
-			continue
-		}
-		for _, part := range append(strings.Split(v, ","), v) {
-			if strings.EqualFold(strings.TrimSpace(part), want) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func skus(ps []catalog.Product) []string {

@@ -243,7 +243,7 @@ func TestHybridNeverViolatesFilters(t *testing.T) {
 					t.Errorf("alpha %v, %+v: total %d < %d results", alpha, q, res.Total, len(res.Products))
 				}
 				for _, p := range res.Products {
-					if v := violation(q, p); v != "" {
+					if v := q.Violation(p); v != "" {
 						t.Errorf("alpha %v, %+v: result %s: %s", alpha, q, p.SKU, v)
 					}
 				}

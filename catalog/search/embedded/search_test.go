@@ -44,7 +44,7 @@ func TestSearchQueries(t *testing.T) {
 				t.Errorf("%s: total %d < %d results", tc.name, res.Total, len(res.Products))
 			}
 			for i, p := range res.Products {
-				if v := violation(tc.q, p); v != "" {
+				if v := tc.q.Violation(p); v != "" {
 					t.Errorf("%s: result %s: %s", tc.name, p.SKU, v)
 				}
 				if p.Category == nil || p.Category.Path == "" || p.Category.ID != *p.CategoryID {
@@ -132,7 +132,7 @@ func TestSizeAttribute(t *testing.T) {
 		t.Fatalf("size 42: %v", skus(res.Products))
 	}
 	for _, p := range res.Products {
-		if v := violation(q, p); v != "" {
+		if v := q.Violation(p); v != "" {
 			t.Errorf("%s: %s (%q)", p.SKU, v, p.Attributes["size"])
 		}
 	}

@@ -235,7 +235,7 @@ func concurrentSearches(t *testing.T, db *bun.DB, x *embedded.Index) {
 					return
 				}
 				for _, p := range res.Products {
-					if v := violation(q, p); v != "" {
+					if v := q.Violation(p); v != "" {
 						t.Errorf("%+v: %s: %s", q, p.SKU, v)
 					}
 				}

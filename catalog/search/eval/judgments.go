@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
@@ -117,62 +116,3 @@ func minor(amount float64, currency string) int64 {
 	return int64(math.Round(amount * math.Pow10(digits)))
 }
 
-// violates reports whether a result breaks the judgment's filters.
-func (j Judgment) violates(p catalog.Product, q search.Query) bool {
-	switch {
-	case !p.Active:
-		return true
-	case q.MinPrice > 0 && p.Price < q.MinPrice, q.MaxPrice > 0 && p.Price > q.MaxPrice:
-		return true
-	case q.InStockOnly && p.Stock <= 0:
-		return true
-	case q.Category != "" && !inCategory(p, q.Category):
-		return true
-	}
-	for k, v := range q.Attributes {
-		if !attributeMatches(p.Attributes, k, v) {
-			return true
-		}
-	}
-	return false
-}
-
-func inCategory(p catalog.Product, category string) bool {
-	if p.Category == nil {
-		return false
-	}
-	want := strings.ToLower(strings.Join(catalog.SplitCategoryPath(category), catalog.PathSeparator))
-	path := strings.ToLower(p.Category.Path)
-	for _, part := range prefixes(path) {
-		if part == want || strings.HasSuffix(part, catalog.PathSeparator+want) {
-			return true
-		}
-	}
-	return false
-}
-
-// prefixes lists a path and its ancestors: "a > b > c", "a > b", "a".
-func prefixes(path string) []string {
-	parts := strings.Split(path, catalog.PathSeparator)
-	out := make([]string, len(parts))
-	for i := range parts {
-		out[i] = strings.Join(parts[:i+1], catalog.PathSeparator)
-	}
-	return out
-}
-
-// attributeMatches compares case-insensitively; a comma-separated value
-// ("40, 41, 42") matches any of its items.
-func attributeMatches(attrs map[string]string, key, want string) bool {
-	for k, v := range attrs {
-		if !strings.EqualFold(k, key) {
-			continue
-		}
-		for _, item := range strings.Split(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(item), strings.TrimSpace(want)) {
-				return true
-			}
-		}
-	}
-	return false
-}

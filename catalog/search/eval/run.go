@@ -117,7 +117,7 @@ func one(ctx context.Context, s search.Searcher, j Judgment, currency string) (R
 	for _, p := range found.Products {
 		res.Top = append(res.Top, p.SKU)
 		gains = append(gains, j.Relevant[p.SKU])
-		if j.violates(p, q) {
+		if q.Violation(p) != "" {
 			res.Violations++
 		}
 	}
