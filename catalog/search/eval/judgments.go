@@ -115,4 +115,3 @@ func minor(amount float64, currency string) int64 {
 	}
 	return int64(math.Round(amount * math.Pow10(digits)))
 }
-
