@@ -15,6 +15,7 @@ import (
 	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embed/embedtest"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/searchtest"
 )
 
 // nonsenseQueries share no word with any product, and no more than a
@@ -185,8 +186,8 @@ func TestAlphaZeroIsKeywordOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	var queries []search.Query
-	for _, tc := range relevanceCases {
-		queries = append(queries, search.Query{Text: tc.text, Limit: 50})
+	for _, tc := range searchtest.RelevanceCases {
+		queries = append(queries, search.Query{Text: tc.Text, Limit: 50})
 	}
 	queries = append(queries,
 		search.Query{Text: "airfryer"},

@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/searchtest"
 )
 
 // TestSearchQueries runs the table of TestDatabaseSearch, and more, against
@@ -62,36 +63,6 @@ func TestSearchQueries(t *testing.T) {
 	})
 }
 
-// relevanceCases are misspellings, synonyms, Russian morphology and
-// brands: each wanted SKU must be within the first `within` results.
-var relevanceCases = []struct {
-	text   string
-	want   []string
-	within int
-}{
-	{"runing shoes", []string{"SHO-RUN-001", "SHO-RUN-002"}, 5},
-	{"wateproof jaket", []string{"APP-JKT-001", "APP-JKT-003"}, 5},
-	{"headphnes", []string{"ELE-HPH-001", "ELE-HPH-002"}, 5},
-	{"wirless headphones", []string{"ELE-HPH-001"}, 5},
-	{"couch", []string{"HOM-FUR-003", "HOM-FUR-001", "HOM-FUR-002"}, 5},
-	{"sofa", []string{"HOM-FUR-003"}, 5},
-	{"trainers", []string{"SHO-SNK-001", "SHO-SNK-003"}, 10},
-	{"sneakers", []string{"SHO-SNK-003", "SHO-SNK-005"}, 10},
-	{"ноутбук", []string{"ELE-LAP-006", "ELE-LAP-001"}, 10},
-	{"laptop", []string{"ELE-LAP-006"}, 10},
-	{"кроссовки", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
-	{"кроссовок", []string{"SHO-RUN-005", "SHO-TRL-003"}, 5},
-	{"куртка", []string{"APP-JKT-006"}, 1},
-	{"куртки", []string{"APP-JKT-006"}, 1},
-	{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
-	{"t-shirt", []string{"APP-TSH-001"}, 10},
-	{"AeroStride", []string{"SHO-RUN-001"}, 5},
-	// Two edits in a seven-letter word.
-	{"dumbels", []string{"SPO-FIT-001", "SPO-FIT-002", "SPO-FIT-003"}, 5},
-	// A corrected word brings its synonyms: skillet → frying pan, сковорода.
-	{"skilet", []string{"KIT-CKW-003", "KIT-CKW-007"}, 10},
-}
-
 // TestRelevance covers misspellings, synonyms, Russian morphology and
 // ranking by the number of words matched.
 func TestRelevance(t *testing.T) {
@@ -101,11 +72,11 @@ func TestRelevance(t *testing.T) {
 
 func checkRelevance(t *testing.T, x *embedded.Index) {
 	t.Helper()
-	for _, tc := range relevanceCases {
-		res := mustSearch(t, x, search.Query{Text: tc.text, Limit: 20})
-		for _, sku := range tc.want {
-			if i := position(res.Products, sku); i < 0 || i >= tc.within {
-				t.Errorf("%q: %s at rank %d, want within the first %d; got %v", tc.text, sku, i, tc.within, skus(res.Products))
+	for _, tc := range searchtest.RelevanceCases {
+		res := mustSearch(t, x, search.Query{Text: tc.Text, Limit: 20})
+		for _, sku := range tc.Want {
+			if i := position(res.Products, sku); i < 0 || i >= tc.Within {
+				t.Errorf("%q: %s at rank %d, want within the first %d; got %v", tc.Text, sku, i, tc.Within, skus(res.Products))
 			}
 		}
 	}

@@ -53,13 +53,18 @@ func testFilters(t *testing.T, _ *bun.DB, s search.Searcher) {
 	}
 }
 
-// relevanceCases are misspellings, synonyms, Russian morphology and
-// brands: each wanted SKU must be within the first `within` results.
-var relevanceCases = []struct {
-	text   string
-	want   []string
-	within int
-}{
+// RelevanceCase is a query whose wanted SKUs must all be within the
+// first Within results.
+type RelevanceCase struct {
+	Text   string
+	Want   []string
+	Within int
+}
+
+// RelevanceCases are misspellings, synonyms, Russian morphology and
+// brands, shared by the conformance suite and the embedded index's own
+// tests.
+var RelevanceCases = []RelevanceCase{
 	{"runing shoes", []string{"SHO-RUN-001", "SHO-RUN-002"}, 5},
 	{"wateproof jaket", []string{"APP-JKT-001", "APP-JKT-003"}, 5},
 	{"headphnes", []string{"ELE-HPH-001", "ELE-HPH-002"}, 5},
@@ -77,14 +82,18 @@ var relevanceCases = []struct {
 	{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
 	{"t-shirt", []string{"APP-TSH-001"}, 10},
 	{"AeroStride", []string{"SHO-RUN-001"}, 5},
+	// Two edits in a seven-letter word.
+	{"dumbels", []string{"SPO-FIT-001", "SPO-FIT-002", "SPO-FIT-003"}, 5},
+	// A corrected word brings its synonyms: skillet → frying pan, сковорода.
+	{"skilet", []string{"KIT-CKW-003", "KIT-CKW-007"}, 10},
 }
 
 func testRelevance(t *testing.T, _ *bun.DB, s search.Searcher) {
-	for _, tc := range relevanceCases {
-		res := Check(t, s, search.Query{Text: tc.text, Limit: 20})
-		for _, sku := range tc.want {
-			if i := position(res.Products, sku); i < 0 || i >= tc.within {
-				t.Errorf("%q: %s at rank %d, want within the first %d; got %v", tc.text, sku, i, tc.within, SKUs(res.Products))
+	for _, tc := range RelevanceCases {
+		res := Check(t, s, search.Query{Text: tc.Text, Limit: 20})
+		for _, sku := range tc.Want {
+			if i := position(res.Products, sku); i < 0 || i >= tc.Within {
+				t.Errorf("%q: %s at rank %d, want within the first %d; got %v", tc.Text, sku, i, tc.Within, SKUs(res.Products))
 			}
 		}
 	}
