@@ -159,13 +159,6 @@ func FlagNeedsHuman(ctx context.Context, db bun.IDB, conversationID int64, reaso
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }
 
-// SaveState stores the engine's memory of a conversation.
-func SaveState(ctx context.Context, db bun.IDB, conversationID int64, state string) error {
-	res, err := db.NewUpdate().Model((*Conversation)(nil)).
-		Set("state = ?", state).Where("id = ?", conversationID).Exec(ctx)
-	return expectOneRow(res, err, "conversation %d", conversationID)
-}
-
 // SaveTurn records a turn in one go: its messages, and the conversation's
 // state and last_message_at. It returns the new last_message_at, which
 // readers of the conversation can use as its version.

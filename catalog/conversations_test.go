@@ -54,8 +54,13 @@ func TestConversations(t *testing.T) {
 		if c.State != "{}" {
 			t.Errorf("new conversation state = %q", c.State)
 		}
-		if err := catalog.SaveState(ctx, db, c.ID, `{"shown":["A-1","B-2"]}`); err != nil {
+		turnMsg := &catalog.Message{Role: catalog.RoleUser, Content: "show me jackets"}
+		at, err := catalog.SaveTurn(ctx, db, c.ID, `{"shown":["A-1","B-2"]}`, turnMsg)
+		if err != nil {
 			t.Fatal(err)
+		}
+		if turnMsg.ID == 0 || !turnMsg.CreatedAt.Equal(at) {
+			t.Errorf("saved turn message = %+v, want an id and created_at %v", turnMsg, at)
 		}
 		if err := catalog.SetPaused(ctx, db, c.ID, true); err != nil {
 			t.Fatal(err)
@@ -64,6 +69,9 @@ func TestConversations(t *testing.T) {
 			t.Fatal(err)
 		}
 		c, _ = catalog.GetConversation(ctx, db, c.ID)
+		if !c.LastMessageAt.Equal(at) {
+			t.Errorf("last_message_at = %v, want the turn's %v", c.LastMessageAt, at)
+		}
 		if !c.Paused || !c.NeedsHuman || c.NeedsHumanReason != "wants to return a jacket" || c.State != `{"shown": ["A-1", "B-2"]}` && c.State != `{"shown":["A-1","B-2"]}` {
 			t.Errorf("conversation = %+v", c)
 		}
