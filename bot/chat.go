@@ -30,10 +30,11 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sh.close()
-	eng, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, nil)
+	eng, closeEngine, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, nil)
 	if err != nil {
 		return err
 	}
+	defer closeEngine()
 	interactive := isTerminal(e.stdin) && isTerminal(e.stdout)
 	if interactive {
 		fmt.Fprintf(e.stdout, "Shopbot chat · %s · model: %s\nType a message, /quit to leave.\n", sh.info, cfg.modelStatus())

@@ -17,9 +17,10 @@ import (
 const maxActiveChats = 64
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
-// when configured, else the offline planner alone.
-// notify hears of orders placed and handoffs (nil drops them).
-func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (*engine.Engine, error) {
+// when configured, else the offline planner alone. notify hears of orders
+// placed and handoffs (nil drops them). closeEngine releases what the
+// engine holds beyond db (the chat lock pool on Postgres).
+func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
 	var model engine.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = engine.NewOpenAI(engine.OpenAIConfig{
@@ -27,12 +28,14 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		})
 	}
 	var locks engine.ChatLocker
+	closeEngine = func() {}
 	if strings.HasPrefix(cfg.DatabaseURL, "postgres") {
 		// Replicas share the database: one chat's turns run in order
 		// whichever process receives them.
-		locks = catalog.OpenChatLocks(cfg.DatabaseURL, maxActiveChats)
+		pool := catalog.OpenChatLocks(cfg.DatabaseURL, maxActiveChats)
+		locks, closeEngine = pool, func() { pool.Close() }
 	}
-	return engine.New(engine.Config{
+	eng, err = engine.New(engine.Config{
 		DB:          db,
 		Search:      searcher,
 		Model:       model,
@@ -48,4 +51,9 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		Logger:      log,
 		Registry:    reg,
 	})
+	if err != nil {
+		closeEngine()
+		return nil, nil, err
+	}
+	return eng, closeEngine, nil
 }

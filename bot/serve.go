@@ -49,10 +49,11 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	hub := adapters.NewHub()
-	eng, err := newEngine(&cfg, db, srch, reg, log, hub)
+	eng, closeEngine, err := newEngine(&cfg, db, srch, reg, log, hub)
 	if err != nil {
 		return err
 	}
+	defer closeEngine()
 	slk, err := newSlack(ctx, &cfg, db, eng, hub, reg, log)
 	if err != nil {
 		return err
