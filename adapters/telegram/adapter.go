@@ -145,8 +145,9 @@ func New(cfg Config) (*Adapter, error) {
 }
 
 // Run starts the bot and blocks until ctx is cancelled: it learns its own
-// name (getMe), registers the commands, resumes updates recorded but not
-// handled before a restart, and receives by webhook or long polling.
+// name (getMe), registers the commands, forgets old handled updates, resumes
+// updates recorded but not handled before a restart, and receives by
+// webhook or long polling.
 func (a *Adapter) Run(ctx context.Context) error {
 	defer a.stop()
 	me, err := a.getMe(ctx)
@@ -158,6 +159,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	a.me.Store(me)
 	a.setCommands(ctx)
+	a.prune(ctx)
 	if err := a.resume(ctx); err != nil {
 		return err
 	}
@@ -225,19 +227,24 @@ func (a *Adapter) setWebhook(ctx context.Context) error {
 // stops redelivering long before.
 const keepHandled = 7 * 24 * time.Hour
 
-// pruneDaily forgets old handled updates at start and then once a day.
+// prune forgets handled updates older than keepHandled.
+func (a *Adapter) prune(ctx context.Context) {
+	if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
+		a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
+	}
+}
+
+// pruneDaily prunes once a day after the prune at start.
 func (a *Adapter) pruneDaily(ctx context.Context) {
 	defer a.side.Done()
 	t := time.NewTicker(24 * time.Hour)
 	defer t.Stop()
 	for {
-		if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
-			a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+			a.prune(ctx)
 		}
 	}
 }
