@@ -8,10 +8,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // OpenAIConfig configures the OpenAI-compatible client.
@@ -56,6 +58,7 @@ type OpenAI struct {
 	logger     *slog.Logger
 	configErr  error // a bad config fails every Chat without a request
 	tools      toolsCache
+	bodySize   atomic.Int32 // size hint for the next request body
 }
 
 // NewOpenAI returns a client for cfg. It reads no environment variables:
@@ -99,14 +102,17 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 
 // newHTTPClient keeps more idle connections than the default two per
 // host: chats run in parallel against the one API host, and re-dialing
-// TLS for each turn adds latency the shopper feels.
+// TLS for each turn adds latency the shopper feels. Hundreds of turns can
+// be waiting on the model at once; a connection left idle is closed after
+// the transport's IdleConnTimeout (90 s).
 func newHTTPClient() *http.Client {
 	t, ok := http.DefaultTransport.(*http.Transport)
 	if !ok {
 		return &http.Client{}
 	}
 	t = t.Clone()
-	t.MaxIdleConnsPerHost = 32
+	t.MaxIdleConnsPerHost = 512
+	t.MaxIdleConns = 512
 	return &http.Client{Transport: t}
 }
 
@@ -180,7 +186,14 @@ func (o *OpenAI) attempt(ctx context.Context, body []byte, emit func(string)) (C
 	actx, cancel := context.WithTimeoutCause(ctx, o.timeout, errAttemptTimeout)
 	defer cancel()
 	start := time.Now()
-	stream := o.chat.NewStreaming(actx, openai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body))
+	// The SDK sends the request and turns error statuses into
+	// *openai.Error; its SSE decoder splits the events, which we decode
+	// into our own chunk type (see chunk). The body already says
+	// "stream": true.
+	var raw *http.Response
+	_, err := o.chat.New(actx, openai.ChatCompletionNewParams{},
+		option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&raw))
+	stream := ssestream.NewStream[chunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	var acc streamAccumulator
 	for stream.Next() {

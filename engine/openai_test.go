@@ -15,8 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-
 	"shopbot/catalog"
 	"shopbot/engine/llmtest"
 )
@@ -507,11 +505,11 @@ func TestAccumulatorToolCallsSharingAnIndex(t *testing.T) {
 	}
 	var acc streamAccumulator
 	for _, c := range chunks {
-		var chunk openai.ChatCompletionChunk
-		if err := json.Unmarshal([]byte(c), &chunk); err != nil {
+		var ch chunk
+		if err := json.Unmarshal([]byte(c), &ch); err != nil {
 			t.Fatal(err)
 		}
-		acc.add(chunk)
+		acc.add(ch)
 	}
 	got := acc.response("fallback")
 	want := []catalog.ToolCall{{ID: "a", Name: "one", Arguments: `{"x":1}`}, {ID: "b", Name: "two", Arguments: "{}"}}

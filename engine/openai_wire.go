@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/openai/openai-go/v3"
-
 	"shopbot/catalog"
 )
 
@@ -27,28 +25,31 @@ import (
 // call, are encoded once per tool set. "stream" comes first because the
 // SDK sets it again on the finished body, which is cheapest at the start.
 func (o *OpenAI) body(req ChatRequest) ([]byte, error) {
-	msgs, err := messagesJSON(req.Messages)
-	if err != nil {
-		return nil, err
-	}
 	model, err := json.Marshal(o.model)
 	if err != nil {
 		return nil, err
 	}
-	b := make([]byte, 0, len(msgs)+512)
-	b = append(b, `{"stream":true,"model":`...)
-	b = append(b, model...)
-	b = append(b, `,"stream_options":{"include_usage":true},"messages":`...)
-	b = append(b, msgs...)
+	var b bytes.Buffer
+	b.Grow(int(o.bodySize.Load()))
+	b.WriteString(`{"stream":true,"model":`)
+	b.Write(model)
+	b.WriteString(`,"stream_options":{"include_usage":true},"messages":`)
+	if err := writeMessages(&b, req.Messages); err != nil {
+		return nil, err
+	}
 	if len(req.Tools) > 0 { // the API rejects tool_choice without tools
 		tools, err := o.tools.encode(req.Tools)
 		if err != nil {
 			return nil, fmt.Errorf("encode tool schemas: %w", err)
 		}
-		b = append(b, `,"tool_choice":"auto","parallel_tool_calls":true,"tools":`...)
-		b = append(b, tools...)
+		b.WriteString(`,"tool_choice":"auto","parallel_tool_calls":true,"tools":`)
+		b.Write(tools)
 	}
-	return append(b, '}'), nil
+	b.WriteByte('}')
+	// The next body is likely as big: sized up front, it is built in one
+	// allocation.
+	o.bodySize.Store(int32(min(b.Len()+1024, 1<<24)))
+	return b.Bytes(), nil
 }
 
 // toolsCache remembers the wire encoding of the last tool set.
@@ -86,13 +87,13 @@ func (c *toolsCache) encode(specs []ToolSpec) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// messagesJSON encodes the conversation for the request body. Like the
-// tool schemas, messages are encoded here and spliced in as raw JSON: the
-// SDK's reflective encoder costs more than the rest of a turn's CPU time
+// writeMessages encodes the conversation into the request body. Like the
+// tool schemas, messages are encoded here rather than by the SDK's
+// reflective encoder, which cost more than the rest of a turn's CPU time
 // together. The shapes are the API's: an assistant turn that only called
 // tools has no content (as the API itself returns it), and tool call
 // arguments are never empty (servers parse them as JSON).
-func messagesJSON(msgs []ChatMessage) (json.RawMessage, error) {
+func writeMessages(b *bytes.Buffer, msgs []ChatMessage) error {
 	out := make([]wireMessage, len(msgs))
 	for i, m := range msgs {
 		w := wireMessage{Role: string(m.Role), Content: &msgs[i].Content}
@@ -110,17 +111,17 @@ func messagesJSON(msgs []ChatMessage) (json.RawMessage, error) {
 				w.ToolCalls = append(w.ToolCalls, call)
 			}
 		default:
-			return nil, fmt.Errorf("message %d: role %q cannot be sent to the model", i, m.Role)
+			return fmt.Errorf("message %d: role %q cannot be sent to the model", i, m.Role)
 		}
 		out[i] = w
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
-		return nil, err
+		return err
 	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	b.Truncate(b.Len() - 1) // Encode's newline
+	return nil
 }
 
 type wireMessage struct {
@@ -139,6 +140,40 @@ type wireToolCall struct {
 	} `json:"function"`
 }
 
+// chunk is one streamed chat.completion.chunk, decoded into only the
+// fields we read. openai-go's ChatCompletionChunk decodes every field
+// through its reflective decoder and keeps metadata for each; on a fast
+// model that decoding was the largest single cost of a turn.
+type chunk struct {
+	Model   string        `json:"model"`
+	Choices []chunkChoice `json:"choices"`
+	Usage   *chunkUsage   `json:"usage"`
+}
+
+type chunkChoice struct {
+	Index int64 `json:"index"`
+	Delta struct {
+		Content   string           `json:"content"`
+		Refusal   string           `json:"refusal"`
+		ToolCalls []chunkToolDelta `json:"tool_calls"`
+	} `json:"delta"`
+	FinishReason string `json:"finish_reason"`
+}
+
+type chunkToolDelta struct {
+	Index    int64  `json:"index"`
+	ID       string `json:"id"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+type chunkUsage struct {
+	PromptTokens     int64 `json:"prompt_tokens"`
+	CompletionTokens int64 `json:"completion_tokens"`
+}
+
 // streamAccumulator assembles one streamed completion. Only choice 0 counts: we
 // never ask for more than one.
 type streamAccumulator struct {
@@ -146,7 +181,7 @@ type streamAccumulator struct {
 	calls    []*toolCallBuilder
 	byIndex  map[int64]*toolCallBuilder
 	model    string
-	usage    openai.CompletionUsage
+	usage    chunkUsage
 	finished bool
 }
 
@@ -156,10 +191,10 @@ type toolCallBuilder struct {
 }
 
 // add folds one chunk in and returns its new text.
-func (a *streamAccumulator) add(c openai.ChatCompletionChunk) string {
+func (a *streamAccumulator) add(c chunk) string {
 	a.model = cmp.Or(a.model, c.Model)
-	if c.Usage.PromptTokens != 0 || c.Usage.CompletionTokens != 0 {
-		a.usage = c.Usage
+	if c.Usage != nil && (c.Usage.PromptTokens != 0 || c.Usage.CompletionTokens != 0) {
+		a.usage = *c.Usage
 	}
 	var text string
 	for _, choice := range c.Choices {
@@ -178,7 +213,7 @@ func (a *streamAccumulator) add(c openai.ChatCompletionChunk) string {
 
 // addToolCall appends a fragment to the call at its index. A new id at a
 // known index starts a new call: some servers send every call at index 0.
-func (a *streamAccumulator) addToolCall(d openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *streamAccumulator) addToolCall(d chunkToolDelta) {
 	b := a.byIndex[d.Index]
 	if b == nil || (d.ID != "" && b.id != "" && d.ID != b.id) {
 		b = &toolCallBuilder{}
