@@ -12,7 +12,7 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"modernc.org/sqlite" // the pure-Go SQLite driver
 )
 
 // DBInfo describes an opened database for startup output and logs; it never
@@ -73,6 +73,10 @@ func OpenDB(raw string) (*bun.DB, DBInfo, error) {
 	return bun.NewDB(sqldb, pgdialect.New()), info, nil
 }
 
+// sqliteBusyTimeout is how long a writer waits for the write lock, held by
+// another process (busy_timeout) or by this one (writerQueue).
+const sqliteBusyTimeout = 10 * time.Second
+
 func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 	q := url.Values{}
 	if i := strings.IndexByte(raw, '?'); i >= 0 {
@@ -90,15 +94,16 @@ func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 	// power-loss durability run on Postgres. Immediate transactions take
 	// the write lock at BEGIN, so two writers queue (busy_timeout) instead
 	// of failing halfway through with SQLITE_BUSY.
-	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()), "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")
 	dsn := "file:" + filepath.ToSlash(info.Location) + "?" + q.Encode()
-	sqldb, err := sql.Open("sqlite", dsn)
+	connector, err := sqlite.NewConnector(dsn)
 	if err != nil {
 		return nil, info, fmt.Errorf("open sqlite %s: %w", info.Location, err)
 	}
+	sqldb := sql.OpenDB(queuedConnector{Connector: connector, q: newWriterQueue(sqliteBusyTimeout)})
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetMaxIdleConns(8)
 	sqldb.SetConnMaxIdleTime(0)
