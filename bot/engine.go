@@ -12,9 +12,20 @@ import (
 	"shopbot/engine"
 )
 
-// maxActiveChats bounds the chats one process answers at the same moment
-// on Postgres, where each holds a connection for its cross-process lock.
-const maxActiveChats = 64
+// chatLockSessions is how many Postgres sessions hold this process's
+// cross-process chat locks; each holds any number of them.
+const chatLockSessions = 4
+
+// chatLocks are the cross-process chat locks on Postgres, where replicas
+// share the database: one chat's turns run in order whichever process
+// receives them. SQLite has one process; the engine's own locks suffice.
+func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
+	if !strings.HasPrefix(cfg.DatabaseURL, "postgres") {
+		return nil, func() {}
+	}
+	locks := catalog.OpenChatLocks(cfg.DatabaseURL, chatLockSessions)
+	return locks, func() { locks.Close() }
+}
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone. notify hears of orders
@@ -27,14 +38,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 			APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
 		})
 	}
-	var locks engine.ChatLocker
-	closeEngine = func() {}
-	if strings.HasPrefix(cfg.DatabaseURL, "postgres") {
-		// Replicas share the database: one chat's turns run in order
-		// whichever process receives them.
-		pool := catalog.OpenChatLocks(cfg.DatabaseURL, maxActiveChats)
-		locks, closeEngine = pool, func() { pool.Close() }
-	}
+	locks, closeEngine := chatLocks(cfg)
 	eng, err = engine.New(engine.Config{
 		DB:          db,
 		Search:      searcher,

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"sync"
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
@@ -16,68 +17,148 @@ import (
 // sharing a Postgres database, with a session advisory lock per chat held
 // for the whole turn.
 //
-// A held advisory lock pins its connection, so the locks use a pool of
-// their own: a turn never waits for a query connection while holding one,
-// and busy chats cannot starve the catalog's queries. MaxChats bounds how
-// many chats can be mid-turn at once in this process; more wait in line.
+// A Postgres session holds any number of advisory locks, so the locks are
+// multiplexed on a few long-lived sessions of their own (holders): a
+// process can have thousands of chats mid-turn, each waiting on its model,
+// on a handful of connections, and the catalog's queries never wait behind
+// them. A chat always maps to the same holder. It is taken with
+// pg_try_advisory_lock; when another process holds it, the attempt is
+// repeated with backoff (10 ms doubling to 200 ms) until the waiting turn's
+// context ends. Two replicas rarely receive one chat's updates at the same
+// moment, so the common case is one round trip to lock and one to unlock.
+// Within a process the engine has already put a chat's turns in order.
+//
+// If a holder's session is lost (the connection broke, or a statement on
+// it failed), Postgres releases every lock it held: the holder opens a new
+// session for the next lock, and the turns in flight finish without the
+// cross-process guard.
 type ChatLocks struct {
-	db *sql.DB
+	db      *sql.DB
+	holders []*lockHolder
 }
 
 // chatLockSpace keeps chat locks apart from other advisory locks (the
 // migrator's) in pg_advisory_lock(int, int)'s first key.
 const chatLockSpace = 0x5b07
 
-// OpenChatLocks opens the lock pool for a postgres:// DATABASE_URL.
-func OpenChatLocks(databaseURL string, maxChats int) *ChatLocks {
-	// No read timeout: waiting for a lock lasts as long as the turn holding
-	// it (a slow model), bounded by the waiting turn's context.
+// Lock statements are non-blocking; this bounds a round trip.
+const lockStatementTimeout = 5 * time.Second
+
+// Backoff between attempts while another process holds a chat's lock.
+const (
+	lockRetryMin = 10 * time.Millisecond
+	lockRetryMax = 200 * time.Millisecond
+)
+
+// OpenChatLocks opens the lock sessions (holders of them) for a
+// postgres:// DATABASE_URL. Nothing connects until the first Lock.
+func OpenChatLocks(databaseURL string, holders int) *ChatLocks {
+	holders = max(holders, 1)
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithDialTimeout(5*time.Second),
-		pgdriver.WithReadTimeout(0), pgdriver.WithWriteTimeout(30*time.Second))
+		pgdriver.WithReadTimeout(lockStatementTimeout), pgdriver.WithWriteTimeout(lockStatementTimeout))
 	db := sql.OpenDB(connector)
-	db.SetMaxOpenConns(maxChats)
-	db.SetMaxIdleConns(min(maxChats, 16))
-	db.SetConnMaxIdleTime(time.Minute)
-	return &ChatLocks{db: db}
+	db.SetMaxOpenConns(holders)
+	db.SetMaxIdleConns(holders)
+	l := &ChatLocks{db: db, holders: make([]*lockHolder, holders)}
+	for i := range l.holders {
+		l.holders[i] = &lockHolder{db: db}
+	}
+	return l
 }
 
 // Lock waits until no other process holds key's lock, then holds it until
 // the returned unlock is called. A cancelled ctx stops the wait.
 func (l *ChatLocks) Lock(ctx context.Context, key string) (unlock func(), err error) {
-	conn, err := l.db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: chat lock: %w", err)
-	}
 	k := chatLockKey(key)
-	if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock($1, $2)", chatLockSpace, k); err != nil {
-		discard(conn)
-		return nil, fmt.Errorf("catalog: chat lock: %w", err)
-	}
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		var released bool
-		err := conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1, $2)", chatLockSpace, k).Scan(&released)
-		if err != nil || !released {
-			// The lock may still be held by this session: never hand the
-			// connection to another turn. Closing it ends the session,
-			// which releases every lock it holds.
-			discard(conn)
-			return
+	h := l.holders[uint32(k)%uint32(len(l.holders))]
+	wait := lockRetryMin
+	for {
+		session, ok, err := h.try(ctx, k)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: chat lock: %w", err)
 		}
-		conn.Close()
-	}, nil
+		if ok {
+			return func() { h.unlock(k, session) }, nil
+		}
+		select {
+		case <-time.After(wait):
+			wait = min(2*wait, lockRetryMax)
+		case <-ctx.Done():
+			return nil, fmt.Errorf("catalog: chat lock: %w", ctx.Err())
+		}
+	}
 }
 
-// Close closes the lock pool.
-func (l *ChatLocks) Close() error { return l.db.Close() }
+// Close closes the lock sessions, which releases any lock still held.
+func (l *ChatLocks) Close() error {
+	for _, h := range l.holders {
+		h.mu.Lock()
+		h.drop()
+		h.mu.Unlock()
+	}
+	return l.db.Close()
+}
 
-// discard closes conn's session instead of returning it to the pool.
-func discard(conn *sql.Conn) {
-	_ = conn.Raw(func(any) error { return driver.ErrBadConn })
-	if err := conn.Close(); err != nil && !errors.Is(err, sql.ErrConnDone) {
+// lockHolder is one session holding chat locks. Its statements run one at
+// a time (a session is one connection).
+type lockHolder struct {
+	db      *sql.DB
+	mu      sync.Mutex
+	conn    *sql.Conn // nil until first used, and after the session was lost
+	session int       // counts sessions, so an unlock never reaches a later one
+}
+
+// try takes k's lock if no other session holds it, and says in which of
+// the holder's sessions.
+func (h *lockHolder) try(ctx context.Context, k int32) (session int, ok bool, err error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.conn == nil {
+		conn, err := h.db.Conn(ctx)
+		if err != nil {
+			return 0, false, err
+		}
+		h.conn = conn
+		h.session++
+	}
+	// The statement itself never waits, so it does not take ctx: a turn
+	// giving up must not cut a statement short on a shared session.
+	sctx, cancel := context.WithTimeout(context.Background(), lockStatementTimeout)
+	defer cancel()
+	if err := h.conn.QueryRowContext(sctx, "SELECT pg_try_advisory_lock($1, $2)", chatLockSpace, k).Scan(&ok); err != nil {
+		h.drop()
+		return 0, false, err
+	}
+	return h.session, ok, nil
+}
+
+func (h *lockHolder) unlock(k int32, session int) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.conn == nil || h.session != session {
+		return // that session is gone, and its locks with it
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), lockStatementTimeout)
+	defer cancel()
+	var released bool
+	if err := h.conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1, $2)", chatLockSpace, k).Scan(&released); err != nil || !released {
+		// The lock may still be held: ending the session is the one sure
+		// way to release it.
+		h.drop()
+	}
+}
+
+// drop ends the holder's session, releasing every lock it holds. The
+// caller holds h.mu.
+func (h *lockHolder) drop() {
+	if h.conn == nil {
+		return
+	}
+	_ = h.conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool
+	if err := h.conn.Close(); err != nil && !errors.Is(err, sql.ErrConnDone) {
 		_ = err // the session is gone either way
 	}
+	h.conn = nil
 }
 
 // chatLockKey maps a chat key to pg_advisory_lock's int4 second key.

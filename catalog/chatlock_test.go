@@ -2,6 +2,8 @@ package catalog_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"testing"
 	"time"
 
@@ -65,5 +67,72 @@ func TestChatLocksSerializeAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	unlockB()
+}
+
+// Thousands of chats can be mid-turn at once on a couple of sessions; a
+// chat locked in one process still waits in the other.
+func TestChatLocksManyChatsFewSessions(t *testing.T) {
+	url := catalogtest.NewPostgresDatabase(t)
+	a, b := catalog.OpenChatLocks(url, 2), catalog.OpenChatLocks(url, 2)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	ctx := context.Background()
+	var unlocks []func()
+	for i := range 2000 {
+		unlock, err := a.Lock(ctx, fmt.Sprint("web\x00chat-", i))
+		if err != nil {
+			t.Fatalf("chat %d: %v", i, err)
+		}
+		unlocks = append(unlocks, unlock)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if _, err := b.Lock(short, "web\x00chat-1999"); err == nil {
+		t.Fatal("the other process took a held chat lock")
+	}
+	for _, unlock := range unlocks {
+		unlock()
+	}
+	unlock, err := b.Lock(ctx, "web\x00chat-1999")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+}
+
+// A lock session that dies (here: terminated by the server) releases its
+// locks; the next Lock opens a new session, and the stale unlock is a
+// no-op.
+func TestChatLocksSurviveALostSession(t *testing.T) {
+	url := catalogtest.NewPostgresDatabase(t)
+	a, b := catalog.OpenChatLocks(url, 1), catalog.OpenChatLocks(url, 1)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	ctx := context.Background()
+	stale, err := a.Lock(ctx, "telegram\x007")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, err := sql.Open("pg", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	// End a's session: the only one holding an advisory lock in the space.
+	if _, err := admin.ExecContext(ctx, `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND classid = 23303`); err != nil {
+		t.Fatal(err)
+	}
+	unlockB, err := b.Lock(ctx, "telegram\x007")
+	if err != nil {
+		t.Fatalf("the lock of a dead session was not released: %v", err)
+	}
+	if _, err := a.Lock(ctx, "telegram\x008"); err == nil {
+		t.Fatal("a statement on the dead session succeeded")
+	}
+	unlockA, err := a.Lock(ctx, "telegram\x008") // a new session
+	if err != nil {
+		t.Fatalf("no new session after the loss: %v", err)
+	}
+	stale()
+	unlockA()
 	unlockB()
 }

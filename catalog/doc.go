@@ -9,6 +9,10 @@
 // RunInTx. Stock only ever changes through a conditional UPDATE
 // (stock >= n), and the schema's CHECK (stock >= 0) backs that up.
 //
+// SQLite has one writer at a time: every transaction takes the write lock
+// at BEGIN, and this process queues its writers in Go (sqlitewriter.go)
+// rather than letting them sleep in SQLite's busy handler.
+//
 // Errors are wrapped with context and classified by the sentinels in
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
 // errors.Is and translate them once at their edge.
