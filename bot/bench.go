@@ -27,6 +27,8 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	convs := fs.Int("conversations", 100, "concurrent conversations")
 	turns := fs.Int("turns", 20, "turns per conversation")
 	latency := fs.Duration("model-latency", 0, "time the scripted model takes per call, e.g. 1s")
+	ramp := fs.Duration("ramp", -1, "start the conversations evenly over this long (default: one turn's model time, 2 × --model-latency; 0 starts all at once)")
+	modelProcess := fs.Bool("model-process", false, "serve the scripted model from a child process, so peak_rss_mb counts the engine alone")
 	fresh := fs.Bool("fresh", true, "run on a fresh SQLite file in a temp dir; false uses DATABASE_URL")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	cfg, err := loadConfig(fs, args, e.getenv)
@@ -35,6 +37,9 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	}
 	if *convs < 1 || *turns < 1 || *convs**turns > 10_000_000 {
 		return usagef("--conversations and --turns must be positive (and their product at most 10000000)")
+	}
+	if *ramp < 0 {
+		*ramp = 2 * *latency
 	}
 	if *fresh {
 		dir, err := os.MkdirTemp("", "shopbot-bench-")
@@ -50,13 +55,15 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sh.close()
-	model, err := loadtest.StartModel(*latency, `{"query":"running shoes","max_price":150}`)
+	model, err := startBenchModel(ctx, e, *latency, *modelProcess)
 	if err != nil {
 		return err
 	}
-	defer model.Close()
+	defer model.stop()
+	locks, closeLocks := chatLocks(&cfg)
+	defer closeLocks()
 	eng, err := engine.New(engine.Config{
-		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(),
+		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
 		Model:     loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Logger: log,
@@ -81,11 +88,15 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep := loadtest.Run(ctx, eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150",
+	rep := loadtest.Run(ctx, eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150", Ramp: *ramp,
 		Progress: func(n int64) { _ = bar.Set64(n) }})
 	_ = bar.Finish()
-	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
-		sh.search, *convs, latency.Milliseconds(), model.Calls(), rep, runtime.NumGoroutine(), peakRSSMB())
+	calls, err := model.stop()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nramp_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
+		sh.search, *convs, latency.Milliseconds(), ramp.Milliseconds(), calls, rep, runtime.NumGoroutine(), peakRSSMB())
 	if rep.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d turns failed", rep.Errors, rep.Turns)
 	}

@@ -55,6 +55,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return searchEvalCmd(ctx, e, rest)
 	case "bench":
 		return benchCmd(ctx, e, rest)
+	case "bench-model": // the child of bench --model-process; not in the help
+		return benchModelCmd(ctx, e, rest)
 	case "chat":
 		return chatCmd(ctx, e, rest)
 	case "migrate":

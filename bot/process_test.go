@@ -141,3 +141,20 @@ func waitFor200(t *testing.T, url string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// bench with the scripted model in a child process (the figure for peak
+// memory counts the engine alone): every turn completes, two model calls
+// each, counted by the child.
+func TestProcessBenchModelProcess(t *testing.T) {
+	cmd := exec.Command(shopbotBinary(t), "bench", "--conversations", "3", "--turns", "2", "--ramp", "20ms", "--model-process")
+	cmd.Dir = t.TempDir()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, out)
+	}
+	for _, want := range []string{"\nturns 6\n", "\nerrors 0\n", "\nmodel_calls 12\n", "\nramp_ms 20\n"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", strings.TrimSpace(want), out)
+		}
+	}
+}

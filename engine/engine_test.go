@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"github.com/tidwall/gjson"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
@@ -392,5 +393,36 @@ func TestDailyTokenBudget(t *testing.T) {
 	c, _ := catalog.ResolveCustomer(context.Background(), env.db, catalog.Identity{Channel: "web", PlatformUserID: "b"})
 	if c.TokensToday(tokenDay(fixedNow)) != 1100 || c.TokensToday("2026-11-22") != 0 {
 		t.Errorf("tokens = %d on %v", c.TokensUsed, c.TokensDay)
+	}
+}
+
+// "Add the cheapest … to my cart" takes three model calls: the search
+// result already carries what add_to_cart needs (SKUs in price order), so
+// the model adds in the second call and answers in the third.
+func TestAddCheapestTakesThreeModelCalls(t *testing.T) {
+	e := newEngineEnv(t)
+	e.llm.SetResponder(func(r llmtest.Request) llmtest.Step {
+		last := r.Messages[len(r.Messages)-1]
+		switch {
+		case last.Role == "user":
+			return llmtest.CallTools(llmtest.ToolCall{Name: "search_products", Arguments: `{"query":"running shoes","sort":"price_asc","in_stock":true,"limit":3}`})
+		case strings.Contains(last.Content, `"products"`):
+			sku := gjson.Get(last.Content, "products.0.sku").String()
+			return llmtest.CallTools(llmtest.ToolCall{Name: "add_to_cart", Arguments: `{"sku":"` + sku + `","quantity":1}`})
+		default:
+			return llmtest.Reply("Added the cheapest pair to your cart.")
+		}
+	})
+	ev := e.turn(t, "add the cheapest running shoes to my cart", "u1")
+	if e.llm.Calls() != 3 || ev.done() == "" {
+		t.Fatalf("%d model calls (want 3), answer %q", e.llm.Calls(), ev.done())
+	}
+	res, err := search.NewDatabase(e.db).Search(context.Background(), search.Query{Text: "running shoes", Sort: search.SortPriceAsc, InStockOnly: true, Limit: 1})
+	if err != nil || len(res.Products) != 1 {
+		t.Fatalf("search: %v, %d products", err, len(res.Products))
+	}
+	cart, err := catalog.GetCart(context.Background(), e.db, e.session.Scope)
+	if err != nil || cart.Count() != 1 || cart.Items[0].Product == nil || cart.Items[0].Product.SKU != res.Products[0].SKU {
+		t.Fatalf("cart %+v (err %v), want one %s", cart, err, res.Products[0].SKU)
 	}
 }

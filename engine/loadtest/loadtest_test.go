@@ -29,12 +29,16 @@ func TestRunAgainstScriptedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	var progress atomic.Int64
-	rep := loadtest.Run(context.Background(), eng, loadtest.Options{Conversations: 4, Turns: 3, Text: "running shoes", Progress: func(int64) { progress.Add(1) }})
+	rep := loadtest.Run(context.Background(), eng, loadtest.Options{Conversations: 4, Turns: 3, Text: "running shoes", Ramp: 40 * time.Millisecond, Progress: func(int64) { progress.Add(1) }})
 	if rep.Turns != 12 || rep.Errors != 0 || progress.Load() != 12 {
 		t.Fatalf("report %+v, progress %d", rep, progress.Load())
 	}
 	if model.Calls() != 24 {
 		t.Errorf("%d model calls, want 2 per turn", model.Calls())
+	}
+	// The last of 4 conversations starts 3/4 into the ramp.
+	if rep.Elapsed < 30*time.Millisecond {
+		t.Errorf("run took %s: the ramp was not applied", rep.Elapsed)
 	}
 	if rep.EngineP50 <= 0 || rep.EngineP50 > rep.TotalP50 || rep.TurnsPerSec <= 0 {
 		t.Errorf("report %+v", rep)

@@ -19,6 +19,12 @@ type TimedModel struct {
 
 type spentKey struct{}
 
+// WithSpent returns ctx carrying spent, to which TimedModel adds the time
+// every model call of a turn run under it takes.
+func WithSpent(ctx context.Context, spent *atomic.Int64) context.Context {
+	return context.WithValue(ctx, spentKey{}, spent)
+}
+
 // Chat implements engine.Model, adding its duration to the turn's counter.
 func (t TimedModel) Chat(ctx context.Context, req engine.ChatRequest, onDelta func(string)) (engine.ChatResponse, error) {
 	start := time.Now()
@@ -34,6 +40,11 @@ type Options struct {
 	Conversations int    // concurrent conversations
 	Turns         int    // turns per conversation
 	Text          string // what each shopper says
+	// Ramp spreads the conversations' first turns evenly over this long.
+	// With none, every conversation starts at once and, against a model
+	// of fixed latency, they stay in lockstep: every turn then arrives in
+	// the same instant as all the others, which no real shop sees.
+	Ramp time.Duration
 	// Progress, when set, is called after every turn with the count done.
 	Progress func(done int64)
 }
@@ -75,10 +86,17 @@ func Run(ctx context.Context, h interface {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if opts.Ramp > 0 {
+				select {
+				case <-time.After(opts.Ramp * time.Duration(c) / time.Duration(opts.Conversations)):
+				case <-ctx.Done():
+					return
+				}
+			}
 			id := fmt.Sprintf("load-%d", c)
 			for i := 0; i < opts.Turns && ctx.Err() == nil; i++ {
 				var spent atomic.Int64
-				tctx := context.WithValue(ctx, spentKey{}, &spent)
+				tctx := WithSpent(ctx, &spent)
 				t0 := time.Now()
 				err := h.Handle(tctx, engine.Turn{Channel: "bench", ChatID: id, UserID: id, Text: opts.Text, DedupKey: fmt.Sprint(i)}, sink)
 				total := time.Since(t0)
