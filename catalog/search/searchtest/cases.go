@@ -81,6 +81,9 @@ var RelevanceCases = []RelevanceCase{
 	{"куртки", []string{"APP-JKT-006"}, 1},
 	{"Ноутбуки", []string{"ELE-LAP-006"}, 1},
 	{"t-shirt", []string{"APP-TSH-001"}, 10},
+	// A word only in the category path ("Apparel > T-Shirts"): a tee and
+	// a футболка.
+	{"shirt", []string{"APP-TSH-004", "APP-TSH-005"}, 10},
 	{"AeroStride", []string{"SHO-RUN-001"}, 5},
 	// Two edits in a seven-letter word.
 	{"dumbels", []string{"SPO-FIT-001", "SPO-FIT-002", "SPO-FIT-003"}, 5},
