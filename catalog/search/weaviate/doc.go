@@ -14,7 +14,8 @@
 //
 //   - t_title, t_brand, t_category, t_attrs, t_desc: the product's index
 //     terms per field (embedded.Terms: stems, compounds joined), searched
-//     by BM25 with the embedded index's field boosts; Weaviate's own
+//     by BM25 with the embedded index's field boosts (doubled to whole
+//     numbers: the server scores a fractional boost 0); Weaviate's own
 //     tokenizer only splits them on spaces, and its stop words are off;
 //   - terms: all of them, filterable, for counting keyword matches and for
 //     queries sorted by price, rating or sales;
