@@ -94,6 +94,7 @@ type Engine struct {
 	limiter *rateLimiter
 	chats   *chatLocks
 	history *historyCache
+	writes  *groupCommit
 	metrics *metrics
 	log     *slog.Logger
 	live    *liveSettings
@@ -118,6 +119,7 @@ func New(cfg Config) (*Engine, error) {
 		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
+		writes:  &groupCommit{db: cfg.DB},
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 		live:    &liveSettings{},
@@ -263,11 +265,11 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 }
 
 // persist writes the turn's messages and the conversation state in one
-// transaction.
+// transaction (shared with other turns finishing at the same time).
 func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
 	var at time.Time
-	err := e.cfg.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if tokens := rec.tokens(); tokens > 0 {
 			if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), tokens); err != nil {
 				return err

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"sync"
+
+	"github.com/uptrace/bun"
+)
+
+// maxGroup bounds the turns one transaction persists.
+const maxGroup = 64
+
+// groupCommit persists turns with group commit: the turns that finish
+// while a transaction is being written are written together by the next
+// one, so a busy engine pays one BEGIN/COMMIT (and, on SQLite, one turn at
+// the single write slot) for many turns instead of one each. If a grouped
+// transaction fails, its turns are retried one transaction each, so one
+// bad turn fails alone.
+type groupCommit struct {
+	db *bun.DB
+
+	mu      sync.Mutex
+	pending []*txJob
+	busy    bool
+}
+
+type txJob struct {
+	fn   func(context.Context, bun.Tx) error
+	done chan error
+}
+
+// run runs fn in a transaction, alone or with other turns', and returns
+// when it is committed or has failed. fn may run twice (grouped, then
+// alone), so it must only write through tx and set what it returns.
+func (g *groupCommit) run(ctx context.Context, fn func(context.Context, bun.Tx) error) error {
+	job := &txJob{fn: fn, done: make(chan error, 1)}
+	g.mu.Lock()
+	g.pending = append(g.pending, job)
+	lead := !g.busy
+	g.busy = true
+	g.mu.Unlock()
+	if lead {
+		// This caller writes groups until none is waiting; the others
+		// wait for their result.
+		g.flush(context.WithoutCancel(ctx))
+	}
+	return <-job.done
+}
+
+func (g *groupCommit) flush(ctx context.Context) {
+	for {
+		g.mu.Lock()
+		n := min(len(g.pending), maxGroup)
+		group := g.pending[:n:n]
+		g.pending = g.pending[n:]
+		if n == 0 {
+			g.busy = false
+			g.mu.Unlock()
+			return
+		}
+		g.mu.Unlock()
+		err := g.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			for _, j := range group {
+				if err := j.fn(ctx, tx); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		for _, j := range group {
+			if err != nil && len(group) > 1 {
+				j.done <- g.db.RunInTx(ctx, nil, j.fn)
+				continue
+			}
+			j.done <- err
+		}
+	}
+}
