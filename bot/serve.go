@@ -101,6 +101,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		printReady(ctx, e, &cfg, db, info, srch, loaded, took)
 		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
+		slk.resume(ctx, log)
 		ready.Store(true)
 		botCtx, stopBots := context.WithCancel(ctx)
 		tg.start(botCtx, log)

@@ -57,6 +57,18 @@ func (s *slackApp) routes(ready *atomic.Bool) map[string]http.Handler {
 	return out
 }
 
+// resume queues the Slack requests acknowledged but not handled before
+// the last stop; it runs before the endpoints open, so a thread's resumed
+// turns come before its new ones. A failure leaves them for the next start.
+func (s *slackApp) resume(ctx context.Context, log *slog.Logger) {
+	if s.ad == nil {
+		return
+	}
+	if err := s.ad.Resume(ctx); err != nil {
+		log.Error("slack requests not resumed", "err", err)
+	}
+}
+
 // start checks the token (auth.test, logged) and runs Socket Mode, when
 // configured, until ctx ends.
 func (s *slackApp) start(ctx context.Context, log *slog.Logger) {

@@ -192,6 +192,12 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if err != nil {
 		return "error", err
 	}
+	if s.State.done(t.DedupKey) {
+		// Delivered again after it was handled: an adapter resuming
+		// its inbox after a stop. The shopper has had the answer.
+		return "replayed", nil
+	}
+	s.State.markDone(t.DedupKey) // saved with the turn
 	rec := &recorder{}
 	rec.user(t)
 	if s.Conversation.Paused {

@@ -426,3 +426,35 @@ func TestAddCheapestTakesThreeModelCalls(t *testing.T) {
 		t.Fatalf("cart %+v (err %v), want one %s", cart, err, res.Products[0].SKU)
 	}
 }
+
+// TestReplayedTurnIsNotHandledAgain: a turn an adapter delivers again
+// after it was handled (its inbox resumed after a stop) gets no answer,
+// no model call and no second cart change; a new turn still does.
+func TestReplayedTurnIsNotHandledAgain(t *testing.T) {
+	e := newEngineEnv(t,
+		llmtest.CallTools(llmtest.ToolCall{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001","quantity":1}`}),
+		llmtest.Reply("Added."),
+		llmtest.Reply("You have one pair in your cart."),
+	)
+	e.turn(t, "add the AeroStride men's shoes", "update-7")
+	again := e.turn(t, "add the AeroStride men's shoes", "update-7")
+	if len(again.all) != 0 {
+		t.Errorf("the replay was answered: %+v", again.all)
+	}
+	if n := len(e.llm.Requests()); n != 2 {
+		t.Errorf("%d model calls, want the first turn's 2", n)
+	}
+	cart, err := catalog.GetCart(context.Background(), e.db, e.session.Scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cart.Items) != 1 || cart.Items[0].Quantity != 1 {
+		t.Errorf("cart after the replay: %+v", cart.Items)
+	}
+	if got := testutil.ToFloat64(e.eng.metrics.turns.WithLabelValues("web", "replayed")); got != 1 {
+		t.Errorf("replayed turns = %v", got)
+	}
+	if next := e.turn(t, "what is in my cart?", "update-8"); next.done() == "<no single done event>" {
+		t.Error("the next turn was not answered")
+	}
+}

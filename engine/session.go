@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"slices"
 	"time"
 
 	"shopbot/catalog"
@@ -42,6 +43,27 @@ type State struct {
 	// Lang is the language the shopper last wrote in ("en", "ru"), so a
 	// button press, which has no text, is answered in it.
 	Lang string `json:"lang,omitempty"`
+	// Done holds the DedupKeys of the conversation's last turns, so a
+	// turn an adapter delivers again (resumed after a crash or a deploy)
+	// is not answered, nor its cart change made, twice.
+	Done []string `json:"done,omitempty"`
+}
+
+// keepDone is how many turns' keys State.Done keeps.
+const keepDone = 16
+
+// done reports whether the turn of key has been handled.
+func (st *State) done(key string) bool { return slices.Contains(st.Done, key) }
+
+// markDone records key as handled, forgetting the oldest beyond keepDone.
+func (st *State) markDone(key string) {
+	if key == "" || st.done(key) {
+		return
+	}
+	st.Done = append(st.Done, key)
+	if n := len(st.Done) - keepDone; n > 0 {
+		st.Done = slices.Delete(st.Done, 0, n)
+	}
 }
 
 // CheckoutState tracks a checkout across turns.

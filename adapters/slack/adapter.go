@@ -52,7 +52,7 @@ type Adapter struct {
 	api     *api
 	client  *slack.Client
 	queue   *queue
-	marker  *marker
+	inbox   *inbox
 	metrics *metrics
 	log     *slog.Logger
 
@@ -60,9 +60,6 @@ type Adapter struct {
 	botUserID string
 	botErr    error
 	noStream  atomic.Bool // the API answered unknown_method to chat.startStream
-
-	mu    sync.Mutex
-	carts map[string]string // channel + thread → ts of its cart message
 }
 
 // New builds the adapter; work accepted from Slack runs under ctx (the
@@ -102,8 +99,8 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	client := slack.New(cfg.BotToken, opts...)
 	m := newMetrics(cfg.Registry)
 	return &Adapter{
-		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: newQueue(ctx, cfg.Workers), marker: &marker{db: cfg.DB},
-		metrics: m, log: cfg.Logger, carts: map[string]string{},
+		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: newQueue(ctx, cfg.Workers), inbox: newInbox(cfg.DB),
+		metrics: m, log: cfg.Logger,
 	}, nil
 }
 
@@ -143,22 +140,4 @@ func (a *Adapter) botUser(ctx context.Context) string {
 		a.botUserID = res.UserID
 	})
 	return a.botUserID
-}
-
-// maxCartMessages bounds the remembered cart messages.
-const maxCartMessages = 10_000
-
-func (a *Adapter) cartMessage(channel, thread string) string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.carts[channel+"/"+thread]
-}
-
-func (a *Adapter) rememberCart(channel, thread, ts string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if len(a.carts) >= maxCartMessages {
-		clear(a.carts)
-	}
-	a.carts[channel+"/"+thread] = ts
 }

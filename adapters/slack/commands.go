@@ -61,17 +61,30 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 // and answer through response_url, visible to the caller only.
 func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*commandReply, error) {
 	a.metrics.events.WithLabelValues("slash_command").Inc()
+	reply, w, err := a.commandWork(cmd)
+	if err != nil || w.job == nil {
+		return reply, err
+	}
+	payload, err := json.Marshal(cmd)
+	if err != nil {
+		return nil, fmt.Errorf("slack: encode command: %w", err)
+	}
+	return nil, a.record(ctx, inboxRow{Key: "cmd:" + cmd.TriggerID, Kind: kindCommand, Payload: string(payload)}, w)
+}
+
+// commandWork is a slash command's immediate answer, or its work.
+func (a *Adapter) commandWork(cmd slack.SlashCommand) (*commandReply, work, error) {
 	if cmd.UserID == "" || cmd.ResponseURL == "" || cmd.TriggerID == "" {
-		return nil, fmt.Errorf("%w: command without user_id, response_url or trigger_id", errBadPayload)
+		return nil, work{}, fmt.Errorf("%w: command without user_id, response_url or trigger_id", errBadPayload)
 	}
 	if !strings.HasPrefix(cmd.ResponseURL, "https://") && !strings.HasPrefix(cmd.ResponseURL, a.responseURLPrefix()) {
-		return nil, fmt.Errorf("%w: response_url must be https", errBadPayload)
+		return nil, work{}, fmt.Errorf("%w: response_url must be https", errBadPayload)
 	}
 	text := strings.TrimSpace(cmd.Text)
 	t := engine.Turn{Channel: "slack", ChatID: cmd.UserID, UserID: cmd.UserID, DedupKey: "cmd:" + cmd.TriggerID}
 	switch strings.ToLower(text) {
 	case "", "help":
-		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, nil
+		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, work{}, nil
 	case "cart":
 		t.Action = &engine.Action{Kind: engine.ActCart}
 	case "orders":
@@ -79,10 +92,10 @@ func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*c
 	default:
 		t.Text = text
 	}
-	return nil, a.record(ctx, "cmd:"+cmd.TriggerID, "cmd/"+cmd.UserID, func(ctx context.Context) {
+	return nil, work{queue: "cmd/" + cmd.UserID, job: func(ctx context.Context) {
 		t.UserName = a.api.userName(ctx, cmd.UserID, cmd.UserName)
 		a.runTurn(ctx, t, a.newResponder(cmd.ResponseURL))
-	})
+	}}, nil
 }
 
 // commandReply is the immediate answer to a slash command (the HTTP

@@ -72,37 +72,54 @@ var errBadPayload = errors.New("slack: malformed payload")
 // event it will act on (a redelivered event_id is dropped) and queues the
 // work. It returns once the event is durably recorded.
 func (a *Adapter) acceptEvent(ctx context.Context, body []byte) (challenge string, err error) {
+	challenge, key, w, err := a.eventWork(ctx, body, true)
+	if err != nil || w.job == nil {
+		return challenge, err
+	}
+	return "", a.record(ctx, inboxRow{Key: key, Kind: kindEvent, Payload: string(body)}, w)
+}
+
+// eventWork parses an Events API envelope into the url_verification
+// challenge, or the inbox key and work of an event to act on (no job for
+// the others). count counts the event as received (not when resumed).
+func (a *Adapter) eventWork(ctx context.Context, body []byte, count bool) (challenge, key string, w work, err error) {
 	outer, err := slackevents.ParseEvent(json.RawMessage(body), slackevents.OptionNoVerifyToken())
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", errBadPayload, err)
+		return "", "", work{}, fmt.Errorf("%w: %v", errBadPayload, err)
 	}
 	switch outer.Type {
 	case slackevents.URLVerification:
 		v, ok := outer.Data.(*slackevents.EventsAPIURLVerificationEvent)
 		if !ok {
-			return "", errBadPayload
+			return "", "", work{}, errBadPayload
 		}
-		return v.Challenge, nil
+		return v.Challenge, "", work{}, nil
 	case slackevents.CallbackEvent:
 	default:
-		return "", nil
+		return "", "", work{}, nil
 	}
 	cb, ok := outer.Data.(*slackevents.EventsAPICallbackEvent)
 	if !ok || cb.EventID == "" {
-		return "", fmt.Errorf("%w: event_callback without event_id", errBadPayload)
+		return "", "", work{}, fmt.Errorf("%w: event_callback without event_id", errBadPayload)
 	}
-	a.metrics.events.WithLabelValues(outer.InnerEvent.Type).Inc()
-	key, job := a.eventJob(ctx, cb.TeamID, outer.InnerEvent.Data)
-	if job == nil {
-		return "", nil
+	if count {
+		a.metrics.events.WithLabelValues(outer.InnerEvent.Type).Inc()
 	}
-	return "", a.record(ctx, "event:"+cb.EventID, key, job)
+	w.queue, w.job = a.eventJob(ctx, cb.TeamID, outer.InnerEvent.Data)
+	return "", "event:" + cb.EventID, w, nil
 }
 
-// record marks key processed and queues job unless it was processed
-// before; an error means nothing was recorded.
-func (a *Adapter) record(ctx context.Context, dedup, queueKey string, job func(context.Context)) error {
-	first, err := a.marker.mark(ctx, dedup)
+// work is what a request asks for: a job, queued under its conversation.
+type work struct {
+	queue string
+	job   func(context.Context)
+}
+
+// record stores a request in the inbox and queues its work, unless it was
+// recorded before (a retry); an error means nothing was recorded.
+func (a *Adapter) record(ctx context.Context, row inboxRow, w work) error {
+	row.ReceivedAt = time.Now().UTC()
+	first, err := a.inbox.record(ctx, row)
 	if err != nil {
 		return err
 	}
@@ -110,11 +127,28 @@ func (a *Adapter) record(ctx context.Context, dedup, queueKey string, job func(c
 		a.metrics.duplicates.Inc()
 		return nil
 	}
-	if !a.queue.push(queueKey, job) {
-		a.metrics.queueDropped.Inc()
-		a.log.WarnContext(ctx, "slack work dropped", "key", queueKey)
-	}
+	a.enqueue(ctx, row.Key, w)
 	return nil
+}
+
+// enqueue queues w's job; once the job has run to its end, the request is
+// marked handled. One cut short by shutdown, or dropped from a full queue,
+// stays unhandled and runs at the next start (the engine de-duplicates a
+// turn by its key, so a resumed turn places no second order).
+func (a *Adapter) enqueue(ctx context.Context, key string, w work) {
+	job := func(ctx context.Context) {
+		w.job(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err := a.inbox.done(ctx, key); err != nil {
+			a.log.WarnContext(ctx, "slack request not marked handled; it runs again at the next start", "key", key, "err", err)
+		}
+	}
+	if !a.queue.push(w.queue, job) {
+		a.metrics.queueDropped.Inc()
+		a.log.WarnContext(ctx, "slack work postponed to the next start", "key", w.queue)
+	}
 }
 
 // eventJob turns an inner event into queued work, or nil to ignore it.

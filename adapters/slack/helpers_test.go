@@ -47,6 +47,9 @@ type env struct {
 	hub     *adapters.Hub
 	eventID atomic.Int64
 	ts      atomic.Int64
+	ecfg    engine.Config
+	acfg    slackad.Config
+	stop    context.CancelFunc
 
 	mu      sync.Mutex
 	handled []time.Duration // how long each request took in the handler
@@ -63,31 +66,47 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 			t.Fatal(err)
 		}
 	}
-	e := &env{t: t, db: db, fake: slackfake.New(t), reg: prometheus.NewRegistry(), hub: adapters.NewHub()}
+	e := &env{t: t, db: db, fake: slackfake.New(t), hub: adapters.NewHub()}
 	e.ts.Store(1_600_000_000)
-	ecfg := engine.Config{DB: db, Search: search.NewDatabase(db), Notifier: e.hub, Registry: prometheus.NewRegistry()}
+	ecfg := engine.Config{DB: db, Search: search.NewDatabase(db), Notifier: e.hub}
 	acfg := slackad.Config{
 		BotToken: slackfake.Token, SigningSecret: secret, APIURL: e.fake.URL, DB: db,
-		Registry: e.reg, AdminURL: "https://shop.example.com", OrdersChannel: "CORDERS",
+		AdminURL: "https://shop.example.com", OrdersChannel: "CORDERS",
 		Throttle: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	for _, o := range opts {
 		o(&ecfg, &acfg)
 	}
+	e.ecfg, e.acfg = ecfg, acfg
+	e.start(h)
+	e.fake.AddUser("UANN", "Ann", false)
+	e.fake.AddUser("UBOB", "Bob", false)
+	return e
+}
+
+// start runs an adapter answered by h (the real engine when nil) behind
+// a new HTTP server.
+func (e *env) start(h slackad.Handler) {
+	t := e.t
 	if h == nil {
+		ecfg := e.ecfg
+		ecfg.Registry = prometheus.NewRegistry()
 		eng, err := engine.New(ecfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		h = eng
 	}
+	acfg := e.acfg
 	acfg.Engine = h
+	e.reg = prometheus.NewRegistry() // the metrics of the adapter running now
+	acfg.Registry = e.reg
 	ctx, cancel := context.WithCancel(context.Background())
 	ad, err := slackad.New(ctx, acfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.ad = ad
+	e.ad, e.stop = ad, cancel
 	if m := ad.Merchants(); m != nil {
 		e.hub.Merchants(m)
 	}
@@ -96,15 +115,27 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 	for p, h := range ad.Routes() {
 		mux.Handle(p, e.timed(h))
 	}
-	e.srv = httptest.NewServer(mux)
+	srv := httptest.NewServer(mux)
+	e.srv = srv
 	t.Cleanup(func() {
 		cancel()
 		ad.Wait()
-		e.srv.Close()
+		srv.Close()
 	})
-	e.fake.AddUser("UANN", "Ann", false)
-	e.fake.AddUser("UBOB", "Bob", false)
-	return e
+}
+
+// restart stops the adapter as a crash or a deploy would (its turns in
+// flight are cancelled) and starts another on the same database and fake
+// Slack, answered by h (the real engine when nil); it resumes what was
+// left unhandled before it serves.
+func (e *env) restart(h slackad.Handler) {
+	e.t.Helper()
+	e.stop()
+	e.ad.Wait()
+	e.start(h)
+	if err := e.ad.Resume(context.Background()); err != nil {
+		e.t.Fatal(err)
+	}
 }
 
 // timed records how long h takes to answer.

@@ -43,30 +43,39 @@ func (a *Adapter) serveInteractions(w http.ResponseWriter, r *http.Request) {
 // acceptInteraction takes a block_actions payload: the pressed button
 // becomes a turn with its Action, answered where the button was.
 func (a *Adapter) acceptInteraction(ctx context.Context, payload []byte) error {
+	key, w, err := a.interactionWork(payload, true)
+	if err != nil || w.job == nil {
+		return err
+	}
+	return a.record(ctx, inboxRow{Key: key, Kind: kindAction, Payload: string(payload)}, w)
+}
+
+// interactionWork parses an interaction payload into its inbox key and
+// work (no job for other interactions). count counts it as received.
+func (a *Adapter) interactionWork(payload []byte, count bool) (key string, w work, err error) {
 	var cb slack.InteractionCallback
 	if err := json.Unmarshal(payload, &cb); err != nil {
-		return fmt.Errorf("%w: %v", errBadPayload, err)
+		return "", work{}, fmt.Errorf("%w: %v", errBadPayload, err)
 	}
-	a.metrics.events.WithLabelValues(string(cb.Type)).Inc()
+	if count {
+		a.metrics.events.WithLabelValues(string(cb.Type)).Inc()
+	}
 	if cb.Type != slack.InteractionTypeBlockActions {
-		return nil
+		return "", work{}, nil
 	}
 	if len(cb.ActionCallback.BlockActions) == 0 {
-		return fmt.Errorf("%w: block_actions without actions", errBadPayload)
+		return "", work{}, fmt.Errorf("%w: block_actions without actions", errBadPayload)
 	}
 	ba := cb.ActionCallback.BlockActions[0]
 	act, err := engine.ParseAction(ba.Value)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errBadPayload, err)
+		return "", work{}, fmt.Errorf("%w: %v", errBadPayload, err)
 	}
 	if cb.User.ID == "" || cb.TriggerID == "" {
-		return fmt.Errorf("%w: block_actions without user or trigger_id", errBadPayload)
+		return "", work{}, fmt.Errorf("%w: block_actions without user or trigger_id", errBadPayload)
 	}
-	key, job := a.actionJob(cb, ba, act)
-	if job == nil {
-		return nil
-	}
-	return a.record(ctx, "action:"+cb.TriggerID, key, job)
+	w.queue, w.job = a.actionJob(cb, ba, act)
+	return "action:" + cb.TriggerID, w, nil
 }
 
 // actionJob is the work for a button press: in a channel thread or DM
@@ -102,7 +111,7 @@ func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction,
 		t := turn(ctx)
 		t.ChatID, t.ThreadID, t.Shared = channel, thread, shared
 		if origin != "" {
-			a.rememberCart(channel, thread, origin)
+			a.rememberCart(ctx, channel, thread, origin)
 		}
 		a.runTurn(ctx, t, a.newReply(channel, thread, team, user))
 	}

@@ -229,13 +229,13 @@ func (r *reply) waitThrottle(ctx context.Context) {
 func (r *reply) cart(ctx context.Context, v *engine.CartView) {
 	blocks := cartBlocks(v)
 	text := "Cart: " + v.TotalText
-	if ts := r.a.cartMessage(r.channel, r.thread); ts != "" {
+	if ts := r.a.cartMessage(ctx, r.channel, r.thread); ts != "" {
 		if r.update(ctx, ts, text, blocks) {
 			return
 		}
 	}
 	if ts := r.post(ctx, text, blocks); ts != "" {
-		r.a.rememberCart(r.channel, r.thread, ts)
+		r.a.rememberCart(ctx, r.channel, r.thread, ts)
 	}
 }
 
