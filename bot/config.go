@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 type Config struct {
 	DatabaseURL   string
 	HTTPAddr      string
+	PublicURL     string
 	AdminPassword string
 	MetricsToken  string
 
@@ -83,6 +85,7 @@ func (c *Config) settings() []setting {
 	return []setting{
 		{"DATABASE_URL", "sqlite:shopbot.db", "postgres://… or sqlite:PATH", &c.DatabaseURL, "database-url"},
 		{"HTTP_ADDR", "127.0.0.1:8080", "listen address of the admin panel, web chat, webhooks and metrics", &c.HTTPAddr, "http-addr"},
+		{"PUBLIC_URL", "", "the server's address as people reach it (https://shop.example.com), for admin links in Slack messages; default http://HTTP_ADDR", &c.PublicURL, "public-url"},
 		{"ADMIN_PASSWORD", "", "password of the admin user", &c.AdminPassword, ""},
 		{"METRICS_TOKEN", "", "bearer token /metrics requires (none when unset)", &c.MetricsToken, ""},
 		{"OPENAI_API_KEY", "", "API key of an OpenAI-compatible server", &c.OpenAIAPIKey, ""},
@@ -156,6 +159,13 @@ func (c *Config) validate() error {
 	c.db = db
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
 		return usagef("HTTP_ADDR %q must be host:port, such as 127.0.0.1:8080", c.HTTPAddr)
+	}
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.User != nil {
+			return usagef("PUBLIC_URL must be an http:// or https:// URL without query, fragment or credentials, such as https://shop.example.com")
+		}
+		c.PublicURL = strings.TrimSuffix(u.String(), "/")
 	}
 	switch c.SearchBackend {
 	case "embedded":

@@ -31,7 +31,7 @@ func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng slackad.Handler,
 	}
 	ad, err := slackad.New(ctx, slackad.Config{
 		BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
-		APIURL: cfg.SlackAPIURL, OrdersChannel: cfg.SlackOrdersChannel, AdminURL: adminURL(cfg.HTTPAddr),
+		APIURL: cfg.SlackAPIURL, OrdersChannel: cfg.SlackOrdersChannel, AdminURL: adminURL(cfg),
 		DB: db, Engine: eng, Logger: log.With("adapter", "slack"), Registry: reg,
 	})
 	if err != nil {
@@ -97,9 +97,13 @@ func (s *slackApp) wait() {
 	}
 }
 
-// adminURL is the admin panel's base URL for links in Slack messages.
-func adminURL(httpAddr string) string {
-	host, port, err := net.SplitHostPort(httpAddr)
+// adminURL is the admin panel's base URL for links in Slack messages:
+// PUBLIC_URL, else the listen address (reachable on this machine only).
+func adminURL(cfg *Config) string {
+	if cfg.PublicURL != "" {
+		return cfg.PublicURL
+	}
+	host, port, err := net.SplitHostPort(cfg.HTTPAddr)
 	if err != nil {
 		return ""
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"path/filepath"
@@ -80,5 +81,26 @@ func TestSlackConfigNeedsSecretOrAppToken(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "xoxb-secret-value") {
 		t.Errorf("error shows the token: %v", err)
+	}
+}
+
+// TestAdminURL: links in Slack messages use PUBLIC_URL when set, else the
+// listen address, with a wildcard host replaced by localhost.
+func TestAdminURL(t *testing.T) {
+	for _, tc := range []struct{ public, addr, want string }{
+		{"https://shop.example.com", "0.0.0.0:8080", "https://shop.example.com"},
+		{"", "0.0.0.0:8080", "http://localhost:8080"},
+		{"", "10.0.0.5:9000", "http://10.0.0.5:9000"},
+	} {
+		if got := adminURL(&Config{PublicURL: tc.public, HTTPAddr: tc.addr}); got != tc.want {
+			t.Errorf("PUBLIC_URL %q, HTTP_ADDR %q: %q, want %q", tc.public, tc.addr, got, tc.want)
+		}
+	}
+	cfg, err := loadConfig(flag.NewFlagSet("t", flag.ContinueOnError), nil, envFunc(map[string]string{"PUBLIC_URL": "https://shop.example.com/"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PublicURL != "https://shop.example.com" {
+		t.Errorf("PUBLIC_URL kept as %q, want the trailing slash trimmed", cfg.PublicURL)
 	}
 }
