@@ -84,37 +84,6 @@ func TestConversations(t *testing.T) {
 	})
 }
 
-func TestProcessedUpdates(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		ctx := context.Background()
-		for _, tc := range []struct {
-			channel, key string
-			first        bool
-		}{
-			{"telegram", "1001", true},
-			{"telegram", "1001", false},
-			{"slack", "1001", true},
-			{"slack", "Ev123", true},
-			{"slack", "Ev123", false},
-		} {
-			first, err := catalog.MarkProcessed(ctx, db, tc.channel, tc.key)
-			if err != nil || first != tc.first {
-				t.Errorf("MarkProcessed(%s, %s) = %v, %v; want %v", tc.channel, tc.key, first, err, tc.first)
-			}
-		}
-		if _, err := catalog.MarkProcessed(ctx, db, "telegram", ""); !errors.Is(err, catalog.ErrInvalid) {
-			t.Errorf("empty key: err = %v", err)
-		}
-		n, err := catalog.PruneProcessed(ctx, db, time.Now().Add(time.Hour))
-		if err != nil || n != 3 {
-			t.Errorf("pruned %d, %v; want 3", n, err)
-		}
-		if first, _ := catalog.MarkProcessed(ctx, db, "telegram", "1001"); !first {
-			t.Error("after pruning, the key is new again")
-		}
-	})
-}
-
 func TestOutbox(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()

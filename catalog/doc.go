@@ -1,6 +1,6 @@
 // Package catalog owns Shopbot's domain types and their storage: categories,
 // products and stock, reviews, customers, carts, orders, conversations and
-// messages, processed platform updates and the search-index outbox.
+// messages and the search-index outbox (the adapters keep their own inboxes).
 //
 // Storage is Bun over Postgres (production) or embedded SQLite (the default);
 // OpenDB picks the dialect from DATABASE_URL. Repository functions take a

@@ -8,12 +8,19 @@
 // secret, five-minute window, constant-time compare): a bad, stale or
 // missing signature gets 401 and touches nothing.
 //
-// An accepted event is recorded (its event_id in processed_updates, with
-// group commit: events arriving together share one write; Slack's retries
-// then find it and are dropped), acknowledged at once, and handled
+// An accepted request (event, button press, slash command) is stored in
+// the slack_inbox table before it is acknowledged — keyed by event_id or
+// trigger_id, with group commit: requests arriving together share one
+// write; Slack's retries then find the key and are dropped — and handled
 // afterwards on a per-conversation queue bounded by the process context:
 // turns of one thread run in order, threads run in parallel, at most
-// Config.Workers at a time.
+// Config.Workers at a time. It is marked handled when its work ends;
+// Resume, at start, runs again what a stop cut short (inbox.go,
+// resume.go). The engine does not answer a turn twice, so a resumed turn
+// that had in fact finished changes nothing.
+//
+// The cart message of each thread is stored (slack_carts, cartmsg.go), so
+// a restart or another replica updates it instead of posting another.
 //
 // Conversations: an app_mention in a channel is answered in a thread, and
 // the thread is the conversation (engine.Turn.ThreadID), with one shared

@@ -169,6 +169,9 @@ func loadRun(t *testing.T, e *env, seconds int, limit time.Duration) {
 	if _, twice := answered(); twice > 0 {
 		t.Errorf("%d events answered twice", twice)
 	}
+	if n := e.unhandled(); n != 0 {
+		t.Errorf("%d requests left unhandled in the inbox", n)
+	}
 
 	e.mu.Lock()
 	handled := slices.Clone(e.handled)

@@ -21,3 +21,7 @@ CREATE TABLE slack_carts (
     updated_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (channel_id, thread_ts)
 );
+
+-- Each adapter now keeps its own inbox (telegram_updates, slack_inbox);
+-- the shared list of processed update keys has no user left.
+DROP TABLE processed_updates;
