@@ -94,11 +94,14 @@ func Run(ctx context.Context, h interface {
 				}
 			}
 			id := fmt.Sprintf("load-%d", c)
+			// Turn keys are unique per run: on a reused database, the
+			// engine would skip an earlier run's keys as replays.
+			run := start.UnixNano()
 			for i := 0; i < opts.Turns && ctx.Err() == nil; i++ {
 				var spent atomic.Int64
 				tctx := WithSpent(ctx, &spent)
 				t0 := time.Now()
-				err := h.Handle(tctx, engine.Turn{Channel: "bench", ChatID: id, UserID: id, Text: opts.Text, DedupKey: fmt.Sprint(i)}, sink)
+				err := h.Handle(tctx, engine.Turn{Channel: "bench", ChatID: id, UserID: id, Text: opts.Text, DedupKey: fmt.Sprint(run, "-", i)}, sink)
 				total := time.Since(t0)
 				if err != nil {
 					errs.Add(1)
