@@ -21,7 +21,10 @@
 // Every message — the shopper's, each model reply with its tool calls,
 // token counts, model and latency, each tool result — is persisted with the
 // conversation state in one transaction at the end of the turn
-// (recorder.go).
+// (recorder.go); on SQLite, turns finishing together share one
+// (groupcommit.go). The state keeps the keys of the conversation's last
+// turns, so a turn an adapter delivers again after handling it (its inbox
+// resumed after a stop) is not answered twice.
 //
 // Tools (tool_*.go, one per file, listed in tools.go) validate their
 // arguments against strict JSON schemas before running (tool.go); identity
