@@ -11,7 +11,9 @@
 //
 // SQLite has one writer at a time: every transaction takes the write lock
 // at BEGIN, and this process queues its writers in Go (sqlitewriter.go)
-// rather than letting them sleep in SQLite's busy handler.
+// rather than letting them sleep in SQLite's busy handler. Writers that
+// come in bursts (the engine persisting turns, the Slack inbox) share
+// commits through GroupCommit (groupcommit.go).
 //
 // Errors are wrapped with context and classified by the sentinels in
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with

@@ -76,8 +76,8 @@ func TestGroupCommit(t *testing.T) {
 		if n != 9 {
 			t.Errorf("%d rows, want 9 (the first and eight more)", n)
 		}
-		if g.busy || len(g.pending) != 0 {
-			t.Errorf("busy %v with %d pending after all returned", g.busy, len(g.pending))
+		if busy, n := g.writer.Pending(); busy || n != 0 {
+			t.Errorf("busy %v with %d pending after all returned", busy, n)
 		}
 	})
 }
@@ -87,9 +87,7 @@ func waitPending(t *testing.T, g *groupCommit, want int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		g.mu.Lock()
-		busy, n := g.busy, len(g.pending)
-		g.mu.Unlock()
+		busy, n := g.writer.Pending()
 		if busy && n == want {
 			return
 		}

@@ -5,10 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // inboxRow is a request from Slack as received, kept until its work is
@@ -36,32 +37,30 @@ const (
 const keepHandled = 7 * 24 * time.Hour
 
 // inbox stores requests before they are acknowledged and marks them
-// handled after, both with group commit: requests that arrive while a
-// write is in flight are written together by the next one, so a burst
-// costs a few commits instead of one each (on SQLite every commit takes
-// the single write lock).
+// handled after, both with group commit (catalog.GroupCommit): a burst of
+// requests costs a few commits instead of one each.
 type inbox struct {
 	db      *bun.DB
-	records groupWriter[inboxRow]
-	handled groupWriter[string]
+	records catalog.GroupCommit[inboxRow, bool]
+	handled catalog.GroupCommit[string, bool]
 }
 
 func newInbox(db *bun.DB) *inbox {
 	in := &inbox{db: db}
-	in.records.write = in.insert
-	in.handled.write = in.markHandled
+	in.records.Write = in.insert
+	in.handled.Write = in.markHandled
 	return in
 }
 
 // record stores row; first is false when its key was stored before (a
 // retry).
 func (in *inbox) record(ctx context.Context, row inboxRow) (first bool, err error) {
-	return in.records.do(ctx, row)
+	return in.records.Do(ctx, row)
 }
 
 // done marks the request of key handled.
 func (in *inbox) done(ctx context.Context, key string) error {
-	_, err := in.handled.do(ctx, key)
+	_, err := in.handled.Do(ctx, key)
 	return err
 }
 
@@ -111,73 +110,4 @@ func (in *inbox) prune(ctx context.Context, cutoff time.Time) error {
 		return fmt.Errorf("slack: prune handled requests: %w", err)
 	}
 	return nil
-}
-
-// maxBatch bounds the items written in one statement.
-const maxBatch = 256
-
-// groupWriter writes items with group commit: the first caller writes
-// batches until none is waiting; the others wait for their result.
-type groupWriter[T any] struct {
-	write func(ctx context.Context, items []T) ([]bool, error) // a result per item
-
-	mu      sync.Mutex
-	pending []groupReq[T]
-	busy    bool
-}
-
-type groupReq[T any] struct {
-	item T
-	done chan groupRes
-}
-
-type groupRes struct {
-	ok  bool
-	err error
-}
-
-// do writes item with the others waiting and returns its result.
-func (g *groupWriter[T]) do(ctx context.Context, item T) (bool, error) {
-	req := groupReq[T]{item: item, done: make(chan groupRes, 1)}
-	g.mu.Lock()
-	g.pending = append(g.pending, req)
-	lead := !g.busy
-	g.busy = true
-	g.mu.Unlock()
-	if lead {
-		g.flush(context.WithoutCancel(ctx))
-	}
-	select {
-	case res := <-req.done:
-		return res.ok, res.err
-	case <-ctx.Done():
-		return false, ctx.Err()
-	}
-}
-
-func (g *groupWriter[T]) flush(ctx context.Context) {
-	for {
-		g.mu.Lock()
-		n := min(len(g.pending), maxBatch)
-		batch := g.pending[:n:n]
-		g.pending = g.pending[n:]
-		if n == 0 {
-			g.busy = false
-			g.mu.Unlock()
-			return
-		}
-		g.mu.Unlock()
-		items := make([]T, n)
-		for i, r := range batch {
-			items[i] = r.item
-		}
-		ok, err := g.write(ctx, items)
-		for i, r := range batch {
-			res := groupRes{err: err}
-			if err == nil {
-				res.ok = ok[i]
-			}
-			r.done <- res
-		}
-	}
 }

@@ -1,0 +1,82 @@
+package catalog_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"shopbot/catalog"
+)
+
+// TestGroupCommit: items arriving while a write is in flight are written
+// together, at most Max at a time; each caller gets its own item's
+// result, or the batch's error; a caller whose context ends stops
+// waiting, while the write goes on for the others.
+func TestGroupCommit(t *testing.T) {
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var batches [][]int
+	g := catalog.GroupCommit[int, int]{Max: 3, Write: func(_ context.Context, items []int) ([]int, error) {
+		if items[0] == 0 {
+			<-release // the first write holds the others back
+		}
+		mu.Lock()
+		batches = append(batches, append([]int(nil), items...))
+		mu.Unlock()
+		if items[0] == 99 {
+			return nil, errors.New("disk full")
+		}
+		out := make([]int, len(items))
+		for i, v := range items {
+			out[i] = v * 10
+		}
+		return out, nil
+	}}
+	ctx := context.Background()
+	results := make([]int, 6)
+	var wg sync.WaitGroup
+	wg.Go(func() { results[0], _ = g.Do(ctx, 0) })
+	waitFor(t, &g, 0)
+	for i := 1; i <= 5; i++ {
+		wg.Go(func() { results[i], _ = g.Do(ctx, i) })
+	}
+	waitFor(t, &g, 5)
+	gone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := g.Do(gone, 6); !errors.Is(err, context.Canceled) {
+		t.Errorf("a cancelled caller: err %v", err)
+	}
+	close(release)
+	wg.Wait()
+	for i, r := range results {
+		if r != i*10 {
+			t.Errorf("item %d: result %d, want %d", i, r, i*10)
+		}
+	}
+	mu.Lock()
+	if len(batches) != 3 || len(batches[1]) != 3 || len(batches[2]) != 3 {
+		t.Errorf("batches %v, want [0] then two of 3 (the cancelled caller's item written too)", batches)
+	}
+	mu.Unlock()
+	if _, err := g.Do(ctx, 99); err == nil || err.Error() != "disk full" {
+		t.Errorf("a failed batch: err %v", err)
+	}
+}
+
+// waitFor waits until a write is in flight with n items waiting.
+func waitFor(t *testing.T, g *catalog.GroupCommit[int, int], n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if busy, waiting := g.Pending(); busy && waiting == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			busy, waiting := g.Pending()
+			t.Fatalf("busy %v with %d waiting, want %d", busy, waiting, n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
