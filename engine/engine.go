@@ -165,7 +165,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
 	outcome, err := e.handle(ctx, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
-	if err != nil && !errors.Is(err, ErrRateLimited) {
+	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) {
 		e.log.ErrorContext(ctx, "turn failed", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
 		_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
 	}
@@ -195,7 +195,7 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if s.State.done(t.DedupKey) {
 		// Delivered again after it was handled: an adapter resuming
 		// its inbox after a stop. The shopper has had the answer.
-		return "replayed", nil
+		return "replayed", ErrReplayed
 	}
 	s.State.markDone(t.DedupKey) // saved with the turn
 	rec := &recorder{}

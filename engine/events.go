@@ -122,3 +122,8 @@ var ErrRateLimited = errors.New("engine: rate limited")
 // ErrBadTurn reports a turn an adapter should not have sent (no identity,
 // empty or oversized message).
 var ErrBadTurn = errors.New("engine: invalid turn")
+
+// ErrReplayed reports a turn whose DedupKey the conversation has handled
+// already: an adapter delivered it again (an inbox resumed after a stop, a
+// client's retry). Nothing was done or said; chat adapters stay silent.
+var ErrReplayed = errors.New("engine: turn already handled")

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"shopbot/engine"
 )
@@ -29,6 +30,10 @@ func Run(ctx context.Context, h Handler, in io.Reader, out io.Writer, opts Optio
 	if opts.User == "" {
 		opts.User = "terminal"
 	}
+	// Turn keys are unique per session: the engine skips a key it has
+	// handled in this conversation (a replay), and the next session talks
+	// in the same conversation.
+	session := strconv.FormatInt(time.Now().UnixNano(), 36)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 64<<10)
 	for n := 1; ; n++ {
@@ -45,7 +50,7 @@ func Run(ctx context.Context, h Handler, in io.Reader, out io.Writer, opts Optio
 		if opts.Interactive && (line == "/quit" || line == "/exit") {
 			return nil
 		}
-		turn, err := turnOf(line, n, opts)
+		turn, err := turnOf(line, session+"-"+strconv.Itoa(n), opts)
 		if err != nil {
 			fmt.Fprintf(out, "! %v\n\n", err)
 			continue
@@ -59,10 +64,10 @@ func Run(ctx context.Context, h Handler, in io.Reader, out io.Writer, opts Optio
 	}
 }
 
-func turnOf(line string, n int, opts Options) (engine.Turn, error) {
+func turnOf(line, key string, opts Options) (engine.Turn, error) {
 	t := engine.Turn{
 		Channel: "console", ChatID: opts.User, UserID: opts.User, UserName: opts.User,
-		Locale: opts.Locale, Text: line, DedupKey: "line-" + strconv.Itoa(n),
+		Locale: opts.Locale, Text: line, DedupKey: "line-" + key,
 	}
 	if rest, ok := strings.CutPrefix(line, "/do "); ok {
 		a, err := engine.ParseAction(strings.TrimSpace(rest))
@@ -79,7 +84,7 @@ func turnOf(line string, n int, opts Options) (engine.Turn, error) {
 func reply(ctx context.Context, h Handler, t engine.Turn, out io.Writer, interactive bool) error {
 	p := &printer{out: out, stream: interactive}
 	err := h.Handle(ctx, t, engine.SinkFunc(p.send))
-	if err != nil && !errors.Is(err, context.Canceled) {
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, engine.ErrReplayed) {
 		if errors.Is(err, engine.ErrRateLimited) || !p.saidSomething {
 			p.text(engine.PoliteMessage(err, t.Locale))
 		}

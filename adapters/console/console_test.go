@@ -46,4 +46,12 @@ func TestScriptedChat(t *testing.T) {
 	if f.turns[0].DedupKey == f.turns[1].DedupKey {
 		t.Error("lines share a dedup key")
 	}
+	// The next session talks in the same conversation: its first line
+	// must not be taken for a replay of this session's first line.
+	if err := console.Run(context.Background(), f, strings.NewReader("running shoes\n"), &out, console.Options{User: "ann"}); err != nil {
+		t.Fatal(err)
+	}
+	if last := f.turns[len(f.turns)-1]; last.DedupKey == f.turns[0].DedupKey {
+		t.Errorf("two sessions' first lines share the key %q", last.DedupKey)
+	}
 }

@@ -215,7 +215,7 @@ func (a *Adapter) runTurn(ctx context.Context, t engine.Turn, r replier) {
 	err := a.cfg.Engine.Handle(ctx, t, r)
 	if errors.Is(err, engine.ErrRateLimited) {
 		_ = r.Send(ctx, engine.Event{Kind: engine.EventError, Text: engine.PoliteMessage(err, t.Locale)})
-	} else if err != nil && !errors.Is(err, engine.ErrBadTurn) {
+	} else if err != nil && !errors.Is(err, engine.ErrBadTurn) && !errors.Is(err, engine.ErrReplayed) {
 		a.log.ErrorContext(ctx, "slack turn failed", "channel_id", t.ChatID, "thread", t.ThreadID, "err", err)
 	}
 	r.finish(ctx)

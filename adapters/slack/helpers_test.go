@@ -49,6 +49,7 @@ type env struct {
 	ts      atomic.Int64
 	ecfg    engine.Config
 	acfg    slackad.Config
+	ctx     context.Context // the running adapter's; cancelled by stop
 	stop    context.CancelFunc
 
 	mu      sync.Mutex
@@ -106,7 +107,7 @@ func (e *env) start(h slackad.Handler) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.ad, e.stop = ad, cancel
+	e.ad, e.ctx, e.stop = ad, ctx, cancel
 	if m := ad.Merchants(); m != nil {
 		e.hub.Merchants(m)
 	}
@@ -133,7 +134,7 @@ func (e *env) restart(h slackad.Handler) {
 	e.stop()
 	e.ad.Wait()
 	e.start(h)
-	if err := e.ad.Resume(context.Background()); err != nil {
+	if err := e.ad.Resume(e.ctx); err != nil {
 		e.t.Fatal(err)
 	}
 }

@@ -11,11 +11,10 @@ import (
 
 // Resume forgets handled requests older than a week, then queues the work
 // of those acknowledged but not handled before the process stopped (a
-// crash, a deploy), oldest first. bot/ calls it before serving Slack.
+// crash, a deploy), oldest first; from then on it prunes once a day until
+// ctx ends. bot/ calls it before serving Slack.
 func (a *Adapter) Resume(ctx context.Context) error {
-	if err := a.inbox.prune(ctx, time.Now().Add(-keepHandled)); err != nil {
-		a.log.WarnContext(ctx, "slack inbox not pruned", "err", err)
-	}
+	a.prune(ctx)
 	rows, err := a.inbox.unhandled(ctx)
 	if err != nil {
 		return err
@@ -35,7 +34,29 @@ func (a *Adapter) Resume(ctx context.Context) error {
 	if len(rows) > 0 {
 		a.log.InfoContext(ctx, "slack requests resumed", "count", len(rows))
 	}
+	go a.pruneDaily(ctx)
 	return nil
+}
+
+// prune forgets handled requests older than keepHandled.
+func (a *Adapter) prune(ctx context.Context) {
+	if err := a.inbox.prune(ctx, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
+		a.log.WarnContext(ctx, "slack inbox not pruned", "err", err)
+	}
+}
+
+// pruneDaily prunes once a day until ctx ends.
+func (a *Adapter) pruneDaily(ctx context.Context) {
+	t := time.NewTicker(24 * time.Hour)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			a.prune(ctx)
+		}
+	}
 }
 
 // workOf turns a stored request back into its work.

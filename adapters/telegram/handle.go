@@ -147,6 +147,7 @@ func (a *Adapter) turn(ctx context.Context, chat models.Chat, t engine.Turn, p *
 		a.say(ctx, chat.ID, engine.PoliteMessage(err, t.Locale), nil)
 	case errors.Is(err, engine.ErrBadTurn):
 		a.say(ctx, chat.ID, text(t.Locale, txtTooLong), nil)
+	case errors.Is(err, engine.ErrReplayed): // answered before the restart
 	case err != nil:
 		a.log.ErrorContext(ctx, "telegram turn failed", "chat_id", chat.ID, "err", err) // the engine told the shopper
 	}

@@ -83,6 +83,8 @@ func (c *Chat) failed(w http.ResponseWriter, r *http.Request, err error) bool {
 		writeError(w, http.StatusTooManyRequests, engine.PoliteMessage(err, ""))
 	case errors.Is(err, engine.ErrBadTurn):
 		writeError(w, http.StatusBadRequest, err.Error())
+	case errors.Is(err, engine.ErrReplayed):
+		writeError(w, http.StatusConflict, "this message was handled already: its Idempotency-Key was used before")
 	default:
 		c.log.ErrorContext(r.Context(), "web chat turn failed", "err", err)
 		writeError(w, http.StatusInternalServerError, "something went wrong; please try again")

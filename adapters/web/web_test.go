@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -120,6 +121,18 @@ func TestChatRateLimited(t *testing.T) {
 	w = post(newChat(f), `{"session":"`+session+`","message":"hi"}`, "text/event-stream")
 	if w.Code != http.StatusTooManyRequests {
 		t.Errorf("stream: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestChatReplayed: a request whose Idempotency-Key the engine has seen
+// (a client's retry) gets 409 and a JSON error, in both modes.
+func TestChatReplayed(t *testing.T) {
+	f := &fakeEngine{err: fmt.Errorf("wrapped: %w", engine.ErrReplayed)}
+	for _, accept := range []string{"", "text/event-stream"} {
+		w := post(newChat(f), `{"session":"`+session+`","message":"hi"}`, accept)
+		if w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), `"error"`) {
+			t.Errorf("accept %q: %d %s", accept, w.Code, w.Body)
+		}
 	}
 }
 
