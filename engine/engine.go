@@ -197,19 +197,21 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 		// its inbox after a stop. The shopper has had the answer.
 		return "replayed", ErrReplayed
 	}
-	s.State.markDone(t.DedupKey) // saved with the turn
 	rec := &recorder{}
 	rec.user(t)
 	if s.Conversation.Paused {
 		// A merchant has taken over: record the message, stay silent.
+		s.State.markDone(t.DedupKey)
 		return "paused", e.persist(ctx, s, rec)
 	}
 	if !e.limiter.allow(s.Customer.ID, s.Now) {
 		// The adapter tells the shopper (PoliteMessage) in its own way:
-		// a 429 on the web, a chat message elsewhere.
+		// a 429 on the web, a chat message elsewhere. Not marked done:
+		// the same turn may be sent again once the limit allows.
 		e.metrics.rateLimited.Inc()
 		return "rate_limited", errors.Join(ErrRateLimited, e.persist(ctx, s, rec))
 	}
+	s.State.markDone(t.DedupKey) // saved with the turn
 	outcome, err = e.respond(ctx, s, sink, rec)
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)

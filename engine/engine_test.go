@@ -288,8 +288,14 @@ func TestRateLimitAndPause(t *testing.T) {
 		}
 	}
 	ev := &events{}
+	turn.DedupKey = "retry-me"
 	if err := eng.Handle(context.Background(), turn, ev); !errors.Is(err, ErrRateLimited) || len(ev.all) != 0 {
 		t.Errorf("third turn: err %v, events %+v", err, ev.all)
+	}
+	// A rate-limited turn was not handled: sent again, it is limited
+	// again, not taken for a replay.
+	if err := eng.Handle(context.Background(), turn, &events{}); !errors.Is(err, ErrRateLimited) {
+		t.Errorf("the limited turn sent again: err %v, want ErrRateLimited", err)
 	}
 	if !strings.Contains(PoliteMessage(ErrRateLimited, "ru"), "Подождите") {
 		t.Error("no Russian rate-limit message")
