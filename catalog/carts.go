@@ -238,14 +238,9 @@ type CartSummary struct {
 func SummarizeCart(ctx context.Context, db bun.IDB, scope CartScope) (CartSummary, error) {
 	var sum CartSummary
 	var currency sql.NullString
-	err := db.NewSelect().TableExpr("cart_items AS ci").
-		ColumnExpr("COALESCE(SUM(ci.quantity), 0)").
-		ColumnExpr("COALESCE(SUM(ci.quantity * p.price), 0)").
-		ColumnExpr("MIN(p.currency)").
-		Join("JOIN carts AS c ON c.id = ci.cart_id").
-		Join("JOIN products AS p ON p.id = ci.product_id").
-		Where("c.scope = ?", scope.Key()).
-		Scan(ctx, &sum.Units, &sum.Total, &currency)
+	err := selectValues(ctx, db, `SELECT COALESCE(SUM(ci.quantity), 0), COALESCE(SUM(ci.quantity * p.price), 0), MIN(p.currency)
+		FROM cart_items AS ci JOIN carts AS c ON c.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
+		WHERE c.scope = $1`, []any{scope.Key()}, &sum.Units, &sum.Total, &currency)
 	if err != nil {
 		return sum, fmt.Errorf("catalog: summarize cart %s: %w", scope.Key(), err)
 	}

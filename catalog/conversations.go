@@ -63,7 +63,7 @@ type Message struct {
 	ConversationID   int64      `bun:"conversation_id,notnull"`
 	Role             Role       `bun:"role,notnull"`
 	Content          string     `bun:"content,notnull"`
-	ToolCalls        []ToolCall `bun:"tool_calls"`
+	ToolCalls        []ToolCall `bun:"tool_calls,nullzero"` // NULL without tool calls
 	ToolCallID       string     `bun:"tool_call_id,notnull"`
 	ToolName         string     `bun:"tool_name,notnull"`
 	ToolError        bool       `bun:"tool_error,notnull"`
@@ -80,8 +80,8 @@ func OpenConversation(ctx context.Context, db bun.IDB, key ConversationKey, cust
 		return nil, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
 	}
 	existing := new(Conversation)
-	err := db.NewSelect().Model(existing).
-		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).Scan(ctx)
+	err := selectOne(ctx, db, existing, "SELECT "+columnsOf(db, existing)+
+		" FROM conversations WHERE channel = $1 AND chat_id = $2 AND thread_id = $3", key.Channel, key.ChatID, key.ThreadID)
 	if err == nil {
 		return existing, nil
 	}
@@ -171,14 +171,11 @@ func SaveTurn(ctx context.Context, db bun.IDB, conversationID int64, state strin
 			m.CreatedAt = now
 		}
 	}
-	if len(ms) > 0 {
-		if _, err := db.NewInsert().Model(&ms).Returning("id").Exec(ctx); err != nil {
-			return now, fmt.Errorf("catalog: append messages to conversation %d: %w", conversationID, err)
-		}
+	if err := insertMessages(ctx, db, ms); err != nil {
+		return now, fmt.Errorf("catalog: append messages to conversation %d: %w", conversationID, err)
 	}
-	res, err := db.NewUpdate().Model((*Conversation)(nil)).
-		Set("state = ?", state).Set("last_message_at = ?", now).
-		Where("id = ?", conversationID).Exec(ctx)
+	res, err := exec(ctx, db, `UPDATE conversations SET state = $1, last_message_at = $2 WHERE id = $3`,
+		state, timeArg(now), conversationID)
 	return now, expectOneRow(res, err, "conversation %d", conversationID)
 }
 

@@ -56,8 +56,8 @@ func ResolveCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, e
 	// Most turns come from a known customer whose names have not changed:
 	// a read then, and a write only when something is new.
 	known := new(Customer)
-	err := db.NewSelect().Model(known).
-		Where("channel = ?", id.Channel).Where("platform_user_id = ?", id.PlatformUserID).Scan(ctx)
+	err := selectOne(ctx, db, known, "SELECT "+columnsOf(db, known)+
+		" FROM customers WHERE channel = $1 AND platform_user_id = $2", id.Channel, id.PlatformUserID)
 	if err == nil && known.DisplayName == id.DisplayName && known.Username == id.Username && known.Locale == id.Locale {
 		return known, nil
 	}
@@ -112,9 +112,8 @@ func AddTokens(ctx context.Context, db bun.IDB, customerID int64, day string, n 
 	if n <= 0 {
 		return nil
 	}
-	res, err := db.NewUpdate().Model((*Customer)(nil)).
-		Set("tokens_used = CASE WHEN tokens_day = ? THEN tokens_used + ? ELSE ? END", day, n, n).
-		Set("tokens_day = ?", day).
-		Where("id = ?", customerID).Exec(ctx)
+	res, err := exec(ctx, db, `UPDATE customers
+		SET tokens_used = CASE WHEN tokens_day = $1 THEN tokens_used + $2 ELSE $2 END, tokens_day = $1
+		WHERE id = $3`, day, n, customerID)
 	return expectOneRow(res, err, "customer %d", customerID)
 }

@@ -88,8 +88,9 @@ type sqliteConn interface {
 // executed outside a transaction, wait for the write slot.
 type queuedConn struct {
 	sqliteConn
-	q    *writerQueue
-	inTx bool // only ever touched by the goroutine holding the conn
+	q     *writerQueue
+	inTx  bool // only ever touched by the goroutine holding the conn
+	stmts stmtCache
 }
 
 func (c *queuedConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
@@ -112,13 +113,13 @@ func (c *queuedConn) Begin() (driver.Tx, error) {
 
 func (c *queuedConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
 	if c.inTx {
-		return c.sqliteConn.ExecContext(ctx, query, args)
+		return c.exec(ctx, query, args)
 	}
 	if err := c.q.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer c.q.release()
-	return c.sqliteConn.ExecContext(ctx, query, args)
+	return c.exec(ctx, query, args)
 }
 
 // queuedTx releases the write slot once, at commit or rollback.
