@@ -1,6 +1,10 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"shopbot/catalog/search"
+)
 
 // The offline planner's intent parser: pure functions from a message (and
 // the conversation's memory) to an Intent. It is a list of small matchers
@@ -347,7 +351,7 @@ func matchShoppingList(m *parseMsg) (Intent, bool) {
 	}
 	in := Intent{Kind: IntentShoppingList, Days: daysIn(m.toks)}
 	if i := findAny(m.toks, vBudget); i >= 0 {
-		in.Budget, _, _ = amountAt(m.toks, i+1)
+		in.Budget, _, _ = search.AmountAt(m.toks, i+1)
 	}
 	return in, true
 }
@@ -376,7 +380,8 @@ func matchSmallTalk(m *parseMsg) (Intent, bool) {
 // for help.
 func matchSearch(m *parseMsg) Intent {
 	in := Intent{Kind: IntentSearch}
-	toks := extractPrices(m.toks, &in)
+	toks, prices := search.CutPrices(m.toks)
+	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
 	toks = extractSort(toks, &in)
 	words := cutAll(cutAll(toks, vFiller), vGreeting)
 	in.Query = queryOf(words)

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"shopbot/catalog/search"
 )
 
 // parserStates are the conversation memories the parser cases start from.
@@ -176,23 +178,6 @@ func TestParseIntentLeavesStateAlone(t *testing.T) {
 	}
 }
 
-func TestParseAmount(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want float64
-		ok   bool
-	}{
-		{"100", 100, true}, {"$150", 150, true}, {"150$", 150, true}, {"19.99", 19.99, true}, {"19,99", 19.99, true},
-		{"1,000", 1000, true}, {"5k", 5000, true}, {"5к", 5000, true}, {"5000₽", 5000, true}, {"300р", 300, true},
-		{"abc", 0, false}, {"1.2.3", 0, false}, {"", 0, false}, {"$", 0, false}, {"1e9", 0, false}, {"999999999999", 0, false},
-	} {
-		got, ok := parseAmount(tc.in)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("parseAmount(%q) = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestRelaxQuery(t *testing.T) {
 	for in, want := range map[string]string{
 		"running shoes": "running shoe",
@@ -244,7 +229,7 @@ func FuzzParseIntent(f *testing.F) {
 			if in.Kind == IntentField && in.Field != st.Checkout.Awaiting {
 				t.Fatalf("%q: field %q while awaiting %q", text, in.Field, name)
 			}
-			if in.MinPrice < 0 || in.MaxPrice < 0 || in.MaxPrice > maxAmount || in.Qty < 0 || in.Qty > maxQty || len(in.Refs) > 2*maxRef {
+			if in.MinPrice < 0 || in.MaxPrice < 0 || in.MaxPrice > search.MaxAmount || in.Qty < 0 || in.Qty > maxQty || len(in.Refs) > 2*maxRef {
 				t.Fatalf("%q: slots out of range: %+v", text, in)
 			}
 		}

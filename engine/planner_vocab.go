@@ -172,12 +172,7 @@ var (
 	vHuman = ph("human|operator|real person|live person|live agent|a person|customer service|customer support|" +
 		"support team|talk to someone|speak to someone|оператор*|живой человек|живого человека|с человеком|" +
 		"позови человека|позовите человека|нужен человек|менеджер*|поддержк*|консультант*")
-	vPopular  = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
-	vPriceMin = ph("over|above|more than|at least|from|min|minimum|starting at|starting from|between|" +
-		"от|дороже|больше|выше|минимум|не дешевле|между")
-	vPriceUpper = ph("and|to|до|и|по")
-	vPriceMax   = ph("under|below|less than|cheaper than|up to|upto|max|maximum|at most|no more than|not more than|" +
-		"within|for less than|до|дешевле|меньше|не дороже|не больше|максимум|макс|в пределах|ниже")
+	vPopular      = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
 	vShoppingList = ph("shopping list|grocery list|список покупок|список продуктов")
 	vBudget       = ph("budget|under|up to|within|max|бюджет*|до|в пределах")
 	vStats        = ph("statistics|stats|spending|how much did i spend|how much have i spent|purchase history|статистик*|сколько я потратил*|мои расходы|расходы")
@@ -200,7 +195,6 @@ var (
 	vFocus      = wordSet("it this этот эту это этого этому этом его ее него нее ней этой")
 	vNumberWord = wordSet("number num no item id номер товар позиция позицию")
 	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of")
-	vCurrency   = wordSet("$ usd dollars dollar bucks ₽ руб рублей рубля рубль р eur euro euros евро долларов доллара баксов")
 	vOrdinalEN  = map[string]int{
 		"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
 		"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,

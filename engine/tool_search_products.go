@@ -18,6 +18,23 @@ type searchProductsArgs struct {
 	Limit    int      `json:"limit"`
 }
 
+// pricesFromQuery reads a price limit the model left in the query text
+// ("backpack under 100") when it set no price argument, so the stated
+// limit filters the results; ranking leaves the phrase out
+// (search.Query.RankText).
+func (a *searchProductsArgs) pricesFromQuery() {
+	if a.MinPrice != nil || a.MaxPrice != nil {
+		return
+	}
+	_, r := search.CutPrices(tokenize(a.Query))
+	if r.Min > 0 {
+		a.MinPrice = &r.Min
+	}
+	if r.Max > 0 {
+		a.MaxPrice = &r.Max
+	}
+}
+
 func searchProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "search_products",
@@ -36,6 +53,7 @@ func searchProductsTool(d *Deps) Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
+			a.pricesFromQuery()
 			q := search.Query{Text: strings.TrimSpace(a.Query), Category: a.Category, InStockOnly: true, Sort: search.Sort(a.Sort), Limit: 5}
 			if a.InStock != nil {
 				q.InStockOnly = *a.InStock

@@ -25,6 +25,22 @@ func TestSearchProducts(t *testing.T) {
 	}
 }
 
+// A price limit the model wrote into the query text instead of max_price
+// still filters, and "under 100" is not matched as words (the test
+// search backend wants every word).
+func TestSearchProductsPriceInQueryText(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.call(t, "search_products", `{"query":"backpack under 100"}`)
+	if len(res.Cards) == 0 {
+		t.Fatal("no cards")
+	}
+	for _, c := range res.Cards {
+		if c.Price > 10000 {
+			t.Errorf("card above the stated limit: %+v", c)
+		}
+	}
+}
+
 func TestToolArgumentsAreUntrusted(t *testing.T) {
 	e := newTestEnv(t)
 	for _, tc := range []struct{ name, args, want string }{

@@ -30,7 +30,7 @@ func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
 	if err != nil {
 		return Results{}, err
 	}
-	for _, w := range words(q.Text) {
+	for _, w := range words(q.RankText()) {
 		sel = sel.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
 			for _, col := range []string{"product.title", "product.brand", "product.description", "category.path"} {
 				for _, form := range caseForms(w) {

@@ -35,11 +35,12 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 		limit = maxLimit
 	}
 	offset := min(max(q.Offset, 0), 1<<30)
-	words := queryWords(q.Text)
+	rank := q.RankText()
+	words := queryWords(rank)
 	text, relevance := len(words) > 0, byRelevance(q.Sort)
 	var qvec []float32
 	if text && relevance {
-		qvec = x.queryVector(ctx, q.Text) // before the lock: it may be a request
+		qvec = x.queryVector(ctx, rank) // before the lock: it may be a request
 	}
 
 	x.mu.RLock()

@@ -3,6 +3,7 @@ package searchtest
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -114,6 +115,25 @@ func testMoreWords(t *testing.T, _ *bun.DB, s search.Searcher) {
 	}
 	if res.Total <= 10 {
 		t.Errorf("words are optional: want many partial matches, got total %d", res.Total)
+	}
+}
+
+// A price phrase restating the query's price filter is not ranked as
+// words ("100" would match "100 Tea Bags" and "Arabica 100%"): the
+// results are those of the query without it.
+func testPricePhrase(t *testing.T, _ *bun.DB, s search.Searcher) {
+	for _, tc := range []struct{ text, without string }{
+		{"backpack under 100", "backpack"},
+		{"рюкзак до 100 долларов", "рюкзак"},
+		{"coffee between $10 and $30", "coffee"},
+	} {
+		q := search.Query{Text: tc.text, MinPrice: 1000, MaxPrice: 10000}
+		got := SKUs(Check(t, s, q).Products)
+		q.Text = tc.without
+		want := SKUs(Check(t, s, q).Products)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("%q: %v, want %v as for %q", tc.text, got, want, tc.without)
+		}
 	}
 }
 

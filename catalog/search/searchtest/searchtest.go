@@ -33,6 +33,7 @@ func Run(t *testing.T, db *bun.DB, open Open) {
 		{"Filters", testFilters},
 		{"Relevance", testRelevance},
 		{"MoreWordsRankHigher", testMoreWords},
+		{"PricePhraseIsNoWord", testPricePhrase},
 		{"Sorts", testSorts},
 		{"Pagination", testPagination},
 		{"EmptyQueryWithFilters", testEmptyQuery},

@@ -49,14 +49,15 @@ func (b *Backend) Search(ctx context.Context, q search.Query) (search.Results, e
 		return search.Results{}, nil
 	}
 	pg := page{offset: offset, limit: limit, where: where}
-	slots := b.exp.Expand(q.Text)
+	rank := q.RankText()
+	slots := b.exp.Expand(rank)
 	switch {
 	case slots == nil: // no words: list by the filters
 		return b.list(ctx, pg, sortKeys(q.Sort))
 	case !relevance(q.Sort):
 		return b.sorted(ctx, pg, slots, sortKeys(q.Sort))
 	}
-	return b.hybrid(ctx, pg, slots, q.Text)
+	return b.hybrid(ctx, pg, slots, rank)
 }
 
 // page is what every query shape needs of the request.
