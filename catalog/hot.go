@@ -174,9 +174,12 @@ func insertMessages(ctx context.Context, db bun.IDB, ms []*Message) error {
 		return err
 	}
 	defer rows.Close()
-	for _, m := range ms {
+	for i, m := range ms {
 		if !rows.Next() {
-			return fmt.Errorf("catalog: insert messages: %d ids returned for %d messages", 0, len(ms))
+			if err := rows.Err(); err != nil {
+				return err
+			}
+			return fmt.Errorf("catalog: insert messages: %d ids returned for %d messages", i, len(ms))
 		}
 		if err := rows.Scan(&m.ID); err != nil {
 			return err
