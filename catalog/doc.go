@@ -15,6 +15,13 @@
 // come in bursts (the engine persisting turns, the Slack inbox) share
 // commits through GroupCommit (groupcommit.go).
 //
+// The few statements every chat turn runs (hot.go: the customer, the
+// conversation, the cart summary, the token count, the messages) are
+// constant SQL with $N arguments rather than bun's query builder, which
+// writes the values into the text: each SQLite connection keeps them
+// prepared (sqlitestmts.go), so a turn parses no SQL. Everything else is
+// built with bun.
+//
 // Errors are wrapped with context and classified by the sentinels in
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
 // errors.Is and translate them once at their edge.

@@ -23,5 +23,8 @@
 //   - searchtest (subpackage): the conformance suite every backend runs.
 //
 // Every backend applies the filters (price, category subtree, stock,
-// attributes) before ranking, so a result never violates a stated limit.
+// attributes) before ranking, so a result never violates a stated limit,
+// and ranks by Query.RankText: the text without the price phrases
+// ("under 100", "до 5000") that restate its price filter. prices.go reads
+// those phrases; the offline planner uses it to turn them into filters.
 package search
