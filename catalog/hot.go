@@ -47,6 +47,19 @@ func direct(db bun.IDB) (sqlHandle, error) {
 // selectOne scans the single row query returns into the bun model dest;
 // sql.ErrNoRows when there is none.
 func selectOne(ctx context.Context, db bun.IDB, dest any, query string, args ...any) error {
+	return queryRow(ctx, db, query, args, func(rows *sql.Rows) error {
+		return db.NewSelect().DB().ScanRow(ctx, rows, dest)
+	})
+}
+
+// selectValues scans the single row query returns into dest.
+func selectValues(ctx context.Context, db bun.IDB, query string, args []any, dest ...any) error {
+	return queryRow(ctx, db, query, args, func(rows *sql.Rows) error { return rows.Scan(dest...) })
+}
+
+// queryRow runs query and scans its first row; sql.ErrNoRows when there
+// is none.
+func queryRow(ctx context.Context, db bun.IDB, query string, args []any, scan func(*sql.Rows) error) error {
 	h, err := direct(db)
 	if err != nil {
 		return err
@@ -62,7 +75,7 @@ func selectOne(ctx context.Context, db bun.IDB, dest any, query string, args ...
 		}
 		return sql.ErrNoRows
 	}
-	if err := db.NewSelect().DB().ScanRow(ctx, rows, dest); err != nil {
+	if err := scan(rows); err != nil {
 		return err
 	}
 	return rows.Close()
@@ -103,29 +116,6 @@ func columnsOf(db bun.IDB, model any) string {
 	}
 	columnLists.Store(typ, b.String())
 	return b.String()
-}
-
-// selectValues scans the single row query returns into dest.
-func selectValues(ctx context.Context, db bun.IDB, query string, args []any, dest ...any) error {
-	h, err := direct(db)
-	if err != nil {
-		return err
-	}
-	rows, err := h.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := rows.Scan(dest...); err != nil {
-		return err
-	}
-	return rows.Close()
 }
 
 // messageColumns are what insertMessages writes, in its argument order.

@@ -21,16 +21,21 @@ func cached(t *testing.T, conn *sql.Conn) int {
 	return n
 }
 
-// A statement run with arguments is kept prepared and reused; one
-// without arguments is not kept.
-func TestStmtCacheKeepsStatementsWithArguments(t *testing.T) {
-	db := queuedDB(t, 10*time.Second)
-	ctx := context.Background()
-	conn, err := db.Conn(ctx)
+// oneConn is one connection of a queuedDB, closed when t ends.
+func oneConn(t *testing.T) *sql.Conn {
+	conn, err := queuedDB(t, 10*time.Second).Conn(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// A statement run with arguments is kept prepared and reused; one
+// without arguments is not kept.
+func TestStmtCacheKeepsStatementsWithArguments(t *testing.T) {
+	ctx := context.Background()
+	conn := oneConn(t)
 	for i := range 3 {
 		if _, err := conn.ExecContext(ctx, `UPDATE n SET v = v + $1`, 2); err != nil {
 			t.Fatal(err)
@@ -94,13 +99,8 @@ func TestStmtCacheBusyStatement(t *testing.T) {
 // whose rows are open when it does is closed with them, and every query
 // still answers.
 func TestStmtCacheBound(t *testing.T) {
-	db := queuedDB(t, 10*time.Second)
 	ctx := context.Background()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := oneConn(t)
 	open, err := conn.QueryContext(ctx, `SELECT v + $1 FROM n`, 1)
 	if err != nil {
 		t.Fatal(err)
