@@ -64,3 +64,20 @@ func TestRankText(t *testing.T) {
 		}
 	}
 }
+
+// RankText never panics, never adds words, and reads no limit out of range.
+func FuzzRankText(f *testing.F) {
+	for _, s := range []string{"backpack under 100", "от 20 до 50", "20-50", "<100", "$", "до", "between and", "5 000 000 000", "\x00\xff", "1,5к"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := Query{Text: text, MaxPrice: 10000}.RankText()
+		if len(strings.Fields(got)) > len(strings.Fields(text)) {
+			t.Fatalf("RankText(%q) = %q: words added", text, got)
+		}
+		_, r := CutPrices(strings.Fields(strings.ToLower(text)))
+		if r.Min < 0 || r.Max < 0 || r.Min > MaxAmount || r.Max > MaxAmount || (r.Max > 0 && r.Min > r.Max) {
+			t.Fatalf("CutPrices(%q) = %+v", text, r)
+		}
+	})
+}
