@@ -101,10 +101,10 @@ func (c *queuedConn) QueryContext(ctx context.Context, query string, args []driv
 		return c.sqliteConn.QueryContext(ctx, query, args)
 	}
 	s, err := c.stmts.get(ctx, c.sqliteConn, query)
-	if err != nil || s == nil {
-		if err != nil {
-			return nil, err
-		}
+	if err != nil {
+		return nil, err
+	}
+	if s == nil {
 		return c.sqliteConn.QueryContext(ctx, query, args)
 	}
 	rows, err := s.stmt.QueryContext(ctx, args)
