@@ -127,7 +127,7 @@ func TestImportProgressAndBOM(t *testing.T) {
 	body := "\xef\xbb\xbfsku,title,price\nA-1,Apple,1.00\nB-1,Banana,0.25\n"
 	var calls []int64
 	sum, err := importer.Import(context.Background(), db, strings.NewReader(body), "fruit.csv",
-		importer.Options{BatchSize: 1, Progress: func(n int64) { calls = append(calls, n) }})
+		importer.Options{BatchSize: 1, Progress: func(p importer.Progress) { calls = append(calls, p.BytesRead) }})
 	if err != nil || sum.Imported != 2 || sum.Failed != 0 {
 		t.Fatalf("summary = %v %+v, %v", sum, sum.Errors, err)
 	}
