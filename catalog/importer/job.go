@@ -26,6 +26,7 @@ type JobConfig struct {
 // Job is an import recorded in the import_jobs table as it runs, so any
 // replica can show its progress and result.
 type Job struct {
+	id    int64 // fixed, read from any goroutine
 	db    *bun.DB
 	cfg   JobConfig
 	rec   catalog.ImportJob
@@ -54,11 +55,12 @@ func StartJob(ctx context.Context, db *bun.DB, rec catalog.ImportJob, cfg JobCon
 	if _, err := catalog.PruneImportJobs(ctx, db, cfg.Keep); err != nil {
 		return nil, err
 	}
-	return &Job{db: db, cfg: cfg, rec: rec, last: cfg.Now()}, nil
+	return &Job{id: rec.ID, db: db, cfg: cfg, rec: rec, last: cfg.Now()}, nil
 }
 
-// ID is the job's id in import_jobs.
-func (j *Job) ID() int64 { return j.rec.ID }
+// ID is the job's id in import_jobs. Unlike Run, it may be called from
+// any goroutine.
+func (j *Job) ID() int64 { return j.id }
 
 // Run imports r like Import, writing the job's progress at most every
 // cfg.Every (with the kept errors found so far) and its outcome at the
@@ -123,7 +125,7 @@ func (j *Job) save(ctx context.Context, p Progress, end *string) error {
 		errs = append(errs, catalog.ImportJobError{Seq: i + 1, Line: e.Line, SKU: e.SKU, Reason: e.Reason})
 	}
 	if err := catalog.SaveImportJob(ctx, j.db, &rec, errs); err != nil {
-		return fmt.Errorf("importer: job %d: %w", j.rec.ID, err)
+		return fmt.Errorf("importer: job %d: %w", j.id, err)
 	}
 	j.rec, j.saved = rec, len(kept)
 	return nil
