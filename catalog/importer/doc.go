@@ -7,8 +7,9 @@
 // transaction per batch. A row that fails validation is reported with its
 // line number and reason and never written; a batch the database rejects is
 // retried row by row so only the offending rows fail. A file that is not
-// CSV or JSONL at all (binary data, no recognisable header) fails before
-// anything is written.
+// CSV or JSONL at all (binary data — more than one control byte in a
+// hundred, or invalid UTF-8, in the first 8 KiB — or no recognisable
+// header) fails before anything is written.
 //
 // Memory stays flat whatever the file holds: rows are streamed, one row is
 // at most 8 MiB (a longer JSONL line fails alone; a longer CSV record, an

@@ -111,6 +111,7 @@ func TestImportRejectsNonTabularFiles(t *testing.T) {
 		"empty.csv":    []byte("  \n"),
 		"notes.txt":    []byte("Remember to order more coffee.\nAnd milk.\n"),
 		"no-price.csv": []byte("sku,title\nA,B\n"),
+		"utf16.csv":    []byte("s\x00k\x00u\x00,\x00t\x00i\x00t\x00l\x00e\x00,\x00p\x00r\x00i\x00c\x00e\x00\n\x00"),
 	} {
 		_, err := importer.Import(context.Background(), db, bytes.NewReader(body), name, importer.Options{})
 		if !errors.Is(err, importer.ErrNotTabular) {
