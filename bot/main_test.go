@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,6 +51,7 @@ func envFunc(vars map[string]string) func(string) string {
 type server struct {
 	base   string
 	stdout *syncBuffer
+	stderr *syncBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -58,11 +60,32 @@ var addrRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 func startServer(t testing.TB, vars map[string]string) *server {
 	t.Helper()
+	s := launchServer(t, vars, nil)
+	s.waitListening(t)
+	return s
+}
+
+// launchServer runs `shopbot serve` in a goroutine that first waits for
+// gate to close (nil: at once), so several can be released together.
+func launchServer(t testing.TB, vars map[string]string, gate <-chan struct{}) *server {
+	t.Helper()
+	vars = maps.Clone(vars)
 	vars["HTTP_ADDR"] = "127.0.0.1:0"
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stdout: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	stderr := &syncBuffer{}
-	go func() { s.done <- run(ctx, []string{"serve"}, envFunc(vars), nil, s.stdout, stderr) }()
+	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		if gate != nil {
+			<-gate
+		}
+		s.done <- run(ctx, []string{"serve"}, envFunc(vars), nil, s.stdout, s.stderr)
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+// waitListening waits until the server prints its address.
+func (s *server) waitListening(t testing.TB) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for s.base == "" {
 		if m := addrRE.FindStringSubmatch(s.stdout.String()); m != nil {
@@ -71,17 +94,15 @@ func startServer(t testing.TB, vars map[string]string) *server {
 		}
 		select {
 		case err := <-s.done:
-			t.Fatalf("serve exited early: %v\nstderr: %s", err, stderr)
+			s.cancel = nil
+			t.Fatalf("serve exited early: %v\nstderr: %s", err, s.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("serve did not listen; stdout: %s stderr: %s", s.stdout, stderr)
+			t.Fatalf("serve did not listen; stdout: %s stderr: %s", s.stdout, s.stderr)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	t.Cleanup(func() { s.stop(t) })
-	return s
 }
 
 func (s *server) stop(t testing.TB) {
