@@ -1,4 +1,16 @@
 package admin
 
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+)
+
 // BcryptCost lets tests hash passwords quickly.
 var BcryptCost = &bcryptCost
+
+// CreateUser adds a staff user, as the Staff page does.
+func CreateUser(ctx context.Context, db bun.IDB, username, password string) error {
+	_, err := createUser(ctx, db, username, password)
+	return err
+}
