@@ -122,8 +122,8 @@ func createUserCost(ctx context.Context, db bun.IDB, username, password string, 
 // migrations.Setup's lock so that only one of them generates a password.
 // A password of the wrong length is catalog.ErrInvalid.
 func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated string, err error) {
-	if password != "" && (len(password) < minPassword || len(password) > 72) {
-		return "", fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters: %w", minPassword, catalog.ErrInvalid)
+	if err := CheckAdminPassword(password); err != nil {
+		return "", fmt.Errorf("admin: %w: %w", catalog.ErrInvalid, err)
 	}
 	u, err := findUser(ctx, db, AdminUser)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -137,6 +137,16 @@ func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 		return "", fmt.Errorf("admin: look up the admin user: %w", err)
 	}
 	return "", setAdminPassword(ctx, db, u, password)
+}
+
+// CheckAdminPassword says what is wrong with an ADMIN_PASSWORD, if
+// anything; empty is fine (a password is generated). The error never
+// contains the password.
+func CheckAdminPassword(password string) error {
+	if password != "" && (len(password) < minPassword || len(password) > 72) {
+		return fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters (got %d)", minPassword, len(password))
+	}
+	return nil
 }
 
 func findUser(ctx context.Context, db bun.IDB, username string) (*staffUser, error) {

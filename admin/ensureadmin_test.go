@@ -71,7 +71,7 @@ func TestEnsureAdminCreatedMeanwhile(t *testing.T) {
 func TestEnsureAdminBadPassword(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	for _, pw := range []string{"short", strings.Repeat("x", 73)} {
-		if _, err := admin.EnsureAdmin(context.Background(), db, pw); !errors.Is(err, catalog.ErrInvalid) || !strings.Contains(err.Error(), "ADMIN_PASSWORD must be 10 to 72 characters") {
+		if _, err := admin.EnsureAdmin(context.Background(), db, pw); !errors.Is(err, catalog.ErrInvalid) || !strings.Contains(err.Error(), "ADMIN_PASSWORD must be 10 to 72 characters (got") {
 			t.Errorf("%d characters: err = %v, want ErrInvalid with the rule", len(pw), err)
 		}
 	}

@@ -210,6 +210,7 @@ func TestConfigErrors(t *testing.T) {
 		"malformed DATABASE_URL": {nil, map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with postgres:// or sqlite:"},
 		"empty sqlite path":      {nil, map[string]string{"DATABASE_URL": "sqlite:"}, "missing file path"},
 		"bad HTTP_ADDR":          {nil, map[string]string{"HTTP_ADDR": "8080"}, "HTTP_ADDR"},
+		"short ADMIN_PASSWORD":   {nil, map[string]string{"ADMIN_PASSWORD": "hunter2"}, "ADMIN_PASSWORD must be 10 to 72 characters (got 7)"},
 		"bad search backend":     {nil, map[string]string{"SEARCH_BACKEND": "solr"}, "SEARCH_BACKEND"},
 		"weaviate without URL":   {nil, map[string]string{"SEARCH_BACKEND": "weaviate"}, "WEAVIATE_URL"},
 		"bad embeddings":         {nil, map[string]string{"EMBEDDINGS": "bert"}, "EMBEDDINGS"},
