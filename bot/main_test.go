@@ -136,7 +136,12 @@ func (s *server) get(t testing.TB, path string) (int, string) {
 // waitReady polls /readyz until it answers 200.
 func (s *server) waitReady(t testing.TB) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	s.waitReadyWithin(t, 15*time.Second)
+}
+
+func (s *server) waitReadyWithin(t testing.TB, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		code, body := s.get(t, "/readyz")
 		if code == http.StatusOK {
