@@ -47,8 +47,7 @@ func TestEnsureAdminCreatedMeanwhile(t *testing.T) {
 			catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 				ctx := context.Background()
 				hook := &adminMeanwhile{t: t, db: db, password: "the other replica's"}
-				db.AddQueryHook(hook)
-				generated, err := admin.EnsureAdmin(ctx, db, password)
+				generated, err := admin.EnsureAdmin(ctx, db.WithQueryHook(hook), password)
 				if err != nil || generated != "" || !hook.fired.Load() {
 					t.Fatalf("EnsureAdmin = %q, %v (other replica ran: %v); want no error, nothing generated", generated, err, hook.fired.Load())
 				}
