@@ -6,12 +6,15 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
 	"golang.org/x/crypto/bcrypt"
+
+	"shopbot/catalog"
 )
 
 // staffUser is a person who may sign in to the panel.
@@ -105,7 +108,7 @@ func createUserCost(ctx context.Context, db bun.IDB, username, password string, 
 		return nil, fmt.Errorf("admin: create user %s: %w", username, err)
 	}
 	if u.ID == 0 {
-		return nil, &userError{code: 409, msg: "A user named " + username + " already exists."}
+		return nil, &userError{code: http.StatusConflict, msg: "A user named " + username + " already exists."}
 	}
 	return u, nil
 }
@@ -114,41 +117,87 @@ func createUserCost(ctx context.Context, db bun.IDB, username, password string, 
 // admin's password becomes it (ADMIN_PASSWORD is the source of truth).
 // Without one, a first start generates a password, stores only its hash
 // and returns it so the caller can print it once; later starts return "".
+// An admin created by another process a moment ago counts as existing, so
+// replicas starting together never fail on it; run it under
+// migrations.Setup's lock so that only one of them generates a password.
+// A password of the wrong length is catalog.ErrInvalid.
 func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated string, err error) {
-	if password != "" && (len(password) < minPassword || len(password) > 72) {
-		return "", fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters", minPassword)
+	if err := CheckAdminPassword(password); err != nil {
+		return "", fmt.Errorf("admin: %w: %w", catalog.ErrInvalid, err)
 	}
-	u := new(staffUser)
-	err = db.NewSelect().Model(u).Where("username = ?", AdminUser).Scan(ctx)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		cost := bcryptCost
-		if password == "" {
-			password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
+	u, err := findUser(ctx, db, AdminUser)
+	if errors.Is(err, sql.ErrNoRows) {
+		generated, err = createAdmin(ctx, db, password)
+		if !isConflict(err) {
+			return generated, err
 		}
-		if _, err := createUserCost(ctx, db, AdminUser, password, cost); err != nil {
-			return "", err
-		}
-		if generated != "" {
-			return password, nil
-		}
-		return "", nil
-	case err != nil:
+		u, err = findUser(ctx, db, AdminUser) // another process was quicker
+	}
+	if err != nil {
 		return "", fmt.Errorf("admin: look up the admin user: %w", err)
-	case password == "" || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil:
-		return "", nil
+	}
+	return "", setAdminPassword(ctx, db, u, password)
+}
+
+// CheckAdminPassword says what is wrong with an ADMIN_PASSWORD, if
+// anything; empty is fine (a password is generated). The error never
+// contains the password.
+func CheckAdminPassword(password string) error {
+	if password != "" && (len(password) < minPassword || len(password) > 72) {
+		return fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters (got %d)", minPassword, len(password))
+	}
+	return nil
+}
+
+func findUser(ctx context.Context, db bun.IDB, username string) (*staffUser, error) {
+	u := new(staffUser)
+	if err := db.NewSelect().Model(u).Where("username = ?", username).Scan(ctx); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// createAdmin adds the admin user, with a generated password (returned)
+// when password is empty.
+func createAdmin(ctx context.Context, db bun.IDB, password string) (generated string, err error) {
+	cost := bcryptCost
+	if password == "" {
+		password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
+	}
+	if _, err := createUserCost(ctx, db, AdminUser, password, cost); err != nil {
+		return "", err
+	}
+	if generated != "" {
+		return password, nil
+	}
+	return "", nil
+}
+
+// isConflict reports createUser's "already exists".
+func isConflict(err error) bool {
+	var ue *userError
+	return errors.As(err, &ue) && ue.code == http.StatusConflict
+}
+
+// setAdminPassword makes password the admin's, unless it is empty or
+// already is; a changed password ends the sessions signed in with the old.
+func setAdminPassword(ctx context.Context, db bun.IDB, u *staffUser, password string) error {
+	if password == "" || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil {
+		return nil
 	}
 	h, err := hashPassword(password)
 	if err != nil {
-		return "", err
+		return err
 	}
 	_, err = db.NewUpdate().Model(u).Set("password_hash = ?", h).Set("updated_at = ?", time.Now().UTC()).WherePK().Exec(ctx)
 	if err != nil {
-		return "", fmt.Errorf("admin: set the admin password: %w", err)
+		return fmt.Errorf("admin: set the admin password: %w", err)
 	}
-	// A changed password ends the sessions signed in with the old one.
 	_, err = db.NewDelete().Model((*staffSession)(nil)).Where("user_id = ?", u.ID).Exec(ctx)
-	return "", err
+	if err != nil {
+		return fmt.Errorf("admin: end the admin's sessions: %w", err)
+	}
+	return nil
 }
 
 // newPassword is 20 characters from an unambiguous alphabet (~114 bits).

@@ -34,6 +34,13 @@
 // Settings live in the settings table and reach the engine through
 // EngineSettings, within a second and without a restart.
 //
+// The admin user: EnsureAdmin creates it at first start (with ADMIN_PASSWORD,
+// or a generated password returned to be printed once) and later makes
+// ADMIN_PASSWORD its password when set. bot runs it under the migration lock
+// (migrations.Setup), so one of several replicas starting together creates
+// it; an admin that appears between its look-up and its insert counts as
+// existing, never as an error.
+//
 // The package reads no environment and owns no globals. Its metrics
 // (HTTP requests by route and status, request latency, and the shop's
 // orders, carts and conversations read at scrape time) are registered in

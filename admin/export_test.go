@@ -1,7 +1,19 @@
 package admin
 
+import (
+	"context"
+
+	"github.com/uptrace/bun"
+)
+
 // BcryptCost lets tests hash passwords quickly.
 var BcryptCost = &bcryptCost
 
 // WaitImports waits for the imports this server runs in the background.
 func (s *Server) WaitImports() { s.imports.wg.Wait() }
+
+// CreateUser adds a staff user, as the Staff page does.
+func CreateUser(ctx context.Context, db bun.IDB, username, password string) error {
+	_, err := createUser(ctx, db, username, password)
+	return err
+}

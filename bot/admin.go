@@ -19,21 +19,27 @@ func shopSettings(cfg *Config, db *bun.DB) *admin.Settings {
 	})
 }
 
-// ensureAdmin creates the admin user on first start and prints where the
-// panel is. A generated password is printed this once; only its hash is
-// stored.
-func ensureAdmin(ctx context.Context, e env, cfg *Config, db *bun.DB, addr net.Addr) error {
-	generated, err := admin.EnsureAdmin(ctx, db, cfg.AdminPassword)
-	if err != nil {
-		return err
-	}
+// adminStep creates the admin user at first start (a migrations.Step, so
+// one replica does it) and then prints where the panel is. A generated
+// password is printed this once, by the process that made it; only its
+// hash is stored.
+type adminStep struct {
+	password  string // ADMIN_PASSWORD
+	generated string
+}
+
+func (a *adminStep) ensure(ctx context.Context, db bun.IDB) (err error) {
+	a.generated, err = admin.EnsureAdmin(ctx, db, a.password)
+	return err
+}
+
+func (a *adminStep) print(e env, addr net.Addr) {
 	how := "password printed at first start; set ADMIN_PASSWORD to change it"
 	switch {
-	case generated != "":
-		how = "password " + generated + " (generated; shown only now, set ADMIN_PASSWORD to choose one)"
-	case cfg.AdminPassword != "":
+	case a.generated != "":
+		how = "password " + a.generated + " (generated; shown only now, set ADMIN_PASSWORD to choose one)"
+	case a.password != "":
 		how = "password from ADMIN_PASSWORD"
 	}
 	fmt.Fprintf(e.stdout, "  admin      http://%s/admin/  (user %s, %s)\n", addr, admin.AdminUser, how)
-	return nil
 }

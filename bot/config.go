@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"shopbot/admin"
 	"shopbot/catalog"
 )
 
@@ -159,6 +160,9 @@ func (c *Config) validate() error {
 	c.db = db
 	if _, _, err := net.SplitHostPort(c.HTTPAddr); err != nil {
 		return usagef("HTTP_ADDR %q must be host:port, such as 127.0.0.1:8080", c.HTTPAddr)
+	}
+	if err := admin.CheckAdminPassword(c.AdminPassword); err != nil {
+		return usagef("%v", err)
 	}
 	if c.PublicURL != "" {
 		u, err := url.Parse(c.PublicURL)

@@ -17,4 +17,10 @@
 // parses one Config (environment variables, overridden by flags), builds the
 // logger, database, metrics registry and servers, and passes them to the New
 // functions of the other packages. Nothing else reads the environment.
+//
+// A start's database work (prepare.go) runs under the migration lock
+// (migrations.Setup): migrations, the demo catalog into a shop without
+// products, and for serve the admin user. Replicas starting together on one
+// database do it once; the others wait for the lock, find it done and start
+// as usual (no "demo catalog loaded", no second generated password).
 package main

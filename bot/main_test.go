@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -50,6 +51,7 @@ func envFunc(vars map[string]string) func(string) string {
 type server struct {
 	base   string
 	stdout *syncBuffer
+	stderr *syncBuffer
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -58,11 +60,32 @@ var addrRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 func startServer(t testing.TB, vars map[string]string) *server {
 	t.Helper()
+	s := launchServer(t, vars, nil)
+	s.waitListening(t)
+	return s
+}
+
+// launchServer runs `shopbot serve` in a goroutine that first waits for
+// gate to close (nil: at once), so several can be released together.
+func launchServer(t testing.TB, vars map[string]string, gate <-chan struct{}) *server {
+	t.Helper()
+	vars = maps.Clone(vars)
 	vars["HTTP_ADDR"] = "127.0.0.1:0"
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stdout: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
-	stderr := &syncBuffer{}
-	go func() { s.done <- run(ctx, []string{"serve"}, envFunc(vars), nil, s.stdout, stderr) }()
+	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	go func() {
+		if gate != nil {
+			<-gate
+		}
+		s.done <- run(ctx, []string{"serve"}, envFunc(vars), nil, s.stdout, s.stderr)
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+// waitListening waits until the server prints its address.
+func (s *server) waitListening(t testing.TB) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for s.base == "" {
 		if m := addrRE.FindStringSubmatch(s.stdout.String()); m != nil {
@@ -71,17 +94,15 @@ func startServer(t testing.TB, vars map[string]string) *server {
 		}
 		select {
 		case err := <-s.done:
-			t.Fatalf("serve exited early: %v\nstderr: %s", err, stderr)
+			s.cancel = nil
+			t.Fatalf("serve exited early: %v\nstderr: %s", err, s.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("serve did not listen; stdout: %s stderr: %s", s.stdout, stderr)
+			t.Fatalf("serve did not listen; stdout: %s stderr: %s", s.stdout, s.stderr)
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	t.Cleanup(func() { s.stop(t) })
-	return s
 }
 
 func (s *server) stop(t testing.TB) {
@@ -115,7 +136,12 @@ func (s *server) get(t testing.TB, path string) (int, string) {
 // waitReady polls /readyz until it answers 200.
 func (s *server) waitReady(t testing.TB) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	s.waitReadyWithin(t, 15*time.Second)
+}
+
+func (s *server) waitReadyWithin(t testing.TB, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
 	for {
 		code, body := s.get(t, "/readyz")
 		if code == http.StatusOK {
@@ -189,6 +215,7 @@ func TestConfigErrors(t *testing.T) {
 		"malformed DATABASE_URL": {nil, map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with postgres:// or sqlite:"},
 		"empty sqlite path":      {nil, map[string]string{"DATABASE_URL": "sqlite:"}, "missing file path"},
 		"bad HTTP_ADDR":          {nil, map[string]string{"HTTP_ADDR": "8080"}, "HTTP_ADDR"},
+		"short ADMIN_PASSWORD":   {nil, map[string]string{"ADMIN_PASSWORD": "hunter2"}, "ADMIN_PASSWORD must be 10 to 72 characters (got 7)"},
 		"bad search backend":     {nil, map[string]string{"SEARCH_BACKEND": "solr"}, "SEARCH_BACKEND"},
 		"weaviate without URL":   {nil, map[string]string{"SEARCH_BACKEND": "weaviate"}, "WEAVIATE_URL"},
 		"bad embeddings":         {nil, map[string]string{"EMBEDDINGS": "bert"}, "EMBEDDINGS"},

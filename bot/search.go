@@ -16,6 +16,7 @@ import (
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/weaviate"
 	"shopbot/engine"
+	"shopbot/migrations"
 )
 
 // searchBackend is the configured search and how to describe it. The
@@ -80,7 +81,13 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 	var target indexer.Index = s.index
 	if s.weaviate != nil {
 		target = s.weaviate
-		s.fillWeaviate(ctx, db)
+		// Under the migration lock: replicas starting together on an
+		// empty collection fill it once, and two rebuilds cannot delete
+		// each other's objects as stale.
+		fill := func(ctx context.Context, db bun.IDB) error { s.fillWeaviate(ctx, db); return nil }
+		if _, _, err := migrations.Setup(ctx, db, fill); err != nil {
+			return fmt.Errorf("fill weaviate: %w", err)
+		}
 	}
 	w := indexer.New(db, target, indexer.Config{Logger: log, Metrics: s.outbox})
 	go func() { _ = w.Run(ctx) }()
@@ -89,7 +96,7 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 
 // fillWeaviate rebuilds an empty collection (a first start); with
 // Weaviate unreachable it warns and leaves the searches to the fallback.
-func (s *searchBackend) fillWeaviate(ctx context.Context, db *bun.DB) {
+func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
 	n, err := s.weaviate.Count(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "weaviate unreachable at startup; searching the embedded index until it is back", "err", err)

@@ -18,7 +18,6 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
-	"shopbot/catalog/demo"
 	"shopbot/migrations"
 )
 
@@ -88,12 +87,11 @@ func serve(ctx context.Context, e env, args []string) error {
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
 
-	loaded, err := prepareWithRetry(ctx, db, log)
+	owner := &adminStep{password: cfg.AdminPassword}
+	loaded, err := prepareWithRetry(ctx, db, log, owner.ensure)
 	if err == nil {
+		owner.print(e, ln.Addr()) // before anything else can fail: a generated password is shown once
 		err = srch.load(ctx, db, log)
-	}
-	if err == nil {
-		err = ensureAdmin(ctx, e, &cfg, db, ln.Addr())
 	}
 	switch {
 	case err == nil:
@@ -147,38 +145,6 @@ func readiness(ctx context.Context, db *bun.DB, started bool) error {
 		return fmt.Errorf("database schema at version %d, want %d", st.Current, st.Latest)
 	}
 	return nil
-}
-
-// prepareWithRetry migrates and seeds, retrying with backoff while the
-// database is unreachable. A schema newer than the binary is fatal.
-func prepareWithRetry(ctx context.Context, db *bun.DB, log *slog.Logger) (loaded int, err error) {
-	delay := 500 * time.Millisecond
-	for {
-		loaded, err = prepare(ctx, db)
-		if err == nil || errors.Is(err, migrations.ErrSchemaTooNew) || ctx.Err() != nil {
-			return loaded, err
-		}
-		log.Warn("database not ready, retrying", "err", err, "retry_in", delay)
-		select {
-		case <-ctx.Done():
-			return 0, ctx.Err()
-		case <-time.After(delay):
-		}
-		delay = min(2*delay, 30*time.Second)
-	}
-}
-
-// prepare applies migrations and loads the demo catalog into an empty
-// database (one transaction: an interrupted load leaves nothing behind).
-func prepare(ctx context.Context, db *bun.DB) (loaded int, err error) {
-	if _, _, err := migrations.Migrate(ctx, db); err != nil {
-		return 0, err
-	}
-	n, err := catalog.CountProducts(ctx, db)
-	if err != nil || n > 0 {
-		return 0, err
-	}
-	return demo.Load(ctx, db)
 }
 
 func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalog.DBInfo, srch fmt.Stringer, loaded int, took time.Duration) {

@@ -3,13 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"net/http"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
 	"shopbot/catalog/search/weaviate/weaviatetest"
 )
 
@@ -76,4 +80,51 @@ func TestReindexEmbedded(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "embedded index: 324 products in ") {
 		t.Errorf("reindex: %q", out.String())
 	}
+}
+
+// TestReplicasFillWeaviateOnce: three replicas started together on one
+// empty Postgres database and one empty Weaviate collection fill the
+// collection once (under the migration lock), and it holds the whole demo
+// catalog: two rebuilds at once could delete each other's objects as
+// stale.
+func TestReplicasFillWeaviateOnce(t *testing.T) {
+	srv := weaviatetest.New(t)
+	replicas := startReplicas(t, 3, map[string]string{
+		"DATABASE_URL":       catalogtest.NewPostgresDatabase(t),
+		"SEARCH_BACKEND":     "weaviate",
+		"WEAVIATE_URL":       srv.URL,
+		"WEAVIATE_GRPC_ADDR": srv.GRPCAddr,
+	})
+	fills := 0
+	for _, s := range replicas {
+		fills += strings.Count(s.stderr.String(), "weaviate: collection filled")
+	}
+	if fills != 1 {
+		t.Errorf("the collection was filled %d times, want once", fills)
+	}
+	if n := weaviateCount(t, srv.URL); n != len(must(demo.Products())) {
+		t.Errorf("weaviate holds %d products, want the demo's %d", n, len(must(demo.Products())))
+	}
+}
+
+// weaviateCount counts the objects of the default collection.
+func weaviateCount(t *testing.T, url string) int {
+	t.Helper()
+	query := `{"query":"{Aggregate{ShopbotProduct{meta{count}}}}"}`
+	resp, err := http.Post(url+"/v1/graphql", "application/json", strings.NewReader(query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Aggregate struct {
+				ShopbotProduct []struct{ Meta struct{ Count int } }
+			}
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Data.Aggregate.ShopbotProduct) != 1 {
+		t.Fatalf("aggregate: %v (%d results)", err, len(out.Data.Aggregate.ShopbotProduct))
+	}
+	return out.Data.Aggregate.ShopbotProduct[0].Meta.Count
 }

@@ -143,12 +143,43 @@ func tableExists(ctx context.Context, db bun.IDB) (bool, error) {
 // Migrate applies every pending migration under the migration lock and
 // returns the status before and after.
 func Migrate(ctx context.Context, db *bun.DB) (from Status, to Status, err error) {
-	unlock, err := lock(ctx, db)
-	if err != nil {
-		return from, to, err
-	}
-	defer unlock()
+	return Setup(ctx, db)
+}
 
+// Step is first-start work that must happen once per database, such as
+// loading the demo catalog or creating the owner's account. Every process
+// runs every step at every start, one process at a time, so a step checks
+// whether its work is done (through db, the handle it is given) and then
+// does nothing.
+type Step func(ctx context.Context, db bun.IDB) error
+
+// Setup applies every pending migration and then runs steps in order, all
+// under the migration lock, so processes starting together on one database
+// do first-start work once: the others wait and find it done. It returns
+// the schema status before and after.
+//
+// On Postgres the lock is a session advisory lock and the steps get db
+// itself (each makes its own transactions). On SQLite, whose processes
+// share no advisory lock, everything runs in one immediate transaction,
+// which holds the file's write lock across processes until it ends: the
+// steps get that transaction, and a failure leaves the database as it was.
+func Setup(ctx context.Context, db *bun.DB, steps ...Step) (from Status, to Status, err error) {
+	err = withLock(ctx, db, func(ctx context.Context, db bun.IDB) error {
+		if from, to, err = migrate(ctx, db); err != nil {
+			return err
+		}
+		for _, step := range steps {
+			if err := step(ctx, db); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return from, to, err
+}
+
+// migrate applies the pending migrations; the caller holds the lock.
+func migrate(ctx context.Context, db bun.IDB) (from Status, to Status, err error) {
 	if _, err := db.NewCreateTable().Model((*schemaMigration)(nil)).IfNotExists().Exec(ctx); err != nil {
 		return from, to, fmt.Errorf("migrations: create schema_migrations: %w", err)
 	}
@@ -169,10 +200,10 @@ func Migrate(ctx context.Context, db *bun.DB) (from Status, to Status, err error
 	return from, to, err
 }
 
-func apply(ctx context.Context, db *bun.DB, m Migration) error {
+func apply(ctx context.Context, db bun.IDB, m Migration) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		// Another process may have applied it since we looked (SQLite has
-		// no advisory lock; its transaction lock serializes this check).
+		// Another process may have applied it since we looked (a safeguard:
+		// the lock already serializes this check).
 		applied, err := tx.NewSelect().Model((*schemaMigration)(nil)).Where("version = ?", m.Version).Exists(ctx)
 		if err != nil || applied {
 			return err
@@ -213,12 +244,26 @@ func statements(sqlText string) []string {
 	return out
 }
 
-// lock takes the migration lock. On Postgres it is a session advisory lock
-// held on a dedicated connection; SQLite serializes through its write lock.
-func lock(ctx context.Context, db *bun.DB) (func(), error) {
+// withLock runs fn under the migration lock. On Postgres it is a session
+// advisory lock held on a dedicated connection (the server releases it if
+// the process dies) and fn gets db. On SQLite it is an immediate
+// transaction, which takes the file's write lock at BEGIN (the catalog
+// opens SQLite with _txlock=immediate; other processes wait busy_timeout
+// for it), and fn gets that transaction.
+func withLock(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db bun.IDB) error) error {
 	if db.Dialect().Name() != dialect.PG {
-		return func() {}, nil
+		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 	}
+	unlock, err := advisoryLock(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn(ctx, db)
+}
+
+// advisoryLock takes the Postgres advisory lock on a dedicated connection.
+func advisoryLock(ctx context.Context, db *bun.DB) (func(), error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("migrations: connect: %w", err)

@@ -81,40 +81,67 @@ func parse(name string, b []byte) ([]Product, error) {
 	}
 }
 
-// Load writes the demo catalog into db in one transaction and returns the
-// number of products.
-func Load(ctx context.Context, db *bun.DB) (int, error) {
+// Seed loads the demo catalog into a shop that has no products yet and
+// returns the number loaded: 0 when there are products already (a demo
+// loaded before, or the merchant's own). The check and the load are one
+// transaction, which on SQLite holds the write lock; on Postgres, run it
+// under migrations.Setup's lock so replicas starting together load it once.
+func Seed(ctx context.Context, db bun.IDB) (loaded int, err error) {
 	ps, err := Products()
 	if err != nil {
 		return 0, err
 	}
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		n, err := catalog.CountProducts(ctx, tx)
+		if err != nil || n > 0 {
+			return err
+		}
+		loaded = len(ps)
+		return write(ctx, tx, ps)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("demo: seed: %w", err)
+	}
+	return loaded, nil
+}
+
+// Load writes the demo catalog into db in one transaction and returns the
+// number of products.
+func Load(ctx context.Context, db bun.IDB) (int, error) {
+	ps, err := Products()
+	if err != nil {
+		return 0, err
+	}
+	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return write(ctx, tx, ps) })
+	if err != nil {
+		return 0, fmt.Errorf("demo: load: %w", err)
+	}
+	return len(ps), nil
+}
+
+// write upserts ps with their ratings and adds their reviews.
+func write(ctx context.Context, tx bun.Tx, ps []Product) error {
 	ins := make([]catalog.ProductInput, len(ps))
 	skus := make([]string, len(ps))
 	for i, p := range ps {
 		ins[i], skus[i] = p.Input, p.Input.SKU
 	}
-	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := catalog.UpsertProducts(ctx, tx, ins); err != nil {
-			return err
-		}
-		stored, err := catalog.GetProducts(ctx, tx, skus)
-		if err != nil {
-			return err
-		}
-		var reviews []catalog.Review
-		for i, p := range ps {
-			id := stored[i].ID
-			if err := catalog.SetRating(ctx, tx, id, p.Rating, p.RatingCount); err != nil {
-				return err
-			}
-			for _, r := range p.Reviews {
-				reviews = append(reviews, catalog.Review{ProductID: id, Author: r.Author, Rating: r.Rating, Body: r.Text})
-			}
-		}
-		return catalog.AddReviews(ctx, tx, reviews)
-	})
-	if err != nil {
-		return 0, fmt.Errorf("demo: load: %w", err)
+	if _, err := catalog.UpsertProducts(ctx, tx, ins); err != nil {
+		return err
 	}
-	return len(ps), nil
+	stored, err := catalog.GetProducts(ctx, tx, skus)
+	if err != nil {
+		return err
+	}
+	var reviews []catalog.Review
+	for i, p := range ps {
+		id := stored[i].ID
+		if err := catalog.SetRating(ctx, tx, id, p.Rating, p.RatingCount); err != nil {
+			return err
+		}
+		for _, r := range p.Reviews {
+			reviews = append(reviews, catalog.Review{ProductID: id, Author: r.Author, Rating: r.Rating, Body: r.Text})
+		}
+	}
+	return catalog.AddReviews(ctx, tx, reviews)
 }

@@ -115,3 +115,46 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 		}
 	})
 }
+
+// TestSeed: the demo catalog goes into a shop without products once; a
+// second start, or a shop with products of its own, gets nothing.
+func TestSeed(t *testing.T) {
+	t.Run("empty shop", func(t *testing.T) { catalogtest.Each(t, seedTwice) })
+	t.Run("own products", func(t *testing.T) { catalogtest.Each(t, seedOwnProducts) })
+}
+
+func seedTwice(t *testing.T, db *bun.DB) {
+	ctx := context.Background()
+	reviews := func() int64 {
+		n, err := db.NewSelect().Table("reviews").Count(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	n, err := demo.Seed(ctx, db)
+	if err != nil || n < 300 {
+		t.Fatalf("first seed: %d, %v", n, err)
+	}
+	before := reviews()
+	if again, err := demo.Seed(ctx, db); err != nil || again != 0 {
+		t.Errorf("second seed loaded %d (%v), want 0", again, err)
+	}
+	if count, _ := catalog.CountProducts(ctx, db); count != n || reviews() != before || before == 0 {
+		t.Errorf("after a second seed: %d products, %d reviews; want %d, %d", count, reviews(), n, before)
+	}
+}
+
+func seedOwnProducts(t *testing.T, db *bun.DB) {
+	ctx := context.Background()
+	own := catalog.ProductInput{SKU: "OWN-1", Title: "The merchant's own", Price: 500, Currency: "USD", Stock: 3}
+	if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{own}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := demo.Seed(ctx, db); err != nil || n != 0 {
+		t.Errorf("seed into a shop with products loaded %d (%v)", n, err)
+	}
+	if count, _ := catalog.CountProducts(ctx, db); count != 1 {
+		t.Errorf("%d products, want the merchant's 1", count)
+	}
+}

@@ -1,7 +1,10 @@
 // Package demo owns the demo shop: about 320 hand-written products in twelve
 // categories (data/*.jsonl, embedded in the binary; English with some Russian
 // listings), with ratings and reviews, loaded into an empty database at first
-// start so a new install has something to sell. It also generates large
+// start so a new install has something to sell: Seed loads it when the shop
+// has no products, checking and loading in one transaction, and bot runs it
+// under the migration lock so replicas starting together load it once
+// (Load writes it unconditionally, for tests). It also generates large
 // synthetic catalogs in the import format for scale tests
 // (`shopbot demo-catalog --size N`).
 //

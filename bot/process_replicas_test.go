@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// process is a `shopbot serve` child process.
+type process struct {
+	cmd            *exec.Cmd
+	base           string
+	stdout, stderr *syncBuffer
+	exited         chan error
+}
+
+// startProcesses starts n `shopbot serve` in dir with the README's
+// defaults (no DATABASE_URL: sqlite:shopbot.db in the working directory),
+// all before any is ready, and waits until each listens.
+func startProcesses(t *testing.T, dir string, n int) []*process {
+	t.Helper()
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "DATABASE_URL=") && !strings.HasPrefix(kv, "ADMIN_PASSWORD=") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "HTTP_ADDR=127.0.0.1:0") // the default port may be taken on a shared machine
+	ps := make([]*process, n)
+	for i := range ps {
+		p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan error, 1)}
+		p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, env, p.stderr
+		out, err := p.cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			sc := bufio.NewScanner(out)
+			for sc.Scan() {
+				p.stdout.Write([]byte(sc.Text() + "\n"))
+			}
+			p.exited <- p.cmd.Wait()
+		}()
+		t.Cleanup(func() { p.stop(t) })
+		ps[i] = p
+	}
+	for _, p := range ps {
+		p.waitListening(t)
+	}
+	return ps
+}
+
+func (p *process) waitListening(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for p.base == "" {
+		if m := addrRE.FindStringSubmatch(p.stdout.String()); m != nil {
+			p.base = "http://" + m[1]
+			return
+		}
+		select {
+		case err := <-p.exited:
+			p.exited <- err
+			t.Fatalf("shopbot exited: %v\nstderr: %s", err, p.stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed; stderr: %s", p.stderr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stop sends SIGTERM and expects a clean exit.
+func (p *process) stop(t *testing.T) {
+	t.Helper()
+	_ = p.cmd.Process.Signal(syscall.SIGTERM) // fails harmlessly if it has exited
+	select {
+	case err := <-p.exited:
+		if err != nil {
+			t.Errorf("exit after SIGTERM: %v; stderr: %s", err, p.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		_ = p.cmd.Process.Kill()
+		t.Error("no exit within 20 s of SIGTERM")
+	}
+}
+
+// TestProcessDefaultsTwoAtOnce: `go run ./bot` as the README says, twice
+// at once in one directory: both start on the embedded defaults
+// (sqlite:shopbot.db), both become ready, and the demo catalog and the
+// admin password are made once.
+func TestProcessDefaultsTwoAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	ps := startProcesses(t, dir, 2)
+	outs := make([]*server, len(ps))
+	for i, p := range ps {
+		waitFor200(t, p.base+"/readyz")
+		if !strings.Contains(p.stdout.String(), "database   sqlite (shopbot.db)") {
+			t.Errorf("process %d did not start on the default database:\n%s", i, p.stdout)
+		}
+		outs[i] = &server{base: p.base, stdout: p.stdout}
+	}
+	checkStartOutputs(t, outs, "")
+	signIn(t, ps[0].base, "admin", generatedPassword(t, outs))
+	checkLoadedOnce(t, openTestDB(t, "sqlite:"+filepath.Join(dir, "shopbot.db")))
+}
