@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,9 +17,11 @@ import (
 type TurnEffect struct {
 	bun.BaseModel `bun:"table:turn_effects"`
 
-	TurnKey   string    `bun:"turn_key,pk"`
-	EffectKey string    `bun:"effect_key,pk"`
-	CreatedAt time.Time `bun:"created_at,notnull"`
+	TurnKey    string     `bun:"turn_key,pk"`
+	EffectKey  string     `bun:"effect_key,pk"`
+	Notice     *string    `bun:"notice"`      // to deliver after the commit, if any
+	NotifiedAt *time.Time `bun:"notified_at"` // when the notice was claimed for delivery
+	CreatedAt  time.Time  `bun:"created_at,notnull"`
 }
 
 // ClaimEffect records an effect of a turn, to be called in the effect's
@@ -39,6 +43,31 @@ func ClaimEffect(ctx context.Context, db bun.IDB, turnKey, effectKey string, at 
 		return false, fmt.Errorf("catalog: claim effect %s/%s: %w", turnKey, effectKey, err)
 	}
 	return n == 1, nil
+}
+
+// SetEffectNotice keeps the notice an effect owes the merchant, in the
+// effect's transaction, for TakeEffectNotice to deliver after the commit.
+func SetEffectNotice(ctx context.Context, db bun.IDB, turnKey, effectKey, notice string) error {
+	res, err := db.NewUpdate().Model((*TurnEffect)(nil)).Set("notice = ?", notice).
+		Where("turn_key = ? AND effect_key = ?", turnKey, effectKey).Exec(ctx)
+	return expectOneRow(res, err, "effect %s/%s", turnKey, effectKey)
+}
+
+// TakeEffectNotice claims an effect's undelivered notice and returns it,
+// or "" if it has none or another caller took it: each notice is handed
+// out once.
+func TakeEffectNotice(ctx context.Context, db bun.IDB, turnKey, effectKey string, at time.Time) (string, error) {
+	var notice string
+	err := db.NewUpdate().Model((*TurnEffect)(nil)).Set("notified_at = ?", at.UTC()).
+		Where("turn_key = ? AND effect_key = ? AND notice IS NOT NULL AND notified_at IS NULL", turnKey, effectKey).
+		Returning("notice").Scan(ctx, &notice)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("catalog: take notice of effect %s/%s: %w", turnKey, effectKey, err)
+	}
+	return notice, nil
 }
 
 // PruneEffects deletes journal rows older than cutoff and returns how

@@ -4,10 +4,16 @@
 -- (web Idempotency-Key, Telegram update id, Slack event id); effect_key is
 -- the effect's kind, its canonical arguments and its occurrence in the
 -- turn. A turn run again after a crash finds its effects here and skips
--- them, so nothing is applied twice. Rows are pruned after a few days.
+-- them, so nothing is applied twice. An effect that tells the merchant
+-- (an order, a handoff) keeps its notice here, written with the effect and
+-- claimed (notified_at) when it is delivered after the commit, so a crash
+-- between the two delivers it on the retry instead of losing it. Rows are
+-- pruned after a few days.
 CREATE TABLE turn_effects (
     turn_key   TEXT NOT NULL,
     effect_key TEXT NOT NULL,
+    notice     TEXT,
+    notified_at TIMESTAMPTZ,
     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
     PRIMARY KEY (turn_key, effect_key)
 );
