@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -107,6 +108,8 @@ type Engine struct {
 	metrics *metrics
 	log     *slog.Logger
 	live    *liveSettings
+	pruner  *effectPruner
+	notices *sync.WaitGroup // notices being delivered
 }
 
 // New builds an engine and its tools.
@@ -116,8 +119,9 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: DB and Search are required")
 	}
 	deps := &Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
-		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger)
+		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)
 	}
 	tb, err := NewToolbox(Tools(deps)...)
 	if err != nil {
@@ -132,6 +136,8 @@ func New(cfg Config) (*Engine, error) {
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 		live:    &liveSettings{},
+		pruner:  &effectPruner{},
+		notices: notices,
 	}, nil
 }
 
@@ -235,6 +241,7 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)
 	}
+	e.maybePrune(ctx, s.Now)
 	return outcome, err
 }
 
