@@ -71,7 +71,7 @@ var scriptedCalls = map[string][]llmtest.ToolCall{
 		{Name: "update_cart_item", Arguments: `{"sku":"SHO-RUN-001","quantity":1}`},
 		{Name: "remove_from_cart", Arguments: `{"sku":"SHO-RUN-002"}`},
 	},
-	"add one": {{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001"}`}},
+	"add one":    {{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001"}`}},
 	"my details": {{Name: "checkout", Arguments: `{"name":"Ann Lee","phone":"+1 555 0100","address":"1 Main St, Springfield"}`}},
 	"yes, order": {{Name: "checkout", Arguments: `{"confirm":true}`}},
 	"a person":   {{Name: "request_human", Arguments: `{"reason":"wants to talk about a refund"}`}},
