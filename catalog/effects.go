@@ -70,6 +70,19 @@ func TakeEffectNotice(ctx context.Context, db bun.IDB, turnKey, effectKey string
 	return notice, nil
 }
 
+// PendingNotices lists effects recorded before cutoff whose notice no one
+// has claimed: their turn stopped after the commit and was not run again.
+func PendingNotices(ctx context.Context, db bun.IDB, cutoff time.Time, limit int) ([]TurnEffect, error) {
+	var rows []TurnEffect
+	err := db.NewSelect().Model(&rows).
+		Where("notice IS NOT NULL AND notified_at IS NULL AND created_at < ?", cutoff.UTC()).
+		Order("created_at").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: pending notices: %w", err)
+	}
+	return rows, nil
+}
+
 // PruneEffects deletes journal rows older than cutoff and returns how
 // many went.
 func PruneEffects(ctx context.Context, db bun.IDB, cutoff time.Time) (int64, error) {

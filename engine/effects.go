@@ -169,14 +169,20 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 }
 
 // deliverPending delivers the effect's notice if no run of the turn has
-// claimed it yet. A failure leaves it for the next run and is logged by
-// the caller's turn only as a missing notice, never a failed answer.
+// claimed it yet.
 func (d *Deps) deliverPending(ctx context.Context, s *Session, key string) {
 	fx := s.effects()
 	if d.Notify == nil || fx.key == "" {
 		return
 	}
-	raw, err := catalog.TakeEffectNotice(context.WithoutCancel(ctx), d.DB, fx.key, key, d.now())
+	d.deliver(context.WithoutCancel(ctx), fx.key, key)
+}
+
+// deliver claims an effect's notice and sends it. A claimed notice is
+// sent at most once; a failure to claim leaves it for a later run or the
+// sweep (prune.go).
+func (d *Deps) deliver(ctx context.Context, turnKey, effectKey string) {
+	raw, err := catalog.TakeEffectNotice(ctx, d.DB, turnKey, effectKey, d.now())
 	if err != nil || raw == "" {
 		return
 	}

@@ -52,7 +52,8 @@ type crashRig struct {
 	notes *noteLog
 
 	mu      sync.Mutex
-	armed   bool     // count steps (only the turn under test)
+	now     time.Time // the engine's clock
+	armed   bool      // count steps (only the turn under test)
 	crashAt int      // crash at this step, 1-based; 0 never
 	steps   []string // steps seen while armed
 }
@@ -79,7 +80,7 @@ var scriptedCalls = map[string][]llmtest.ToolCall{
 
 func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 	t.Helper()
-	r := &crashRig{testEnv: newTestEnvOn(t, db), notes: &noteLog{}}
+	r := &crashRig{testEnv: newTestEnvOn(t, db), notes: &noteLog{}, now: fixedNow}
 	llm := llmtest.NewServer(t)
 	llm.SetResponder(func(req llmtest.Request) llmtest.Step {
 		last := req.Messages[len(req.Messages)-1]
@@ -91,7 +92,7 @@ func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 		return llmtest.Reply("Done.")
 	})
 	eng, err := New(Config{
-		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: func() time.Time { return fixedNow },
+		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: r.clock,
 		Model:     NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
 		RateLimit: 1 << 30, Notifier: r.notes, Crash: r.crash,
 	})
@@ -100,6 +101,18 @@ func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 	}
 	r.eng = eng
 	return r
+}
+
+func (r *crashRig) clock() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.now
+}
+
+func (r *crashRig) advance(d time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.now = r.now.Add(d)
 }
 
 func (r *crashRig) crash(step string) bool {
@@ -264,4 +277,56 @@ func ordersOf(t *testing.T, r *crashRig, user string) int {
 		t.Fatal(err)
 	}
 	return int(n)
+}
+
+// TestSweepAndPrune: the notice of a handoff whose turn crashed after the
+// commit and never ran again is delivered by the hourly sweep, once; the
+// journal forgets turns after three days (by the engine's clock).
+func TestSweepAndPrune(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		r := newCrashRig(t, db)
+		ctx := context.Background()
+		if _, err := r.handle("sweep-0", "hello", "a"); err != nil { // prunes once, at start
+			t.Fatal(err)
+		}
+		r.arm(2) // after the handoff's commit
+		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, ErrCrashed) {
+			t.Fatalf("err = %v, want ErrCrashed", err)
+		}
+		r.disarm()
+		next := func(user string) {
+			t.Helper()
+			if _, err := r.handle(user, "hello", "b"); err != nil {
+				t.Fatal(err)
+			}
+			r.eng.notices.Wait()
+		}
+		r.advance(30 * time.Minute)
+		next("sweep-2")
+		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 0 {
+			t.Fatalf("%d notices before the sweep is due", n)
+		}
+		r.advance(time.Hour)
+		next("sweep-3")
+		r.advance(time.Hour)
+		next("sweep-4")
+		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 1 {
+			t.Errorf("%d handoff notices after two sweeps, want 1", n)
+		}
+		count := func() int {
+			n, err := db.NewSelect().Model((*catalog.TurnEffect)(nil)).Count(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return int(n)
+		}
+		if count() == 0 {
+			t.Fatal("the journal is empty before the prune")
+		}
+		r.advance(keepEffects + time.Hour)
+		next("sweep-5")
+		if n := count(); n != 0 {
+			t.Errorf("%d journal rows left after three days", n)
+		}
+	})
 }

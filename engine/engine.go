@@ -99,6 +99,7 @@ func (c *Config) defaults() {
 // Engine handles turns from every channel.
 type Engine struct {
 	cfg     Config
+	deps    *Deps
 	tools   *Toolbox
 	planner *Planner
 	limiter *rateLimiter
@@ -128,7 +129,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{
-		cfg: cfg, tools: tb, planner: NewPlanner(tb),
+		cfg: cfg, deps: deps, tools: tb, planner: NewPlanner(tb),
 		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),

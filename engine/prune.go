@@ -34,12 +34,35 @@ func (e *Engine) maybePrune(ctx context.Context, now time.Time) {
 	if !e.pruner.last.CompareAndSwap(last, now.UnixNano()) {
 		return // another turn is pruning
 	}
-	n, err := catalog.PruneEffects(context.WithoutCancel(ctx), e.cfg.DB, now.Add(-keepEffects))
+	ctx = context.WithoutCancel(ctx)
+	e.sweepNotices(ctx, now)
+	n, err := catalog.PruneEffects(ctx, e.cfg.DB, now.Add(-keepEffects))
 	if err != nil {
 		e.log.WarnContext(ctx, "effects journal not pruned", "err", err)
 		return
 	}
 	if n > 0 {
 		e.log.InfoContext(ctx, "effects journal pruned", "rows", n)
+	}
+}
+
+// noticeGrace is how long a notice may wait for its own turn to deliver
+// it before the sweep does.
+const noticeGrace = time.Minute
+
+// sweepNotices delivers the notices of effects whose turn stopped after
+// the commit and never ran again (a web client that did not retry). Each
+// is claimed first, so a replica or the turn itself cannot send it too.
+func (e *Engine) sweepNotices(ctx context.Context, now time.Time) {
+	if e.deps.Notify == nil {
+		return
+	}
+	rows, err := catalog.PendingNotices(ctx, e.cfg.DB, now.Add(-noticeGrace), 1000)
+	if err != nil {
+		e.log.WarnContext(ctx, "pending notices not swept", "err", err)
+		return
+	}
+	for _, row := range rows {
+		e.deps.deliver(ctx, row.TurnKey, row.EffectKey)
 	}
 }
