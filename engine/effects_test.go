@@ -54,8 +54,8 @@ type crashRig struct {
 	mu      sync.Mutex
 	now     time.Time // the engine's clock
 	armed   bool      // count steps (only the turn under test)
-	crashAt int      // crash at this step, 1-based; 0 never
-	steps   []string // steps seen while armed
+	crashAt int       // crash at this step, 1-based; 0 never
+	steps   []string  // steps seen while armed
 }
 
 // scriptedCalls are the tool calls the rig's model makes for a message.
