@@ -21,6 +21,12 @@
 // strict Content-Security-Policy, and html/template escapes everything
 // that comes from shoppers, products or the model.
 //
+// Imports (page_import.go) run in the background of the replica that
+// received the upload and record their progress, outcome and first 1,000
+// row errors in the database (importer.Job); a job's page and the recent
+// jobs list read only the database, so any replica shows them, and a job
+// whose process died shows as interrupted.
+//
 // Writes go through the catalog's repositories: product changes queue a
 // search-index update in the outbox; order status changes (cancelling
 // returns the stock) and merchant replies are told to the shopper through

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,90 +12,69 @@ import (
 	"sync"
 	"time"
 
+	"shopbot/catalog"
 	"shopbot/catalog/importer"
 )
 
-// importJob is one import started from the panel; it runs in the
-// background and its page shows the progress and, at the end, the same
-// per-row report as `shopbot import`.
-type importJob struct {
-	ID       int
-	Name     string
-	Size     int64
-	Started  time.Time
-	mu       sync.Mutex
-	read     int64
-	done     bool
-	summary  importer.Summary
-	err      error
-	finished time.Time
-}
+// Imports started from the panel run in the background of the process
+// that received the upload and record themselves in the import_jobs table
+// (importer.Job); the job's page reads that table, so it works on every
+// replica, and a job whose process died shows as interrupted.
 
-// importView is a consistent copy of a job for the template.
+// importJobs tracks the imports this process runs (tests wait for them).
+type importJobs struct{ wg sync.WaitGroup }
+
+func newImportJobs() *importJobs { return &importJobs{} }
+
+// recentImports is how many jobs the import form lists.
+const recentImports = 10
+
+// importView is the import page: the form with the recent jobs, or one
+// job's progress and result.
 type importView struct {
-	ID      int
+	ID        int64
+	Name      string
+	Size      int64
+	StartedBy string
+	Percent   int
+	State     string // running, done, failed, interrupted
+	Job       catalog.ImportJob
+	Errors    []catalog.ImportJobError // the kept ones, at most 1,000
+	More      int64                    // failed rows not kept
+	Took      string
+	LastBeat  string
+	Refresh   bool
+	Recent    []importRow
+}
+
+// importRow is a job in the form page's list.
+type importRow struct {
+	ID      int64
 	Name    string
-	Size    int64
-	Read    int64
-	Percent int
-	Done    bool
-	Summary importer.Summary
-	Err     string
-	Took    string
-	Refresh bool
-}
-
-func (j *importJob) view() importView {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	v := importView{ID: j.ID, Name: j.Name, Size: j.Size, Read: j.read, Done: j.done, Summary: j.summary, Refresh: !j.done}
-	if j.Size > 0 {
-		v.Percent = int(min(100, j.read*100/j.Size))
-	}
-	if j.done {
-		v.Percent = 100
-		v.Took = j.finished.Sub(j.Started).Round(time.Millisecond).String()
-	}
-	if j.err != nil {
-		v.Err = j.err.Error()
-	}
-	return v
-}
-
-// importJobs keeps the recent jobs of this process.
-type importJobs struct {
-	mu   sync.Mutex
-	next int
-	jobs map[int]*importJob
-}
-
-func newImportJobs() *importJobs { return &importJobs{jobs: map[int]*importJob{}} }
-
-func (js *importJobs) add(j *importJob) {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	js.next++
-	j.ID = js.next
-	js.jobs[j.ID] = j
-	for id := range js.jobs { // keep the last 20
-		if id <= j.ID-20 {
-			delete(js.jobs, id)
-		}
-	}
-}
-
-func (js *importJobs) get(id int) *importJob {
-	js.mu.Lock()
-	defer js.mu.Unlock()
-	return js.jobs[id]
+	State   string
+	Started time.Time
+	Job     catalog.ImportJob
 }
 
 func (s *Server) importPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "import", "Import products", "products", importView{})
+	jobs, err := catalog.ListImportJobs(r.Context(), s.db, recentImports)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	v := importView{}
+	for _, j := range jobs {
+		v.Recent = append(v.Recent, importRow{ID: j.ID, Name: j.FileName, State: s.importState(j), Started: j.StartedAt, Job: j})
+	}
+	s.render(w, r, http.StatusOK, "import", "Import products", "products", v)
 }
 
-// startImport saves the uploaded file and imports it in the background,
-// then shows the job's page.
+func (s *Server) importState(j catalog.ImportJob) string {
+	return j.State(s.cfg.Now(), catalog.ImportStaleAfter)
+}
+
+// startImport saves the uploaded file, records the job and imports it in
+// the background, then shows the job's page.
 func (s *Server) startImport(w http.ResponseWriter, r *http.Request) {
 	file, hdr, err := r.FormFile("file")
 	if err != nil {
@@ -102,56 +82,96 @@ func (s *Server) startImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	tmp, err := os.CreateTemp("", "shopbot-import-*"+filepath.Ext(hdr.Filename))
+	tmp, size, err := saveUpload(file, filepath.Ext(hdr.Filename))
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	size, err := io.Copy(tmp, file)
+	user := sessionFrom(r.Context()).Username
+	job, err := importer.StartJob(r.Context(), s.db,
+		catalog.ImportJob{FileName: filepath.Base(hdr.Filename), SizeBytes: size, StartedBy: user},
+		importer.JobConfig{Now: s.cfg.Now})
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		s.renderError(w, r, err)
+		return
+	}
+	st, _ := s.settings.Get(r.Context())
+	s.log.InfoContext(r.Context(), "import started", "job", job.ID(), "file", hdr.Filename, "bytes", size, "user", user)
+	s.imports.wg.Add(1)
+	go s.runImport(job, tmp, st.Currency)
+	http.Redirect(w, r, "/admin/import/"+strconv.FormatInt(job.ID(), 10), http.StatusSeeOther)
+}
+
+// saveUpload copies the upload to a temporary file, rewound.
+func saveUpload(src io.Reader, ext string) (*os.File, int64, error) {
+	tmp, err := os.CreateTemp("", "shopbot-import-*"+ext)
+	if err != nil {
+		return nil, 0, fmt.Errorf("admin: save upload: %w", err)
+	}
+	size, err := io.Copy(tmp, src)
 	if err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
 	}
 	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		s.renderError(w, r, fmt.Errorf("admin: save upload: %w", err))
-		return
+		return nil, 0, fmt.Errorf("admin: save upload: %w", err)
 	}
-	st, _ := s.settings.Get(r.Context())
-	job := &importJob{Name: filepath.Base(hdr.Filename), Size: size, Started: time.Now()}
-	s.imports.add(job)
-	s.log.InfoContext(r.Context(), "import started", "file", job.Name, "bytes", size, "user", sessionFrom(r.Context()).Username)
-	go s.runImport(job, tmp, st.Currency)
-	http.Redirect(w, r, "/admin/import/"+strconv.Itoa(job.ID), http.StatusSeeOther)
+	return tmp, size, nil
 }
 
-func (s *Server) runImport(job *importJob, f *os.File, currency string) {
+func (s *Server) runImport(job *importer.Job, f *os.File, currency string) {
+	defer s.imports.wg.Done()
 	defer os.Remove(f.Name())
 	defer f.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
-	sum, err := importer.Import(ctx, s.db, f, job.Name, importer.Options{
-		DefaultCurrency: currency,
-		BatchSize:       500,
-		Progress: func(n int64) {
-			job.mu.Lock()
-			job.read = n
-			job.mu.Unlock()
-		},
-	})
+	sum, err := job.Run(ctx, f, importer.Options{DefaultCurrency: currency, BatchSize: 500})
 	s.tree.reset()
-	job.mu.Lock()
-	job.done, job.summary, job.err, job.finished, job.read = true, sum, err, time.Now(), job.Size
-	job.mu.Unlock()
-	s.log.Info("import finished", "file", job.Name, "summary", sum.String(), "err", err)
+	s.log.Info("import finished", "job", job.ID(), "summary", sum.String(), "err", err)
 }
 
 func (s *Server) importStatus(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.Atoi(r.PathValue("id"))
-	job := s.imports.get(id)
-	if job == nil {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
 		s.renderError(w, r, notFound("Import"))
 		return
 	}
-	s.render(w, r, http.StatusOK, "import", "Import "+job.Name, "products", job.view())
+	v, err := s.importJobView(r.Context(), id)
+	if errors.Is(err, catalog.ErrNotFound) {
+		err = notFound("Import")
+	}
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "import", "Import "+v.Name, "products", v)
+}
+
+// importJobView reads a job and its kept errors from the database.
+func (s *Server) importJobView(ctx context.Context, id int64) (importView, error) {
+	j, err := catalog.GetImportJob(ctx, s.db, id)
+	if err != nil {
+		return importView{}, err
+	}
+	errs, err := catalog.ImportJobErrors(ctx, s.db, id, importer.DefaultMaxErrors)
+	if err != nil {
+		return importView{}, err
+	}
+	v := importView{ID: j.ID, Name: j.FileName, Size: j.SizeBytes, StartedBy: j.StartedBy, Job: j,
+		State: s.importState(j), Errors: errs, More: j.MoreErrors(len(errs)),
+		LastBeat: j.HeartbeatAt.UTC().Format("2006-01-02 15:04:05 UTC")}
+	if j.SizeBytes > 0 {
+		v.Percent = int(min(100, j.BytesRead*100/j.SizeBytes))
+	}
+	v.Refresh = v.State == catalog.ImportRunning
+	if !j.FinishedAt.IsZero() {
+		v.Took = j.FinishedAt.Sub(j.StartedAt).Round(time.Millisecond).String()
+	}
+	if v.State == catalog.ImportDone {
+		v.Percent = 100
+	}
+	return v, nil
 }

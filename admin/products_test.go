@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/uptrace/bun"
 
@@ -216,35 +215,9 @@ func TestImportThroughThePage(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
 	p.signIn()
 	csv := "sku,title,price,currency,stock\nIMP-1,Import One,10.00,USD,3\nIMP-2,Import Two,ten dollars,USD,1\nIMP-3,Import Three,5.5,USD,0\n"
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("csrf", p.csrf)
-	fw, _ := mw.CreateFormFile("file", "products.csv")
-	fw.Write([]byte(csv))
-	mw.Close()
-	req, _ := http.NewRequest("POST", p.srv.URL+"/admin/import", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	resp, err := p.client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	loc := resp.Header.Get("Location")
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/import/") {
-		t.Fatalf("upload = %d → %s", resp.StatusCode, loc)
-	}
-	var body string
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		_, body = p.get(loc)
-		if strings.Contains(body, "Done in") || time.Now().After(deadline) {
-			break
-		}
-		if !strings.Contains(body, `http-equiv="refresh"`) {
-			t.Fatal("a running import's page does not refresh itself")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	loc := p.upload("products.csv", csv)
+	p.admin.WaitImports()
+	_, body := p.get(loc)
 	if !strings.Contains(body, "imported 2, updated 0, failed 1") {
 		t.Fatalf("import page:\n%s", body)
 	}
@@ -260,23 +233,9 @@ func TestImportThroughThePage(t *testing.T) {
 	}
 
 	// A file that is not products at all fails before writing anything.
-	p.get("/admin/import")
-	buf.Reset()
-	mw = multipart.NewWriter(&buf)
-	mw.WriteField("csrf", p.csrf)
-	fw, _ = mw.CreateFormFile("file", "photo.csv")
-	fw.Write([]byte("\x00\x01\x02\x03binary"))
-	mw.Close()
-	req, _ = http.NewRequest("POST", p.srv.URL+"/admin/import", &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	resp, _ = p.client.Do(req)
-	resp.Body.Close()
-	loc = resp.Header.Get("Location")
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if _, body = p.get(loc); !strings.Contains(body, "Importing") {
-			break
-		}
-	}
+	loc = p.upload("photo.csv", "\x00\x01\x02\x03binary")
+	p.admin.WaitImports()
+	_, body = p.get(loc)
 	if !strings.Contains(body, "The import stopped") {
 		t.Errorf("binary file:\n%s", body)
 	}

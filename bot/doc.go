@@ -4,7 +4,7 @@
 //	shopbot [serve]              migrate, seed the demo catalog into an empty database, serve HTTP
 //	shopbot chat                 talk to the bot in the terminal (scriptable when piped)
 //	shopbot migrate              apply database migrations and exit
-//	shopbot import FILE          upsert products from CSV or JSONL by SKU
+//	shopbot import FILE          upsert products from CSV or JSONL by SKU (first 1,000 row errors listed; recorded as an import job)
 //	shopbot demo-catalog --size N
 //	                             write a synthetic catalog as JSONL for scale tests
 //	shopbot search-eval --judgments FILE

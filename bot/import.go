@@ -20,7 +20,8 @@ import (
 var errRowsFailed = errors.New("some rows were not imported")
 
 // importCmd upserts products from a CSV or JSONL file, with a progress bar
-// when stderr is a terminal, and reports every failed row.
+// when stderr is a terminal, and reports the first 1,000 failed rows and
+// the count of the rest. The run is recorded in import_jobs.
 func importCmd(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
@@ -52,11 +53,21 @@ func importCmd(ctx context.Context, e env, args []string) error {
 	if _, _, err := migrations.Migrate(ctx, db); err != nil {
 		return fmt.Errorf("migrate %s: %w", info, err)
 	}
-	bar := newProgressBar(e.stderr, f, "importing "+path)
-	sum, err := importer.Import(ctx, db, f, path, importer.Options{
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		size = st.Size()
+	}
+	// The job is recorded like a panel upload, so the panel of any replica
+	// lists it with its first errors.
+	job, err := importer.StartJob(ctx, db, catalog.ImportJob{FileName: path, SizeBytes: max(size, 0), StartedBy: "shopbot import"}, importer.JobConfig{})
+	if err != nil {
+		return err
+	}
+	bar := newProgressBar(e.stderr, size, "importing "+path)
+	sum, err := job.Run(ctx, f, importer.Options{
 		BatchSize:       *batch,
 		DefaultCurrency: *currency,
-		Progress:        func(n int64) { _ = bar.Set64(n) },
+		Progress:        func(p importer.Progress) { _ = bar.Set64(p.BytesRead) },
 	})
 	_ = bar.Finish()
 	if err != nil {
@@ -64,6 +75,9 @@ func importCmd(ctx context.Context, e env, args []string) error {
 	}
 	for _, rowErr := range sum.Errors {
 		fmt.Fprintf(e.stderr, "%s: %v\n", path, rowErr)
+	}
+	if more := sum.MoreErrors(); more > 0 {
+		fmt.Fprintf(e.stderr, "%s: … and %d more errors (only the first %d are listed)\n", path, more, len(sum.Errors))
 	}
 	fmt.Fprintln(e.stdout, sum)
 	if sum.Failed > 0 {
@@ -74,11 +88,7 @@ func importCmd(ctx context.Context, e env, args []string) error {
 
 // newProgressBar draws a byte-based bar on a terminal and nothing elsewhere
 // (CI logs and pipes stay clean).
-func newProgressBar(w io.Writer, f *os.File, label string) *progressbar.ProgressBar {
-	size := int64(-1)
-	if st, err := f.Stat(); err == nil {
-		size = st.Size()
-	}
+func newProgressBar(w io.Writer, size int64, label string) *progressbar.ProgressBar {
 	if tf, ok := w.(*os.File); !ok || !term.IsTerminal(int(tf.Fd())) {
 		return progressbar.DefaultBytesSilent(size, label)
 	}

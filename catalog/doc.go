@@ -35,6 +35,11 @@
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
 // errors.Is and translate them once at their edge.
 //
+// Product imports are recorded in import_jobs (import_jobs.go): counts, a
+// heartbeat and the first 1,000 row errors (import_job_errors), so every
+// replica shows a job; a running job whose heartbeat is older than
+// ImportStaleAfter is reported as interrupted (ImportJob.State).
+//
 // Money is integer minor units plus an ISO 4217 currency code; money.go
 // parses and formats it.
 package catalog

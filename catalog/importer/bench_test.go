@@ -3,6 +3,10 @@ package importer_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -38,5 +42,58 @@ func BenchmarkImport100k(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/import")
 		})
+	}
+}
+
+// badRowsReader streams about size bytes of CSV rows that all fail (a
+// 500-byte text in the stock column; every 5,000th row a 1 MiB one), so
+// the file itself takes no memory.
+type badRowsReader struct {
+	left int
+	i    int
+	buf  []byte
+}
+
+func (r *badRowsReader) Read(p []byte) (int, error) {
+	if len(r.buf) == 0 {
+		if r.left <= 0 {
+			return 0, io.EOF
+		}
+		if r.i == 0 {
+			r.buf = []byte("sku,title,price,currency,stock,description\n")
+		} else {
+			cell := strings.Repeat(`<b>&""quoted""</b> `, 25)
+			if r.i%5000 == 0 {
+				cell = strings.Repeat("x", 1<<20)
+			}
+			r.buf = fmt.Appendf(nil, "BAD-%d,Bad row %d,12.50,USD,\"%s\",desc\n", r.i, r.i, cell)
+		}
+		r.i++
+		r.left -= len(r.buf)
+	}
+	n := copy(p, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+// BenchmarkImportBadRows50MB imports 50 MB of bad rows and reports the
+// peak heap in use (sampled at every progress call) and the kept errors.
+// Target: the heap stays flat (well under 100 MB) and 1,000 errors kept.
+func BenchmarkImportBadRows50MB(b *testing.B) {
+	db := catalogtest.SQLite(b)
+	for b.Loop() {
+		runtime.GC()
+		var peak uint64
+		sample := func(importer.Progress) {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+		}
+		sum, err := importer.Import(context.Background(), db, &badRowsReader{left: 50 << 20}, "bad.csv", importer.Options{Progress: sample})
+		if err != nil || sum.Failed < 50_000 || len(sum.Errors) != importer.DefaultMaxErrors {
+			b.Fatalf("%v (kept %d): %v", sum, len(sum.Errors), err)
+		}
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(sum.Failed), "failed-rows")
 	}
 }

@@ -7,9 +7,25 @@
 // transaction per batch. A row that fails validation is reported with its
 // line number and reason and never written; a batch the database rejects is
 // retried row by row so only the offending rows fail. A file that is not
-// CSV or JSONL at all (binary data, no recognisable header) fails before
-// anything is written.
+// CSV or JSONL at all (binary data — more than one control byte in a
+// hundred, or invalid UTF-8, in the first 8 KiB — or no recognisable
+// header) fails before anything is written.
 //
-// The same Import serves `shopbot import` and the admin panel's upload; both
-// watch progress through Options.Progress.
+// Memory stays flat whatever the file holds: rows are streamed, one row is
+// at most 8 MiB (a longer JSONL line fails alone; a longer CSV record, an
+// unclosed quote, stops the import), and Summary keeps only the first
+// Options.MaxErrors (1,000) row errors, each with its SKU and reason cut
+// to a few dozen characters; Failed counts them all.
+//
+// Text (text.go): NUL and other control characters are stripped from every
+// field (the description keeps line breaks and tabs) and the row is
+// imported; a field that is not valid UTF-8 fails its row ("save the file
+// as UTF-8") rather than being silently altered.
+//
+// The same Import serves `shopbot import` and the admin panel's upload;
+// both run it through a Job (job.go), which records the import in the
+// catalog's import_jobs table as it goes: counts, a heartbeat and the kept
+// errors, written at most every 250 ms (Options.Progress is called after
+// each batch and every 1,000 rows), and the outcome at the end, so any
+// replica shows the job and a job whose process died reads as interrupted.
 package importer

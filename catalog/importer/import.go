@@ -12,13 +12,31 @@ import (
 	"shopbot/catalog"
 )
 
+// DefaultMaxErrors is how many row errors an import keeps by default.
+const DefaultMaxErrors = 1000
+
+// progressRows is how often, in rows read, Progress is called when no
+// batch is written (a file of bad rows writes none).
+const progressRows = 1000
+
 // Options tune an import.
 type Options struct {
 	BatchSize       int    // rows per transaction; default 1000
 	DefaultCurrency string // for rows without a currency; default USD
-	// Progress, when set, is called after each batch with the number of
-	// bytes of the file consumed so far.
-	Progress func(bytesRead int64)
+	// MaxErrors is how many row errors Summary.Errors keeps (the first
+	// ones, in file order); the rest are only counted. Default 1000.
+	MaxErrors int
+	// Progress, when set, is called after each batch and every 1,000 rows
+	// read, from the importing goroutine.
+	Progress func(Progress)
+}
+
+// Progress is a snapshot of a running import.
+type Progress struct {
+	BytesRead int64 // bytes of the file consumed so far
+	// Summary is the counts so far. Its Errors share the import's slice:
+	// they may be read during the call, never modified.
+	Summary Summary
 }
 
 // RowError is a row that was not written, and why.
@@ -38,15 +56,21 @@ func (e RowError) Error() string {
 // Summary is the outcome of an import.
 type Summary struct {
 	Format   Format
+	Rows     int // rows read (blank lines aside)
 	Imported int // new products
 	Updated  int // existing SKUs replaced
-	Failed   int
-	Errors   []RowError // every failed row, in file order
+	Failed   int // every row not written
+	// Errors are the first Options.MaxErrors failed rows in file order,
+	// each with its SKU and reason cut to a few dozen characters.
+	Errors []RowError
 }
 
 func (s Summary) String() string {
 	return fmt.Sprintf("imported %d, updated %d, failed %d", s.Imported, s.Updated, s.Failed)
 }
+
+// MoreErrors is how many failed rows are counted but not in Errors.
+func (s Summary) MoreErrors() int { return s.Failed - len(s.Errors) }
 
 // Import reads products from r (name is used for format detection and
 // messages) and upserts them by SKU. It returns an error only when the file
@@ -58,6 +82,9 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	}
 	if opts.DefaultCurrency == "" {
 		opts.DefaultCurrency = "USD"
+	}
+	if opts.MaxErrors <= 0 {
+		opts.MaxErrors = DefaultMaxErrors
 	}
 	counter := &countingReader{r: r}
 	rows, format, err := newRowReader(counter, name)
@@ -73,9 +100,15 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 		if err != nil {
 			return imp.sum, fmt.Errorf("read %s: %w", name, err)
 		}
+		imp.sum.Rows++
 		imp.add(rw)
 		if len(imp.batch) >= opts.BatchSize {
 			if err := imp.flush(ctx); err != nil {
+				return imp.sum, err
+			}
+			imp.progress(counter.n)
+		} else if imp.sum.Rows%progressRows == 0 {
+			if err := ctx.Err(); err != nil {
 				return imp.sum, err
 			}
 			imp.progress(counter.n)
@@ -104,13 +137,18 @@ type pending struct {
 
 func (imp *run) progress(n int64) {
 	if imp.opts.Progress != nil {
-		imp.opts.Progress(n)
+		imp.opts.Progress(Progress{BytesRead: n, Summary: imp.sum})
 	}
 }
 
+// fail counts a row that is not written and keeps the first MaxErrors,
+// their text made safe and short to echo.
 func (imp *run) fail(line int, sku, reason string) {
 	imp.sum.Failed++
-	imp.sum.Errors = append(imp.sum.Errors, RowError{Line: line, SKU: sku, Reason: reason})
+	if len(imp.sum.Errors) < imp.opts.MaxErrors {
+		imp.sum.Errors = append(imp.sum.Errors, RowError{
+			Line: line, SKU: displayText(sku, maxSKURunes), Reason: displayText(reason, maxReasonRunes)})
+	}
 }
 
 // add validates a row and queues it for the next batch.

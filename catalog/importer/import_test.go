@@ -111,6 +111,7 @@ func TestImportRejectsNonTabularFiles(t *testing.T) {
 		"empty.csv":    []byte("  \n"),
 		"notes.txt":    []byte("Remember to order more coffee.\nAnd milk.\n"),
 		"no-price.csv": []byte("sku,title\nA,B\n"),
+		"utf16.csv":    []byte("s\x00k\x00u\x00,\x00t\x00i\x00t\x00l\x00e\x00,\x00p\x00r\x00i\x00c\x00e\x00\n\x00"),
 	} {
 		_, err := importer.Import(context.Background(), db, bytes.NewReader(body), name, importer.Options{})
 		if !errors.Is(err, importer.ErrNotTabular) {
@@ -127,7 +128,7 @@ func TestImportProgressAndBOM(t *testing.T) {
 	body := "\xef\xbb\xbfsku,title,price\nA-1,Apple,1.00\nB-1,Banana,0.25\n"
 	var calls []int64
 	sum, err := importer.Import(context.Background(), db, strings.NewReader(body), "fruit.csv",
-		importer.Options{BatchSize: 1, Progress: func(n int64) { calls = append(calls, n) }})
+		importer.Options{BatchSize: 1, Progress: func(p importer.Progress) { calls = append(calls, p.BytesRead) }})
 	if err != nil || sum.Imported != 2 || sum.Failed != 0 {
 		t.Fatalf("summary = %v %+v, %v", sum, sum.Errors, err)
 	}

@@ -40,6 +40,15 @@ type rowReader interface {
 // sniffSize is how much of the file is inspected before reading rows.
 const sniffSize = 8 << 10
 
+// maxRowBytes bounds one row (a JSONL line, a CSV record), so memory stays
+// flat whatever the file holds: a product row is a few kilobytes, and an
+// unclosed CSV quote must not swallow the rest of the file into memory.
+const maxRowBytes = 8 << 20
+
+// errRowTooLong stops a CSV file whose record runs past maxRowBytes: the
+// CSV reader cannot find the next record after it reliably.
+var errRowTooLong = fmt.Errorf("a row is longer than %d MiB (an unclosed quote?)", maxRowBytes>>20)
+
 // newRowReader detects the format (by extension, else by content) and
 // rejects binary data before any row is read.
 func newRowReader(r io.Reader, name string) (rowReader, Format, error) {
@@ -51,7 +60,7 @@ func newRowReader(r io.Reader, name string) (rowReader, Format, error) {
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return nil, "", fmt.Errorf("read %s: %w", name, err)
 	}
-	if bytes.IndexByte(head, 0) >= 0 || !validUTF8Prefix(head) {
+	if binary(head) || !validUTF8Prefix(head) {
 		return nil, "", fmt.Errorf("%s: %w (it contains binary data)", name, ErrNotTabular)
 	}
 	if len(bytes.TrimSpace(head)) == 0 {
@@ -63,6 +72,19 @@ func newRowReader(r io.Reader, name string) (rowReader, Format, error) {
 	}
 	cr, err := newCSVReader(br, name)
 	return cr, format, err
+}
+
+// binary reports data that is not text: more than one control byte (NUL
+// and the like; tab and line breaks aside) in a hundred. A stray NUL in a
+// text file is stripped from its row instead (see text.go).
+func binary(head []byte) bool {
+	n := 0
+	for _, b := range head {
+		if (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f {
+			n++
+		}
+	}
+	return n > len(head)/100
 }
 
 // validUTF8Prefix allows a rune cut off at the end of the sniffed bytes.
@@ -96,11 +118,16 @@ type jsonlReader struct {
 
 func (j *jsonlReader) next() (row, error) {
 	for {
-		b, err := j.r.ReadBytes('\n')
-		if len(b) == 0 && err != nil {
+		b, tooLong, err := readLine(j.r, maxRowBytes)
+		if len(b) == 0 && !tooLong && err != nil {
 			return row{}, err
 		}
 		j.line++
+		r := row{line: j.line}
+		if tooLong {
+			r.err = fmt.Errorf("the line is longer than %d MiB", maxRowBytes>>20)
+			return r, nil
+		}
 		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			if err == io.EOF {
@@ -108,7 +135,17 @@ func (j *jsonlReader) next() (row, error) {
 			}
 			continue
 		}
-		r := row{line: j.line}
+		if !utf8.Valid(b) {
+			var named struct{ SKU string } // for the report only
+			_ = json.Unmarshal(bytes.ToValidUTF8(b, []byte("\uFFFD")), &named)
+			r.rec.SKU, r.err = named.SKU, errNotUTF8("")
+			return r, nil
+		}
+		// Raw control characters are invalid JSON: strip them like the
+		// escaped ones (a raw tab becomes a space).
+		if needsCleaning(b) {
+			b = []byte(cleanField(string(b), false))
+		}
 		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields()
 		if derr := dec.Decode(&r.rec); derr != nil {
@@ -120,13 +157,41 @@ func (j *jsonlReader) next() (row, error) {
 	}
 }
 
+// readLine reads up to and including the next '\n'. A line over max bytes
+// is consumed without being kept and reported as tooLong.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
+}
+
+func errNotUTF8(field string) error {
+	if field != "" {
+		return fmt.Errorf("the %s field is not valid UTF-8 text (save the file as UTF-8)", field)
+	}
+	return errors.New("the line is not valid UTF-8 text (save the file as UTF-8)")
+}
+
 type csvReader struct {
 	r     *csv.Reader
+	limit *rowLimiter
 	index map[string]int
+	names []string // column name by field position
 }
 
 func newCSVReader(r io.Reader, name string) (*csvReader, error) {
-	cr := csv.NewReader(r)
+	limit := &rowLimiter{r: r, left: maxRowBytes}
+	cr := csv.NewReader(limit)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -134,8 +199,10 @@ func newCSVReader(r io.Reader, name string) (*csvReader, error) {
 		return nil, fmt.Errorf("%s: %w: cannot read the header row: %v", name, ErrNotTabular, err)
 	}
 	index := map[string]int{}
+	names := make([]string, len(header))
 	for i, h := range header {
 		col := strings.ToLower(strings.TrimSpace(h))
+		names[i] = col
 		if !slices.Contains(Columns, col) {
 			return nil, fmt.Errorf("%s: %w: unknown column %q in the header (columns: %s)",
 				name, ErrNotTabular, truncate(h, 40), strings.Join(Columns, ","))
@@ -148,10 +215,11 @@ func newCSVReader(r io.Reader, name string) (*csvReader, error) {
 				name, ErrNotTabular, need, strings.Join(Columns, ","))
 		}
 	}
-	return &csvReader{r: cr, index: index}, nil
+	return &csvReader{r: cr, limit: limit, index: index, names: names}, nil
 }
 
 func (c *csvReader) next() (row, error) {
+	c.limit.left = maxRowBytes
 	fields, err := c.r.Read()
 	if err == io.EOF {
 		return row{}, io.EOF
@@ -175,13 +243,35 @@ func (c *csvReader) next() (row, error) {
 		Category: get("category"), Price: Text(get("price")), Currency: get("currency"),
 		Stock: Text(get("stock")), ImageURL: get("image_url"),
 	}}
-	if len(fields) != len(c.index) {
+	if col, bad := invalidUTF8(c.names, fields); bad {
+		r.rec = Record{SKU: r.rec.SKU}
+		r.err = errNotUTF8(col)
+	} else if len(fields) != len(c.index) {
 		r.err = fmt.Errorf("has %d fields, the header has %d", len(fields), len(c.index))
 	} else if a := get("attributes"); a != "" {
 		r.rec.Attributes = new(Attributes)
-		if err := json.Unmarshal([]byte(a), r.rec.Attributes); err != nil {
+		if err := json.Unmarshal([]byte(cleanField(a, false)), r.rec.Attributes); err != nil {
 			r.err = fmt.Errorf("attributes: %v", err)
 		}
 	}
 	return r, nil
+}
+
+// rowLimiter fails a read once a CSV record has taken maxRowBytes; the
+// reader resets left before each record.
+type rowLimiter struct {
+	r    io.Reader
+	left int
+}
+
+func (l *rowLimiter) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, errRowTooLong
+	}
+	if len(p) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= n
+	return n, err
 }

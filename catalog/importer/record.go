@@ -89,8 +89,10 @@ func (a *Attributes) UnmarshalJSON(b []byte) error {
 }
 
 // Input validates a record and converts it for catalog.UpsertProducts.
-// defaultCurrency applies when the record names none.
+// defaultCurrency applies when the record names none. Control characters
+// are stripped first (see text.go).
 func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
+	r.clean()
 	in := catalog.ProductInput{
 		SKU: r.SKU, Title: r.Title, Description: strings.TrimSpace(r.Description),
 		Brand: strings.TrimSpace(r.Brand), CategoryPath: catalog.SplitCategoryPath(r.Category),
@@ -112,7 +114,7 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	if s := strings.TrimSpace(string(r.Stock)); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > 10_000_000 {
-			return in, fmt.Errorf("%w: stock %q must be a whole number from 0 to 10000000", catalog.ErrInvalid, s)
+			return in, fmt.Errorf("%w: stock %q must be a whole number from 0 to 10000000", catalog.ErrInvalid, truncate(s, 40))
 		}
 		in.Stock = n
 	}
@@ -129,6 +131,27 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 		return in, fmt.Errorf("%w: title over 300 or description over 10000 characters", catalog.ErrInvalid)
 	}
 	return in, nil
+}
+
+// clean strips NUL and other control characters from every field; only
+// the description keeps line breaks and tabs.
+func (r *Record) clean() {
+	for _, f := range []*string{&r.SKU, &r.Title, &r.Brand, &r.Category, &r.Currency, &r.ImageURL} {
+		*f = cleanField(*f, false)
+	}
+	r.Description = cleanField(r.Description, true)
+	r.Price = Text(cleanField(string(r.Price), false))
+	r.Stock = Text(cleanField(string(r.Stock), false))
+	if r.Attributes == nil {
+		return
+	}
+	clean := make(Attributes, len(*r.Attributes))
+	for k, v := range *r.Attributes {
+		if k = strings.TrimSpace(cleanField(k, false)); k != "" {
+			clean[k] = strings.TrimSpace(cleanField(v, false))
+		}
+	}
+	*r.Attributes = clean
 }
 
 // imageURLs splits a cell of one or more http(s) URLs separated by "|" or
