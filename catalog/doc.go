@@ -8,6 +8,15 @@
 // PlaceOrder reserves stock, writes the order and empties the cart in one
 // RunInTx. Stock only ever changes through a conditional UPDATE
 // (stock >= n), and the schema's CHECK (stock >= 0) backs that up.
+// Every cart change (cartwrites.go) is likewise one statement with its
+// stock and active checks inside (INSERT ... SELECT ... ON CONFLICT DO
+// UPDATE ... WHERE ... RETURNING), so concurrent adds to one line — tools
+// of one reply, threads of a shared channel cart, replicas — all count.
+//
+// The effects journal (effects.go, table turn_effects) records each side
+// effect of a chat turn in the effect's own transaction; the engine skips
+// an effect it finds there, which makes a turn run again after a crash
+// change nothing twice.
 //
 // SQLite has one writer at a time: every transaction takes the write lock
 // at BEGIN, and this process queues its writers in Go (sqlitewriter.go)

@@ -26,6 +26,34 @@
 // turns, so a turn an adapter delivers again after handling it (its inbox
 // resumed after a stop) is not answered twice.
 //
+// A turn's side effects are idempotent end to end (effects.go). Each one —
+// a cart change, the order, the saved contact, a handoff — commits in its
+// own short transaction together with a row of the effects journal
+// (catalog.ClaimEffect): the turn key is the conversation id plus the
+// turn's DedupKey (web Idempotency-Key, Telegram update id, Slack event
+// id, console line), the effect key the effect's kind, a hash of its
+// canonical arguments and its occurrence number in the turn. A turn run
+// again after a crash (a web retry, an inbox resumed at start) makes the
+// same calls, finds their rows and skips them, answering from the state as
+// it is; two identical calls in one reply are two occurrences and both
+// count. One transaction for the whole turn would also be atomic, but it
+// would hold SQLite's single write lock (and Postgres row locks) across
+// model calls that take seconds, stalling every other chat; the journal
+// costs nothing on turns without effects and one INSERT inside the
+// transaction the effect needs anyway. Orders are also unique on the
+// turn's key (Session.IdempotencyKey). Notices to the merchant (an order,
+// a handoff) are written with their effect and claimed once after the
+// commit (catalog.TakeEffectNotice): a crash in between delivers them on
+// the retry instead of losing them. The journal is pruned after three
+// days (prune.go). Config.Crash lets tests stop a turn at each of these
+// steps as a crash would.
+//
+// Cart changes are single statements (catalog.AddCartItem and friends), so
+// concurrent tools of one round, threads of a shared channel cart and
+// replicas never lose one another's updates; when several tools of a
+// round changed the cart it is read once more after them all
+// (cartround.go), so the reply shows the cart the round left.
+//
 // Tools (tool_*.go, one per file, listed in tools.go) validate their
 // arguments against strict JSON schemas before running (tool.go); identity
 // and cart scope come from the Session, never from arguments; a tool error

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -48,6 +49,15 @@ type Config struct {
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
 	Now      func() time.Time
+	// Crash is a fault-injection hook for tests; production leaves it
+	// nil. Turns call it at each step where a process could die: inside
+	// each effect's transaction ("effect-tx"), after its commit
+	// ("effect"), before persisting ("persist") and inside the persist
+	// transaction ("persist-tx"). When it returns true the turn stops as
+	// if the process had died there: the open transaction rolls back,
+	// nothing later in the turn is written or sent, and Handle returns
+	// ErrCrashed.
+	Crash func(step string) bool
 }
 
 func (c *Config) defaults() {
@@ -89,6 +99,7 @@ func (c *Config) defaults() {
 // Engine handles turns from every channel.
 type Engine struct {
 	cfg     Config
+	deps    *Deps
 	tools   *Toolbox
 	planner *Planner
 	limiter *rateLimiter
@@ -98,6 +109,8 @@ type Engine struct {
 	metrics *metrics
 	log     *slog.Logger
 	live    *liveSettings
+	pruner  *effectPruner
+	notices *sync.WaitGroup // notices being delivered
 }
 
 // New builds an engine and its tools.
@@ -107,15 +120,16 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: DB and Search are required")
 	}
 	deps := &Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
-		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger)
+		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)
 	}
 	tb, err := NewToolbox(Tools(deps)...)
 	if err != nil {
 		return nil, err
 	}
 	return &Engine{
-		cfg: cfg, tools: tb, planner: NewPlanner(tb),
+		cfg: cfg, deps: deps, tools: tb, planner: NewPlanner(tb),
 		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
@@ -123,6 +137,8 @@ func New(cfg Config) (*Engine, error) {
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 		live:    &liveSettings{},
+		pruner:  &effectPruner{},
+		notices: notices,
 	}, nil
 }
 
@@ -165,7 +181,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
 	outcome, err := e.handle(ctx, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
-	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) {
+	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, ErrCrashed) {
 		e.log.ErrorContext(ctx, "turn failed", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
 		_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
 	}
@@ -192,6 +208,13 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if err != nil {
 		return "error", err
 	}
+	if e.cfg.Crash != nil {
+		var cancel context.CancelCauseFunc
+		ctx, cancel = context.WithCancelCause(ctx)
+		defer cancel(nil)
+		s.fx.cancel = cancel
+		sink = stoppableSink(sink, s.fx)
+	}
 	if s.State.done(t.DedupKey) {
 		// Delivered again after it was handled: an adapter resuming
 		// its inbox after a stop. The shopper has had the answer.
@@ -213,9 +236,13 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	}
 	s.State.markDone(t.DedupKey) // saved with the turn
 	outcome, err = e.respond(ctx, s, sink, rec)
+	if s.fx.stopped() || s.fx.step("persist") != nil {
+		return "crashed", ErrCrashed // nothing more is written
+	}
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)
 	}
+	e.maybePrune(ctx, s.Now)
 	return outcome, err
 }
 
@@ -266,6 +293,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 		Turn: t, Customer: c, Conversation: conv, Scope: scope,
 		State: loadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
 	}
+	s.fx = newTurnEffects(s, e.cfg.Crash)
 	if t.Text != "" {
 		s.State.Lang = s.Lang()
 	}
@@ -284,8 +312,10 @@ func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
 			}
 		}
 		var err error
-		at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.encode(), rec.msgs...)
-		return err
+		if at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.encode(), rec.msgs...); err != nil {
+			return err
+		}
+		return s.fx.step("persist-tx")
 	})
 	if err == nil && s.history != nil {
 		e.history.put(s.Conversation.ID, at, s.history, rec.msgs, e.cfg.HistoryMessages)

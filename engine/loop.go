@@ -37,7 +37,9 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 		if err := sink.Send(ctx, Event{Kind: EventTyping}); err != nil {
 			return err
 		}
-		for _, out := range e.runTools(ctx, s, resp.ToolCalls) {
+		outs := e.runTools(ctx, s, resp.ToolCalls)
+		e.latestCart(ctx, s, outs)
+		for _, out := range outs {
 			rec.tool(out)
 			msgs = append(msgs, ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
 			if out.err == nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"shopbot/catalog"
@@ -46,9 +47,12 @@ const noticeTimeout = 30 * time.Second
 
 // notifyAsync delivers each notice in the background, so a slow or
 // failing channel never delays the shopper's answer; failures are logged.
-func notifyAsync(n Notifier, log *slog.Logger) func(Notice) {
+// inflight counts deliveries under way (tests wait on it).
+func notifyAsync(n Notifier, log *slog.Logger, inflight *sync.WaitGroup) func(Notice) {
 	return func(nt Notice) {
+		inflight.Add(1)
 		go func() {
+			defer inflight.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), noticeTimeout)
 			defer cancel()
 			if err := n.Notify(ctx, nt); err != nil {

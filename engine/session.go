@@ -19,6 +19,9 @@ type Session struct {
 	State        *State            // memory across turns, saved after the turn
 	Currency     string            // the shop currency
 	Now          time.Time
+	// fx is the turn's view of the effects journal (effects.go), shared
+	// by the copies of the session concurrent tools work on.
+	fx *turnEffects
 	// history is what the model saw of earlier turns, nil if this turn
 	// did not load it; persist caches it with the turn's messages.
 	history []catalog.Message

@@ -3,7 +3,10 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
+
+	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 )
@@ -30,9 +33,17 @@ func addToCartTool(d *Deps) Tool {
 			if a.Quantity == 0 {
 				a.Quantity = 1
 			}
-			cart, err := catalog.AddToCart(ctx, d.DB, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
+			key := s.effects().effectKey("add", a.SKU+"|"+strconv.Itoa(a.Quantity))
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+				_, err := catalog.AddCartItem(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
+				return nil, err
+			})
 			if err != nil {
 				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+			}
+			cart, err := catalog.GetCart(ctx, d.DB, s.Scope) // after the write, with any concurrent one
+			if err != nil {
+				return Result{}, err
 			}
 			_, title := cartQty(cart, a.SKU)
 			view := cartViewOf(cart, s.Currency)

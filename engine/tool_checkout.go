@@ -86,11 +86,13 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	if s.Turn.DedupKey == "" {
 		return Result{}, errors.New("engine: checkout: the turn has no dedup key, so the order cannot be idempotent")
 	}
-	// A replayed turn finds the order it already placed.
+	// A replayed turn finds the order it already placed (and delivers
+	// its notice if the run that placed it stopped before).
 	if o, err := catalog.GetOrderByKey(ctx, d.DB, s.IdempotencyKey()); err == nil {
 		if o.CartScope != s.Scope.Key() {
 			return Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
 		}
+		d.deliverPending(ctx, s, orderEffect)
 		return orderPlaced(s, o), nil
 	} else if !errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, err
@@ -122,12 +124,7 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	case err != nil:
 		return Result{}, err
 	}
-	res := orderPlaced(s, o)
-	d.notify(Notice{
-		Kind: NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
-		Customer: s.Customer.DisplayName, Order: res.Order,
-	})
-	return res, nil
+	return orderPlaced(s, o), nil
 }
 
 // resolveContact takes each field from the arguments, else from the
@@ -293,7 +290,11 @@ func confirmProblem(s *Session, fp string) string {
 // as it is now; only a later turn can confirm it.
 func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, fp, reason string) (Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
-	if err := catalog.SaveContact(ctx, d.DB, s.Customer.ID, contact); err != nil {
+	key := s.effects().effectKey("contact", jsonString(contact))
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+		return nil, catalog.SaveContact(ctx, tx, s.Customer.ID, contact)
+	})
+	if err != nil {
 		return Result{}, err
 	}
 	s.Customer.Contact = contact
@@ -331,29 +332,41 @@ func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 	return showSummary(ctx, d, s, cart, ct, fingerprint(cartFingerprintLines(cart), ct), reasonChanged)
 }
 
+// orderEffect is the journal key of a turn's order: one per turn, since
+// the order is idempotent on the turn's key.
+const orderEffect = "order"
+
 // placeConfirmed places the order in a transaction that rolls back unless
 // the order holds exactly the lines, prices and contact of the confirmed
 // summary: the cart may change between the check and the order (a shared
-// cart has several writers).
+// cart has several writers). The order's notice to the merchant is kept
+// in the journal with it and delivered after the commit.
 func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, fp string) (*catalog.Order, error) {
 	var order *catalog.Order
-	err := d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
 		o, err := catalog.PlaceOrder(ctx, tx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Turn.Channel, ChatID: s.Turn.ChatID, ThreadID: s.Turn.ThreadID,
 			Contact: catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		placed := checkoutContact{Name: o.ContactName, Phone: o.Phone, Address: o.ShippingAddress}
 		if fingerprint(orderFingerprintLines(o), placed) != fp {
-			return errSummaryStale
+			return nil, errSummaryStale
 		}
 		order = o
-		return nil
+		return &Notice{
+			Kind: NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+			Customer: s.Customer.DisplayName, Order: orderViewOf(o),
+		}, nil
 	})
-	return order, err
+	if err != nil || applied {
+		return order, err
+	}
+	// A concurrent run of the same turn placed it.
+	return catalog.GetOrderByKey(ctx, d.DB, s.IdempotencyKey())
 }
 
 func orderPlaced(s *Session, o *catalog.Order) Result {

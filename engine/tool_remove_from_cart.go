@@ -6,6 +6,8 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"shopbot/catalog"
 )
 
@@ -31,20 +33,23 @@ func removeFromCartTool(d *Deps) Tool {
 // removeCartItem removes sku from the session's cart; a product that is not
 // in the cart is a ToolError.
 func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Result, error) {
-	before, err := catalog.GetCart(ctx, d.DB, s.Scope)
-	if err != nil {
-		return Result{}, err
-	}
-	_, title := cartQty(before, sku)
-	if title == "" {
+	key := s.effects().effectKey("remove", sku)
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+		return nil, catalog.RemoveCartItem(ctx, tx, s.Scope, sku)
+	})
+	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, toolErrorf("%s is not in the cart", sku)
 	}
-	cart, err := catalog.RemoveFromCart(ctx, d.DB, s.Scope, sku)
-	if errors.Is(err, catalog.ErrNotFound) {
-		return Result{}, toolErrorf("%s is not in the cart", sku) // removed meanwhile
-	}
 	if err != nil {
 		return Result{}, err
+	}
+	cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	title := sku
+	if p, err := catalog.GetProduct(ctx, d.DB, sku); err == nil {
+		title = p.Title
 	}
 	view := cartViewOf(cart, s.Currency)
 	return cartChanged(s, map[string]any{

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/uptrace/bun"
+
 	"shopbot/catalog"
 )
 
@@ -31,14 +33,20 @@ func requestHumanTool(d *Deps) Tool {
 			if s.Conversation == nil {
 				return Result{}, errors.New("engine: request_human: session has no conversation")
 			}
-			if err := catalog.FlagNeedsHuman(ctx, d.DB, s.Conversation.ID, text); err != nil {
+			key := s.effects().effectKey("handoff", text)
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+				if err := catalog.FlagNeedsHuman(ctx, tx, s.Conversation.ID, text); err != nil {
+					return nil, err
+				}
+				return &Notice{
+					Kind: NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+					Customer: s.Customer.DisplayName, Text: text,
+				}, nil
+			})
+			if err != nil {
 				return Result{}, err
 			}
 			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
-			d.notify(Notice{
-				Kind: NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
-				Customer: s.Customer.DisplayName, Text: text,
-			})
 			return Result{Data: map[string]string{
 				"status":  "requested",
 				"message": "A team member has been notified and will reply in this chat.",

@@ -22,8 +22,11 @@ type Turn struct {
 	Action *Action // or the button they pressed
 
 	// DedupKey identifies the platform update (Telegram update_id, Slack
-	// event_id, web request id). Orders are idempotent on it, so a replayed
-	// update cannot create a second order.
+	// event_id, web Idempotency-Key, console line). The turn's side
+	// effects (cart changes, the order, the saved contact, a handoff) are
+	// journaled under it, scoped to the conversation, so the same update
+	// run again after a crash changes nothing twice (effects.go). Empty:
+	// the engine makes up a unique key, and a retry is a new turn.
 	DedupKey string
 }
 
