@@ -161,6 +161,8 @@ func TestEndToEnd(t *testing.T) {
 		chromedp.Navigate(base+"/admin/import"),
 		chromedp.SetUploadFiles(`input[type=file]`, []string{csvPath}, chromedp.ByQuery),
 		chromedp.Click(`//button[text()="Import"]`),
+		// The job page refreshes itself until the import is done.
+		chromedp.WaitVisible(`#import-job[data-state="done"] #import-state`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#row-errors`, chromedp.ByQuery),
 	)
 	if s := text(`#import-state`); !strings.Contains(s, "imported 1, updated 0, failed 1") {
