@@ -11,9 +11,9 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/indexer"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
 	"shopbot/engine"
 )
@@ -38,9 +38,9 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 	opts := embedded.Options{Logger: log, Alpha: &cfg.search.alpha}
 	switch cfg.Embeddings {
 	case "openai":
-		opts.Embedder = embed.NewOpenAI(embed.OpenAIConfig{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL})
+		opts.Embedder = vectorizer.NewOpenAI(vectorizer.OpenAIConfig{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL})
 	default:
-		opts.Embedder = embed.NewLocal(0)
+		opts.Embedder = vectorizer.NewLocal(0)
 	}
 	idx := embedded.New(opts)
 	m := search.NewMetrics(reg)

@@ -46,7 +46,7 @@
 // vector, computed from its title (twice), brand, category path,
 // attribute values and the first 200 bytes of its description
 // (embedding.go). Rebuild fits the embedder on those texts when it learns
-// from the catalog (embed.Local) and embeds them in batches; Upsert
+// from the catalog (vectorizer.Local) and embeds them in batches; Upsert
 // embeds the products whose indexed text changed, outside the lock
 // searches wait on; a price or stock change embeds nothing. Vectors are
 // kept as int8 with their sign bits packed apart (vectors.go): 25 MB for

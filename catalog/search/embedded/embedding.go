@@ -30,7 +30,7 @@ const (
 
 var errWrongCount = errors.New("embedder returned a wrong number of vectors")
 
-// fitter is an embedder that learns from the catalog (embed.Local): the
+// fitter is an embedder that learns from the catalog (vectorizer.Local): the
 // index fits it on every active product at Rebuild.
 type fitter interface{ Fit(texts []string) }
 

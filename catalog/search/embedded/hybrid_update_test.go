@@ -11,9 +11,9 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
-	"shopbot/catalog/search/embed/embedtest"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
+	"shopbot/catalog/search/vectorizer/vectorizertest"
 )
 
 // TestHybridFollowsUpdates: products added, changed, deactivated and
@@ -112,8 +112,8 @@ func TestHybridUnchangedProductsAreNotReembedded(t *testing.T) {
 func TestHybridEmbedderOutage(t *testing.T) {
 	ctx := context.Background()
 	db := catalogtest.SQLite(t)
-	srv := embedtest.NewServer(t, conceptVector)
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, Model: "concepts", MaxRetries: -1})
+	srv := vectorizertest.NewServer(t, conceptVector)
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "concepts", MaxRetries: -1})
 	srv.Fail(500, 500) // the two batches of the rebuild
 	x := demoIndex(t, db, embedded.Options{Embedder: e})
 

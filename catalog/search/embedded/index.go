@@ -13,7 +13,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
+	"shopbot/catalog/search/vectorizer"
 )
 
 var _ search.Searcher = (*Index)(nil)
@@ -28,7 +28,7 @@ type Options struct {
 	Logger *slog.Logger
 	// Embedder adds vector similarity to relevance ranking (hybrid
 	// search, hybrid.go); nil ranks by keywords alone.
-	Embedder embed.Embedder
+	Embedder vectorizer.Embedder
 	// Alpha is the weight of vector similarity in the fused score: 0 is
 	// keywords only, 1 vectors only. Nil means DefaultAlpha when there is
 	// an Embedder (set it with new(0.5)); values are clamped to [0, 1].
@@ -70,7 +70,7 @@ type Index struct {
 	built    bool
 	lastFill time.Time // fillMissing's last attempt
 
-	emb      embed.Embedder // nil: keywords only
+	emb      vectorizer.Embedder // nil: keywords only
 	alpha    float32
 	floor    float32
 	lastWarn atomic.Int64 // unix nanoseconds of the last query embedding warning

@@ -14,8 +14,8 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // demoInput returns the demo catalog's input for sku.
@@ -202,7 +202,7 @@ func TestFollow(t *testing.T) {
 func TestConcurrentSearches(t *testing.T) {
 	for name, opts := range map[string]embedded.Options{
 		"keywords": {},
-		"hybrid":   {Embedder: embed.NewLocal(0)}, // Rebuild refits it while queries embed
+		"hybrid":   {Embedder: vectorizer.NewLocal(0)}, // Rebuild refits it while queries embed
 	} {
 		t.Run(name, func(t *testing.T) {
 			db := catalogtest.SQLite(t)

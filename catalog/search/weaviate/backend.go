@@ -16,8 +16,8 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/grpc"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 )
 
 var _ search.Searcher = (*Backend)(nil)
@@ -44,7 +44,7 @@ type Config struct {
 	// Collection defaults to DefaultCollection.
 	Collection string
 	// Embedder computes product and query vectors (required).
-	Embedder embed.Embedder
+	Embedder vectorizer.Embedder
 	// Expander analyzes query text (required): stems, synonyms, typos.
 	Expander Expander
 	// Alpha is the weight of vector similarity in hybrid queries: 0 is
@@ -65,7 +65,7 @@ type Config struct {
 type Backend struct {
 	client *wv.Client
 	class  string
-	emb    embed.Embedder
+	emb    vectorizer.Embedder
 	exp    Expander
 	alpha  float32
 	floor  float32

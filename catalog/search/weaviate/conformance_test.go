@@ -13,10 +13,10 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
 	"shopbot/catalog/search/weaviate/weaviatetest"
 )
@@ -42,7 +42,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	t.Helper()
 	srv := weaviatetest.Shared(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	emb := embed.NewLocal(0)
+	emb := vectorizer.NewLocal(0)
 	local := embedded.New(embedded.Options{Embedder: emb, Poll: 50 * time.Millisecond, Logger: testLogger(t)})
 	if err := local.Rebuild(ctx, db); err != nil {
 		t.Fatal(err)

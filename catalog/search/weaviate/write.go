@@ -22,7 +22,7 @@ const (
 	loadBatch = 2000
 )
 
-// fitter is an embedder that learns from the catalog (embed.Local).
+// fitter is an embedder that learns from the catalog (vectorizer.Local).
 type fitter interface{ Fit(texts []string) }
 
 // Upsert reads the products with these SKUs from db and writes them to
