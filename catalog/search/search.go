@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 // Sort orders search results.
@@ -29,6 +30,17 @@ type Query struct {
 	Sort        Sort
 	Limit       int
 	Offset      int
+}
+
+// RankText is the query text without the price phrases that restate its
+// price filters ("under 100", "до 5000"): the words its results are ranked
+// by. Without a price filter the text is kept whole ("books from 1984"
+// names a book).
+func (q Query) RankText() string {
+	if q.MinPrice <= 0 && q.MaxPrice <= 0 {
+		return q.Text
+	}
+	return analysis.WithoutPrices(q.Text)
 }
 
 // Results is one page of matches and how many there are in all.

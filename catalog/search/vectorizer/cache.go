@@ -78,10 +78,3 @@ func (c *cache) put(k cacheKey, v []float32) {
 		c.used -= sizeOf(ent.vec)
 	}
 }
-
-// len is the number of cached vectors.
-func (c *cache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items)
-}

@@ -16,7 +16,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/grpc"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 	"shopbot/catalog/search/vectorizer"
 )
 
@@ -25,10 +25,12 @@ var _ search.Searcher = (*Backend)(nil)
 // DefaultCollection is the collection products are stored in.
 const DefaultCollection = "ShopbotProduct"
 
-// Expander turns query text into words and their alternatives; the
-// embedded index implements it (embedded.Index.Expand).
+// Expander turns query text into words and their alternatives, matched
+// against the catalog's vocabulary (typo corrections need it); bot wires
+// the embedded index, which also answers while Weaviate is down
+// (embedded.Index.Expand). This package does not import it.
 type Expander interface {
-	Expand(text string) [][]embedded.Alternative
+	Expand(text string) [][]analysis.Alternative
 }
 
 // Config configures a Backend.
@@ -51,7 +53,7 @@ type Config struct {
 	// keywords only, 1 vectors only; clamped to [0, 1].
 	Alpha float64
 	// MinSimilarity is what a result without a keyword match needs;
-	// 0 means embedded.DefaultMinSimilarity.
+	// 0 means search.DefaultMinSimilarity.
 	MinSimilarity float64
 	// Timeout bounds each request; default 60 s (a batch of a rebuild
 	// may take that long on a busy server; searches are bound by their
@@ -105,7 +107,7 @@ func New(cfg Config) (*Backend, error) {
 	}
 	b := &Backend{client: client, class: class, emb: cfg.Embedder, exp: cfg.Expander,
 		alpha: float32(min(max(cfg.Alpha, 0), 1)),
-		floor: float32(cmp.Or(cfg.MinSimilarity, embedded.DefaultMinSimilarity)),
+		floor: float32(cmp.Or(cfg.MinSimilarity, search.DefaultMinSimilarity)),
 		log:   cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))}
 	return b, nil
 }

@@ -48,7 +48,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 		t.Fatal(err)
 	}
 	b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(), Embedder: emb, Expander: local,
-		Alpha: embedded.DefaultAlpha, Logger: testLogger(t)})
+		Alpha: search.DefaultAlpha, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	workerCfg.Logger = testLogger(t)
 	w := indexer.New(db, b, workerCfg)
 	done := make(chan struct{}, 2)
-	go func() { _ = local.Follow(ctx, db); done <- struct{}{} }()
+	go func() { local.Follow(ctx, db); done <- struct{}{} }()
 	go func() { _ = w.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	// The catalog's own writes queued events the rebuild made redundant;
