@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"shopbot/catalog"
-
 	"shopbot/catalog/search/analysis"
 )
 
@@ -49,7 +48,7 @@ type surface struct{ word, stem string }
 // analyzer turns products into analyses. It belongs to the index writer.
 type analyzer struct {
 	stems analysis.StemCache
-	pos   map[string]int // stem → index in the analyzed being built
+	pos   map[string]int // stem → index in the terms being built
 	seen  map[string]bool
 }
 

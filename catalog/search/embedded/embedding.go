@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"shopbot/catalog"
-
 	"shopbot/catalog/search/analysis"
 )
 

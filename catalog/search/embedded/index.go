@@ -13,9 +13,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/vectorizer"
-
 	"shopbot/catalog/search/analysis"
+	"shopbot/catalog/search/vectorizer"
 )
 
 var _ search.Searcher = (*Index)(nil)
@@ -32,8 +31,9 @@ type Options struct {
 	// search, hybrid.go); nil ranks by keywords alone.
 	Embedder vectorizer.Embedder
 	// Alpha is the weight of vector similarity in the fused score: 0 is
-	// keywords only, 1 vectors only. Nil means search.DefaultAlpha when there is
-	// an Embedder (set it with new(0.5)); values are clamped to [0, 1].
+	// keywords only, 1 vectors only. Nil means search.DefaultAlpha when
+	// there is an Embedder (set it with new(0.5)); values are clamped to
+	// [0, 1].
 	Alpha *float64
 	// MinSimilarity is the similarity a product needs to be a result
 	// without a keyword match; 0 means search.DefaultMinSimilarity.

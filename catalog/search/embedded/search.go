@@ -7,7 +7,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-
 	"shopbot/catalog/search/analysis"
 )
 

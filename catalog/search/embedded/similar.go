@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"shopbot/catalog"
-
 	"shopbot/catalog/search/analysis"
 )
 

@@ -110,8 +110,8 @@ func (st *state) termID(stem string) int32 {
 	return t
 }
 
-// register resolves an analyzed to term ids (parallel to a.terms) and adds
-// its words to the typo vocabulary.
+// register resolves a product's analyzed terms to term ids (parallel to
+// a.terms) and adds its words to the typo vocabulary.
 func (st *state) register(a *analyzed) []int32 {
 	ids := make([]int32, len(a.terms))
 	for i, tf := range a.terms {
