@@ -18,8 +18,8 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/importer"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // BenchmarkPanel100k measures the panel's heaviest pages over HTTP with
@@ -39,7 +39,7 @@ func BenchmarkPanel100k(b *testing.B) {
 			start := time.Now()
 			long := fillShop(b, db)
 			b.Logf("%s: 100,000 products and 10,000 conversations written in %s", kind, time.Since(start).Round(time.Millisecond))
-			idx := embedded.New(embedded.Options{Embedder: embed.NewLocal(0)})
+			idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
 			if err := idx.Rebuild(context.Background(), db); err != nil {
 				b.Fatal(err)
 			}

@@ -11,9 +11,9 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/indexer"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
 	"shopbot/engine"
 	"shopbot/migrations"
@@ -39,9 +39,9 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 	opts := embedded.Options{Logger: log, Alpha: &cfg.search.alpha}
 	switch cfg.Embeddings {
 	case "openai":
-		opts.Embedder = embed.NewOpenAI(embed.OpenAIConfig{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL})
+		opts.Embedder = vectorizer.NewOpenAI(vectorizer.OpenAIConfig{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL})
 	default:
-		opts.Embedder = embed.NewLocal(0)
+		opts.Embedder = vectorizer.NewLocal(0)
 	}
 	idx := embedded.New(opts)
 	m := search.NewMetrics(reg)
@@ -63,22 +63,20 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 }
 
 // load builds the embedded index from the database and keeps it current
-// until ctx ends (every catalog write bumps products.updated_at, which
-// Follow polls). The outbox worker delivers catalog changes to Weaviate
-// or, with the embedded backend, to the index at once (and keeps the
-// outbox from growing). An empty Weaviate collection is filled first.
+// until ctx ends: Follow polls products.updated_at, which every catalog
+// write bumps, so every replica's index sees every change. The outbox is
+// a queue that one replica's worker takes each event from, so it feeds
+// only Weaviate (one collection for all replicas); with the embedded
+// backend its events are dropped (indexer.NoIndex) so it does not grow.
+// An empty Weaviate collection is filled first.
 func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) error {
 	start := time.Now()
 	if err := s.index.Rebuild(ctx, db); err != nil {
 		return fmt.Errorf("build search index: %w", err)
 	}
 	log.DebugContext(ctx, "search index built", "products", s.index.Len(), "took", time.Since(start))
-	go func() {
-		if err := s.index.Follow(ctx, db); err != nil && ctx.Err() == nil {
-			log.ErrorContext(ctx, "search index stopped following the catalog", "err", err)
-		}
-	}()
-	var target indexer.Index = s.index
+	go s.index.Follow(ctx, db)
+	target := indexer.NoIndex
 	if s.weaviate != nil {
 		target = s.weaviate
 		// Under the migration lock: replicas starting together on an

@@ -3,7 +3,7 @@ package engine
 import (
 	"strings"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
 )
 
 // The offline planner's intent parser: pure functions from a message (and
@@ -351,7 +351,7 @@ func matchShoppingList(m *parseMsg) (Intent, bool) {
 	}
 	in := Intent{Kind: IntentShoppingList, Days: daysIn(m.toks)}
 	if i := findAny(m.toks, vBudget); i >= 0 {
-		in.Budget, _, _ = search.AmountAt(m.toks, i+1)
+		in.Budget, _, _ = analysis.AmountAt(m.toks, i+1)
 	}
 	return in, true
 }
@@ -380,7 +380,7 @@ func matchSmallTalk(m *parseMsg) (Intent, bool) {
 // for help.
 func matchSearch(m *parseMsg) Intent {
 	in := Intent{Kind: IntentSearch}
-	toks, prices := search.CutPrices(m.toks)
+	toks, prices := analysis.CutPrices(m.toks)
 	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
 	toks = extractSort(toks, &in)
 	words := cutAll(cutAll(toks, vFiller), vGreeting)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
 )
 
 // parserStates are the conversation memories the parser cases start from.
@@ -229,7 +229,7 @@ func FuzzParseIntent(f *testing.F) {
 			if in.Kind == IntentField && in.Field != st.Checkout.Awaiting {
 				t.Fatalf("%q: field %q while awaiting %q", text, in.Field, name)
 			}
-			if in.MinPrice < 0 || in.MaxPrice < 0 || in.MaxPrice > search.MaxAmount || in.Qty < 0 || in.Qty > maxQty || len(in.Refs) > 2*maxRef {
+			if in.MinPrice < 0 || in.MaxPrice < 0 || in.MaxPrice > analysis.MaxAmount || in.Qty < 0 || in.Qty > maxQty || len(in.Refs) > 2*maxRef {
 				t.Fatalf("%q: slots out of range: %+v", text, in)
 			}
 		}

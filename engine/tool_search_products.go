@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
 )
 
 type searchProductsArgs struct {
@@ -26,7 +27,7 @@ func (a *searchProductsArgs) pricesFromQuery() {
 	if a.MinPrice != nil || a.MaxPrice != nil {
 		return
 	}
-	_, r := search.CutPrices(tokenize(a.Query))
+	_, r := analysis.CutPrices(tokenize(a.Query))
 	if r.Min > 0 {
 		a.MinPrice = &r.Min
 	}

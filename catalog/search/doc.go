@@ -1,16 +1,29 @@
 // Package search owns product search: the Query and Results types every
-// backend speaks, the Searcher interface, and the backends.
+// backend speaks, the Searcher interface, the hybrid defaults both
+// backends share, and the backends.
 //
-//   - embedded (subpackage): the in-process index, the default — BM25F with
-//     stemming, typo tolerance and synonyms, fused with vector similarity
-//     from an embed.Embedder (relative score fusion, weight alpha), kept
-//     current from the database.
-//   - embed (subpackage): the embedders — local (hashed character n-grams,
-//     TF-IDF fitted on the catalog; no network) and OpenAI embeddings.
+//   - analysis (subpackage): the text analysis both backends share —
+//     words, stems, compounds, stop words, synonyms, attribute text, the
+//     text a product's vector is computed from, and price phrases. It
+//     imports neither backend.
+//   - vectorizer (subpackage): the embedders — local (hashed character
+//     n-grams, TF-IDF fitted on the catalog; no network) and OpenAI
+//     embeddings.
+//   - embedded (subpackage): the in-process index, the default — BM25F
+//     with typo tolerance and synonyms, fused with vector similarity
+//     (relative score fusion, weight alpha). Every process builds it and
+//     keeps it current by polling the database (Follow), so every replica
+//     sees every change.
+//   - weaviate (subpackage): SEARCH_BACKEND=weaviate, one Weaviate
+//     collection shared by every replica, fed by the outbox (indexer
+//     subpackage) and queried with hybrid search. It does not import the
+//     embedded index: query expansion (typo corrections need the
+//     catalog's vocabulary) comes through its Expander interface, which
+//     bot fills with the embedded index it builds anyway as the fallback.
+//   - indexer (subpackage): the outbox worker. The outbox is a queue each
+//     event of which one worker (of one replica) takes, so it feeds only
+//     Weaviate; with the embedded backend it is drained unread.
 //   - eval (subpackage): search-eval's metrics on a judgments file.
-//   - weaviate (subpackage): SEARCH_BACKEND=weaviate, a Weaviate
-//     collection fed by the outbox (indexer subpackage) and queried with
-//     hybrid search, using the embedded index's analysis.
 //   - Database (this package): a keyword query over the catalog tables
 //     (every word must match the title, brand, description or category
 //     path) with the filters applied in SQL. It needs no index, so the
@@ -22,9 +35,14 @@
 //     shopbot_search_latency_seconds by backend.
 //   - searchtest (subpackage): the conformance suite every backend runs.
 //
+// Imports run one way: analysis and vectorizer import no search package;
+// this package imports analysis (Query.RankText); embedded and weaviate
+// import this package, analysis and vectorizer, and not each other.
+//
 // Every backend applies the filters (price, category subtree, stock,
 // attributes) before ranking, so a result never violates a stated limit,
 // and ranks by Query.RankText: the text without the price phrases
-// ("under 100", "до 5000") that restate its price filter. prices.go reads
-// those phrases; the offline planner uses it to turn them into filters.
+// ("under 100", "до 5000") that restate its price filter. The offline
+// planner reads those phrases with analysis.CutPrices to turn them into
+// filters.
 package search

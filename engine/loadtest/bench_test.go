@@ -23,8 +23,8 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 )
@@ -40,7 +40,7 @@ func benchShop(b *testing.B) (*embedded.Index, *loadtest.Model, func() *engine.E
 	if _, err := demo.Load(ctx, db); err != nil {
 		b.Fatal(err)
 	}
-	idx := embedded.New(embedded.Options{Embedder: embed.NewLocal(0)})
+	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
 	if err := idx.Rebuild(ctx, db); err != nil {
 		b.Fatal(err)
 	}

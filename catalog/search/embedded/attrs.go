@@ -3,7 +3,8 @@ package embedded
 import (
 	"math/bits"
 	"slices"
-	"strings"
+
+	"shopbot/catalog/search/analysis"
 )
 
 // The attribute index maps "key\x00value", lower-cased, to the sorted ids
@@ -11,32 +12,9 @@ import (
 // as "40, 41, 42" is indexed whole and as each listed value. Attribute
 // filters become bitsets built from it, so checking one costs a bit test.
 
-// attrKeys returns the attribute-index keys of attrs.
-func attrKeys(attrs map[string]string) []string {
-	var keys []string
-	for k, v := range attrs {
-		prefix := strings.ToLower(strings.TrimSpace(k)) + "\x00"
-		keys = append(keys, prefix+strings.ToLower(strings.TrimSpace(v)))
-		if !strings.Contains(v, ",") {
-			continue
-		}
-		for part := range strings.SplitSeq(v, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				keys = append(keys, prefix+strings.ToLower(part))
-			}
-		}
-	}
-	slices.Sort(keys)
-	return slices.Compact(keys)
-}
-
-func attrKey(k, v string) string {
-	return strings.ToLower(strings.TrimSpace(k)) + "\x00" + strings.ToLower(strings.TrimSpace(v))
-}
-
 // indexAttrs adds doc to the lists of its attributes.
 func (st *state) indexAttrs(doc int32, attrs map[string]string) {
-	for _, k := range attrKeys(attrs) {
+	for _, k := range analysis.AttributeKeys(attrs) {
 		l := st.attrs[k]
 		i, found := slices.BinarySearch(l, doc)
 		if !found {
@@ -47,7 +25,7 @@ func (st *state) indexAttrs(doc int32, attrs map[string]string) {
 
 // unindexAttrs removes doc from the lists of its attributes.
 func (st *state) unindexAttrs(doc int32, attrs map[string]string) {
-	for _, k := range attrKeys(attrs) {
+	for _, k := range analysis.AttributeKeys(attrs) {
 		l := st.attrs[k]
 		if i, found := slices.BinarySearch(l, doc); found {
 			st.attrs[k] = slices.Delete(l, i, i+1)
@@ -80,7 +58,7 @@ func (st *state) attrSet(want map[string]string) bitset {
 	var out bitset
 	for k, v := range want {
 		b := newBitset(len(st.docs))
-		for _, d := range st.attrs[attrKey(k, v)] {
+		for _, d := range st.attrs[analysis.AttributeKey(k, v)] {
 			b.set(d)
 		}
 		if out == nil {

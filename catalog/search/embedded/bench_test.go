@@ -16,8 +16,8 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/importer"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // benchQueries is a mix of what shoppers and the model send: plain words,
@@ -57,7 +57,7 @@ func BenchmarkSearchDemo(b *testing.B) {
 // embedder.
 func BenchmarkSearchDemoHybrid(b *testing.B) {
 	db := catalogtest.SQLite(b)
-	benchSearch(b, demoIndex(b, db, embedded.Options{Embedder: embed.NewLocal(0)}))
+	benchSearch(b, demoIndex(b, db, embedded.Options{Embedder: vectorizer.NewLocal(0)}))
 }
 
 // BenchmarkSearch100k measures query latency over 100,000 synthetic
@@ -73,7 +73,7 @@ func BenchmarkSearch100k(b *testing.B) {
 // highest similarity of any product to a nonsense query, which must stay
 // under DefaultMinSimilarity.
 func BenchmarkSearch100kHybrid(b *testing.B) {
-	x := benchSearch100k(b, embedded.Options{Embedder: embed.NewLocal(0)})
+	x := benchSearch100k(b, embedded.Options{Embedder: vectorizer.NewLocal(0)})
 	var texts []string
 	for _, q := range benchQueries {
 		if q.Text != "" {
@@ -110,7 +110,7 @@ func BenchmarkRebuild100k(b *testing.B) {
 // BenchmarkRebuild100kHybrid is BenchmarkRebuild100k with the Local
 // embedder: fitting it and embedding every product are part of the build.
 func BenchmarkRebuild100kHybrid(b *testing.B) {
-	benchRebuild100k(b, embedded.Options{Embedder: embed.NewLocal(0)})
+	benchRebuild100k(b, embedded.Options{Embedder: vectorizer.NewLocal(0)})
 }
 
 func benchRebuild100k(b *testing.B, opts embedded.Options) {

@@ -25,7 +25,7 @@ type rawPosting struct {
 func newBuilder() *builder { return &builder{st: newState()} }
 
 // add appends p. Rebuild sees each SKU once.
-func (b *builder) add(p catalog.Product, a *analysis) {
+func (b *builder) add(p catalog.Product, a *analyzed) {
 	st := b.st
 	st.bump(p.UpdatedAt)
 	id := int32(len(st.docs))
@@ -45,7 +45,7 @@ func (b *builder) add(p catalog.Product, a *analysis) {
 	st.sync(id)
 }
 
-func (b *builder) post(id int32, a *analysis) []int32 {
+func (b *builder) post(id int32, a *analyzed) []int32 {
 	ids := b.st.register(a)
 	for len(b.raw) < len(b.st.postings) {
 		b.raw = append(b.raw, nil)

@@ -16,17 +16,21 @@
 // a read lock with each other and wait only while a write batch (at most
 // 256 products) is applied.
 //
+// Follow is the index's only feed. Every shopbot process builds its own
+// index, so each must see every change: the outbox cannot do that, since
+// one worker (of one replica) takes each of its events; the outbox feeds
+// Weaviate only. Polling the database serves any number of replicas and
+// needs no recovery after a crash: a restart rebuilds.
+//
 // # Index
 //
 // A product becomes an entry (the catalog.Product itself, returned to
 // callers as a copy, with its category shared per category) and, while
-// active, postings. Text is split into lower-cased runs of letters and
-// digits; a letter–digit change splits too ("16gb"). Latin words go
-// through the Snowball English stemmer, Cyrillic ones through the Russian
-// one (plus a rule for the fleeting vowel of "кроссовок"); words with
-// digits are kept as they are ("42", "4k"). Hyphenated and letter–digit
-// compounds are also indexed joined ("wi-fi" as "wifi", "t-shirt" as
-// "tshirt"). Each stem has a posting list of (document, weight), sorted by
+// active, postings. Its text goes through package analysis, which the
+// Weaviate backend shares: lower-cased runs of letters and digits split
+// at letter–digit changes ("16gb"), Snowball English and Russian stems,
+// words with digits kept as they are ("42", "4k"), hyphenated and
+// letter–digit compounds also joined ("wi-fi" as "wifi"). Each stem has a posting list of (document, weight), sorted by
 // document, where weight is the BM25F pseudo-frequency: per-field counts
 // times the field boost (title 3, brand 2, category path 1.5, attribute
 // values 1.5, description 1), normalized by field length against the
@@ -42,11 +46,11 @@
 //
 // # Vectors
 //
-// With Options.Embedder (package embed) every active product also has a
-// vector, computed from its title (twice), brand, category path,
+// With Options.Embedder (package vectorizer) every active product also
+// has a vector, computed from its title (twice), brand, category path,
 // attribute values and the first 200 bytes of its description
-// (embedding.go). Rebuild fits the embedder on those texts when it learns
-// from the catalog (embed.Local) and embeds them in batches; Upsert
+// (analysis.VectorText). Rebuild fits the embedder on those texts when it learns
+// from the catalog (vectorizer.Local) and embeds them in batches; Upsert
 // embeds the products whose indexed text changed, outside the lock
 // searches wait on; a price or stock change embeds nothing. Vectors are
 // kept as int8 with their sign bits packed apart (vectors.go): 25 MB for
@@ -56,9 +60,10 @@
 //
 // # Queries
 //
-// A query becomes up to 32 slots, one per word after dropping stop words.
-// A slot's alternatives are the word's stem (for a compound, also its
-// parts together), its synonyms (synonyms.txt; a several-word synonym
+// A query becomes up to 32 slots, one per word after dropping stop words
+// (analysis.QueryWords). A slot's alternatives are the word's stem (for a
+// compound, also its parts together), its synonyms (analysis.Synonyms,
+// by default analysis/synonyms.txt; a several-word synonym
 // requires all its words) and, when no active product contains the word,
 // the vocabulary words within Damerau-Levenshtein distance 1 (4–7 runes) or
 // 2 (8+ runes), found by shared trigrams and verified. Alternatives of a
@@ -81,4 +86,8 @@
 // index answers exactly as without an embedder. Other sorts, and queries
 // without words, use keywords and filters only. Similar fuses the same
 // way, with the product's own vector as the query.
+//
+// Expand (expand.go) hands the slots out as analysis.Alternative stems:
+// the Weaviate backend's query expansion, which needs this catalog's
+// vocabulary for typo corrections.
 package embedded

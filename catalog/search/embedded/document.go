@@ -2,12 +2,10 @@ package embedded
 
 import (
 	"hash/fnv"
-	"maps"
-	"slices"
 	"strconv"
-	"strings"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 // field is a part of a product that is weighted separately (BM25F).
@@ -31,8 +29,8 @@ const (
 	bm25B  = 0.75
 )
 
-// analysis is what one product contributes to the index.
-type analysis struct {
+// analyzed is what one product contributes to the index.
+type analyzed struct {
 	terms    []termFreq
 	length   [numFields]uint16 // words per field
 	surfaces []surface         // distinct words and their stems, for typo lookup
@@ -49,30 +47,30 @@ type surface struct{ word, stem string }
 
 // analyzer turns products into analyses. It belongs to the index writer.
 type analyzer struct {
-	stems stemCache
-	pos   map[string]int // stem → index in the analysis being built
+	stems analysis.StemCache
+	pos   map[string]int // stem → index in the terms being built
 	seen  map[string]bool
 }
 
 func newAnalyzer() *analyzer {
-	return &analyzer{stems: stemCache{}, pos: map[string]int{}, seen: map[string]bool{}}
+	return &analyzer{stems: analysis.StemCache{}, pos: map[string]int{}, seen: map[string]bool{}}
 }
 
 // product analyzes every indexed field of p.
-func (a *analyzer) product(p *catalog.Product) analysis {
+func (a *analyzer) product(p *catalog.Product) analyzed {
 	clear(a.pos)
 	clear(a.seen)
 	texts := fieldTexts(p)
-	out := analysis{sig: signature(p, texts)}
+	out := analyzed{sig: signature(p, texts)}
 	for f, text := range texts {
-		docTerms(text, a.stems, func(w, s string, compound bool) {
+		analysis.EachTerm(text, a.stems, func(w, s string, compound bool) {
 			a.count(&out, field(f), w, s, compound)
 		})
 	}
 	return out
 }
 
-func (a *analyzer) count(out *analysis, f field, w, s string, compound bool) {
+func (a *analyzer) count(out *analyzed, f field, w, s string, compound bool) {
 	if !compound && out.length[f] < 1<<16-1 {
 		out.length[f]++
 	}
@@ -91,30 +89,6 @@ func (a *analyzer) count(out *analysis, f field, w, s string, compound bool) {
 	}
 }
 
-// docTerms calls fn for every indexable word of text with its stem, and
-// once more for each compound joined up ("wi-fi" also yields "wifi", and
-// "16gb" both "16", "gb" and "16gb"), so a query may spell it either way.
-func docTerms(text string, stems stemCache, fn func(word, stem string, compound bool)) {
-	var parts []string
-	flush := func() {
-		if len(parts) > 1 {
-			j := strings.Join(parts, "")
-			fn(j, stems.stem(j), true)
-		}
-		parts = parts[:0]
-	}
-	lex(text, func(w word) {
-		if !w.joined {
-			flush()
-		}
-		parts = append(parts, w.text)
-		if indexable(w.text) {
-			fn(w.text, stems.stem(w.text), false)
-		}
-	})
-	flush()
-}
-
 // fieldTexts returns the text of each field of p.
 func fieldTexts(p *catalog.Product) [numFields]string {
 	var t [numFields]string
@@ -122,28 +96,8 @@ func fieldTexts(p *catalog.Product) [numFields]string {
 	if p.Category != nil {
 		t[fieldCategory] = p.Category.Path
 	}
-	t[fieldAttrs] = attributeText(p.Attributes)
+	t[fieldAttrs] = analysis.AttributeText(p.Attributes)
 	return t
-}
-
-// attributeText renders attributes as searchable text: "color: red" keeps
-// the key ("size 42" finds sizes), a yes/no flag becomes its key or nothing
-// ("waterproof": "no" must not match "waterproof").
-func attributeText(attrs map[string]string) string {
-	var b strings.Builder
-	for _, k := range slices.Sorted(maps.Keys(attrs)) {
-		v := attrs[k]
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "", "no", "false", "нет":
-			continue
-		case "yes", "true", "да":
-			b.WriteString(k)
-		default:
-			b.WriteString(k + ": " + v)
-		}
-		b.WriteString("; ")
-	}
-	return b.String()
 }
 
 // signature hashes what the postings and attribute index depend on, so a stock or price change
@@ -154,7 +108,7 @@ func signature(p *catalog.Product, texts [numFields]string) uint64 {
 		h.Write([]byte(t))
 		h.Write([]byte{0})
 	}
-	for _, k := range attrKeys(p.Attributes) { // the attribute index, "no" values included
+	for _, k := range analysis.AttributeKeys(p.Attributes) { // the attribute index, "no" values included
 		h.Write([]byte(k))
 		h.Write([]byte{0})
 	}

@@ -5,16 +5,13 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 const (
-	// vectorDescBytes is how much of the description a vector text takes.
-	vectorDescBytes = 200
 	// embedBatch is how many products one Embed call gets.
 	embedBatch = 2048
 	// queryEmbedTimeout bounds embedding a query; past it the query is
@@ -30,51 +27,9 @@ const (
 
 var errWrongCount = errors.New("embedder returned a wrong number of vectors")
 
-// fitter is an embedder that learns from the catalog (embed.Local): the
+// fitter is an embedder that learns from the catalog (vectorizer.Local): the
 // index fits it on every active product at Rebuild.
 type fitter interface{ Fit(texts []string) }
-
-// vectorText is what a product's vector is computed from: its title twice
-// (the strongest evidence of what it is), brand, category path, attribute
-// values (a yes/no flag by its key) and the start of its description.
-func vectorText(p *catalog.Product) string {
-	var b strings.Builder
-	add := func(s string) {
-		if s = strings.TrimSpace(s); s != "" {
-			b.WriteString(s)
-			b.WriteString(". ")
-		}
-	}
-	add(p.Title)
-	add(p.Title)
-	add(p.Brand)
-	if p.Category != nil {
-		add(p.Category.Path)
-	}
-	for _, k := range slices.Sorted(maps.Keys(p.Attributes)) {
-		switch v := p.Attributes[k]; strings.ToLower(strings.TrimSpace(v)) {
-		case "", "no", "false", "нет":
-		case "yes", "true", "да":
-			add(strings.ReplaceAll(k, "_", " "))
-		default:
-			add(v)
-		}
-	}
-	add(descriptionStart(p.Description, vectorDescBytes))
-	return strings.TrimSpace(b.String())
-}
-
-// descriptionStart cuts s to at most n bytes, at a space when there is one.
-func descriptionStart(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	s = truncate(s, n)
-	if i := strings.LastIndexFunc(s, unicode.IsSpace); i > 0 {
-		s = s[:i]
-	}
-	return s
-}
 
 // embedAll computes the vectors of the active products of a new
 // generation, fitting the embedder on their texts first when it learns
@@ -89,7 +44,7 @@ func (x *Index) embedAll(ctx context.Context, st *state) {
 	for i := range st.docs {
 		if e := &st.docs[i]; e.p.Active {
 			docs = append(docs, int32(i))
-			texts = append(texts, vectorText(&e.p))
+			texts = append(texts, analysis.VectorText(&e.p))
 		}
 	}
 	if f, ok := x.emb.(fitter); ok {
@@ -132,7 +87,7 @@ func (x *Index) embedDocs(ctx context.Context, st *state, docs []int32, texts []
 // vectorsFor embeds the products of an upsert whose vector is out of date:
 // active ones that are new, changed in what they index, or without one.
 // It runs under writeMu, so st cannot change meanwhile (and is only read).
-func (x *Index) vectorsFor(ctx context.Context, st *state, ps []catalog.Product, as []analysis) (want []bool, vecs [][]float32, err error) {
+func (x *Index) vectorsFor(ctx context.Context, st *state, ps []catalog.Product, as []analyzed) (want []bool, vecs [][]float32, err error) {
 	if x.emb == nil {
 		return nil, nil, nil
 	}
@@ -143,7 +98,7 @@ func (x *Index) vectorsFor(ctx context.Context, st *state, ps []catalog.Product,
 		id, ok := st.bySKU[p.SKU]
 		if p.Active && (!ok || st.docs[id].sig != as[i].sig || !st.vec.has(id)) {
 			want[i] = true
-			texts = append(texts, vectorText(p))
+			texts = append(texts, analysis.VectorText(p))
 		}
 	}
 	if len(texts) == 0 {
@@ -187,7 +142,7 @@ func (x *Index) fillMissing(ctx context.Context) error {
 	for _, d := range slices.Sorted(maps.Keys(st.missing)) {
 		if e := &st.docs[d]; !e.removed && e.p.Active {
 			docs = append(docs, d)
-			texts = append(texts, vectorText(&e.p))
+			texts = append(texts, analysis.VectorText(&e.p))
 		}
 		if len(docs) == fillBatch {
 			break
@@ -221,7 +176,7 @@ func (x *Index) queryVector(ctx context.Context, text string) []float32 {
 	}
 	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
 	defer cancel()
-	vecs, err := x.emb.Embed(ctx, []string{truncate(text, maxQueryBytes)})
+	vecs, err := x.emb.Embed(ctx, []string{analysis.Truncate(text, analysis.MaxQueryBytes)})
 	if err == nil && len(vecs) != 1 {
 		err = errWrongCount
 	}

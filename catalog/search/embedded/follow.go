@@ -23,13 +23,13 @@ const (
 	reconcileEvery = 20
 )
 
-// Follow keeps the index current until ctx ends, then returns nil. Every
+// Follow keeps the index current until ctx ends. Every
 // Poll it reloads the products whose updated_at is newer than the newest
 // it has seen; every catalog write, including stock taken by orders, bumps
 // updated_at. Without a prior Rebuild it starts with one. Errors are
 // logged (at most once a minute while they last) and retried on the next
 // poll.
-func (x *Index) Follow(ctx context.Context, db bun.IDB) error {
+func (x *Index) Follow(ctx context.Context, db bun.IDB) {
 	tick := time.NewTicker(x.poll)
 	defer tick.Stop()
 	var fl failureLog
@@ -40,7 +40,7 @@ func (x *Index) Follow(ctx context.Context, db bun.IDB) error {
 		}
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case <-tick.C:
 		}
 	}

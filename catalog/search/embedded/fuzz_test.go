@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // FuzzSearch feeds odd text to the tokenizer, typo lookup and synonym
@@ -22,7 +22,7 @@ func FuzzSearch(f *testing.F) {
 		f.Add(seed, int64(0))
 	}
 	db, x := demoSQLite(f)
-	hybrid := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Logger: testLogger(f)})
+	hybrid := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Logger: testLogger(f)})
 	ctx := context.Background()
 	if err := hybrid.Rebuild(ctx, db); err != nil {
 		f.Fatal(err)

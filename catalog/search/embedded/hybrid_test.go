@@ -12,10 +12,10 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
-	"shopbot/catalog/search/embed/embedtest"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/search/vectorizer"
+	"shopbot/catalog/search/vectorizer/vectorizertest"
 )
 
 // nonsenseQueries share no word with any product, and no more than a
@@ -25,7 +25,7 @@ var nonsenseQueries = []string{"zzzzqqqq", "qwxv jjkq", "lorem ipsum", "asdfgh",
 // localIndex is the demo catalog indexed with the Local embedder.
 func localIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index {
 	t.Helper()
-	opts.Embedder = embed.NewLocal(0)
+	opts.Embedder = vectorizer.NewLocal(0)
 	return demoIndex(t, db, opts)
 }
 
@@ -67,10 +67,10 @@ func conceptVector(text string) []float32 {
 
 // semanticIndex is the demo catalog indexed with the OpenAI embedder
 // talking to a fake server that embeds by concepts.
-func semanticIndex(t testing.TB, db *bun.DB, opts embedded.Options) (*embedded.Index, *embedtest.Server) {
+func semanticIndex(t testing.TB, db *bun.DB, opts embedded.Options) (*embedded.Index, *vectorizertest.Server) {
 	t.Helper()
-	srv := embedtest.NewServer(t, conceptVector)
-	opts.Embedder = embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, Model: "concepts"})
+	srv := vectorizertest.NewServer(t, conceptVector)
+	opts.Embedder = vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "concepts"})
 	return demoIndex(t, db, opts), srv
 }
 
@@ -117,7 +117,7 @@ func TestHybridFindsLaptopsForNotebookComputer(t *testing.T) {
 // edits), but they keep most letter n-grams of the words meant.
 func TestHybridFindsWhatKeywordsMiss(t *testing.T) {
 	db, plain := demoSQLite(t)
-	x := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Logger: testLogger(t)})
+	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Logger: testLogger(t)})
 	if err := x.Rebuild(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
@@ -161,8 +161,8 @@ func TestHybridNonsenseFindsNothing(t *testing.T) {
 		}
 	}
 	for name, x := range map[string]*embedded.Index{
-		"local":       embedded.New(embedded.Options{Embedder: embed.NewLocal(0)}),
-		"vector only": embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Alpha: new(1.0)}),
+		"local":       embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)}),
+		"vector only": embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(1.0)}),
 	} {
 		if err := x.Rebuild(context.Background(), db); err != nil {
 			t.Fatal(err)
@@ -181,7 +181,7 @@ func TestHybridNonsenseFindsNothing(t *testing.T) {
 // answers exactly as one without.
 func TestAlphaZeroIsKeywordOnly(t *testing.T) {
 	db, plain := demoSQLite(t)
-	x := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Alpha: new(0.0), Logger: testLogger(t)})
+	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(0.0), Logger: testLogger(t)})
 	if err := x.Rebuild(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
@@ -232,8 +232,8 @@ func TestHybridNeverViolatesFilters(t *testing.T) {
 		if _, err := demo.Load(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
-		for _, alpha := range []float64{0.1, embedded.DefaultAlpha, 0.8, 1} {
-			x := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Alpha: new(alpha), Logger: testLogger(t)})
+		for _, alpha := range []float64{0.1, search.DefaultAlpha, 0.8, 1} {
+			x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(alpha), Logger: testLogger(t)})
 			if err := x.Rebuild(context.Background(), db); err != nil {
 				t.Fatal(err)
 			}

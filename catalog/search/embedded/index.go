@@ -13,7 +13,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
+	"shopbot/catalog/search/analysis"
+	"shopbot/catalog/search/vectorizer"
 )
 
 var _ search.Searcher = (*Index)(nil)
@@ -21,42 +22,28 @@ var _ search.Searcher = (*Index)(nil)
 // Options configures an Index.
 type Options struct {
 	// Synonyms are groups of interchangeable terms, such as {"sofa", "couch"}.
-	// Nil means DefaultSynonyms; an empty non-nil slice means none.
+	// Nil means analysis.DefaultSynonyms; an empty non-nil slice means none.
 	Synonyms [][]string
 	// Poll is how often Follow looks for changed products; default 500ms.
 	Poll   time.Duration
 	Logger *slog.Logger
 	// Embedder adds vector similarity to relevance ranking (hybrid
 	// search, hybrid.go); nil ranks by keywords alone.
-	Embedder embed.Embedder
+	Embedder vectorizer.Embedder
 	// Alpha is the weight of vector similarity in the fused score: 0 is
-	// keywords only, 1 vectors only. Nil means DefaultAlpha when there is
-	// an Embedder (set it with new(0.5)); values are clamped to [0, 1].
+	// keywords only, 1 vectors only. Nil means search.DefaultAlpha when
+	// there is an Embedder (set it with new(0.5)); values are clamped to
+	// [0, 1].
 	Alpha *float64
 	// MinSimilarity is the similarity a product needs to be a result
-	// without a keyword match; 0 means DefaultMinSimilarity.
+	// without a keyword match; 0 means search.DefaultMinSimilarity.
 	MinSimilarity float64
 }
-
-// Hybrid defaults.
-const (
-	DefaultAlpha = 0.35
-	// DefaultMinSimilarity keeps products that merely share a few letter
-	// n-grams with a query out of its results. With the Local embedder,
-	// nonsense stays under 0.11 against every product of the demo catalog
-	// and under 0.1 in the 100,000-product synthetic one (nonsense_max_sim
-	// in BenchmarkSearch100kHybrid), while words run together that the
-	// keyword side cannot split ("airfryer", "powerbank") score 0.2–0.25
-	// against the product meant. (A single misspelt word often scores
-	// less, but keyword typo tolerance finds those.) It is untested with
-	// OpenAI's models, whose similarities run higher: tune it there.
-	DefaultMinSimilarity = 0.2
-)
 
 // Index is the in-process product search index. It is safe for concurrent
 // use: searches run in parallel, updates take turns.
 type Index struct {
-	syn  *synonyms
+	syn  *analysis.Synonyms
 	poll time.Duration
 	log  *slog.Logger
 
@@ -70,7 +57,7 @@ type Index struct {
 	built    bool
 	lastFill time.Time // fillMissing's last attempt
 
-	emb      embed.Embedder // nil: keywords only
+	emb      vectorizer.Embedder // nil: keywords only
 	alpha    float32
 	floor    float32
 	lastWarn atomic.Int64 // unix nanoseconds of the last query embedding warning
@@ -79,7 +66,7 @@ type Index struct {
 // New returns an empty index; call Rebuild (or Follow) to fill it.
 func New(opts Options) *Index {
 	if opts.Synonyms == nil {
-		opts.Synonyms = DefaultSynonyms()
+		opts.Synonyms = analysis.DefaultSynonyms()
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
@@ -87,10 +74,10 @@ func New(opts Options) *Index {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	x := &Index{syn: newSynonyms(opts.Synonyms), poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer(),
-		emb: opts.Embedder, floor: float32(cmp.Or(opts.MinSimilarity, DefaultMinSimilarity))}
+	x := &Index{syn: analysis.NewSynonyms(opts.Synonyms), poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer(),
+		emb: opts.Embedder, floor: float32(cmp.Or(opts.MinSimilarity, search.DefaultMinSimilarity))}
 	if x.emb != nil {
-		x.alpha = DefaultAlpha
+		x.alpha = search.DefaultAlpha
 		if opts.Alpha != nil {
 			x.alpha = float32(min(max(*opts.Alpha, 0), 1))
 		}
@@ -154,7 +141,7 @@ func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
 		return fmt.Errorf("search: embedded: upsert: %w", err)
 	}
 	found := make(map[string]bool, len(ps))
-	as := make([]analysis, len(ps))
+	as := make([]analyzed, len(ps))
 	for i := range ps {
 		found[ps[i].SKU] = true
 		as[i] = x.an.product(&ps[i])

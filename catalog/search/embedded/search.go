@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
 )
 
 // Result page sizes.
@@ -36,7 +37,7 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 	}
 	offset := min(max(q.Offset, 0), 1<<30)
 	rank := q.RankText()
-	words := queryWords(rank)
+	words := analysis.QueryWords(rank)
 	text, relevance := len(words) > 0, byRelevance(q.Sort)
 	var qvec []float32
 	if text && relevance {
@@ -75,7 +76,7 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 
 // textCandidates scores the query and keeps the documents passing f;
 // unless ranking by relevance, only those matching the most words.
-func (st *state) textCandidates(words []qword, syn *synonyms, f *filter, relevance bool) []cand {
+func (st *state) textCandidates(words []analysis.QueryWord, syn *analysis.Synonyms, f *filter, relevance bool) []cand {
 	s := getScratch(len(st.docs))
 	defer s.release()
 	cs, slots := st.matchText(words, syn, f, s)
@@ -87,7 +88,7 @@ func (st *state) textCandidates(words []qword, syn *synonyms, f *filter, relevan
 
 // hybridCandidates ranks by keyword score and vector similarity fused
 // (hybrid.go).
-func (st *state) hybridCandidates(words []qword, syn *synonyms, f *filter, fu fusion) []cand {
+func (st *state) hybridCandidates(words []analysis.QueryWord, syn *analysis.Synonyms, f *filter, fu fusion) []cand {
 	s := getScratch(len(st.docs))
 	defer s.release()
 	cs, _ := st.matchText(words, syn, f, s)
@@ -97,7 +98,7 @@ func (st *state) hybridCandidates(words []qword, syn *synonyms, f *filter, fu fu
 // matchText scores the query's words into s and returns the documents
 // passing f with the slots they matched and their score, and how many
 // slots the query has.
-func (st *state) matchText(words []qword, syn *synonyms, f *filter, s *scratch) ([]cand, int) {
+func (st *state) matchText(words []analysis.QueryWord, syn *analysis.Synonyms, f *filter, s *scratch) ([]cand, int) {
 	slots := st.parse(words, syn, s)
 	st.score(slots, s)
 	var cs []cand

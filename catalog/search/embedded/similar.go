@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 // Similar returns active products like the one with sku: those from its
@@ -53,7 +54,7 @@ func (st *state) similarSlots(e *entry) []slot {
 	texts := fieldTexts(&e.p)
 	var ts []int32
 	for _, f := range []field{fieldTitle, fieldBrand, fieldCategory} {
-		docTerms(texts[f], stemCache{}, func(_, s string, _ bool) {
+		analysis.EachTerm(texts[f], nil, func(_, s string, _ bool) {
 			if t, ok := st.term(s); ok && !slices.Contains(ts, t) {
 				ts = append(ts, t)
 			}
@@ -65,8 +66,8 @@ func (st *state) similarSlots(e *entry) []slot {
 		}
 		return cmp.Compare(a, b)
 	})
-	slots := make([]slot, 0, min(len(ts), maxSlots))
-	for _, t := range ts[:min(len(ts), maxSlots)] {
+	slots := make([]slot, 0, min(len(ts), analysis.MaxSlots))
+	for _, t := range ts[:min(len(ts), analysis.MaxSlots)] {
 		slots = append(slots, slot{alts: []alt{{terms: []int32{t}, weight: 1}}})
 	}
 	return slots

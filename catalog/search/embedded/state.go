@@ -110,9 +110,9 @@ func (st *state) termID(stem string) int32 {
 	return t
 }
 
-// register resolves an analysis to term ids (parallel to a.terms) and adds
-// its words to the typo vocabulary.
-func (st *state) register(a *analysis) []int32 {
+// register resolves a product's analyzed terms to term ids (parallel to
+// a.terms) and adds its words to the typo vocabulary.
+func (st *state) register(a *analyzed) []int32 {
 	ids := make([]int32, len(a.terms))
 	for i, tf := range a.terms {
 		ids[i] = st.termID(tf.stem)
@@ -166,7 +166,7 @@ func (st *state) bump(t time.Time) {
 
 // put indexes p (new or changed) with weights from the current average
 // field lengths. Posting lists change only where the terms did.
-func (st *state) put(p catalog.Product, a *analysis) {
+func (st *state) put(p catalog.Product, a *analyzed) {
 	st.bump(p.UpdatedAt)
 	cat := st.category(&p)
 	id, ok := st.bySKU[p.SKU]
@@ -219,7 +219,7 @@ type posted struct {
 	w    float32
 }
 
-func (st *state) weigh(a *analysis) []posted {
+func (st *state) weigh(a *analyzed) []posted {
 	ids := st.register(a)
 	out := make([]posted, len(ids))
 	for i, t := range ids {

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"shopbot/catalog/search/embed"
+	"shopbot/catalog/search/vectorizer"
 )
 
 func randomUnit(r *rand.Rand, dim int, density float64) []float32 {
@@ -16,7 +16,7 @@ func randomUnit(r *rand.Rand, dim int, density float64) []float32 {
 		}
 	}
 	v[0] += 0.01 // never all zeros
-	embed.Normalize(v)
+	vectorizer.Normalize(v)
 	return v
 }
 
@@ -40,7 +40,7 @@ func TestQuantizedSimilarity(t *testing.T) {
 			}
 			p := newProbe(q, dim)
 			for d, doc := range docs {
-				want := embed.Cosine(q, doc) * 0.5
+				want := vectorizer.Cosine(q, doc) * 0.5
 				if got := float64(v.sim(p, int32(d))); math.Abs(got-want) > 0.01 {
 					t.Fatalf("dim %d: similarity %.4f, want %.4f", dim, got, want)
 				}

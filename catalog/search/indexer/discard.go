@@ -34,3 +34,13 @@ func Discard(ctx context.Context, db bun.IDB, t time.Time) (int, error) {
 		n += len(ids)
 	}
 }
+
+// NoIndex is the Index of a shop whose search backend keeps current
+// without the outbox: the embedded index follows the catalog itself, in
+// every replica. A Worker over it acknowledges events unread, so the
+// outbox does not grow.
+var NoIndex Index = noIndex{}
+
+type noIndex struct{}
+
+func (noIndex) Upsert(context.Context, bun.IDB, ...string) error { return nil }

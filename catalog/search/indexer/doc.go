@@ -13,6 +13,12 @@
 // index rejects does not hold back the others. Several workers (one per
 // shopbot replica) may drain the same outbox: delivery is idempotent.
 //
+// Each event is taken by one worker, so the outbox can feed only an
+// index every replica shares: Weaviate. The embedded index, one per
+// process, follows the database itself (embedded.Index.Follow); with that
+// backend the worker runs over NoIndex, acknowledging events unread so
+// the outbox does not grow.
+//
 // Metrics: shopbot_outbox_pending (events waiting), and
 // shopbot_outbox_delivered_total and shopbot_outbox_failures_total
 // (failed delivery attempts).

@@ -139,6 +139,24 @@ func TestDiscard(t *testing.T) {
 	}
 }
 
+// TestNoIndexDropsEvents: with the embedded backend nothing reads the
+// outbox, and a worker over NoIndex empties it so it does not grow.
+func TestNoIndexDropsEvents(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("A"), product("B"), product("C")}); err != nil {
+			t.Fatal(err)
+		}
+		n, err := indexer.New(db, indexer.NoIndex, indexer.Config{}).Drain(ctx)
+		if err != nil || n != 3 {
+			t.Fatalf("drain: %d, %v; want 3 events handled", n, err)
+		}
+		if left, err := catalog.CountOutbox(ctx, db); err != nil || left != 0 {
+			t.Errorf("outbox holds %d (%v), want 0", left, err)
+		}
+	})
+}
+
 func counter(t *testing.T, reg *prometheus.Registry, name string) prometheus.Collector {
 	t.Helper()
 	mfs, err := reg.Gather()

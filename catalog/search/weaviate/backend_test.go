@@ -8,14 +8,14 @@ import (
 	"time"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
 )
 
 // TestBadConfig: each kind of bad configuration is a clear error.
 func TestBadConfig(t *testing.T) {
-	idx, emb := embedded.New(embedded.Options{}), embed.NewLocal(0)
+	idx, emb := embedded.New(embedded.Options{}), vectorizer.NewLocal(0)
 	for _, tc := range []struct {
 		name string
 		cfg  weaviate.Config
@@ -45,7 +45,7 @@ func TestUnreachable(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	b, err := weaviate.New(weaviate.Config{URL: "http://" + addr, Embedder: embed.NewLocal(0),
+	b, err := weaviate.New(weaviate.Config{URL: "http://" + addr, Embedder: vectorizer.NewLocal(0),
 		Expander: embedded.New(embedded.Options{}), Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -13,10 +13,10 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embed"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
 	"shopbot/catalog/search/weaviate/weaviatetest"
 )
@@ -42,13 +42,13 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	t.Helper()
 	srv := weaviatetest.Shared(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	emb := embed.NewLocal(0)
+	emb := vectorizer.NewLocal(0)
 	local := embedded.New(embedded.Options{Embedder: emb, Poll: 50 * time.Millisecond, Logger: testLogger(t)})
 	if err := local.Rebuild(ctx, db); err != nil {
 		t.Fatal(err)
 	}
 	b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(), Embedder: emb, Expander: local,
-		Alpha: embedded.DefaultAlpha, Logger: testLogger(t)})
+		Alpha: search.DefaultAlpha, Logger: testLogger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	workerCfg.Logger = testLogger(t)
 	w := indexer.New(db, b, workerCfg)
 	done := make(chan struct{}, 2)
-	go func() { _ = local.Follow(ctx, db); done <- struct{}{} }()
+	go func() { local.Follow(ctx, db); done <- struct{}{} }()
 	go func() { _ = w.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	// The catalog's own writes queued events the rebuild made redundant;

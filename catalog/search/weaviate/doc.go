@@ -6,14 +6,14 @@
 //
 // The collection (default "ShopbotProduct") is created on first use with
 // explicit properties and no vectorizer: vectors come from the configured
-// embedder (package embed), the same one, fitted on the same catalog, as
+// embedder (package vectorizer), the same one, fitted on the same catalog, as
 // the embedded index, and the distance is the dot product, so a query
 // vector the Local embedder shortened for words the catalog never used
 // stays less similar to everything, as in the embedded index. Each active
 // product is one object, its id derived from its SKU:
 //
 //   - t_title, t_brand, t_category, t_attrs, t_desc: the product's index
-//     terms per field (embedded.Terms: stems, compounds joined), searched
+//     terms per field (analysis.Terms: stems, compounds joined), searched
 //     by BM25 with the embedded index's field boosts (doubled to whole
 //     numbers: the server scores a fractional boost 0); Weaviate's own
 //     tokenizer only splits them on spaces, and its stop words are off;
@@ -31,9 +31,11 @@
 //
 // # Queries
 //
-// The query text goes through the embedded index's analysis
-// (Config.Expander, the fallback index in production): stop words out,
-// stems, synonyms and typo corrections against the catalog's vocabulary.
+// The query text goes through the shared analysis (package analysis) and
+// is expanded against the catalog's vocabulary by Config.Expander (in
+// production the embedded index, which bot builds anyway as the fallback;
+// this package does not import it): stop words out, stems, synonyms and
+// typo corrections.
 // The alternatives become the BM25 query, each repeated by its weight
 // (Weaviate multiplies the idf of a repeated query term). With words and
 // relevance order, the query is hybrid: BM25 and the query vector fused
@@ -52,6 +54,8 @@
 // in one batch; Delete removes objects by SKU; Rebuild fits the embedder
 // on the whole catalog, imports it in batches and then deletes objects
 // older than the rebuild. Catalog changes reach the collection through
-// the outbox (package indexer); while Weaviate is down, searches fall back
-// to the embedded index (search.Fallback).
+// the outbox (package indexer), which only this backend consumes: one
+// collection serves every replica, so whichever replica's worker delivers
+// an event, all see it. While Weaviate is down, searches fall back to the
+// embedded index (search.Fallback).
 package weaviate

@@ -8,7 +8,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 )
 
 // filter turns the query's hard constraints into a where clause (nil for
@@ -60,7 +60,7 @@ func combine(op filters.WhereOperator, ops []*filters.WhereBuilder) *filters.Whe
 
 // slotMatch is a where clause matching products that contain one of the
 // slot's alternatives (all stems of it).
-func slotMatch(slot []embedded.Alternative) *filters.WhereBuilder {
+func slotMatch(slot []analysis.Alternative) *filters.WhereBuilder {
 	var ops []*filters.WhereBuilder
 	for _, a := range slot {
 		ops = append(ops, filters.Where().WithPath([]string{"terms"}).
@@ -71,7 +71,7 @@ func slotMatch(slot []embedded.Alternative) *filters.WhereBuilder {
 
 // anyTerm matches products containing any stem of the slots: the keyword
 // matches a query's Total counts.
-func anyTerm(slots [][]embedded.Alternative) *filters.WhereBuilder {
+func anyTerm(slots [][]analysis.Alternative) *filters.WhereBuilder {
 	stems := allStems(slots)
 	if len(stems) == 0 {
 		return nil
@@ -79,7 +79,7 @@ func anyTerm(slots [][]embedded.Alternative) *filters.WhereBuilder {
 	return filters.Where().WithPath([]string{"terms"}).WithOperator(filters.ContainsAny).WithValueText(stems...)
 }
 
-func allStems(slots [][]embedded.Alternative) []string {
+func allStems(slots [][]analysis.Alternative) []string {
 	var out []string
 	for _, sl := range slots {
 		for _, a := range sl {

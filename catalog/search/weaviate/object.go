@@ -12,7 +12,7 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"shopbot/catalog"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 )
 
 // objectNamespace derives object ids from SKUs.
@@ -39,7 +39,7 @@ func (b *Backend) object(p *catalog.Product, vec []float32, gen int64) (*models.
 		top = segs[0]
 	}
 	title, brand, category := terms(p.Title), terms(p.Brand), terms(cat)
-	attrs, desc := terms(embedded.AttributeText(p.Attributes)), terms(p.Description)
+	attrs, desc := terms(analysis.AttributeText(p.Attributes)), terms(p.Description)
 	props := map[string]any{
 		"sku":           p.SKU,
 		"payload":       string(payload),
@@ -65,7 +65,7 @@ func (b *Backend) object(p *catalog.Product, vec []float32, gen int64) (*models.
 
 // terms is a field's index terms separated by spaces (Weaviate splits
 // them on whitespace).
-func terms(text string) string { return strings.Join(embedded.Terms(text), " ") }
+func terms(text string) string { return strings.Join(analysis.Terms(text), " ") }
 
 // lowerSegments splits a category path into its lower-cased names.
 func lowerSegments(path string) []string {
@@ -90,7 +90,7 @@ func categoryKeys(segs []string) []string {
 
 // attrValues is what attribute filters match, as "key=value".
 func attrValues(attrs map[string]string) []string {
-	keys := embedded.AttributeKeys(attrs)
+	keys := analysis.AttributeKeys(attrs)
 	for i, k := range keys {
 		keys[i] = clean(strings.Replace(k, "\x00", "=", 1))
 	}
@@ -99,7 +99,7 @@ func attrValues(attrs map[string]string) []string {
 
 // attrFilterValue is the attr_keys value an attribute filter looks for.
 func attrFilterValue(k, v string) string {
-	return clean(strings.Replace(embedded.AttributeKey(k, v), "\x00", "=", 1))
+	return clean(strings.Replace(analysis.AttributeKey(k, v), "\x00", "=", 1))
 }
 
 // clean makes text safe to quote in GraphQL and to store: valid UTF-8,

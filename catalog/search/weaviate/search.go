@@ -14,7 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 )
 
 // Page sizes and bounds, as in the embedded index. Weaviate answers at
@@ -78,7 +78,7 @@ func (b *Backend) list(ctx context.Context, pg page, keys [][2]string) (search.R
 
 // sorted answers a query with words sorted by price, rating or sales: the
 // products matching every word or, if none does, any of them.
-func (b *Backend) sorted(ctx context.Context, pg page, slots [][]embedded.Alternative, keys [][2]string) (search.Results, error) {
+func (b *Backend) sorted(ctx context.Context, pg page, slots [][]analysis.Alternative, keys [][2]string) (search.Results, error) {
 	if len(slots) == 0 {
 		return search.Results{}, nil
 	}
@@ -135,7 +135,7 @@ func (b *Backend) countUpTo(ctx context.Context, w *filters.WhereBuilder, n int)
 // however far — and results are
 // re-ranked by the share of the query's words they match (a coordination
 // factor, as the embedded index ranks by words matched), then SKU.
-func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]embedded.Alternative, text string) (search.Results, error) {
+func (b *Backend) hybrid(ctx context.Context, pg page, slots [][]analysis.Alternative, text string) (search.Results, error) {
 	qvec := b.queryVector(ctx, text)
 	bm := bm25Text(slots)
 	if bm == "" && qvec == nil {
@@ -202,7 +202,7 @@ func (b *Backend) searchArg(bm string, qvec []float32) string {
 // bm25Text is the keyword query: every alternative's stems, repeated by
 // its weight (Weaviate multiplies a repeated term's idf): the word as
 // typed outweighs a typo correction, which outweighs a synonym.
-func bm25Text(slots [][]embedded.Alternative) string {
+func bm25Text(slots [][]analysis.Alternative) string {
 	var words []string
 	for _, sl := range slots {
 		for _, a := range sl {
@@ -225,7 +225,7 @@ func bm25Text(slots [][]embedded.Alternative) string {
 // a hit without a word is computed here, from its stored product, by the
 // same embedder (Weaviate's hybrid search does not return it, and
 // fetching stored vectors costs more than embedding a few texts).
-func (b *Backend) rank(ctx context.Context, hits []hit, slots [][]embedded.Alternative, qvec []float32) ([]hit, error) {
+func (b *Backend) rank(ctx context.Context, hits []hit, slots [][]analysis.Alternative, qvec []float32) ([]hit, error) {
 	var unmatched []int
 	var texts []string
 	for i := range hits {
@@ -236,7 +236,7 @@ func (b *Backend) rank(ctx context.Context, hits []hit, slots [][]embedded.Alter
 				return nil, err
 			}
 			unmatched = append(unmatched, i)
-			texts = append(texts, embedded.VectorText(&p))
+			texts = append(texts, analysis.VectorText(&p))
 		}
 	}
 	sims := make([]float32, len(hits))
@@ -271,7 +271,7 @@ func (b *Backend) rank(ctx context.Context, hits []hit, slots [][]embedded.Alter
 
 // matched counts the slots of which a product (its terms) contains an
 // alternative.
-func matched(terms string, slots [][]embedded.Alternative) int {
+func matched(terms string, slots [][]analysis.Alternative) int {
 	set := map[string]bool{}
 	for t := range strings.FieldsSeq(terms) {
 		set[t] = true
@@ -311,7 +311,7 @@ func (b *Backend) queryVector(ctx context.Context, text string) []float32 {
 	}
 	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
 	defer cancel()
-	vecs, err := b.emb.Embed(ctx, []string{truncate(text, embedded.MaxQueryBytes)})
+	vecs, err := b.emb.Embed(ctx, []string{truncate(text, analysis.MaxQueryBytes)})
 	if err != nil || len(vecs) != 1 {
 		b.log.WarnContext(ctx, "weaviate: embedding the query failed; keywords only", "embedder", b.emb.Name(), "err", err)
 		return nil

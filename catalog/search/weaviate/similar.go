@@ -11,7 +11,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 
 	"shopbot/catalog"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 )
 
 // Similar returns active products like the one with sku: a hybrid query
@@ -41,7 +41,7 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 	}
 	var words []string
 	for _, text := range []string{p.Title, p.Brand, categoryPath(&p)} {
-		for _, t := range embedded.Terms(text) {
+		for _, t := range analysis.Terms(text) {
 			if !slices.Contains(words, t) {
 				words = append(words, t)
 			}
@@ -51,7 +51,7 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 	if len(vec) == 0 || b.alpha == 0 {
 		vec = nil
 	}
-	bm := bm25Text([][]embedded.Alternative{{{Stems: words, Weight: 0.2}}})
+	bm := bm25Text([][]analysis.Alternative{{{Stems: words, Weight: 0.2}}})
 	if bm == "" && vec == nil {
 		return nil, nil
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"shopbot/catalog"
-	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/analysis"
 )
 
 const (
@@ -22,7 +22,7 @@ const (
 	loadBatch = 2000
 )
 
-// fitter is an embedder that learns from the catalog (embed.Local).
+// fitter is an embedder that learns from the catalog (vectorizer.Local).
 type fitter interface{ Fit(texts []string) }
 
 // Upsert reads the products with these SKUs from db and writes them to
@@ -66,7 +66,7 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 func (b *Backend) put(ctx context.Context, ps []catalog.Product, gen int64) error {
 	texts := make([]string, len(ps))
 	for i := range ps {
-		texts[i] = embedded.VectorText(&ps[i])
+		texts[i] = analysis.VectorText(&ps[i])
 	}
 	vecs, err := b.emb.Embed(ctx, texts)
 	if err == nil && len(vecs) != len(ps) {
@@ -173,7 +173,7 @@ func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) er
 	if f, ok := b.emb.(fitter); ok {
 		texts := make([]string, len(ps))
 		for i := range ps {
-			texts[i] = embedded.VectorText(&ps[i])
+			texts[i] = analysis.VectorText(&ps[i])
 		}
 		f.Fit(texts)
 	}

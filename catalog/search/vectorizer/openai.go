@@ -1,4 +1,4 @@
-package embed
+package vectorizer
 
 import (
 	"cmp"
@@ -144,7 +144,7 @@ func (o *OpenAI) Dim() int { return int(o.dim.Load()) }
 // 8,000 bytes. Failures wrap ErrUnavailable.
 func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if o.configErr != nil {
-		return nil, fmt.Errorf("embed: openai: %w: %v", ErrUnavailable, o.configErr)
+		return nil, fmt.Errorf("vectorizer: openai: %w: %v", ErrUnavailable, o.configErr)
 	}
 	out := make([][]float32, len(texts))
 	var req pending
@@ -249,7 +249,7 @@ func (o *OpenAI) fetch(ctx context.Context, p *pending) error {
 		if errors.Is(err, ErrUnavailable) {
 			return err
 		}
-		return fmt.Errorf("embed: openai: %w", err)
+		return fmt.Errorf("vectorizer: openai: %w", err)
 	}
 	for j, v := range p.vecs {
 		if o.cache != nil {
@@ -274,10 +274,10 @@ func (o *OpenAI) request(ctx context.Context, texts []string, out [][]float32) e
 		if ctx.Err() != nil {
 			return context.Cause(ctx)
 		}
-		return fmt.Errorf("embed: openai: %w: %s", ErrUnavailable, o.describe(err))
+		return fmt.Errorf("vectorizer: openai: %w: %s", ErrUnavailable, o.describe(err))
 	}
 	if err := o.decode(resp.Data, out); err != nil {
-		return fmt.Errorf("embed: openai: %w: %v", ErrUnavailable, err)
+		return fmt.Errorf("vectorizer: openai: %w: %v", ErrUnavailable, err)
 	}
 	return nil
 }

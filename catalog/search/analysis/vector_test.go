@@ -1,4 +1,4 @@
-package embedded
+package analysis
 
 import (
 	"strings"
@@ -14,7 +14,7 @@ func TestVectorText(t *testing.T) {
 		Attributes:  map[string]string{"color": "navy", "seam_sealed": "yes", "hood": "no"},
 		Description: strings.Repeat("Packs into its own pocket. ", 20),
 	}
-	got := vectorText(&p)
+	got := VectorText(&p)
 	want := "Nordvik Rain Jacket. Nordvik Rain Jacket. Nordvik. Apparel > Jackets > Rain. navy. seam sealed. Packs into"
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("vector text\n%q\nwant it to start\n%q", got, want)

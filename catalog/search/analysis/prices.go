@@ -1,4 +1,4 @@
-package search
+package analysis
 
 import (
 	"slices"
@@ -81,20 +81,17 @@ func CutPrices(toks []string) (rest []string, r PriceRange) {
 	return rest, r
 }
 
-// RankText is the query text without the price phrases that restate its
-// price filters: the words its results are ranked by. Without a price
-// filter the text is kept whole ("books from 1984" names a book).
-func (q Query) RankText() string {
-	if q.MinPrice <= 0 && q.MaxPrice <= 0 {
-		return q.Text
-	}
-	toks := strings.Fields(strings.ToLower(q.Text))
+// WithoutPrices is text without its price phrases, lower-cased, or text
+// as it is when it has none: what a query with a price filter is ranked
+// by (search.Query.RankText).
+func WithoutPrices(text string) string {
+	toks := strings.Fields(strings.ToLower(text))
 	for i, t := range toks {
 		toks[i] = strings.Trim(t, ",;:!?()\"'")
 	}
 	rest, r := CutPrices(toks)
 	if r == (PriceRange{}) {
-		return q.Text
+		return text
 	}
 	return strings.Join(rest, " ")
 }

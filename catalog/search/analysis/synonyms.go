@@ -1,4 +1,4 @@
-package embedded
+package analysis
 
 import (
 	"bufio"
@@ -12,11 +12,11 @@ import (
 var defaultSynonyms string
 
 // DefaultSynonyms returns the built-in synonym groups (synonyms.txt in this
-// package), used when Options.Synonyms is nil.
+// package), the embedded index's default.
 func DefaultSynonyms() [][]string {
 	groups, err := ParseSynonyms(strings.NewReader(defaultSynonyms))
 	if err != nil {
-		panic("embedded: built-in synonyms.txt: " + err.Error()) // a build defect, caught by the tests
+		panic("analysis: built-in synonyms.txt: " + err.Error()) // a build defect, caught by the tests
 	}
 	return groups
 }
@@ -49,9 +49,9 @@ func ParseSynonyms(r io.Reader) ([][]string, error) {
 	return groups, nil
 }
 
-// synonyms is the compiled form of the groups: every term as the stems it
-// is looked up under.
-type synonyms struct {
+// Synonyms is the compiled form of synonym groups: every term as the
+// stems it is looked up under. It is read-only once made.
+type Synonyms struct {
 	groups  [][][]string        // group → member → stems
 	single  map[string][]int    // stem of a one-word member → its groups
 	phrases map[string][]phrase // first stem of a multi-word member → members
@@ -63,8 +63,10 @@ type phrase struct {
 	group, member int
 }
 
-func newSynonyms(groups [][]string) *synonyms {
-	s := &synonyms{single: map[string][]int{}, phrases: map[string][]phrase{}}
+// NewSynonyms compiles groups of terms; a group left with fewer than two
+// terms that have words is dropped.
+func NewSynonyms(groups [][]string) *Synonyms {
+	s := &Synonyms{single: map[string][]int{}, phrases: map[string][]phrase{}}
 	for _, g := range groups {
 		var members [][]string
 		for _, term := range g {
@@ -80,7 +82,7 @@ func newSynonyms(groups [][]string) *synonyms {
 	return s
 }
 
-func (s *synonyms) add(members [][]string) {
+func (s *Synonyms) add(members [][]string) {
 	gi := len(s.groups)
 	s.groups = append(s.groups, members)
 	for mi, stems := range members {
@@ -95,18 +97,28 @@ func (s *synonyms) add(members [][]string) {
 // memberStems tokenizes a synonym term the way queries are.
 func memberStems(term string) []string {
 	var stems []string
-	for _, w := range queryWords(term) {
-		stems = append(stems, strings.Clone(w.key))
+	for _, w := range QueryWords(term) {
+		stems = append(stems, strings.Clone(w.Key))
 	}
 	return stems
 }
 
-// phraseAt finds the longest multi-word member spelled at the head of ws
+// Len is the number of groups; they are numbered from 0.
+func (s *Synonyms) Len() int { return len(s.groups) }
+
+// Members returns the members of group g, each as its stems (several for
+// a multi-word member). The caller must not change them.
+func (s *Synonyms) Members(g int) [][]string { return s.groups[g] }
+
+// GroupsOf returns the groups that have the one-word member stem.
+func (s *Synonyms) GroupsOf(stem string) []int { return s.single[stem] }
+
+// PhraseAt finds the longest multi-word member spelled at the head of ws
 // and returns its group, its index in the group and its length in words;
 // with none, group and member are -1 and n is 1.
-func (s *synonyms) phraseAt(ws []qword) (group, member, n int) {
+func (s *Synonyms) PhraseAt(ws []QueryWord) (group, member, n int) {
 	group, member, n = -1, -1, 1
-	for _, p := range s.phrases[ws[0].key] {
+	for _, p := range s.phrases[ws[0].Key] {
 		if len(p.stems) <= n || len(p.stems) > len(ws) {
 			continue
 		}
@@ -117,9 +129,9 @@ func (s *synonyms) phraseAt(ws []qword) (group, member, n int) {
 	return group, member, n
 }
 
-func matchesAt(ws []qword, stems []string) bool {
+func matchesAt(ws []QueryWord, stems []string) bool {
 	for i, s := range stems {
-		if ws[i].key != s {
+		if ws[i].Key != s {
 			return false
 		}
 	}

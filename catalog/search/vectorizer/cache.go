@@ -1,4 +1,4 @@
-package embed
+package vectorizer
 
 import (
 	"container/list"
@@ -77,11 +77,4 @@ func (c *cache) put(k cacheKey, v []float32) {
 		delete(c.items, ent.key)
 		c.used -= sizeOf(ent.vec)
 	}
-}
-
-// len is the number of cached vectors.
-func (c *cache) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items)
 }

@@ -1,6 +1,7 @@
-// Package embed turns product texts and search queries into vectors for
-// the vector half of hybrid search. It owns the Embedder interface and two
-// implementations, chosen by EMBEDDINGS:
+// Package vectorizer turns product texts and search queries into vectors
+// for the vector half of hybrid search (what Weaviate calls a vectorizer;
+// its own modules are off and these are used instead). It owns the
+// Embedder interface and two implementations, chosen by EMBEDDINGS:
 //
 //   - Local (the default): no network and no downloaded weights. A text is
 //     cut into lower-cased words (letters and digits of any script, "ё"
@@ -23,4 +24,4 @@
 // built or changed and each query when it is searched, and fuses cosine
 // similarity with its keyword score. embedtest fakes the embeddings
 // endpoint for tests.
-package embed
+package vectorizer

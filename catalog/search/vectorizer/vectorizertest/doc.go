@@ -1,4 +1,4 @@
-// Package embedtest is a fake of the OpenAI embeddings endpoint for tests,
+// Package vectorizertest is a fake of the OpenAI embeddings endpoint for tests,
 // the way net/http/httptest fakes servers. Production code never imports
 // it.
 //
@@ -6,8 +6,8 @@
 // wire format, so the code under test runs the same openai-go client it
 // runs in production:
 //
-//	srv := embedtest.NewServer(t, func(text string) []float32 { … })
-//	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL})
+//	srv := vectorizertest.NewServer(t, func(text string) []float32 { … })
+//	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL})
 //
 // The vector function decides each text's vector (nil: a pseudo-random
 // one derived from the text). Requests the real API would reject (no
@@ -15,4 +15,4 @@
 // fail the test. Fail makes the next requests answer with an error status.
 // Every request is kept (Requests) so a test can count them and see their
 // batches.
-package embedtest
+package vectorizertest

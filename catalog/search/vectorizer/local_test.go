@@ -1,4 +1,4 @@
-package embed_test
+package vectorizer_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"shopbot/catalog/search/embed"
+	"shopbot/catalog/search/vectorizer"
 )
 
 // catalogTexts is a small catalog, as the index writes product texts.
@@ -24,9 +24,9 @@ var catalogTexts = []string{
 	"Nordvik Waterproof Rain Jacket. Nordvik Waterproof Rain Jacket. Nordvik. Apparel > Jackets > Rain. nylon, navy",
 }
 
-func fitted(t *testing.T) (*embed.Local, [][]float32) {
+func fitted(t *testing.T) (*vectorizer.Local, [][]float32) {
 	t.Helper()
-	l := embed.NewLocal(0)
+	l := vectorizer.NewLocal(0)
 	l.Fit(catalogTexts)
 	vs, err := l.Embed(context.Background(), catalogTexts)
 	if err != nil {
@@ -46,7 +46,7 @@ func dot(a, b []float32) float64 {
 func norm(v []float32) float64 { return math.Sqrt(dot(v, v)) }
 
 // closest returns the index of the catalog text most similar to query.
-func closest(t *testing.T, l *embed.Local, docs [][]float32, query string) (int, float64) {
+func closest(t *testing.T, l *vectorizer.Local, docs [][]float32, query string) (int, float64) {
 	t.Helper()
 	qv, err := l.Embed(context.Background(), []string{query})
 	if err != nil {
@@ -102,7 +102,7 @@ func TestLocalNonsenseIsFarFromEverything(t *testing.T) {
 func TestLocalVectors(t *testing.T) {
 	ctx := context.Background()
 	l, docs := fitted(t)
-	if l.Dim() != embed.DefaultLocalDim || l.Name() != "local-256" {
+	if l.Dim() != vectorizer.DefaultLocalDim || l.Name() != "local-256" {
 		t.Errorf("dim %d, name %q", l.Dim(), l.Name())
 	}
 	for i, d := range docs {
@@ -129,7 +129,7 @@ func TestLocalVectors(t *testing.T) {
 
 func TestLocalDeterministic(t *testing.T) {
 	ctx := context.Background()
-	a, b := embed.NewLocal(128), embed.NewLocal(128)
+	a, b := vectorizer.NewLocal(128), vectorizer.NewLocal(128)
 	a.Fit(catalogTexts)
 	b.Fit(slices.Clone(catalogTexts))
 	va, _ := a.Embed(ctx, catalogTexts)
@@ -155,7 +155,7 @@ func TestLocalDeterministic(t *testing.T) {
 
 func TestLocalUnfittedIsPlainTF(t *testing.T) {
 	ctx := context.Background()
-	l := embed.NewLocal(0)
+	l := vectorizer.NewLocal(0)
 	vs, err := l.Embed(ctx, []string{"running shoes", "runing shoes", "cast iron skillet", "zzzzqqqq"})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func TestLocalUnfittedIsPlainTF(t *testing.T) {
 }
 
 func TestLocalConcurrentFitAndEmbed(t *testing.T) {
-	l := embed.NewLocal(64)
+	l := vectorizer.NewLocal(64)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -199,7 +199,7 @@ func FuzzLocal(f *testing.F) {
 	for _, seed := range []string{"", "runing shoes", "\xff\xfe", "ё-Ё", "👍🏽 кроссовки", "日本語", "a\u0301", strings.Repeat("x", 100)} {
 		f.Add(seed)
 	}
-	l := embed.NewLocal(64)
+	l := vectorizer.NewLocal(64)
 	l.Fit(catalogTexts)
 	f.Fuzz(func(t *testing.T, text string) {
 		vs, err := l.Embed(context.Background(), []string{text, text})

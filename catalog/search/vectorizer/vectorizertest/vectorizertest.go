@@ -1,4 +1,4 @@
-package embedtest
+package vectorizertest
 
 import (
 	"crypto/sha256"
@@ -183,7 +183,7 @@ func (s *Server) embed(text string, dims int) []float32 {
 // reject answers 400 as the real API would and fails the test: the client
 // must never send such a request.
 func (s *Server) reject(w http.ResponseWriter, msg string) {
-	s.t.Errorf("embedtest: bad request: %s", msg)
+	s.t.Errorf("vectorizertest: bad request: %s", msg)
 	writeError(w, http.StatusBadRequest, msg, "invalid_request_error")
 }
 

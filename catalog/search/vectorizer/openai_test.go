@@ -1,4 +1,4 @@
-package embed_test
+package vectorizer_test
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"shopbot/catalog/search/embed"
-	"shopbot/catalog/search/embed/embedtest"
+	"shopbot/catalog/search/vectorizer"
+	"shopbot/catalog/search/vectorizer/vectorizertest"
 )
 
 // lengthVector gives each text a vector from its length and first letter,
@@ -21,11 +21,11 @@ func lengthVector(text string) []float32 {
 
 func TestOpenAIBatchesAndCaches(t *testing.T) {
 	ctx := context.Background()
-	srv := embedtest.NewServer(t, lengthVector)
-	if d := embed.NewOpenAI(embed.OpenAIConfig{}); d.Name() != "openai:text-embedding-3-small" || d.Dim() != 1536 {
+	srv := vectorizertest.NewServer(t, lengthVector)
+	if d := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{}); d.Name() != "openai:text-embedding-3-small" || d.Dim() != 1536 {
 		t.Errorf("default model: name %q, dim %d", d.Name(), d.Dim())
 	}
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, APIKey: "sk-test", Model: "test-embedder"})
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, APIKey: "sk-test", Model: "test-embedder"})
 	texts := make([]string, 600)
 	for i := range texts {
 		texts[i] = fmt.Sprintf("product %d", i)
@@ -51,7 +51,7 @@ func TestOpenAIBatchesAndCaches(t *testing.T) {
 	}
 	for i, v := range vs {
 		want := lengthVector(texts[i])
-		if n := norm(v); math.Abs(n-1) > 1e-6 || math.Abs(embed.Cosine(v, want)-1) > 1e-6 {
+		if n := norm(v); math.Abs(n-1) > 1e-6 || math.Abs(vectorizer.Cosine(v, want)-1) > 1e-6 {
 			t.Fatalf("text %d: %v (norm %v), want %v normalized", i, v, n, want)
 		}
 	}
@@ -61,7 +61,7 @@ func TestOpenAIBatchesAndCaches(t *testing.T) {
 	if err != nil || len(srv.Requests()) != 3 {
 		t.Fatalf("cached texts: %d requests, %v", len(srv.Requests()), err)
 	}
-	if embed.Cosine(again[0], vs[5]) < 0.999999 || embed.Cosine(again[1], vs[300]) < 0.999999 {
+	if vectorizer.Cosine(again[0], vs[5]) < 0.999999 || vectorizer.Cosine(again[1], vs[300]) < 0.999999 {
 		t.Error("cached vectors differ")
 	}
 	// Texts without words need no request and embed to zeros.
@@ -76,8 +76,8 @@ func TestOpenAIBatchesAndCaches(t *testing.T) {
 
 func TestOpenAIDimensionsAndCacheBound(t *testing.T) {
 	ctx := context.Background()
-	srv := embedtest.NewServer(t, func(text string) []float32 { return []float32{1, 2, 3, 4, float32(len(text))} })
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, Model: "some-local-model", Dimensions: 4,
+	srv := vectorizertest.NewServer(t, func(text string) []float32 { return []float32{1, 2, 3, 4, float32(len(text))} })
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "some-local-model", Dimensions: 4,
 		BatchSize: 2, CacheBytes: 2 * (4*4 + 128)})
 	if e.Dim() != 4 || e.Name() != "openai:some-local-model:4" {
 		t.Errorf("dim %d, name %q", e.Dim(), e.Name())
@@ -100,29 +100,29 @@ func TestOpenAIDimensionsAndCacheBound(t *testing.T) {
 }
 
 func TestOpenAILearnsDimension(t *testing.T) {
-	srv := embedtest.NewServer(t, nil)
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, Model: "nomic-embed-text"})
+	srv := vectorizertest.NewServer(t, nil)
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "nomic-embed-text"})
 	if e.Dim() != 0 {
 		t.Errorf("unknown model: dim %d before any request", e.Dim())
 	}
 	if _, err := e.Embed(context.Background(), []string{"hello"}); err != nil {
 		t.Fatal(err)
 	}
-	if e.Dim() != embedtest.DefaultDim {
-		t.Errorf("dim %d after an answer of %d", e.Dim(), embedtest.DefaultDim)
+	if e.Dim() != vectorizertest.DefaultDim {
+		t.Errorf("dim %d after an answer of %d", e.Dim(), vectorizertest.DefaultDim)
 	}
 }
 
 func TestOpenAIErrors(t *testing.T) {
 	ctx := context.Background()
-	srv := embedtest.NewServer(t, nil)
+	srv := vectorizertest.NewServer(t, nil)
 	const key = "sk-secret-key"
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, APIKey: key, Model: "m"})
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, APIKey: key, Model: "m"})
 
 	// A 500 is retried twice, then surfaces as an error; nothing is cached.
 	srv.Fail(500, 500, 500)
 	_, err := e.Embed(ctx, []string{"hello " + key})
-	if !errors.Is(err, embed.ErrUnavailable) || !strings.Contains(err.Error(), "500") {
+	if !errors.Is(err, vectorizer.ErrUnavailable) || !strings.Contains(err.Error(), "500") {
 		t.Fatalf("after three 500s: %v", err)
 	}
 	if strings.Contains(err.Error(), key) {
@@ -139,12 +139,12 @@ func TestOpenAIErrors(t *testing.T) {
 	// A 400 is not retried.
 	srv.Fail(http.StatusBadRequest)
 	before := len(srv.Requests())
-	if _, err := e.Embed(ctx, []string{"other"}); !errors.Is(err, embed.ErrUnavailable) || len(srv.Requests()) != before+1 {
+	if _, err := e.Embed(ctx, []string{"other"}); !errors.Is(err, vectorizer.ErrUnavailable) || len(srv.Requests()) != before+1 {
 		t.Errorf("400: %v after %d requests", err, len(srv.Requests())-before)
 	}
 
-	bad := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: "not a url"})
-	if _, err := bad.Embed(ctx, []string{"x"}); !errors.Is(err, embed.ErrUnavailable) {
+	bad := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: "not a url"})
+	if _, err := bad.Embed(ctx, []string{"x"}); !errors.Is(err, vectorizer.ErrUnavailable) {
 		t.Errorf("bad base URL: %v", err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -156,17 +156,17 @@ func TestOpenAIErrors(t *testing.T) {
 
 func TestOpenAIRejectsBadAnswers(t *testing.T) {
 	ctx := context.Background()
-	srv := embedtest.NewServer(t, func(text string) []float32 {
+	srv := vectorizertest.NewServer(t, func(text string) []float32 {
 		if text == "short" {
 			return []float32{1, 2}
 		}
 		return []float32{1, 2, 3}
 	})
-	e := embed.NewOpenAI(embed.OpenAIConfig{BaseURL: srv.URL, Model: "m"})
+	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "m"})
 	if _, err := e.Embed(ctx, []string{"fine"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Embed(ctx, []string{"short"}); !errors.Is(err, embed.ErrUnavailable) || !strings.Contains(err.Error(), "want 3") {
+	if _, err := e.Embed(ctx, []string{"short"}); !errors.Is(err, vectorizer.ErrUnavailable) || !strings.Contains(err.Error(), "want 3") {
 		t.Errorf("vector of another length: %v", err)
 	}
 }
