@@ -12,6 +12,7 @@ const (
 	msgRoundsExhausted
 	msgEmptyAnswer
 	msgFactsNote
+	msgPriceUnverified
 	msgAdded
 	msgCartUpdated
 	btnConfirm
@@ -30,6 +31,7 @@ var engineMessages = map[string]map[messageKey]string{
 		msgRoundsExhausted: "I couldn't finish that request. Could you rephrase it or ask for one thing at a time?",
 		msgEmptyAnswer:     "Here is what I found.",
 		msgFactsNote:       "Current figures from the catalog:",
+		msgPriceUnverified: "Please don't rely on %s: I couldn't check it against the catalog. Ask me about the product and I'll show its current price.",
 		msgAdded:           "Added to the cart.",
 		msgCartUpdated:     "Cart updated.",
 		btnConfirm:         "Confirm order",
@@ -46,6 +48,7 @@ var engineMessages = map[string]map[messageKey]string{
 		msgRoundsExhausted: "Не получилось выполнить запрос. Переформулируйте его или спросите что-то одно.",
 		msgEmptyAnswer:     "Вот что я нашёл.",
 		msgFactsNote:       "Актуальные данные из каталога:",
+		msgPriceUnverified: "Не ориентируйтесь на %s: эту цену не удалось сверить с каталогом. Спросите меня о товаре, и я покажу актуальную цену.",
 		msgAdded:           "Добавлено в корзину.",
 		msgCartUpdated:     "Корзина обновлена.",
 		btnConfirm:         "Подтвердить заказ",
