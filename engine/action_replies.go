@@ -45,6 +45,22 @@ func (e *Engine) say(ctx context.Context, s *Session, sink Sink, rec *recorder, 
 	return sendText(ctx, sink, msg)
 }
 
+// sayAfter ends a press whose tool succeeded with actionReply. Where the
+// result already shows something (cards, the cart, an order, buttons) and
+// the press used to end silently, the words go only in EventDone, the
+// whole answer for adapters that render one reply (web, Slack with nothing
+// streamed): chat adapters render the result and need no second message.
+func (e *Engine) sayAfter(ctx context.Context, s *Session, sink Sink, rec *recorder, kind ActionKind, res Result) error {
+	key := actionReply(kind, res)
+	shown := len(res.Cards) > 0 || res.Cart != nil || res.Order != nil || len(res.Buttons) > 0
+	if !shown || kind == ActAdd || kind == ActSet || kind == ActRemove {
+		return e.say(ctx, s, sink, rec, key)
+	}
+	msg := engineMessage(s.Turn.Locale, key)
+	rec.assistant(msg)
+	return sink.Send(ctx, Event{Kind: EventDone, Text: msg})
+}
+
 // maxSKUBytes is the longest SKU the tools accept (schema.go sku).
 const maxSKUBytes = 64
 

@@ -100,7 +100,7 @@ func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *reco
 	if err := emitResult(ctx, sink, out.res); err != nil {
 		return err
 	}
-	return e.say(ctx, s, sink, rec, actionReply(a.Kind, out.res))
+	return e.sayAfter(ctx, s, sink, rec, a.Kind, out.res)
 }
 
 // actionTool runs and records the tool call of a button press.
