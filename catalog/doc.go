@@ -28,8 +28,9 @@
 // conversation, the cart summary, the token count, the messages) are
 // constant SQL with $N arguments rather than bun's query builder, which
 // writes the values into the text: each SQLite connection keeps them
-// prepared (sqlitestmts.go), so a turn parses no SQL. Everything else is
-// built with bun.
+// prepared (sqlitestmts.go), so a turn parses no SQL; a turn's messages go
+// in INSERTs of at most 500 rows, so no turn passes SQLite's variable
+// limit. Everything else is built with bun.
 //
 // Errors are wrapped with context and classified by the sentinels in
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with

@@ -122,11 +122,29 @@ func columnsOf(db bun.IDB, model any) string {
 const messageColumns = `conversation_id, role, content, tool_calls, tool_call_id, tool_name, tool_error,
 	prompt_tokens, completion_tokens, model, latency_ms, created_at`
 
-// insertMessages inserts ms in one statement and sets their ids.
+// messagesPerInsert bounds the rows of one INSERT INTO messages: 12
+// arguments a row, so 500 rows bind 6,000 variables, well under SQLite's
+// limit (32,766 in modernc.org/sqlite's build; past it: "too many SQL
+// variables") and the 65,535 parameters of Postgres's protocol, should
+// the driver ever bind instead of inlining them. Chunks of one call share
+// the caller's transaction.
+const messagesPerInsert = 500
+
+// insertMessages inserts ms, messagesPerInsert rows a statement, and sets
+// their ids. A turn's messages usually fit one statement.
 func insertMessages(ctx context.Context, db bun.IDB, ms []*Message) error {
-	if len(ms) == 0 {
-		return nil
+	for len(ms) > 0 {
+		n := min(len(ms), messagesPerInsert)
+		if err := insertMessageRows(ctx, db, ms[:n]); err != nil {
+			return err
+		}
+		ms = ms[n:]
 	}
+	return nil
+}
+
+// insertMessageRows inserts ms in one statement and sets their ids.
+func insertMessageRows(ctx context.Context, db bun.IDB, ms []*Message) error {
 	const perRow = 12
 	var q strings.Builder
 	q.WriteString("INSERT INTO messages (" + messageColumns + ") VALUES ")

@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -109,6 +110,46 @@ func TestHotStatementsStoreWhatBunStores(t *testing.T) {
 		}
 		if strings.ReplaceAll(again.State, " ", "") != `{"k":"v"}` { // jsonb on Postgres adds a space
 			t.Fatalf("state %q", again.State)
+		}
+	})
+}
+
+// TestSaveTurnStoresAnyNumberOfMessages saves a turn of 6,000 messages:
+// 72,000 arguments in one statement are past SQLite's variable limit (and
+// Postgres's 65,535 parameters were they bound), so this holds only
+// because the rows go in chunks, inside the caller's transaction.
+func TestSaveTurnStoresAnyNumberOfMessages(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		c := customer(t, db, "web", "many-1")
+		conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "web", ChatID: "many-1"}, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n = 6000
+		ms := make([]*catalog.Message, n)
+		for i := range ms {
+			ms[i] = &catalog.Message{Role: catalog.RoleTool, ToolCallID: "call_" + strconv.Itoa(i), ToolName: "view_cart", Content: `{"error":"skipped"}`}
+		}
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			_, err := catalog.SaveTurn(ctx, tx, conv.ID, `{}`, ms...)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, m := range ms {
+			if m.ID == 0 || (i > 0 && m.ID <= ms[i-1].ID) {
+				t.Fatalf("message %d: id %d not returned in order", i, m.ID)
+			}
+		}
+		count, err := db.NewSelect().Model((*catalog.Message)(nil)).Where("conversation_id = ?", conv.ID).Count(ctx)
+		if err != nil || count != n {
+			t.Fatalf("stored %d messages (%v), want %d", count, err, n)
+		}
+		back, err := catalog.RecentMessages(ctx, db, conv.ID, 1)
+		if err != nil || len(back) != 1 || back[0].ToolCallID != "call_5999" {
+			t.Fatalf("last message %+v (%v)", back, err)
 		}
 	})
 }

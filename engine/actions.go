@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -53,6 +54,8 @@ func (e *Engine) answerOffline(ctx context.Context, s *Session, sink Sink, rec *
 
 // runAction handles a button press without any model: each action maps to
 // one tool call (checkout goes through the planner's step-by-step flow).
+// Every press ends in a non-empty answer (action_replies.go), whatever the
+// client put in the action.
 func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
 	a := *s.Turn.Action
 	ru := strings.HasPrefix(s.Turn.Locale, "ru")
@@ -62,18 +65,34 @@ func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *reco
 	case ActConfirm:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "да", "yes"))
 	}
-	name, args, reply, err := e.actionCall(ctx, s, a)
+	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > maxSKUBytes) {
+		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
+	}
+	if a.Kind == ActCategory || (a.Kind == ActCategories && strings.TrimSpace(a.Arg) != "") {
+		path, err := e.categoryPath(ctx, a.Arg)
+		if errors.Is(err, errNoCategory) {
+			return e.showCategories(ctx, s, sink, rec, msgNoSuchCategory)
+		}
+		if err != nil {
+			return err
+		}
+		a.Arg = path
+	}
+	name, args, err := actionCall(a)
 	if err != nil {
 		return err
 	}
-	call := catalog.ToolCall{ID: "btn_" + strconv.Itoa(len(rec.msgs)), Name: name, Arguments: args}
-	rec.toolCalls([]catalog.ToolCall{call})
-	out := e.runTool(ctx, s, call)
-	rec.tool(out)
+	out := e.actionTool(ctx, s, rec, name, args)
+	if out.err != nil && needsSKU(a.Kind) && errors.Is(out.err, catalog.ErrNotFound) {
+		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
+	}
 	if out.err != nil {
 		msg := errorText(out.content)
 		rec.assistant(msg)
 		return sendText(ctx, sink, msg)
+	}
+	if a.Kind == ActCategory && len(out.res.Cards) == 0 {
+		return e.showCategories(ctx, s, sink, rec, msgCategoryEmpty)
 	}
 	if len(out.res.Cards) > 0 {
 		s.State.Remember(out.res.Cards)
@@ -81,64 +100,42 @@ func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *reco
 	if err := emitResult(ctx, sink, out.res); err != nil {
 		return err
 	}
-	if reply == "" {
-		return sink.Send(ctx, Event{Kind: EventDone})
-	}
-	msg := engineMessage(s.Turn.Locale, messageKeyOf(reply))
-	rec.assistant(msg)
-	return sendText(ctx, sink, msg)
+	return e.sayAfter(ctx, s, sink, rec, a.Kind, out.res)
 }
 
-// actionCall maps a button to a tool call and the confirmation to say.
-func (e *Engine) actionCall(ctx context.Context, s *Session, a Action) (name, args, reply string, err error) {
+// actionTool runs and records the tool call of a button press.
+func (e *Engine) actionTool(ctx context.Context, s *Session, rec *recorder, name, args string) toolOutcome {
+	call := catalog.ToolCall{ID: "btn_" + strconv.Itoa(len(rec.msgs)), Name: name, Arguments: args}
+	rec.toolCalls([]catalog.ToolCall{call})
+	out := e.runTool(ctx, s, call)
+	rec.tool(out)
+	return out
+}
+
+// actionCall maps a button to a tool call.
+func actionCall(a Action) (name, args string, err error) {
 	skuArgs := jsonString(map[string]any{"sku": a.SKU})
 	switch a.Kind {
 	case ActAdd:
-		return "add_to_cart", jsonString(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), "added", nil
+		return "add_to_cart", jsonString(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
 	case ActSet:
-		return "update_cart_item", jsonString(map[string]any{"sku": a.SKU, "quantity": a.Qty}), "updated", nil
+		return "update_cart_item", jsonString(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
 	case ActRemove:
-		return "remove_from_cart", skuArgs, "updated", nil
+		return "remove_from_cart", skuArgs, nil
 	case ActDetails:
-		return "get_product_details", skuArgs, "", nil
+		return "get_product_details", skuArgs, nil
 	case ActSimilar:
-		return "get_similar_products", skuArgs, "", nil
+		return "get_similar_products", skuArgs, nil
 	case ActCart:
-		return "view_cart", "{}", "", nil
+		return "view_cart", "{}", nil
 	case ActOrders:
-		return "get_order_status", "{}", "", nil
+		return "get_order_status", "{}", nil
 	case ActCategories:
-		return "get_categories", jsonString(map[string]any{"parent": e.categoryArg(ctx, a.Arg)}), "", nil
+		return "get_categories", jsonString(map[string]any{"parent": a.Arg}), nil
 	case ActCategory:
-		return "search_products", jsonString(map[string]any{"category": e.categoryArg(ctx, a.Arg), "limit": 10}), "", nil
+		return "search_products", jsonString(map[string]any{"category": a.Arg, "limit": 10}), nil
 	}
-	return "", "", "", toolErrorf("unsupported button %q", a.Kind)
-}
-
-// categoryArg resolves a "#id" category reference (used when a path is too
-// long for callback data) to its path.
-func (e *Engine) categoryArg(ctx context.Context, arg string) string {
-	id, err := strconv.ParseInt(strings.TrimPrefix(arg, "#"), 10, 64)
-	if !strings.HasPrefix(arg, "#") || err != nil {
-		return arg
-	}
-	cats, err := catalog.ListCategories(ctx, e.cfg.DB)
-	if err != nil {
-		return arg
-	}
-	for _, c := range cats {
-		if c.ID == id {
-			return c.Path
-		}
-	}
-	return arg
-}
-
-func messageKeyOf(reply string) messageKey {
-	if reply == "added" {
-		return msgAdded
-	}
-	return msgCartUpdated
+	return "", "", toolErrorf("unsupported button %q", a.Kind)
 }
 
 // errorText extracts the message of a tool error for the shopper.

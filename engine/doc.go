@@ -8,13 +8,19 @@
 // (session.go); stay silent if a merchant has taken over; apply the
 // per-customer rate limit (limits.go); then answer with
 //
-//   - a button press: one tool call, no model (actions.go);
+//   - a button press: one tool call, no model (actions.go), always ending
+//     in a non-empty answer, also for a forged or stale button: an unknown
+//     product or category says so and a category offers the shop's
+//     categories (action_replies.go);
 //   - the model: the tool-calling loop (loop.go) — system prompt from
 //     prompts/system.tmpl (prompt.go), a bounded history window that never
 //     separates tool calls from their results (history.go), all tool
-//     schemas, tools of one round run concurrently, at most MaxRounds
-//     model calls, prices and SKUs in the final text checked against the
-//     tool results (factcheck.go);
+//     schemas, tools of one round run concurrently (8 at a time), at most
+//     MaxToolCalls (16) of one reply run and the rest are answered as
+//     skipped, so a request holds at most maxRequestMessages (toolcap.go),
+//     at most MaxRounds model calls, prices and SKUs in the final text
+//     checked against the tool results, and a price that no listed product
+//     can correct disowned in a note (factcheck.go);
 //   - the offline planner (planner*.go) when no model is configured, the
 //     daily token budget is spent, or the model fails after its retries.
 //

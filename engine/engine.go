@@ -25,6 +25,9 @@ type Config struct {
 	// PromptExtra is appended to the system prompt (merchant settings).
 	PromptExtra string
 	MaxRounds   int // model calls per turn; default 5
+	// MaxToolCalls bounds the tool calls of one model reply that run
+	// (default 16); the rest are answered with an error (toolcap.go).
+	MaxToolCalls int
 	// History bounds what the model sees of earlier turns: at most
 	// HistoryMessages messages (default 12) and HistoryTokens estimated
 	// tokens (default 4000).
@@ -69,6 +72,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxRounds <= 0 {
 		c.MaxRounds = 5
+	}
+	if c.MaxToolCalls <= 0 {
+		c.MaxToolCalls = defaultMaxToolCalls
 	}
 	if c.HistoryMessages <= 0 {
 		c.HistoryMessages = 12

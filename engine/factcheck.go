@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,8 +20,11 @@ var (
 
 // checkFacts compares the prices and SKUs in a model's answer with what
 // the tools returned this turn (and the products already on screen). For
-// anything unverified it counts a metric, logs, and returns a note with
-// the correct figures from the catalog to append to the answer.
+// anything unverified it counts a metric, logs, and returns a note to
+// append to the answer: the correct figures from the catalog, or, for a
+// price when no product is listed to correct it from, that the price could
+// not be checked and is not to be relied on. (The answer has already
+// streamed, so a made-up price is corrected after it, not cut out.)
 func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, results []Result) string {
 	prices, skus := priceRE.FindAllString(answer, -1), skuRE.FindAllString(answer, -1)
 	if len(prices) == 0 && len(skus) == 0 {
@@ -39,14 +43,6 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 		cards = append(cards, cardOf(&p))
 	}
 	var fix []string
-	unknownPrice := false
-	for _, m := range prices {
-		if amount, ok := minorOf(m); ok && !knownPrices[amount] {
-			unknownPrice = true
-			e.metrics.unverified.WithLabelValues("price").Inc()
-			e.log.WarnContext(ctx, "model stated an unverified price", "conversation_id", s.Conversation.ID, "price", m)
-		}
-	}
 	for _, sku := range skus {
 		if knownSKUs[sku] {
 			continue
@@ -55,10 +51,18 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 		e.log.WarnContext(ctx, "model stated an unverified SKU", "conversation_id", s.Conversation.ID, "sku", sku)
 		if p, err := catalog.GetProduct(ctx, e.cfg.DB, sku); err == nil {
 			fix = append(fix, line(cardOf(p)))
-			knownSKUs[sku] = true
+			knownSKUs[sku], knownPrices[p.Price] = true, true
 		}
 	}
-	if unknownPrice {
+	var unknown []string
+	for _, m := range prices {
+		if amount, ok := minorOf(m); ok && !knownPrices[amount] {
+			unknown = append(unknown, strings.TrimSpace(m))
+			e.metrics.unverified.WithLabelValues("price").Inc()
+			e.log.WarnContext(ctx, "model stated an unverified price", "conversation_id", s.Conversation.ID, "price", m)
+		}
+	}
+	if len(unknown) > 0 {
 		for i, c := range cards {
 			if i == 5 {
 				break
@@ -66,10 +70,24 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 			fix = append(fix, line(c))
 		}
 	}
-	if len(fix) == 0 {
+	return factsNote(s.Turn.Locale, fix, unknown, len(cards) > 0)
+}
+
+// factsNote is what checkFacts appends: the catalog's figures, and when no
+// product was listed to correct a price from, a warning naming the prices
+// that could not be checked.
+func factsNote(locale string, fix, unknownPrices []string, listed bool) string {
+	var notes []string
+	if len(fix) > 0 {
+		notes = append(notes, engineMessage(locale, msgFactsNote)+"\n"+strings.Join(dedupe(fix), "\n"))
+	}
+	if len(unknownPrices) > 0 && !listed {
+		notes = append(notes, fmt.Sprintf(engineMessage(locale, msgPriceUnverified), strings.Join(dedupe(unknownPrices), ", ")))
+	}
+	if len(notes) == 0 {
 		return ""
 	}
-	return "\n\n" + engineMessage(s.Turn.Locale, msgFactsNote) + "\n" + strings.Join(dedupe(fix), "\n")
+	return "\n\n" + strings.Join(notes, "\n\n")
 }
 
 func line(c Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }

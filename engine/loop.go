@@ -10,8 +10,9 @@ import (
 )
 
 // runModel is the tool-calling loop: call the model with every tool →
-// run the tools it asks for (concurrently) → feed the results back → repeat
-// until it answers in text, at most MaxRounds calls.
+// run the tools it asks for (concurrently, at most MaxToolCalls of a reply;
+// toolcap.go) → feed the results back → repeat until it answers in text,
+// at most MaxRounds calls.
 func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
 	msgs, err := e.modelMessages(ctx, s)
 	if err != nil {
@@ -25,6 +26,8 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 		if err != nil {
 			return err
 		}
+		capped := capToolCalls(resp.ToolCalls, e.cfg.MaxToolCalls)
+		resp.ToolCalls = capped.kept()
 		rec.modelReply(resp)
 		if len(resp.ToolCalls) == 0 {
 			if strings.TrimSpace(resp.Text) == "" && !retriedEmpty && len(results) > 0 {
@@ -37,7 +40,8 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 		if err := sink.Send(ctx, Event{Kind: EventTyping}); err != nil {
 			return err
 		}
-		outs := e.runTools(ctx, s, resp.ToolCalls)
+		e.metrics.toolCallsSkipped.Add(float64(len(capped.skipped) + capped.dropped))
+		outs := append(e.runTools(ctx, s, capped.run), capped.skippedOutcomes(e.cfg.MaxToolCalls)...)
 		e.latestCart(ctx, s, outs)
 		for _, out := range outs {
 			rec.tool(out)
@@ -99,7 +103,8 @@ type toolOutcome struct {
 	latency time.Duration
 }
 
-// runTools runs a round's tool calls concurrently. Each call works on its
+// runTools runs a round's tool calls concurrently, maxParallelTools at a
+// time. Each call works on its
 // own copy of the conversation state; afterwards the state of the last
 // call that changed it (in call order) is kept, so calls never race.
 func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolCall) []toolOutcome {
@@ -107,6 +112,7 @@ func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolC
 	outs := make([]toolOutcome, len(calls))
 	states := make([]*State, len(calls))
 	var wg sync.WaitGroup
+	slots := make(chan struct{}, maxParallelTools)
 	for i, call := range calls {
 		cs := *s
 		cs.State = loadState(before)
@@ -114,6 +120,8 @@ func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolC
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			slots <- struct{}{}
+			defer func() { <-slots }()
 			outs[i] = e.runTool(ctx, &cs, call)
 		}()
 	}

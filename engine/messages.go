@@ -12,8 +12,19 @@ const (
 	msgRoundsExhausted
 	msgEmptyAnswer
 	msgFactsNote
+	msgPriceUnverified
 	msgAdded
 	msgCartUpdated
+	msgCartEmpty
+	msgYourCart
+	msgNoOrders
+	msgLatestOrder
+	msgPickCategory
+	msgNoSubcategories
+	msgNoSuchCategory
+	msgCategoryEmpty
+	msgNoSimilar
+	msgNoSuchProduct
 	btnConfirm
 	btnEditCart
 	btnAdd
@@ -30,8 +41,19 @@ var engineMessages = map[string]map[messageKey]string{
 		msgRoundsExhausted: "I couldn't finish that request. Could you rephrase it or ask for one thing at a time?",
 		msgEmptyAnswer:     "Here is what I found.",
 		msgFactsNote:       "Current figures from the catalog:",
+		msgPriceUnverified: "Please don't rely on %s: I couldn't check it against the catalog. Ask me about the product and I'll show its current price.",
 		msgAdded:           "Added to the cart.",
 		msgCartUpdated:     "Cart updated.",
+		msgCartEmpty:       "Your cart is empty.",
+		msgYourCart:        "Here is your cart.",
+		msgNoOrders:        "You have no orders yet.",
+		msgLatestOrder:     "Here is your latest order.",
+		msgPickCategory:    "Choose a category:",
+		msgNoSubcategories: "This category has no subcategories.",
+		msgNoSuchCategory:  "That category doesn't exist. Here are our categories:",
+		msgCategoryEmpty:   "Nothing in this category is in stock right now. Here are our categories:",
+		msgNoSimilar:       "I found nothing similar to that product.",
+		msgNoSuchProduct:   "I can't find that product. Try searching for it by name.",
 		btnConfirm:         "Confirm order",
 		btnEditCart:        "Edit cart",
 		btnAdd:             "Add",
@@ -46,8 +68,19 @@ var engineMessages = map[string]map[messageKey]string{
 		msgRoundsExhausted: "Не получилось выполнить запрос. Переформулируйте его или спросите что-то одно.",
 		msgEmptyAnswer:     "Вот что я нашёл.",
 		msgFactsNote:       "Актуальные данные из каталога:",
+		msgPriceUnverified: "Не ориентируйтесь на %s: эту цену не удалось сверить с каталогом. Спросите меня о товаре, и я покажу актуальную цену.",
 		msgAdded:           "Добавлено в корзину.",
 		msgCartUpdated:     "Корзина обновлена.",
+		msgCartEmpty:       "Ваша корзина пуста.",
+		msgYourCart:        "Вот ваша корзина.",
+		msgNoOrders:        "У вас пока нет заказов.",
+		msgLatestOrder:     "Вот ваш последний заказ.",
+		msgPickCategory:    "Выберите категорию:",
+		msgNoSubcategories: "В этой категории нет подкатегорий.",
+		msgNoSuchCategory:  "Такой категории нет. Вот наши категории:",
+		msgCategoryEmpty:   "В этой категории сейчас ничего нет в наличии. Вот наши категории:",
+		msgNoSimilar:       "Похожих товаров не нашлось.",
+		msgNoSuchProduct:   "Не могу найти этот товар. Попробуйте поискать его по названию.",
 		btnConfirm:         "Подтвердить заказ",
 		btnEditCart:        "Изменить корзину",
 		btnAdd:             "Добавить",

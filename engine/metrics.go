@@ -13,9 +13,11 @@ type metrics struct {
 	modelSeconds prometheus.Histogram
 	modelTokens  *prometheus.CounterVec
 	toolCalls    *prometheus.CounterVec
-	degraded     *prometheus.CounterVec
-	rateLimited  prometheus.Counter
-	unverified   *prometheus.CounterVec
+	// toolCallsSkipped counts calls over a reply's MaxToolCalls.
+	toolCallsSkipped prometheus.Counter
+	degraded         *prometheus.CounterVec
+	rateLimited      prometheus.Counter
+	unverified       *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -47,6 +49,10 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 			Name: "shopbot_tool_calls_total",
 			Help: "Tool calls, by tool and status (ok, error).",
 		}, []string{"tool", "status"}),
+		toolCallsSkipped: f.NewCounter(prometheus.CounterOpts{
+			Name: "shopbot_tool_calls_skipped_total",
+			Help: "Tool calls not run because a model reply asked for more than MaxToolCalls.",
+		}),
 		degraded: f.NewCounterVec(prometheus.CounterOpts{
 			Name: "shopbot_degraded_turns_total",
 			Help: "Turns the offline planner answered although a model is configured, by reason.",

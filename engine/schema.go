@@ -16,7 +16,7 @@ func str(desc string, maxLen int) map[string]any {
 }
 
 func sku() map[string]any {
-	return map[string]any{"type": "string", "minLength": 1, "maxLength": 64}
+	return map[string]any{"type": "string", "minLength": 1, "maxLength": maxSKUBytes}
 }
 
 func num(desc string, minimum float64) map[string]any {
