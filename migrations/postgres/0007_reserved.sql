@@ -1,0 +1,3 @@
+-- Placeholder for migration 0007, which another branch owns: migration
+-- numbers must be consecutive. Replace this file with that branch's 0007
+-- when merging.
