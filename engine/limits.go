@@ -2,8 +2,13 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // ChatLocker serializes the turns of one chat across processes.
@@ -46,43 +51,32 @@ func (c *chatLocks) lock(key string) func() {
 	}
 }
 
-// rateLimiter allows each customer limit turns per sliding window.
-type rateLimiter struct {
-	mu     sync.Mutex
-	limit  int
-	window time.Duration
-	seen   map[int64][]time.Time
-	sweep  time.Time
-}
-
-func newRateLimiter(limit int, window time.Duration) *rateLimiter {
-	return &rateLimiter{limit: limit, window: window, seen: map[int64][]time.Time{}}
-}
-
-func (r *rateLimiter) allow(customer int64, now time.Time) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	cutoff := now.Add(-r.window)
-	if now.Sub(r.sweep) > r.window { // forget idle customers
-		for id, ts := range r.seen {
-			if len(ts) == 0 || ts[len(ts)-1].Before(cutoff) {
-				delete(r.seen, id)
-			}
-		}
-		r.sweep = now
+// allowTurn counts the turn against its customer's rate limit (RateLimit
+// turns per RateWindow) before any of the turn's work. The counter lives
+// in the database (catalog.Hit), so the limit holds across replicas and
+// restarts; on SQLite the hit joins the group commit of other turns'
+// writes. Now and then it also prunes counters of ended windows.
+func (e *Engine) allowTurn(ctx context.Context, s *Session) (bool, error) {
+	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
+	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
+	var res catalog.HitResult
+	var err error
+	if e.writes.group {
+		err = e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			res, err = catalog.Hit(ctx, tx, key, lim, s.Now)
+			return err
+		})
+	} else {
+		res, err = catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
 	}
-	ts := r.seen[customer]
-	i := 0
-	for i < len(ts) && !ts[i].After(cutoff) {
-		i++
+	if err != nil {
+		return false, err
 	}
-	ts = ts[i:]
-	if len(ts) >= r.limit {
-		r.seen[customer] = ts
-		return false
+	if err := e.pruner.Maybe(ctx, e.cfg.DB, s.Now); err != nil {
+		e.log.WarnContext(ctx, "rate limit counters not pruned", "err", err)
 	}
-	r.seen[customer] = append(ts, now)
-	return true
+	return res.Allowed, nil
 }
 
 // overTokenBudget reports whether the customer used up today's model
