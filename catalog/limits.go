@@ -55,27 +55,13 @@ var (
 )
 
 // Hit counts one hit of key at now against lim and reports whether it is
-// allowed. It is one statement; on SQLite, given the pool rather than a
-// transaction, it runs in a transaction of its own so that it takes the
-// process's write slot like every other write (sqlitewriter.go).
+// allowed: one statement, which on SQLite takes the process's write slot
+// like every other write (sqlitewriter.go).
 func Hit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time) (HitResult, error) {
 	if key == "" || len(key) > maxLimitKey || lim.Max <= 0 || lim.Window < time.Millisecond {
 		return HitResult{}, fmt.Errorf("catalog: hit %q: %w: key of 1 to %d bytes, a positive limit and window required",
 			key, ErrInvalid, maxLimitKey)
 	}
-	if d, ok := db.(*bun.DB); ok && d.Dialect().Name() == dialect.SQLite {
-		var res HitResult
-		err := d.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			var err error
-			res, err = hit(ctx, tx, key, lim, now)
-			return err
-		})
-		return res, err
-	}
-	return hit(ctx, db, key, lim, now)
-}
-
-func hit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time) (HitResult, error) {
 	window := lim.Window.Milliseconds()
 	ms := now.UnixMilli()
 	start := ms - ms%window
