@@ -10,11 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
+	"shopbot/engine/llmtest"
 )
 
 // onReplicas runs fn with n handles on one database, as n processes open
@@ -146,4 +148,34 @@ func conversationRow(t *testing.T, db *bun.DB, chatID string) string {
 		t.Fatal(err)
 	}
 	return fmt.Sprintf("state %s, last message %v, paused %v, needs human %v", c.State, c.LastMessageAt, c.Paused, c.NeedsHuman)
+}
+
+// TestDailyTokenBudgetAcrossReplicas: tokens one replica spent count on
+// another: it answers with the planner without calling the model.
+func TestDailyTokenBudgetAcrossReplicas(t *testing.T) {
+	onReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
+		llm := llmtest.NewServer(t)
+		llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
+		engines := make([]*Engine, len(dbs))
+		for i, db := range dbs {
+			e, err := New(Config{DB: db, Search: search.NewDatabase(db), DailyTokens: 1000, Now: func() time.Time { return fixedNow },
+				Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "m"})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			engines[i] = e
+		}
+		for i, e := range engines {
+			turn := Turn{Channel: "web", ChatID: fmt.Sprint("chat-", i), UserID: "spender", Text: "hi"}
+			if err := e.Handle(context.Background(), turn, SinkFunc(func(context.Context, Event) error { return nil })); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if llm.Calls() != 1 {
+			t.Errorf("%d model calls, want 1: the second replica must see the budget spent", llm.Calls())
+		}
+		if got := testutil.ToFloat64(engines[1].metrics.degraded.WithLabelValues("token_budget")); got != 1 {
+			t.Errorf("second replica degraded{token_budget} = %v, want 1", got)
+		}
+	})
 }
