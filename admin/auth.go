@@ -66,18 +66,19 @@ var dummyHash = sync.OnceValue(func() []byte {
 	return h
 })
 
-// checkPassword returns the user when username and password match.
-func checkPassword(ctx context.Context, db bun.IDB, username, password string) (*staffUser, bool, error) {
+// checkPassword returns the user when username and password match;
+// compare is bcrypt.CompareHashAndPassword (tests count the calls).
+func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password []byte) error, username, password string) (*staffUser, bool, error) {
 	u := new(staffUser)
 	err := db.NewSelect().Model(u).Where("username = ?", strings.TrimSpace(username)).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		_ = bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
+		_ = compare(dummyHash(), []byte(password))
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, fmt.Errorf("admin: look up user: %w", err)
 	}
-	if bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) != nil {
+	if compare([]byte(u.PasswordHash), []byte(password)) != nil {
 		return nil, false, nil
 	}
 	return u, true, nil

@@ -44,7 +44,7 @@ func TestFailedSignInsAreRateLimited(t *testing.T) {
 		}
 	}
 	code, _, body := p.tryLogin("admin", testPassword) // right, but too late
-	if code != http.StatusTooManyRequests || !strings.Contains(body, "Too many failed sign-ins") {
+	if code != http.StatusTooManyRequests || !strings.Contains(body, "Too many sign-in attempts for this user; try again in ") {
 		t.Fatalf("sixth attempt = %d, want 429", code)
 	}
 	if c, _ := p.get("/admin/"); c != http.StatusSeeOther {
@@ -63,12 +63,13 @@ func TestSignInWithoutFormToken(t *testing.T) {
 }
 
 func TestSessionCookie(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	db := catalogtest.SQLite(t)
+	p := newPanelConfig(t, db, func(c *admin.Config) { c.TrustedProxies, _ = admin.ParseTrustedProxies("127.0.0.1") })
 	_, page := p.get("/admin/login")
 	tok := csrfRE.FindStringSubmatch(page)[1]
 	req, _ := http.NewRequest("POST", p.srv.URL+"/admin/login", strings.NewReader(url.Values{"csrf": {tok}, "username": {"admin"}, "password": {testPassword}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("X-Forwarded-Proto", "https") // behind a TLS proxy
+	req.Header.Set("X-Forwarded-Proto", "https") // behind a trusted TLS proxy
 	resp, err := p.client.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -11,13 +11,20 @@
 // (renderError). Pages work without JavaScript; only the playground
 // (static/playground.js, the web chat API's server-sent events) needs it.
 //
-// Security (session.go, auth.go, login.go): staff users with bcrypt
-// password hashes; sign-in creates a server-side session whose random
-// token travels in an HttpOnly, SameSite=Lax cookie (Secure behind TLS)
+// Security (session.go, auth.go, login.go, login_limit.go, proxy.go):
+// staff users with bcrypt password hashes; sign-in creates a server-side
+// session whose random token travels in an HttpOnly, SameSite=Lax cookie
 // and is stored only as its SHA-256; sessions end after 2 hours idle or 12
-// hours. Every POST but the sign-in needs the session's CSRF token (403
-// and no change otherwise); the sign-in form uses a double-submit token
-// and failed sign-ins are rate-limited per address and user. Pages carry a
+// hours. Cookies are Secure when PublicURL is https, or the request came
+// over TLS (directly, or per X-Forwarded-Proto from a trusted proxy).
+// X-Forwarded-For and X-Forwarded-Proto are read only in proxy.go and only
+// when the peer is one of TrustedProxies. Every POST but the sign-in needs
+// the session's CSRF token (403 and no change otherwise); the sign-in form
+// uses a double-submit token. Sign-in attempts are counted in the database
+// before the password is compared (5 per user name and 20 per address per
+// fixed 15-minute window, shared by every replica; a success does not
+// reset the count), so no more than 5 passwords per user per window reach
+// bcrypt whatever the parallelism or addresses. Pages carry a
 // strict Content-Security-Policy, and html/template escapes everything
 // that comes from shoppers, products or the model.
 //

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/uptrace/bun"
 )
@@ -16,4 +17,13 @@ func (s *Server) WaitImports() { s.imports.wg.Wait() }
 func CreateUser(ctx context.Context, db bun.IDB, username, password string) error {
 	_, err := createUser(ctx, db, username, password)
 	return err
+}
+
+// CountPasswordChecks makes s count its password comparisons in n.
+func CountPasswordChecks(s *Server, n *atomic.Int32) {
+	compare := s.compare
+	s.compare = func(hash, password []byte) error {
+		n.Add(1)
+		return compare(hash, password)
+	}
 }

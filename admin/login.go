@@ -2,12 +2,9 @@ package admin
 
 import (
 	"crypto/subtle"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 )
 
 // loginCSRFCookie carries the sign-in form's CSRF token (double submit:
@@ -32,7 +29,7 @@ func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, code int, p loginPage) {
 	p.Token = randomToken()
 	http.SetCookie(w, &http.Cookie{Name: loginCSRFCookie, Value: p.Token, Path: "/admin/login", HttpOnly: true,
-		Secure: secure(r), SameSite: http.SameSiteStrictMode, MaxAge: 3600})
+		Secure: s.secure(r), SameSite: http.SameSiteStrictMode, MaxAge: 3600})
 	s.render(w, r, code, "login", "Sign in", "", p)
 }
 
@@ -46,26 +43,30 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.renderLogin(w, r, http.StatusForbidden, p)
 		return
 	}
-	ip := clientIP(r)
-	if wait := s.logins.blocked(ip, user, s.cfg.Now()); wait > 0 {
+	ip := s.cfg.TrustedProxies.ClientIP(r)
+	refusal, wait, err := s.countSignIn(r.Context(), ip, user)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		p.Error = "Too many failed sign-ins. Try again in " + wait.Round(time.Second).String() + "."
+		s.log.WarnContext(r.Context(), "admin sign-in refused: too many attempts", "user", user, "ip", ip)
+		p.Error = refusal
 		s.renderLogin(w, r, http.StatusTooManyRequests, p)
 		return
 	}
-	u, ok, err := checkPassword(r.Context(), s.db, user, pw)
+	u, ok, err := checkPassword(r.Context(), s.db, s.compare, user, pw)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
 	if !ok {
-		s.logins.fail(ip, user, s.cfg.Now())
 		s.log.WarnContext(r.Context(), "admin sign-in failed", "user", user, "ip", ip)
 		p.Error = "Wrong user name or password."
 		s.renderLogin(w, r, http.StatusUnauthorized, p)
 		return
 	}
-	s.logins.reset(ip, user)
 	if err := s.startSession(r.Context(), w, r, u); err != nil {
 		s.renderError(w, r, err)
 		return
@@ -80,7 +81,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, Secure: secure(r), SameSite: http.SameSiteLaxMode})
+	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Path: "/", MaxAge: -1, HttpOnly: true, Secure: s.secure(r), SameSite: http.SameSiteLaxMode})
 	http.Redirect(w, r, "/admin/login", http.StatusSeeOther)
 }
 
@@ -90,83 +91,4 @@ func safeNext(next string) string {
 		return "/admin/"
 	}
 	return next
-}
-
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
-// loginLimiter slows password guessing: after 5 failures for one user
-// from one address, or 20 from one address, sign-in from there waits
-// until the oldest failure is 15 minutes old.
-type loginLimiter struct {
-	mu    sync.Mutex
-	fails map[string][]time.Time
-}
-
-const (
-	loginWindow     = 15 * time.Minute
-	loginMaxPerUser = 5
-	loginMaxPerAddr = 20
-	loginMaxTracked = 10_000
-)
-
-func newLoginLimiter() *loginLimiter { return &loginLimiter{fails: map[string][]time.Time{}} }
-
-func (l *loginLimiter) blocked(ip, user string, now time.Time) time.Duration {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	wait := time.Duration(0)
-	for key, max := range map[string]int{ip + "\x00" + strings.ToLower(user): loginMaxPerUser, ip: loginMaxPerAddr} {
-		ts := l.recent(key, now)
-		if len(ts) >= max {
-			wait = maxDuration(wait, ts[len(ts)-max].Add(loginWindow).Sub(now))
-		}
-	}
-	return wait
-}
-
-func (l *loginLimiter) recent(key string, now time.Time) []time.Time {
-	ts := l.fails[key]
-	i := 0
-	for i < len(ts) && now.Sub(ts[i]) >= loginWindow {
-		i++
-	}
-	ts = ts[i:]
-	if len(ts) == 0 {
-		delete(l.fails, key)
-	} else {
-		l.fails[key] = ts
-	}
-	return ts
-}
-
-func (l *loginLimiter) fail(ip, user string, now time.Time) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.fails) > loginMaxTracked {
-		for k := range l.fails {
-			l.recent(k, now)
-		}
-	}
-	for _, key := range []string{ip + "\x00" + strings.ToLower(user), ip} {
-		l.fails[key] = append(l.recent(key, now), now)
-	}
-}
-
-func (l *loginLimiter) reset(ip, user string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	delete(l.fails, ip+"\x00"+strings.ToLower(user))
-}
-
-func maxDuration(a, b time.Duration) time.Duration {
-	if a > b {
-		return a
-	}
-	return b
 }

@@ -273,14 +273,18 @@ func (s *Server) saveUpload(r *http.Request) (string, error) {
 	if _, err := s.db.NewInsert().Model(m).Exec(r.Context()); err != nil {
 		return "", fmt.Errorf("admin: store image: %w", err)
 	}
-	return publicBase(r) + "/media/" + m.Name, nil
+	return s.publicBase(r) + "/media/" + m.Name, nil
 }
 
-// publicBase is the scheme and host the request came to, so uploaded
-// images get absolute URLs that Telegram and Slack can fetch.
-func publicBase(r *http.Request) string {
+// publicBase is the server's public URL (PUBLIC_URL), else the scheme
+// and host the request came to, so uploaded images get absolute URLs that
+// Telegram and Slack can fetch.
+func (s *Server) publicBase(r *http.Request) string {
+	if s.cfg.PublicURL != "" {
+		return s.cfg.PublicURL
+	}
 	scheme := "http"
-	if secure(r) {
+	if s.cfg.TrustedProxies.Secure(r) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host

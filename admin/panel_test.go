@@ -92,6 +92,12 @@ func newPanel(t testing.TB, db *bun.DB) *panel {
 // newPanelWith is a panel whose product searches use srch.
 func newPanelWith(t testing.TB, db *bun.DB, srch admin.Searcher) *panel {
 	t.Helper()
+	return newPanelConfig(t, db, func(c *admin.Config) { c.Search = srch })
+}
+
+// newPanelConfig is a panel whose configuration configure changes.
+func newPanelConfig(t testing.TB, db *bun.DB, configure func(*admin.Config)) *panel {
+	t.Helper()
 	ctx := context.Background()
 	if n, _ := catalog.CountProducts(ctx, db); n == 0 {
 		if _, err := demo.Load(ctx, db); err != nil {
@@ -102,11 +108,13 @@ func newPanelWith(t testing.TB, db *bun.DB, srch admin.Searcher) *panel {
 		t.Fatal(err)
 	}
 	p := &panel{t: t, db: db, notes: &fakeNotifier{}, clock: &clock{now: time.Now().UTC()}, reg: prometheus.NewRegistry()}
-	p.admin = admin.New(admin.Config{
-		Registry: p.reg, DB: db, Notifier: p.notes, Now: p.clock.Now, Search: srch,
+	cfg := admin.Config{
+		Registry: p.reg, DB: db, Notifier: p.notes, Now: p.clock.Now,
 		Settings: admin.NewSettings(db, admin.ShopSettings{ShopName: "Test Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
 		Ready:    func(context.Context) error { return nil },
-	})
+	}
+	configure(&cfg)
+	p.admin = admin.New(cfg)
 	p.srv = httptest.NewServer(p.admin)
 	t.Cleanup(p.srv.Close)
 	p.client = newClient()

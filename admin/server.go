@@ -9,7 +9,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
+	"golang.org/x/crypto/bcrypt"
 
+	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine"
 )
@@ -38,6 +40,13 @@ type Config struct {
 	Search Searcher
 	// Settings are the merchant's settings, shared with the engine.
 	Settings *Settings
+	// PublicURL is the server's address as people reach it (PUBLIC_URL);
+	// an https one makes the panel's cookies Secure, and uploaded images
+	// get absolute URLs under it.
+	PublicURL string
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
+	// X-Forwarded-Proto are believed (TRUSTED_PROXIES); none by default.
+	TrustedProxies TrustedProxies
 	// MetricsToken, when set, is the bearer token /metrics requires.
 	MetricsToken string
 	Logger       *slog.Logger
@@ -66,7 +75,8 @@ type Server struct {
 	db       *bun.DB
 	log      *slog.Logger
 	pages    map[string]*template.Template
-	logins   *loginLimiter
+	compare  func(hash, password []byte) error // bcrypt's; tests count it
+	pruner   *catalog.LimitPruner
 	imports  *importJobs
 	settings *Settings
 	tree     *treeCache
@@ -100,7 +110,8 @@ func New(cfg Config) *Server {
 		db:       cfg.DB,
 		log:      cfg.Logger,
 		pages:    mustParsePages(),
-		logins:   newLoginLimiter(),
+		compare:  bcrypt.CompareHashAndPassword,
+		pruner:   &catalog.LimitPruner{},
 		imports:  newImportJobs(),
 		tree:     &treeCache{},
 		settings: cfg.Settings,

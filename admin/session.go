@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -74,16 +75,17 @@ func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *htt
 	// Forget expired sessions now and then.
 	_, _ = s.db.NewDelete().Model((*staffSession)(nil)).Where("expires_at < ?", now).Exec(ctx)
 	http.SetCookie(w, &http.Cookie{
-		Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: secure(r),
+		Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.SessionTTL / time.Second),
 	})
 	return nil
 }
 
-// secure reports whether the request reached us over TLS, directly or
-// through a proxy that says so: cookies are then Secure.
-func secure(r *http.Request) bool {
-	return r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https"
+// secure reports whether cookies set in answer to r are Secure: always
+// when the panel's public URL is https, else when r reached us over TLS,
+// directly or through a trusted proxy that says so.
+func (s *Server) secure(r *http.Request) bool {
+	return strings.HasPrefix(s.cfg.PublicURL, "https://") || s.cfg.TrustedProxies.Secure(r)
 }
 
 // lookupSession returns the request's live session, or nil.

@@ -104,3 +104,46 @@ func TestMetricsPassPromtool(t *testing.T) {
 		t.Errorf("promtool check metrics: %v\n%s", err, out)
 	}
 }
+
+// TestServeProxiesAndSecureCookies: TRUSTED_PROXIES and PUBLIC_URL reach
+// the panel: X-Forwarded-Proto counts from a trusted proxy only, and an
+// https PUBLIC_URL makes the cookies Secure by itself.
+func TestServeProxiesAndSecureCookies(t *testing.T) {
+	secureCookie := func(base, proto string) bool {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+"/admin/login", nil)
+		if proto != "" {
+			req.Header.Set("X-Forwarded-Proto", proto)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		for _, c := range resp.Cookies() {
+			if c.Name == "shopbot_login_csrf" {
+				return c.Secure
+			}
+		}
+		t.Fatal("no sign-in cookie")
+		return false
+	}
+	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
+	s.waitReady(t)
+	if secureCookie(s.base, "https") {
+		t.Error("X-Forwarded-Proto believed without TRUSTED_PROXIES")
+	}
+	s.stop(t)
+	s = startServer(t, map[string]string{"DATABASE_URL": dbURL, "TRUSTED_PROXIES": "127.0.0.1"})
+	s.waitReady(t)
+	if !secureCookie(s.base, "https") || secureCookie(s.base, "") {
+		t.Error("X-Forwarded-Proto from a trusted proxy: want Secure with https only")
+	}
+	s.stop(t)
+	s = startServer(t, map[string]string{"DATABASE_URL": dbURL, "PUBLIC_URL": "https://shop.example.com"})
+	s.waitReady(t)
+	if !secureCookie(s.base, "") {
+		t.Error("https PUBLIC_URL: want Secure cookies")
+	}
+}

@@ -17,11 +17,12 @@ import (
 // Config is every setting of the shopbot command, read once from the
 // environment and flags, validated, and passed down as values.
 type Config struct {
-	DatabaseURL   string
-	HTTPAddr      string
-	PublicURL     string
-	AdminPassword string
-	MetricsToken  string
+	DatabaseURL    string
+	HTTPAddr       string
+	PublicURL      string
+	TrustedProxies string
+	AdminPassword  string
+	MetricsToken   string
 
 	OpenAIAPIKey  string
 	OpenAIBaseURL string
@@ -52,9 +53,10 @@ type Config struct {
 	RateLimitWindow  string
 	DailyTokenBudget string
 
-	db     catalog.DBInfo // parsed DatabaseURL
-	engine engineLimits   // parsed engine settings
-	search struct{ alpha float64 }
+	db      catalog.DBInfo       // parsed DatabaseURL
+	proxies admin.TrustedProxies // parsed TrustedProxies
+	engine  engineLimits         // parsed engine settings
+	search  struct{ alpha float64 }
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -86,7 +88,8 @@ func (c *Config) settings() []setting {
 	return []setting{
 		{"DATABASE_URL", "sqlite:shopbot.db", "postgres://… or sqlite:PATH", &c.DatabaseURL, "database-url"},
 		{"HTTP_ADDR", "127.0.0.1:8080", "listen address of the admin panel, web chat, webhooks and metrics", &c.HTTPAddr, "http-addr"},
-		{"PUBLIC_URL", "", "the server's address as people reach it (https://shop.example.com), for admin links in Slack messages; default http://HTTP_ADDR", &c.PublicURL, "public-url"},
+		{"PUBLIC_URL", "", "the server's address as people reach it (https://shop.example.com), for admin links in Slack messages and image URLs; https makes the admin cookies Secure; default http://HTTP_ADDR", &c.PublicURL, "public-url"},
+		{"TRUSTED_PROXIES", "", "comma-separated IPs or CIDR ranges of reverse proxies (10.0.0.0/8, 127.0.0.1) whose X-Forwarded-For and X-Forwarded-Proto are believed; none when unset", &c.TrustedProxies, "trusted-proxies"},
 		{"ADMIN_PASSWORD", "", "password of the admin user", &c.AdminPassword, ""},
 		{"METRICS_TOKEN", "", "bearer token /metrics requires (none when unset)", &c.MetricsToken, ""},
 		{"OPENAI_API_KEY", "", "API key of an OpenAI-compatible server", &c.OpenAIAPIKey, ""},
@@ -170,6 +173,9 @@ func (c *Config) validate() error {
 			return usagef("PUBLIC_URL must be an http:// or https:// URL without query, fragment or credentials, such as https://shop.example.com")
 		}
 		c.PublicURL = strings.TrimSuffix(u.String(), "/")
+	}
+	if c.proxies, err = admin.ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return usagef("TRUSTED_PROXIES: %v; use IP addresses or CIDR ranges separated by commas, such as 10.0.0.0/8,127.0.0.1", err)
 	}
 	switch c.SearchBackend {
 	case "embedded":

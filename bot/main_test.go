@@ -212,20 +212,22 @@ func TestConfigErrors(t *testing.T) {
 		vars map[string]string
 		want string
 	}{
-		"malformed DATABASE_URL": {nil, map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with postgres:// or sqlite:"},
-		"empty sqlite path":      {nil, map[string]string{"DATABASE_URL": "sqlite:"}, "missing file path"},
-		"bad HTTP_ADDR":          {nil, map[string]string{"HTTP_ADDR": "8080"}, "HTTP_ADDR"},
-		"short ADMIN_PASSWORD":   {nil, map[string]string{"ADMIN_PASSWORD": "hunter2"}, "ADMIN_PASSWORD must be 10 to 72 characters (got 7)"},
-		"bad search backend":     {nil, map[string]string{"SEARCH_BACKEND": "solr"}, "SEARCH_BACKEND"},
-		"weaviate without URL":   {nil, map[string]string{"SEARCH_BACKEND": "weaviate"}, "WEAVIATE_URL"},
-		"bad embeddings":         {nil, map[string]string{"EMBEDDINGS": "bert"}, "EMBEDDINGS"},
-		"PUBLIC_URL not a URL":   {nil, map[string]string{"PUBLIC_URL": "shop.example.com"}, "PUBLIC_URL"},
-		"PUBLIC_URL with query":  {[]string{"serve", "--public-url", "https://shop.example.com/?a=1"}, nil, "PUBLIC_URL"},
-		"PUBLIC_URL with user":   {nil, map[string]string{"PUBLIC_URL": "https://admin:hunter2@shop.example.com"}, "PUBLIC_URL"},
-		"unknown command":        {[]string{"frobnicate"}, nil, "unknown command"},
-		"unknown flag":           {[]string{"serve", "--nope"}, nil, "flag provided but not defined"},
-		"import without file":    {[]string{"import"}, nil, "exactly one FILE"},
-		"demo-catalog size 0":    {[]string{"demo-catalog", "--size", "0"}, nil, "--size"},
+		"malformed DATABASE_URL":   {nil, map[string]string{"DATABASE_URL": "mysql://root:hunter2@db/shop"}, "DATABASE_URL must start with postgres:// or sqlite:"},
+		"empty sqlite path":        {nil, map[string]string{"DATABASE_URL": "sqlite:"}, "missing file path"},
+		"bad HTTP_ADDR":            {nil, map[string]string{"HTTP_ADDR": "8080"}, "HTTP_ADDR"},
+		"short ADMIN_PASSWORD":     {nil, map[string]string{"ADMIN_PASSWORD": "hunter2"}, "ADMIN_PASSWORD must be 10 to 72 characters (got 7)"},
+		"bad search backend":       {nil, map[string]string{"SEARCH_BACKEND": "solr"}, "SEARCH_BACKEND"},
+		"weaviate without URL":     {nil, map[string]string{"SEARCH_BACKEND": "weaviate"}, "WEAVIATE_URL"},
+		"bad embeddings":           {nil, map[string]string{"EMBEDDINGS": "bert"}, "EMBEDDINGS"},
+		"PUBLIC_URL not a URL":     {nil, map[string]string{"PUBLIC_URL": "shop.example.com"}, "PUBLIC_URL"},
+		"PUBLIC_URL with query":    {[]string{"serve", "--public-url", "https://shop.example.com/?a=1"}, nil, "PUBLIC_URL"},
+		"PUBLIC_URL with user":     {nil, map[string]string{"PUBLIC_URL": "https://admin:hunter2@shop.example.com"}, "PUBLIC_URL"},
+		"TRUSTED_PROXIES a name":   {nil, map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8, proxy.local"}, `TRUSTED_PROXIES: "proxy.local"`},
+		"TRUSTED_PROXIES bad mask": {[]string{"serve", "--trusted-proxies", "10.0.0.0/40"}, nil, "TRUSTED_PROXIES"},
+		"unknown command":          {[]string{"frobnicate"}, nil, "unknown command"},
+		"unknown flag":             {[]string{"serve", "--nope"}, nil, "flag provided but not defined"},
+		"import without file":      {[]string{"import"}, nil, "exactly one FILE"},
+		"demo-catalog size 0":      {[]string{"demo-catalog", "--size", "0"}, nil, "--size"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			err := run(context.Background(), tc.args, envFunc(tc.vars), nil, io.Discard, io.Discard)

@@ -72,6 +72,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
+		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {

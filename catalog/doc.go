@@ -24,6 +24,12 @@
 // come in bursts (the engine persisting turns, the Slack inbox) share
 // commits through GroupCommit (groupcommit.go).
 //
+// Limits shared by every replica (limits.go: the engine's turns per
+// customer, the panel's sign-in attempts) are counters in rate_limits,
+// counted in fixed windows by one atomic upsert that returns the count
+// (Hit), so exactly the limit is allowed per window across processes;
+// LimitPruner deletes ended windows now and then.
+//
 // The few statements every chat turn runs (hot.go: the customer, the
 // conversation, the cart summary, the token count, the messages) are
 // constant SQL with $N arguments rather than bun's query builder, which

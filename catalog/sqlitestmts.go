@@ -3,6 +3,8 @@ package catalog
 import (
 	"context"
 	"database/sql/driver"
+	"strings"
+	"sync"
 )
 
 // bun writes every argument into the SQL text, so SQLite parses each of
@@ -96,7 +98,48 @@ func (r *cachedRows) Close() error {
 	return err
 }
 
+// QueryContext runs a query; one that writes (INSERT … RETURNING)
+// outside a transaction holds the write slot until its rows are closed,
+// which is when SQLite commits it.
 func (c *queuedConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	if c.inTx || !writes(query) {
+		return c.query(ctx, query, args)
+	}
+	if err := c.q.acquire(ctx); err != nil {
+		return nil, err
+	}
+	rows, err := c.query(ctx, query, args)
+	if err != nil {
+		c.q.release()
+		return nil, err
+	}
+	return &slotRows{Rows: rows, release: c.q.release}, nil
+}
+
+// writes reports whether query starts with a statement that writes.
+func writes(query string) bool {
+	query = strings.TrimLeft(query, " \t\r\n")
+	for _, verb := range []string{"INSERT", "UPDATE", "DELETE", "REPLACE"} {
+		if len(query) >= len(verb) && strings.EqualFold(query[:len(verb)], verb) {
+			return true
+		}
+	}
+	return false
+}
+
+// slotRows releases the write slot once, when closed.
+type slotRows struct {
+	driver.Rows
+	release func()
+	once    sync.Once
+}
+
+func (r *slotRows) Close() error {
+	defer r.once.Do(r.release)
+	return r.Rows.Close()
+}
+
+func (c *queuedConn) query(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
 	if len(args) == 0 {
 		return c.sqliteConn.QueryContext(ctx, query, args)
 	}

@@ -14,7 +14,8 @@ import (
 // writers sleep, and a turn's tail latency grows by those sleeps. So this
 // process queues its own writers in Go instead: a write transaction (every
 // transaction is one: _txlock=immediate) and a statement executed outside
-// one first take the process's write slot, which is handed straight to the
+// one (an Exec, or a query that writes: INSERT … RETURNING) first take the
+// process's write slot, which is handed straight to the
 // next waiter when released. The busy handler still arbitrates between
 // processes sharing the file.
 

@@ -108,3 +108,39 @@ func TestWriterQueueWaitEnds(t *testing.T) {
 		t.Fatalf("v = %d, want 1", got)
 	}
 }
+
+// A query that writes (… RETURNING) outside a transaction takes the write
+// slot like Exec does, and holds it until its rows are closed; a read
+// does not wait for it.
+func TestWriterQueueWritingQuery(t *testing.T) {
+	db := queuedDB(t, 50*time.Millisecond)
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Query(`UPDATE n SET v = 7 RETURNING v`); !errors.Is(err, errWriteSlot) {
+		t.Fatalf("writing query while the slot is held: %v, want errWriteSlot", err)
+	}
+	if got := count(t, db); got != 0 {
+		t.Fatalf("read while the slot is held: v = %d, want 0", got)
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query(`  update n SET v = 2 RETURNING v`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE n SET v = 3`); !errors.Is(err, errWriteSlot) {
+		t.Fatalf("exec while a writing query's rows are open: %v, want errWriteSlot", err)
+	}
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE n SET v = v + 1`); err != nil {
+		t.Fatalf("exec after the rows were closed: %v", err)
+	}
+	if got := count(t, db); got != 3 {
+		t.Fatalf("v = %d, want 3", got)
+	}
+}

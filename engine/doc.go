@@ -5,8 +5,12 @@
 // A turn flows like this (engine.go): validate the turn; take the chat's
 // lock so one chat's turns run in order; resolve the customer from the
 // platform-verified identity and open the conversation and its State
-// (session.go); stay silent if a merchant has taken over; apply the
-// per-customer rate limit (limits.go); then answer with
+// (session.go); count the turn against the per-customer rate limit
+// (limits.go: RateLimit turns per fixed RateWindow, counted in the
+// database so every replica shares it and a restart keeps it; a refused
+// turn stores nothing but the counter and is not marked done, so it may be
+// sent again); stay silent if a merchant has taken over (the message is
+// stored); then answer with
 //
 //   - a button press: one tool call, no model (actions.go), always ending
 //     in a non-empty answer, also for a forged or stale button: an unknown
@@ -22,7 +26,10 @@
 //     checked against the tool results, and a price that no listed product
 //     can correct disowned in a note (factcheck.go);
 //   - the offline planner (planner*.go) when no model is configured, the
-//     daily token budget is spent, or the model fails after its retries.
+//     daily token budget is spent (checked before the model is called,
+//     counted on the customer row, so it holds across replicas; turns of
+//     one customer running at once may overshoot it by their own tokens),
+//     or the model fails after its retries.
 //
 // Every message — the shopper's, each model reply with its tool calls,
 // token counts, model and latency, each tool result — is persisted with the

@@ -280,7 +280,7 @@ func ordersOf(t *testing.T, r *crashRig, user string) int {
 }
 
 // TestSweepAndPrune: the notice of a handoff whose turn crashed after the
-// commit and never ran again is delivered by the hourly sweep, once; the
+// commit and never ran again is delivered by the periodic sweep, once; the
 // journal forgets turns after three days (by the engine's clock).
 func TestSweepAndPrune(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
@@ -301,14 +301,14 @@ func TestSweepAndPrune(t *testing.T) {
 			}
 			r.eng.notices.Wait()
 		}
-		r.advance(30 * time.Minute)
+		r.advance(pruneEvery / 2)
 		next("sweep-2")
 		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 0 {
 			t.Fatalf("%d notices before the sweep is due", n)
 		}
-		r.advance(time.Hour)
+		r.advance(pruneEvery)
 		next("sweep-3")
-		r.advance(time.Hour)
+		r.advance(pruneEvery)
 		next("sweep-4")
 		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 1 {
 			t.Errorf("%d handoff notices after two sweeps, want 1", n)

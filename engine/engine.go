@@ -108,7 +108,6 @@ type Engine struct {
 	deps    *Deps
 	tools   *Toolbox
 	planner *Planner
-	limiter *rateLimiter
 	chats   *chatLocks
 	history *historyCache
 	writes  *groupCommit
@@ -136,7 +135,6 @@ func New(cfg Config) (*Engine, error) {
 	}
 	return &Engine{
 		cfg: cfg, deps: deps, tools: tb, planner: NewPlanner(tb),
-		limiter: newRateLimiter(cfg.RateLimit, cfg.RateWindow),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),
@@ -226,19 +224,22 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 		// its inbox after a stop. The shopper has had the answer.
 		return "replayed", ErrReplayed
 	}
+	if ok, err := e.allowTurn(ctx, s); err != nil {
+		return "error", err
+	} else if !ok {
+		// Refused before any work: nothing is stored but the counter.
+		// The adapter tells the shopper (PoliteMessage) in its own way:
+		// a 429 on the web, a chat message elsewhere. Not marked done:
+		// the same turn may be sent again once the limit allows.
+		e.metrics.rateLimited.Inc()
+		return "rate_limited", ErrRateLimited
+	}
 	rec := &recorder{}
 	rec.user(t)
 	if s.Conversation.Paused {
 		// A merchant has taken over: record the message, stay silent.
 		s.State.markDone(t.DedupKey)
 		return "paused", e.persist(ctx, s, rec)
-	}
-	if !e.limiter.allow(s.Customer.ID, s.Now) {
-		// The adapter tells the shopper (PoliteMessage) in its own way:
-		// a 429 on the web, a chat message elsewhere. Not marked done:
-		// the same turn may be sent again once the limit allows.
-		e.metrics.rateLimited.Inc()
-		return "rate_limited", errors.Join(ErrRateLimited, e.persist(ctx, s, rec))
 	}
 	s.State.markDone(t.DedupKey) // saved with the turn
 	outcome, err = e.respond(ctx, s, sink, rec)

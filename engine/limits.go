@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"time"
+
+	"shopbot/catalog"
 )
 
 // ChatLocker serializes the turns of one chat across processes.
@@ -46,43 +49,21 @@ func (c *chatLocks) lock(key string) func() {
 	}
 }
 
-// rateLimiter allows each customer limit turns per sliding window.
-type rateLimiter struct {
-	mu     sync.Mutex
-	limit  int
-	window time.Duration
-	seen   map[int64][]time.Time
-	sweep  time.Time
-}
-
-func newRateLimiter(limit int, window time.Duration) *rateLimiter {
-	return &rateLimiter{limit: limit, window: window, seen: map[int64][]time.Time{}}
-}
-
-func (r *rateLimiter) allow(customer int64, now time.Time) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	cutoff := now.Add(-r.window)
-	if now.Sub(r.sweep) > r.window { // forget idle customers
-		for id, ts := range r.seen {
-			if len(ts) == 0 || ts[len(ts)-1].Before(cutoff) {
-				delete(r.seen, id)
-			}
-		}
-		r.sweep = now
+// allowTurn counts the turn against its customer's rate limit (RateLimit
+// turns per RateWindow) before any of the turn's work. The counter lives
+// in the database (catalog.Hit), so the limit holds across replicas and
+// restarts. It is one statement on its own, outside the group commit of
+// the turns' writes: alone it costs a turn less (about 7 % of the engine's
+// p50 instead of 14 %). Ended counters are pruned with the effects
+// journal (prune.go).
+func (e *Engine) allowTurn(ctx context.Context, s *Session) (bool, error) {
+	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
+	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
+	res, err := catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
+	if err != nil {
+		return false, err
 	}
-	ts := r.seen[customer]
-	i := 0
-	for i < len(ts) && !ts[i].After(cutoff) {
-		i++
-	}
-	ts = ts[i:]
-	if len(ts) >= r.limit {
-		r.seen[customer] = ts
-		return false
-	}
-	r.seen[customer] = append(ts, now)
-	return true
+	return res.Allowed, nil
 }
 
 // overTokenBudget reports whether the customer used up today's model

@@ -13,8 +13,9 @@ import (
 // a day or two), short enough that the table stays small.
 const keepEffects = 72 * time.Hour
 
-// pruneEvery is how often a process prunes the journal.
-const pruneEvery = time.Hour
+// pruneEvery is how often a process prunes the journal and the ended
+// rate-limit counters, and sweeps undelivered notices.
+const pruneEvery = 10 * time.Minute
 
 // effectPruner deletes old journal rows, at most once per pruneEvery per
 // process, on the turn that finds the last prune old enough (by the
@@ -24,8 +25,8 @@ type effectPruner struct {
 	last atomic.Int64 // unix nanoseconds of the last prune; 0 never
 }
 
-// maybePrune prunes if it is time; a failure is logged and retried an
-// hour later.
+// maybePrune prunes if it is time; a failure is logged and retried at
+// the next prune.
 func (e *Engine) maybePrune(ctx context.Context, now time.Time) {
 	last := e.pruner.last.Load()
 	if last != 0 && now.Sub(time.Unix(0, last)) < pruneEvery {
@@ -36,6 +37,9 @@ func (e *Engine) maybePrune(ctx context.Context, now time.Time) {
 	}
 	ctx = context.WithoutCancel(ctx)
 	e.sweepNotices(ctx, now)
+	if _, err := catalog.PruneLimits(ctx, e.cfg.DB, now); err != nil {
+		e.log.WarnContext(ctx, "rate limit counters not pruned", "err", err)
+	}
 	n, err := catalog.PruneEffects(ctx, e.cfg.DB, now.Add(-keepEffects))
 	if err != nil {
 		e.log.WarnContext(ctx, "effects journal not pruned", "err", err)

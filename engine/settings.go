@@ -60,7 +60,7 @@ func (e *Engine) withSettings(ctx context.Context) *Engine {
 		c.cfg.Model = model
 	}
 	if o.RateLimit > 0 && o.RateWindow > 0 {
-		e.limiter.configure(o.RateLimit, o.RateWindow)
+		c.cfg.RateLimit, c.cfg.RateWindow = o.RateLimit, o.RateWindow
 	}
 	return &c
 }
@@ -99,11 +99,4 @@ func (l *liveSettings) model(base Model, name string) Model {
 	}
 	l.models[name] = m
 	return m
-}
-
-// configure changes the rate limit for turns from now on.
-func (r *rateLimiter) configure(limit int, window time.Duration) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.limit, r.window = limit, window
 }

@@ -1,3 +1,0 @@
--- Placeholder on the importjobs branch only: version 0008 belongs to another
--- branch (assigned by the lead) and this file is dropped when they merge.
--- The migrator needs consecutive versions, so 0009 cannot stand alone.
