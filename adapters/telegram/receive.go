@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"shopbot/adapters"
 )
 
 // maxUpdateBytes bounds a webhook body.
@@ -37,9 +39,13 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the bot is starting", http.StatusServiceUnavailable)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxUpdateBytes))
-	if err != nil {
-		http.Error(w, "update body unreadable or over 1 MB", http.StatusRequestEntityTooLarge)
+	body, err := adapters.ReadBody(w, r, maxUpdateBytes)
+	switch {
+	case errors.Is(err, adapters.ErrBodyTooLarge):
+		http.Error(w, "update body over 1 MB", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "update body unreadable", http.StatusBadRequest)
 		return
 	}
 	u, err := decodeUpdate(body)
@@ -55,6 +61,9 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusOK)
 }
 
+// decodeUpdate parses an update. Invalid UTF-8 in its strings decodes
+// as U+FFFD; NUL and other control characters in the fields a turn uses
+// are removed where the turn is built (turnBase).
 func decodeUpdate(body []byte) (*models.Update, error) {
 	var u models.Update
 	if err := json.Unmarshal(body, &u); err != nil {

@@ -1,0 +1,82 @@
+package telegram
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+const sorry = "something went wrong"
+
+// TestBadBytesInNames: a shopper whose first_name holds a NUL (and a
+// username with control characters, a language code with junk) gets
+// answers, and so do their later turns — on Postgres, which refuses NUL
+// in text, the customer refresh used to fail on every turn.
+func TestBadBytesInNames(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		r := newRig(t, db, nil)
+		u := telegramtest.User(31, "Ann\x00ie\x07")
+		u.Username, u.LanguageCode = "ann\x00", "en\x00\x1b"
+		for i, text := range []string{"sneakers", "/cart", "hello"} {
+			id := r.srv.Push(telegramtest.Text(u, text))
+			r.waitHandled(id)
+			sent := r.sent("31")
+			if len(sent) == 0 {
+				t.Fatalf("turn %d (%q): no answer", i, text)
+			}
+			for _, c := range sent {
+				if strings.Contains(c.Text(), sorry) {
+					t.Fatalf("turn %d (%q) answered %q", i, text, c.Text())
+				}
+			}
+		}
+		c, err := catalog.ResolveCustomer(context.Background(), db, catalog.Identity{
+			Channel: "telegram", PlatformUserID: "31", DisplayName: "Annie", Username: "ann", Locale: "en"})
+		if err != nil || c.DisplayName != "Annie" {
+			t.Errorf("customer %+v, %v", c, err)
+		}
+	})
+}
+
+// TestWebhookInvalidUTF8: an update whose raw body holds invalid UTF-8
+// is recorded (as U+FFFD, which is what decoding gives anyway) and
+// answered, on Postgres too; one such update does not fail the others.
+func TestWebhookInvalidUTF8(t *testing.T) {
+	db, _ := catalogtest.Postgres(t)
+	r := newRig(t, db, webhookMode)
+	// Raw bytes \xff and \xfe (invalid UTF-8), and NUL escaped as JSON allows.
+	body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":1,"date":1,"chat":{"id":32,"type":"private"},`+
+		`"from":{"id":32,"is_bot":false,"first_name":"B`+"\xff"+`ob\u0000","language_code":"e`+"\xfe"+`n"},"text":"sne`+"\xff"+`akers\u0000"}}`, r.srv.NextID())
+	if code := r.post([]byte(body), secret); code != http.StatusOK {
+		t.Fatalf("webhook answered %d", code)
+	}
+	r.waitText("32", "")
+	for _, c := range r.sent("32") {
+		if strings.Contains(c.Text(), sorry) {
+			t.Errorf("answered %q", c.Text())
+		}
+	}
+}
+
+// TestWebhookBodyTooLarge: a body over 1 MB gets a 413 and records nothing.
+func TestWebhookBodyTooLarge(t *testing.T) {
+	r := newRig(t, catalogtest.SQLite(t), webhookMode)
+	body := `{"update_id":1,"message":{"text":"` + strings.Repeat("a", 1<<20) + `"}}`
+	req := httptest.NewRequest(http.MethodPost, "/telegram/webhook", bytes.NewReader([]byte(body)))
+	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
+	w := httptest.NewRecorder()
+	r.a.ServeHTTP(w, req)
+	if w.Code != http.StatusRequestEntityTooLarge || r.inboxCount() != 0 {
+		t.Errorf("%d %q, %d recorded", w.Code, w.Body, r.inboxCount())
+	}
+}
