@@ -54,6 +54,7 @@ func TestBadBytesInNames(t *testing.T) {
 func TestWebhookInvalidUTF8(t *testing.T) {
 	db, _ := catalogtest.Postgres(t)
 	r := newRig(t, db, webhookMode)
+	r.srv.WaitCalls(t, "setWebhook", 1)
 	// Raw bytes \xff and \xfe (invalid UTF-8), and NUL escaped as JSON allows.
 	body := fmt.Sprintf(`{"update_id":%d,"message":{"message_id":1,"date":1,"chat":{"id":32,"type":"private"},`+
 		`"from":{"id":32,"is_bot":false,"first_name":"B`+"\xff"+`ob\u0000","language_code":"e`+"\xfe"+`n"},"text":"sne`+"\xff"+`akers\u0000"}}`, r.srv.NextID())
@@ -71,6 +72,7 @@ func TestWebhookInvalidUTF8(t *testing.T) {
 // TestWebhookBodyTooLarge: a body over 1 MB gets a 413 and records nothing.
 func TestWebhookBodyTooLarge(t *testing.T) {
 	r := newRig(t, catalogtest.SQLite(t), webhookMode)
+	r.srv.WaitCalls(t, "setWebhook", 1)
 	body := `{"update_id":1,"message":{"text":"` + strings.Repeat("a", 1<<20) + `"}}`
 	req := httptest.NewRequest(http.MethodPost, "/telegram/webhook", bytes.NewReader([]byte(body)))
 	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
