@@ -13,6 +13,7 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
+	"shopbot/adapters"
 	"shopbot/catalog"
 	"shopbot/engine"
 )
@@ -23,9 +24,13 @@ const maxBody = 1 << 20
 // readVerified reads a request body and checks its signature; on failure
 // it has answered 401 (or 413) and returns nil.
 func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request) []byte {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+	body, err := adapters.ReadBody(w, r, maxBody)
+	switch {
+	case errors.Is(err, adapters.ErrBodyTooLarge):
+		http.Error(w, "request body over 1 MB", http.StatusRequestEntityTooLarge)
+		return nil
+	case err != nil:
+		http.Error(w, "request body unreadable", http.StatusBadRequest)
 		return nil
 	}
 	if err := verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {
@@ -118,6 +123,10 @@ type work struct {
 // record stores a request in the inbox and queues its work, unless it was
 // recorded before (a retry); an error means nothing was recorded.
 func (a *Adapter) record(ctx context.Context, row inboxRow, w work) error {
+	if !storableKey(row.Key) {
+		return fmt.Errorf("%w: id over %d characters or with control characters", errBadPayload, maxKeyRunes)
+	}
+	row.Payload = strings.ToValidUTF8(row.Payload, "\uFFFD") // as decoding reads it
 	row.ReceivedAt = time.Now().UTC()
 	first, err := a.inbox.record(ctx, row)
 	if err != nil {
@@ -195,7 +204,7 @@ func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
 // turnJob is the work for one message: a turn answered in channel (in
 // thread when set).
 func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared bool) (string, func(context.Context)) {
-	text = cleanText(text, a.botUserID)
+	text = cleanText(engine.CleanText(text, 0), a.botUserID)
 	if text == "" || channel == "" {
 		return "", nil
 	}
