@@ -45,8 +45,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errBadPayload):
 		http.Error(w, err.Error(), http.StatusBadRequest)
 	case err != nil:
-		a.log.ErrorContext(r.Context(), "slack command not accepted", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
+		a.notAccepted(w, r, "slack command not accepted", err)
 	case resp != nil:
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(resp)

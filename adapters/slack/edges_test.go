@@ -16,6 +16,7 @@ import (
 	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/catalog/catalogtest"
+	"shopbot/engine"
 )
 
 const sorry = "something went wrong"
@@ -142,4 +143,37 @@ func FuzzSlackInteractions(f *testing.F) {
 		}
 		noNUL(t, envs[0], payload)
 	})
+}
+
+// downEngine is an engine whose database is down: it says sorry once
+// through the sink and returns ErrUnavailable, as engine.Handle does.
+type downEngine struct{}
+
+func (downEngine) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error {
+	_ = sink.Send(ctx, engine.Event{Kind: engine.EventError, Text: engine.PoliteMessage(nil, t.Locale)})
+	return fmt.Errorf("engine: open session: %w", engine.ErrUnavailable)
+}
+
+// TestSlackPoliteOnceWhenDatabaseDown: a turn that fails because the
+// database is down leaves exactly one polite message; a request that
+// cannot even be recorded gets a 503 with Retry-After (Slack retries).
+func TestSlackPoliteOnceWhenDatabaseDown(t *testing.T) {
+	e := newEnv(t, downEngine{})
+	e.postEvent(dm("UANN", "D6", e.nextTS(), "sneakers"))
+	handled := func() bool {
+		n, err := e.db.NewSelect().Table("slack_inbox").Where("handled_at IS NOT NULL").Count(context.Background())
+		return err == nil && n == 1
+	}
+	if !e.fake.Wait(patience, handled) {
+		t.Fatal("the turn did not finish")
+	}
+	if ms := e.fake.Messages("D6", ""); len(ms) != 1 || !strings.Contains(text(ms[0]), sorry) {
+		t.Errorf("messages:\n%s", dump(ms))
+	}
+	e.db.Close()
+	_, body := e.event(dm("UANN", "D6", e.nextTS(), "again"))
+	resp := e.send("/slack/events", "application/json", body)
+	if b := readBody(resp); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("database closed: %d %s", resp.StatusCode, b)
+	}
 }

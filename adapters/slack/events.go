@@ -58,9 +58,7 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errBadPayload):
 		http.Error(w, err.Error(), http.StatusBadRequest)
 	case err != nil:
-		// Not recorded: Slack retries later.
-		a.log.ErrorContext(r.Context(), "slack event not accepted", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
+		a.notAccepted(w, r, "slack event not accepted", err)
 	case challenge != "":
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, challenge)
@@ -71,6 +69,18 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 var errBadPayload = errors.New("slack: malformed payload")
+
+// notAccepted answers a request that could not be recorded: Slack retries
+// it later. An unreachable database is a 503.
+func (a *Adapter) notAccepted(w http.ResponseWriter, r *http.Request, msg string, err error) {
+	a.log.ErrorContext(r.Context(), msg, "err", err)
+	if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "try again", http.StatusServiceUnavailable)
+		return
+	}
+	http.Error(w, "try again", http.StatusInternalServerError)
+}
 
 // acceptEvent takes one Events API envelope (an HTTP body or a Socket Mode
 // payload): it answers url_verification with the challenge, records an

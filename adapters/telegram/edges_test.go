@@ -14,6 +14,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/engine"
 )
 
 const sorry = "something went wrong"
@@ -113,4 +114,43 @@ func FuzzTelegramWebhook(f *testing.F) {
 			t.Fatalf("NUL stored in %d rows (%v)", n, err)
 		}
 	})
+}
+
+// downEngine is an engine whose database is down: it says sorry once
+// through the sink and returns ErrUnavailable, as engine.Handle does.
+type downEngine struct{}
+
+func (downEngine) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error {
+	_ = sink.Send(ctx, engine.Event{Kind: engine.EventError, Text: engine.PoliteMessage(nil, t.Locale)})
+	return fmt.Errorf("engine: open session: %w", engine.ErrUnavailable)
+}
+
+// TestPoliteOnceWhenDatabaseDown: a turn that fails because the database
+// is down leaves the shopper exactly one polite message.
+func TestPoliteOnceWhenDatabaseDown(t *testing.T) {
+	r := newRig(t, catalogtest.SQLite(t), func(c *Config) { c.Engine = downEngine{} })
+	id := r.srv.Push(telegramtest.Text(telegramtest.User(51, "Dee"), "sneakers"))
+	r.waitHandled(id)
+	sent := r.sent("51")
+	if len(sent) != 1 || !strings.Contains(sent[0].Text(), sorry) {
+		t.Errorf("sent %s", telegramtest.Dump(sent))
+	}
+}
+
+// TestWebhookDatabaseDown: an update that cannot be recorded because the
+// database is down gets a 503 with Retry-After (Telegram redelivers).
+func TestWebhookDatabaseDown(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	r := newRig(t, db, webhookMode)
+	r.srv.WaitCalls(t, "setWebhook", 1)
+	db.Close()
+	u := telegramtest.Text(telegramtest.User(52, "Eve"), "hi")
+	u.ID = r.srv.NextID()
+	req := httptest.NewRequest(http.MethodPost, "/telegram/webhook", bytes.NewReader(telegramtest.JSON(u)))
+	req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
+	w := httptest.NewRecorder()
+	r.a.ServeHTTP(w, req)
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" {
+		t.Errorf("%d %v %q", w.Code, w.Header(), w.Body)
+	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/adapters"
+	"shopbot/catalog"
 )
 
 // maxUpdateBytes bounds a webhook body.
@@ -55,7 +56,12 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := a.accept(r.Context(), u, body, time.Now()); err != nil {
 		a.log.ErrorContext(r.Context(), "telegram update not recorded; Telegram will redeliver", "update_id", u.ID, "err", err)
-		http.Error(w, "update not recorded, retry later", http.StatusInternalServerError)
+		code := http.StatusInternalServerError
+		if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+			w.Header().Set("Retry-After", "5")
+			code = http.StatusServiceUnavailable
+		}
+		http.Error(w, "update not recorded, retry later", code)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
