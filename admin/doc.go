@@ -16,7 +16,12 @@
 // token travels in an HttpOnly, SameSite=Lax cookie (Secure behind TLS)
 // and is stored only as its SHA-256; sessions end after 2 hours idle or 12
 // hours. Every POST but the sign-in needs the session's CSRF token (403
-// and no change otherwise); the sign-in form uses a double-submit token
+// and no change otherwise); every posted form, the sign-in's too, is
+// bounded (256 MB, else 413), parsed and cleaned once by readForm
+// (form.go: NUL, control characters and invalid UTF-8 removed, line breaks
+// kept) before a handler reads it, and multipart uploads get a 15-minute
+// read and write window past the server's timeouts. An unreachable
+// database is a 503 with Retry-After. The sign-in form uses a double-submit token
 // and failed sign-ins are rate-limited per address and user. Pages carry a
 // strict Content-Security-Policy, and html/template escapes everything
 // that comes from shoppers, products or the model.

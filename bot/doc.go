@@ -17,4 +17,9 @@
 // parses one Config (environment variables, overridden by flags), builds the
 // logger, database, metrics registry and servers, and passes them to the New
 // functions of the other packages. Nothing else reads the environment.
+//
+// The HTTP server bounds every connection (serve.go newHTTPServer):
+// headers within 10 s and 64 KB, the body within a minute, the response
+// within 2 minutes (the web chat's stream and admin uploads extend their
+// own deadlines), idle keep-alives closed after 2 minutes.
 package main
