@@ -5,10 +5,10 @@
 // A turn flows like this (engine.go): validate the turn — every string
 // field cleaned by CleanText/CleanLine (clean.go: NUL, control characters
 // and invalid UTF-8 removed, names ≤ 200 runes, locale ≤ 16), identifiers
-// holding control characters or over 128 runes refused with ErrBadTurn; take the chat's
-// lock so one chat's turns run in order; resolve the customer from the
-// platform-verified identity and open the conversation and its State
-// (session.go); stay silent if a merchant has taken over; apply the
+// holding control characters or over 128 runes refused with ErrBadTurn;
+// take the chat's lock so one chat's turns run in order; resolve the
+// customer from the platform-verified identity and open the conversation
+// and its State (session.go); stay silent if a merchant has taken over; apply the
 // per-customer rate limit (limits.go); then answer with
 //
 //   - a button press: one tool call, no model (actions.go);
