@@ -8,8 +8,8 @@
 // holding control characters or over 128 runes refused with ErrBadTurn;
 // take the chat's lock so one chat's turns run in order; resolve the
 // customer from the platform-verified identity and open the conversation
-// and its State (session.go); stay silent if a merchant has taken over; apply the
-// per-customer rate limit (limits.go); then answer with
+// and its State (session.go); stay silent if a merchant has taken over;
+// apply the per-customer rate limit (limits.go); then answer with
 //
 //   - a button press: one tool call, no model (actions.go);
 //   - the model: the tool-calling loop (loop.go) — system prompt from
