@@ -98,7 +98,7 @@ func (in *inbox) insert(ctx context.Context, rows []inboxRow) ([]bool, error) {
 
 func (in *inbox) markHandled(ctx context.Context, keys []string) ([]bool, error) {
 	_, err := in.db.NewUpdate().Model((*inboxRow)(nil)).Set("handled_at = ?", time.Now().UTC()).
-		Where("event_key IN (?)", bun.In(keys)).Exec(ctx)
+		Where("event_key IN (?)", bun.List(keys)).Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("slack: mark %d requests handled: %w", len(keys), err)
 	}
