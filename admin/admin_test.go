@@ -13,11 +13,11 @@ import (
 	"shopbot/admin"
 )
 
-func newServer(ready error) *admin.Server {
-	return admin.New(admin.Config{
+func newServer(ready error) http.Handler {
+	return admin.Handler(admin.New(admin.Config{
 		Registry: prometheus.NewRegistry(),
 		Ready:    func(context.Context) error { return ready },
-	})
+	}), nil)
 }
 
 func get(h http.Handler, path string) *httptest.ResponseRecorder {

@@ -3,7 +3,6 @@ package admin
 import (
 	"context"
 	"crypto/rand"
-	"database/sql"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,17 +15,6 @@ import (
 
 	"shopbot/catalog"
 )
-
-// staffUser is a person who may sign in to the panel.
-type staffUser struct {
-	bun.BaseModel `bun:"table:staff_users"`
-
-	ID           int64     `bun:"id,pk,autoincrement"`
-	Username     string    `bun:"username,notnull"`
-	PasswordHash string    `bun:"password_hash,notnull"`
-	CreatedAt    time.Time `bun:"created_at,notnull"`
-	UpdatedAt    time.Time `bun:"updated_at,notnull"`
-}
 
 // AdminUser is the user ADMIN_PASSWORD belongs to.
 const AdminUser = "admin"
@@ -68,10 +56,9 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // checkPassword returns the user when username and password match;
 // compare is bcrypt.CompareHashAndPassword (tests count the calls).
-func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password []byte) error, username, password string) (*staffUser, bool, error) {
-	u := new(staffUser)
-	err := db.NewSelect().Model(u).Where("username = ?", strings.TrimSpace(username)).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
+func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password []byte) error, username, password string) (*catalog.StaffUser, bool, error) {
+	u, err := catalog.FindStaffUser(ctx, db, strings.TrimSpace(username))
+	if errors.Is(err, catalog.ErrNotFound) {
 		_ = compare(dummyHash(), []byte(password))
 		return nil, false, nil
 	}
@@ -85,11 +72,11 @@ func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password 
 }
 
 // createUser adds a staff user.
-func createUser(ctx context.Context, db bun.IDB, username, password string) (*staffUser, error) {
+func createUser(ctx context.Context, db bun.IDB, username, password string) (*catalog.StaffUser, error) {
 	return createUserCost(ctx, db, username, password, bcryptCost)
 }
 
-func createUserCost(ctx context.Context, db bun.IDB, username, password string, cost int) (*staffUser, error) {
+func createUserCost(ctx context.Context, db bun.IDB, username, password string, cost int) (*catalog.StaffUser, error) {
 	username = strings.TrimSpace(username)
 	switch {
 	case username == "" || len(username) > 64 || strings.ContainsAny(username, " \t\r\n<>\"'&"):
@@ -103,15 +90,11 @@ func createUserCost(ctx context.Context, db bun.IDB, username, password string, 
 	if err != nil {
 		return nil, err
 	}
-	now := time.Now().UTC()
-	u := &staffUser{Username: username, PasswordHash: h, CreatedAt: now, UpdatedAt: now}
-	if _, err := db.NewInsert().Model(u).On("CONFLICT (username) DO NOTHING").Returning("id").Exec(ctx); err != nil {
-		return nil, fmt.Errorf("admin: create user %s: %w", username, err)
-	}
-	if u.ID == 0 {
+	u, err := catalog.CreateStaffUser(ctx, db, username, h, time.Now())
+	if errors.Is(err, catalog.ErrConflict) {
 		return nil, &userError{code: http.StatusConflict, msg: "A user named " + username + " already exists."}
 	}
-	return u, nil
+	return u, err
 }
 
 // EnsureAdmin makes sure the admin user exists. With password set, the
@@ -126,13 +109,13 @@ func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 	if err := CheckAdminPassword(password); err != nil {
 		return "", fmt.Errorf("admin: %w: %w", catalog.ErrInvalid, err)
 	}
-	u, err := findUser(ctx, db, AdminUser)
-	if errors.Is(err, sql.ErrNoRows) {
+	u, err := catalog.FindStaffUser(ctx, db, AdminUser)
+	if errors.Is(err, catalog.ErrNotFound) {
 		generated, err = createAdmin(ctx, db, password)
 		if !isConflict(err) {
 			return generated, err
 		}
-		u, err = findUser(ctx, db, AdminUser) // another process was quicker
+		u, err = catalog.FindStaffUser(ctx, db, AdminUser) // another process was quicker
 	}
 	if err != nil {
 		return "", fmt.Errorf("admin: look up the admin user: %w", err)
@@ -148,14 +131,6 @@ func CheckAdminPassword(password string) error {
 		return fmt.Errorf("ADMIN_PASSWORD must be %d to 72 characters (got %d)", minPassword, len(password))
 	}
 	return nil
-}
-
-func findUser(ctx context.Context, db bun.IDB, username string) (*staffUser, error) {
-	u := new(staffUser)
-	if err := db.NewSelect().Model(u).Where("username = ?", username).Scan(ctx); err != nil {
-		return nil, err
-	}
-	return u, nil
 }
 
 // createAdmin adds the admin user, with a generated password (returned)
@@ -182,7 +157,7 @@ func isConflict(err error) bool {
 
 // setAdminPassword makes password the admin's, unless it is empty or
 // already is; a changed password ends the sessions signed in with the old.
-func setAdminPassword(ctx context.Context, db bun.IDB, u *staffUser, password string) error {
+func setAdminPassword(ctx context.Context, db bun.IDB, u *catalog.StaffUser, password string) error {
 	if password == "" || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil {
 		return nil
 	}
@@ -190,13 +165,8 @@ func setAdminPassword(ctx context.Context, db bun.IDB, u *staffUser, password st
 	if err != nil {
 		return err
 	}
-	_, err = db.NewUpdate().Model(u).Set("password_hash = ?", h).Set("updated_at = ?", time.Now().UTC()).WherePK().Exec(ctx)
-	if err != nil {
+	if err := catalog.SetStaffPassword(ctx, db, u.ID, h, time.Now()); err != nil {
 		return fmt.Errorf("admin: set the admin password: %w", err)
-	}
-	_, err = db.NewDelete().Model((*staffSession)(nil)).Where("user_id = ?", u.ID).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("admin: end the admin's sessions: %w", err)
 	}
 	return nil
 }

@@ -124,7 +124,7 @@ func TestCSRF(t *testing.T) {
 			}
 		}
 	}
-	st, _ := admin.NewSettings(p.db, admin.ShopSettings{ShopName: "Test Shop"}).Get(ctx)
+	st, _ := catalog.NewSettingsStore(p.db, catalog.Settings{ShopName: "Test Shop"}).Get(ctx)
 	if st.ShopName != "Test Shop" {
 		t.Errorf("shop name changed to %q", st.ShopName)
 	}

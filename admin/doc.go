@@ -1,14 +1,20 @@
-// Package admin owns Shopbot's HTTP surface for operators and merchants:
+// Package admin owns Shopbot's HTTP handlers for operators and merchants:
 // the health and readiness probes, the Prometheus endpoint and the
 // merchant panel under /admin/ — products, CSV/JSONL import, orders,
 // the conversation inbox with takeover, the playground, the dashboard and
 // the settings — built from net/http, html/template and embedded assets
 // (templates/*.html, static/).
 //
-// All routes are declared in routes.go; each page has one file
-// (page_*.go) that builds a plain page struct and renders one template
-// inside layout.html, and render.go turns every error into one error page
-// (renderError). Pages work without JavaScript; only the playground
+// Server.Handlers (handlers.go) hands every handler, already wrapped with
+// its sign-in or sign-in-plus-CSRF check, to bot/routes.go, the one
+// function that gives every route of the process its path; admin declares
+// no paths (export_test.go mirrors them for the tests). Server.Instrument
+// wraps that mux in the request metrics. Each page has one file
+// (page_*.go) that builds a plain page struct from catalog calls and
+// renders one template inside layout.html, and render.go turns every error
+// into one error page (renderError). The package owns no SQL: every read
+// and write, the dashboard's figures and the staff users and sessions
+// included, is a catalog repository function. Pages work without JavaScript; only the playground
 // (static/playground.js, the web chat API's server-sent events) needs it.
 //
 // Security (session.go, auth.go, login.go, login_limit.go, proxy.go):
@@ -43,8 +49,10 @@
 // search-index update in the outbox; order status changes (cancelling
 // returns the stock) and merchant replies are told to the shopper through
 // the engine.Notifier (adapters.Hub routes them to the channel's adapter).
-// Settings live in the settings table and reach the engine through
-// EngineSettings, within a second and without a restart.
+// Settings are catalog.Settings, stored by a catalog.SettingsStore that
+// bot shares with the engine: what the settings page saves (validated in
+// settings.go) applies to the next turns, within a second and without a
+// restart.
 //
 // The admin user: EnsureAdmin creates it at first start (with ADMIN_PASSWORD,
 // or a generated password returned to be printed once) and later makes

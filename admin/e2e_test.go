@@ -93,11 +93,11 @@ func TestEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(admin.New(admin.Config{
-		Registry: reg, DB: db, Notifier: hub, Chat: web.New(eng, nil),
-		Settings: admin.NewSettings(db, admin.ShopSettings{ShopName: "E2E Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
+	srv := httptest.NewServer(admin.Handler(admin.New(admin.Config{
+		Registry: reg, DB: db, Notifier: hub,
+		Settings: catalog.NewSettingsStore(db, catalog.Settings{ShopName: "E2E Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
 		Ready:    func(context.Context) error { return nil },
-	}))
+	}), web.New(eng, nil)))
 	defer srv.Close()
 	base := srv.URL
 	text := func(sel string) string {

@@ -2,6 +2,7 @@ package admin
 
 import (
 	"context"
+	"net/http"
 	"sync/atomic"
 
 	"github.com/uptrace/bun"
@@ -26,4 +27,66 @@ func CountPasswordChecks(s *Server, n *atomic.Int32) {
 		n.Add(1)
 		return compare(hash, password)
 	}
+}
+
+// Handler mounts s's handlers for the tests at the paths bot/routes.go
+// gives them (that function is in package main, which tests cannot
+// import; bot's TestRoutes checks the two agree), with chat, when not nil,
+// as the web chat API. Without a database only the probes and metrics are
+// mounted.
+func Handler(s *Server, chat http.Handler) http.Handler {
+	h, mux := s.Handlers(), http.NewServeMux()
+	mux.HandleFunc("GET /healthz", h.Healthz)
+	mux.HandleFunc("GET /readyz", h.Readyz)
+	mux.Handle("GET /metrics", h.Metrics)
+	if chat != nil {
+		mux.Handle("POST /api/chat", chat)
+	}
+	if s.db != nil {
+		panelRoutes(mux, h)
+	}
+	return s.Instrument(mux)
+}
+
+func panelRoutes(mux *http.ServeMux, h Handlers) {
+	mux.Handle("GET /admin/static/", h.Static)
+	mux.HandleFunc("GET /media/{name}", h.Media)
+	mux.Handle("GET /admin", http.RedirectHandler("/admin/", http.StatusMovedPermanently))
+	mux.HandleFunc("GET /admin/login", h.LoginPage)
+	mux.HandleFunc("POST /admin/login", h.Login)
+	mux.HandleFunc("POST /admin/logout", h.Logout)
+	mux.HandleFunc("GET /admin/{$}", h.Dashboard)
+	mux.HandleFunc("GET /admin/products", h.Products)
+	mux.HandleFunc("GET /admin/products/new", h.NewProduct)
+	mux.HandleFunc("POST /admin/products/new", h.CreateProduct)
+	mux.HandleFunc("GET /admin/products/{id}", h.EditProduct)
+	mux.HandleFunc("POST /admin/products/{id}", h.SaveProduct)
+	mux.HandleFunc("POST /admin/products/{id}/archive", h.ArchiveProduct)
+	mux.HandleFunc("POST /admin/products/{id}/restore", h.RestoreProduct)
+	mux.HandleFunc("GET /admin/import", h.ImportPage)
+	mux.HandleFunc("POST /admin/import", h.StartImport)
+	mux.HandleFunc("GET /admin/import/{id}", h.ImportStatus)
+	mux.HandleFunc("GET /admin/orders", h.Orders)
+	mux.HandleFunc("GET /admin/orders/{number}", h.Order)
+	mux.HandleFunc("POST /admin/orders/{number}/status", h.SetOrderStatus)
+	mux.HandleFunc("GET /admin/conversations", h.Inbox)
+	mux.HandleFunc("GET /admin/conversations/{id}", h.Transcript)
+	mux.HandleFunc("POST /admin/conversations/{id}/pause", h.Pause)
+	mux.HandleFunc("POST /admin/conversations/{id}/resume", h.Resume)
+	mux.HandleFunc("POST /admin/conversations/{id}/reply", h.Reply)
+	mux.HandleFunc("GET /admin/playground", h.Playground)
+	mux.HandleFunc("GET /admin/playground/trace", h.PlaygroundTrace)
+	mux.HandleFunc("GET /admin/settings", h.SettingsPage)
+	mux.HandleFunc("POST /admin/settings", h.SaveSettings)
+	mux.HandleFunc("POST /admin/staff", h.AddStaff)
+	mux.HandleFunc("POST /admin/staff/{id}/delete", h.DeleteStaff)
+}
+
+// PageNames lists the page templates (a test renders every one).
+func (s *Server) PageNames() []string {
+	out := make([]string, 0, len(s.pages))
+	for n := range s.pages {
+		out = append(out, n)
+	}
+	return out
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 )
@@ -49,7 +48,7 @@ func TestFormsCleaned(t *testing.T) {
 		if code, _, body := p.post("/admin/settings", sf); code != http.StatusSeeOther {
 			t.Fatalf("settings = %d:\n%s", code, body)
 		}
-		o, err := admin.EngineSettings(admin.NewSettings(p.db, admin.ShopSettings{ShopName: "Default"}))(ctx)
+		o, err := catalog.NewSettingsStore(p.db, catalog.Settings{ShopName: "Default"}).Get(ctx)
 		if err != nil || o.ShopName != "Nordvik Outdoor" || o.PromptExtra != "Be kind." {
 			t.Errorf("settings %+v, %v", o, err)
 		}

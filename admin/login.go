@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"shopbot/catalog"
 )
 
 // loginCSRFCookie carries the sign-in form's CSRF token (double submit:
@@ -77,7 +79,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	sess := sessionFrom(r.Context())
-	if _, err := s.db.NewDelete().Model((*staffSession)(nil)).Where("token_hash = ?", sess.tokenHash).Exec(r.Context()); err != nil {
+	if err := catalog.DeleteStaffSession(r.Context(), s.db, sess.tokenHash); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

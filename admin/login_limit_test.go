@@ -35,7 +35,7 @@ func TestSignInLimitAcrossReplicas(t *testing.T) {
 			}
 			now := time.Date(2026, 11, 25, 10, 11, 0, 0, time.UTC) // 4 minutes before the window ends
 			var checks atomic.Int32
-			servers := make([]*admin.Server, len(dbs))
+			servers := make([]http.Handler, len(dbs))
 			for i, db := range dbs {
 				servers[i] = replicaPanel(db, now, &checks)
 			}
@@ -137,17 +137,17 @@ func openReplicas(t *testing.T, kind string, n int) []*bun.DB {
 
 // replicaPanel is a panel process behind a proxy at 10.0.0.1, counting its
 // password comparisons in checks.
-func replicaPanel(db *bun.DB, now time.Time, checks *atomic.Int32) *admin.Server {
+func replicaPanel(db *bun.DB, now time.Time, checks *atomic.Int32) http.Handler {
 	proxies, _ := admin.ParseTrustedProxies("10.0.0.1")
 	srv := admin.New(admin.Config{Registry: prometheus.NewRegistry(), DB: db, TrustedProxies: proxies,
 		Now: func() time.Time { return now }})
 	admin.CountPasswordChecks(srv, checks)
-	return srv
+	return admin.Handler(srv, nil)
 }
 
 // attemptSignIn posts the sign-in form from client address ip through the
 // proxy and returns the status and body.
-func attemptSignIn(srv *admin.Server, ip, user, password string) (int, string) {
+func attemptSignIn(srv http.Handler, ip, user, password string) (int, string) {
 	form := url.Values{"csrf": {"tok"}, "username": {user}, "password": {password}}
 	r := httptest.NewRequest("POST", "/admin/login", strings.NewReader(form.Encode()))
 	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -51,34 +51,15 @@ func (c *shopCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (c *shopCollector) collect(ctx context.Context, ch chan<- prometheus.Metric) error {
-	var rows []struct {
-		Status string `bun:"status"`
-		N      int    `bun:"n"`
-	}
-	if err := c.db.NewSelect().Model((*catalog.Order)(nil)).ColumnExpr("status, COUNT(*) AS n").Group("status").Scan(ctx, &rows); err != nil {
-		return err
-	}
-	by := map[string]int{}
-	for _, r := range rows {
-		by[r.Status] = r.N
-	}
-	for _, st := range orderStatuses { // every status, zeros included
-		ch <- prometheus.MustNewConstMetric(c.orders, prometheus.GaugeValue, float64(by[st]), st)
-	}
-	carts, err := c.db.NewSelect().TableExpr("cart_items").ColumnExpr("COUNT(DISTINCT cart_id)").Count(ctx)
+	n, err := catalog.CountShop(ctx, c.db)
 	if err != nil {
 		return err
 	}
-	ch <- prometheus.MustNewConstMetric(c.carts, prometheus.GaugeValue, float64(carts))
-	for _, q := range []struct {
-		desc *prometheus.Desc
-		col  string
-	}{{c.needsHuman, "needs_human"}, {c.paused, "paused"}} {
-		n, err := c.db.NewSelect().Model((*catalog.Conversation)(nil)).Where("? = ?", bun.Ident(q.col), true).Count(ctx)
-		if err != nil {
-			return err
-		}
-		ch <- prometheus.MustNewConstMetric(q.desc, prometheus.GaugeValue, float64(n))
+	for _, st := range orderStatuses { // every status, zeros included
+		ch <- prometheus.MustNewConstMetric(c.orders, prometheus.GaugeValue, float64(n.OrdersByStatus[catalog.OrderStatus(st)]), st)
 	}
+	ch <- prometheus.MustNewConstMetric(c.carts, prometheus.GaugeValue, float64(n.Carts))
+	ch <- prometheus.MustNewConstMetric(c.needsHuman, prometheus.GaugeValue, float64(n.NeedsHuman))
+	ch <- prometheus.MustNewConstMetric(c.paused, prometheus.GaugeValue, float64(n.Paused))
 	return nil
 }

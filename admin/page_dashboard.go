@@ -2,15 +2,10 @@ package admin
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
-
-	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"shopbot/catalog"
 )
@@ -59,67 +54,48 @@ func (s *Server) buildDashboard(ctx context.Context) (*dashboardPage, error) {
 		days[i] = since.AddDate(0, 0, i)
 	}
 	p := &dashboardPage{Days: dashboardDays, Currency: st.Currency}
-	day := dayExpr(s.db)
-
-	var convs []dayRow
-	if err := s.db.NewSelect().Model((*catalog.Conversation)(nil)).ColumnExpr(day+" AS day, COUNT(*) AS n").
-		Where("created_at >= ?", since).GroupExpr(day).Scan(ctx, &convs); err != nil {
-		return nil, fmt.Errorf("admin: dashboard conversations: %w", err)
+	for _, step := range []func() error{
+		func() error { return s.dashboardSales(ctx, p, days, since, st.Currency) },
+		func() error { return s.conversion(ctx, p, since) },
+		func() error { return s.modelUsage(ctx, p, days, since) },
+		func() error { return s.searchStats(ctx, p, since) },
+	} {
+		if err := step(); err != nil {
+			return nil, err
+		}
 	}
-	cv := perDay(days, convs, func(r dayRow) float64 { return float64(r.N) })
-	p.NewConvs = int(sum(cv))
-	p.Conversations = newBarChart("Conversations per day", fmt.Sprintf("%d new", p.NewConvs), days, cv, count)
-
-	var orders []dayRow
-	if err := s.db.NewSelect().Model((*catalog.Order)(nil)).
-		ColumnExpr(day+" AS day, COUNT(*) AS n, COALESCE(SUM(total), 0) AS total").
-		Where("created_at >= ?", since).Where("status <> ?", catalog.StatusCancelled).Where("currency = ?", st.Currency).
-		GroupExpr(day).Scan(ctx, &orders); err != nil {
-		return nil, fmt.Errorf("admin: dashboard orders: %w", err)
-	}
-	ov := perDay(days, orders, func(r dayRow) float64 { return float64(r.N) })
-	rv := perDay(days, orders, func(r dayRow) float64 { return float64(r.Total) })
-	p.Orders = newBarChart("Orders per day", fmt.Sprintf("%d orders", int(sum(ov))), days, ov, count)
-	money := func(v float64) string { return catalog.FormatPrice(int64(v), st.Currency) }
-	p.Revenue = newBarChart("Assisted revenue per day", money(sum(rv))+" (orders placed through the bot, not cancelled)", days, rv, money)
-
-	if err := s.conversion(ctx, p, since); err != nil {
-		return nil, err
-	}
-	if err := s.modelUsage(ctx, p, days, since); err != nil {
-		return nil, err
-	}
-	if err := s.searchStats(ctx, p, since); err != nil {
-		return nil, err
-	}
-	n, err := s.db.NewSelect().Model((*catalog.Conversation)(nil)).Where("needs_human = ?", true).Count(ctx)
+	n, err := catalog.CountNeedsHuman(ctx, s.db)
 	if err != nil {
 		return nil, err
 	}
-	p.NeedsHuman = int(n)
+	p.NeedsHuman = n
 	p.Degraded, p.Turns = s.turnCounters()
 	return p, nil
 }
 
-// dayRow is one day of a GROUP BY.
-type dayRow struct {
-	Day     string  `bun:"day"`
-	N       int     `bun:"n"`
-	Total   int64   `bun:"total"`
-	Latency float64 `bun:"latency"`
-	Tokens  int64   `bun:"tokens"`
-}
-
-// dayExpr is the UTC day of created_at as YYYY-MM-DD. Times are stored
-// in UTC, so SQLite's text timestamps start with the day.
-func dayExpr(db bun.IDB) string {
-	if db.Dialect().Name() == dialect.PG {
-		return "to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
+// dashboardSales charts conversations, orders and assisted revenue per day.
+func (s *Server) dashboardSales(ctx context.Context, p *dashboardPage, days []time.Time, since time.Time, currency string) error {
+	convs, err := catalog.ConversationsPerDay(ctx, s.db, since)
+	if err != nil {
+		return err
 	}
-	return "substr(created_at, 1, 10)"
+	cv := perDay(days, convs, func(r catalog.DayFigures) float64 { return float64(r.N) })
+	p.NewConvs = int(sum(cv))
+	p.Conversations = newBarChart("Conversations per day", fmt.Sprintf("%d new", p.NewConvs), days, cv, count)
+
+	orders, err := catalog.OrdersPerDay(ctx, s.db, since, currency)
+	if err != nil {
+		return err
+	}
+	ov := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.N) })
+	rv := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.Total) })
+	p.Orders = newBarChart("Orders per day", fmt.Sprintf("%d orders", int(sum(ov))), days, ov, count)
+	money := func(v float64) string { return catalog.FormatPrice(int64(v), currency) }
+	p.Revenue = newBarChart("Assisted revenue per day", money(sum(rv))+" (orders placed through the bot, not cancelled)", days, rv, money)
+	return nil
 }
 
-func perDay(days []time.Time, rows []dayRow, val func(dayRow) float64) []float64 {
+func perDay(days []time.Time, rows []catalog.DayFigures, val func(catalog.DayFigures) float64) []float64 {
 	by := map[string]float64{}
 	for _, r := range rows {
 		by[r.Day] = val(r)
@@ -144,13 +120,11 @@ func count(v float64) string { return fmt.Sprintf("%.0f", v) }
 // conversion is the share of the period's new conversations whose chat
 // placed an order.
 func (s *Server) conversion(ctx context.Context, p *dashboardPage, since time.Time) error {
-	n, err := s.db.NewSelect().TableExpr("conversations AS c").Where("c.created_at >= ?", since).
-		Where("EXISTS (SELECT 1 FROM orders AS o WHERE o.channel = c.channel AND o.chat_id = c.chat_id AND o.thread_id = c.thread_id AND o.created_at >= c.created_at)").
-		Count(ctx)
+	n, err := catalog.ConvertedConversations(ctx, s.db, since)
 	if err != nil {
-		return fmt.Errorf("admin: dashboard conversion: %w", err)
+		return err
 	}
-	p.Converted = int(n)
+	p.Converted = n
 	p.Conversion = "—"
 	if p.NewConvs > 0 {
 		p.Conversion = fmt.Sprintf("%.1f %%", float64(p.Converted)*100/float64(p.NewConvs))
@@ -161,18 +135,12 @@ func (s *Server) conversion(ctx context.Context, p *dashboardPage, since time.Ti
 // modelUsage charts the model's average latency and tokens per day (model
 // calls only: not the offline planner, not merchants).
 func (s *Server) modelUsage(ctx context.Context, p *dashboardPage, days []time.Time, since time.Time) error {
-	var rows []dayRow
-	day := dayExpr(s.db)
-	err := s.db.NewSelect().Model((*catalog.Message)(nil)).
-		ColumnExpr(day+" AS day, COUNT(*) AS n, AVG(latency_ms) AS latency, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens").
-		Where("tool_name = ''").Where("created_at >= ?", since).Where("role = ?", catalog.RoleAssistant).
-		Where("prompt_tokens + completion_tokens > 0").
-		GroupExpr(day).Scan(ctx, &rows)
+	rows, err := catalog.ModelUsagePerDay(ctx, s.db, since)
 	if err != nil {
-		return fmt.Errorf("admin: dashboard model usage: %w", err)
+		return err
 	}
-	lat := perDay(days, rows, func(r dayRow) float64 { return r.Latency })
-	tok := perDay(days, rows, func(r dayRow) float64 { return float64(r.Tokens) })
+	lat := perDay(days, rows, func(r catalog.DayFigures) float64 { return r.Latency })
+	tok := perDay(days, rows, func(r catalog.DayFigures) float64 { return float64(r.Tokens) })
 	calls := 0
 	for _, r := range rows {
 		calls += r.N
@@ -182,68 +150,12 @@ func (s *Server) modelUsage(ctx context.Context, p *dashboardPage, days []time.T
 	return nil
 }
 
-// maxSearchSample bounds the search tool results the dashboard reads.
-const maxSearchSample = 5000
-
-// searchStats counts the queries of search_products tool calls and those
-// that found nothing, from the persisted transcripts.
+// searchStats lists the most frequent searches and those that found
+// nothing.
 func (s *Server) searchStats(ctx context.Context, p *dashboardPage, since time.Time) error {
-	var results []catalog.Message
-	err := s.db.NewSelect().Model(&results).Column("conversation_id", "tool_call_id", "content").
-		Where("tool_name = ?", "search_products").Where("created_at >= ?", since).
-		Order("created_at DESC").Limit(maxSearchSample).Scan(ctx)
+	top, zero, err := catalog.SearchCounts(ctx, s.db, since)
 	if err != nil {
-		return fmt.Errorf("admin: dashboard searches: %w", err)
-	}
-	if len(results) == 0 {
-		return nil
-	}
-	convIDs := map[int64]bool{}
-	for _, m := range results {
-		convIDs[m.ConversationID] = true
-	}
-	ids := make([]int64, 0, len(convIDs))
-	for id := range convIDs {
-		ids = append(ids, id)
-	}
-	var calls []catalog.Message
-	err = s.db.NewSelect().Model(&calls).Column("tool_calls").
-		Where("conversation_id IN (?)", bun.In(ids)).Where("tool_name = ''").Where("role = ?", catalog.RoleAssistant).
-		Where("created_at >= ?", since).Where("tool_calls IS NOT NULL").Scan(ctx)
-	if err != nil {
-		return fmt.Errorf("admin: dashboard search calls: %w", err)
-	}
-	queries := map[string]string{}
-	for _, m := range calls {
-		for _, tc := range m.ToolCalls {
-			if tc.Name != "search_products" {
-				continue
-			}
-			var a struct {
-				Query    string `json:"query"`
-				Category string `json:"category"`
-			}
-			_ = json.Unmarshal([]byte(tc.Arguments), &a)
-			q := strings.ToLower(strings.Join(strings.Fields(a.Query), " "))
-			if q == "" {
-				q = strings.ToLower(a.Category)
-			}
-			queries[tc.ID] = q
-		}
-	}
-	top, zero := map[string]int{}, map[string]int{}
-	for _, m := range results {
-		q := queries[m.ToolCallID]
-		if q == "" {
-			continue
-		}
-		top[q]++
-		var out struct {
-			Total *int `json:"total"`
-		}
-		if json.Unmarshal([]byte(m.Content), &out) == nil && out.Total != nil && *out.Total == 0 {
-			zero[q]++
-		}
+		return err
 	}
 	p.TopSearches, p.ZeroSearches = topN(top, 10), topN(zero, 10)
 	return nil

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/engine"
 )
@@ -32,21 +30,13 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	p.Conversation = conversationOf(r.Context(), s.db, catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID})
+	p.Conversation = catalog.FindConversationID(r.Context(), s.db, catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID})
 	for _, st := range orderStatuses {
 		if o.Status.CanBecome(catalog.OrderStatus(st)) {
 			p.Next = append(p.Next, st)
 		}
 	}
 	s.render(w, r, http.StatusOK, "order", "Order "+o.Number, "orders", p)
-}
-
-func conversationOf(ctx context.Context, db bun.IDB, key catalog.ConversationKey) int64 {
-	var id int64
-	_ = db.NewSelect().Model((*catalog.Conversation)(nil)).Column("id").
-		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).
-		Limit(1).Scan(ctx, &id)
-	return id
 }
 
 // setOrderStatus moves an order along its lifecycle (cancelling returns
@@ -60,12 +50,7 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, badRequest("The tracking note must be at most 500 characters."))
 		return
 	}
-	var o *catalog.Order
-	err := s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		o, err = catalog.SetOrderStatus(ctx, tx, number, next, note)
-		return err
-	})
+	o, err := catalog.ChangeOrderStatus(r.Context(), s.db, number, next, note)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -95,7 +80,7 @@ func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
 		Where: catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID},
 		Order: orderView(o),
 	}
-	n.ConversationID = conversationOf(ctx, s.db, n.Where)
+	n.ConversationID = catalog.FindConversationID(ctx, s.db, n.Where)
 	if o.Customer != nil {
 		n.Customer = o.Customer.DisplayName
 	}

@@ -43,7 +43,7 @@ func (s *Server) playgroundTrace(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := trace{Calls: []traceCall{}}
-	id := conversationOf(r.Context(), s.db, catalog.ConversationKey{Channel: "web", ChatID: session})
+	id := catalog.FindConversationID(r.Context(), s.db, catalog.ConversationKey{Channel: "web", ChatID: session})
 	if id > 0 {
 		msgs, err := catalog.RecentMessages(r.Context(), s.db, id, 60)
 		if err != nil {

@@ -74,8 +74,8 @@ func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product,
 	if err != nil || id <= 0 {
 		return nil, notFound("Product")
 	}
-	p := new(catalog.Product)
-	if err := db.NewSelect().Model(p).Relation("Category").Where("product.id = ?", id).Scan(ctx); err != nil {
+	p, err := catalog.GetProductByID(ctx, db, id)
+	if err != nil {
 		return nil, notFound("Product")
 	}
 	return p, nil
@@ -231,16 +231,6 @@ func (s *Server) setActive(w http.ResponseWriter, r *http.Request, active bool) 
 
 // mediaFile is an uploaded product image, served publicly at /media/NAME
 // so every channel (Telegram, Slack, the web) can show it.
-type mediaFile struct {
-	bun.BaseModel `bun:"table:media"`
-
-	ID          int64     `bun:"id,pk,autoincrement"`
-	Name        string    `bun:"name,notnull"`
-	ContentType string    `bun:"content_type,notnull"`
-	Data        []byte    `bun:"data,notnull"`
-	CreatedAt   time.Time `bun:"created_at,notnull"`
-}
-
 const maxImage = 5 << 20
 
 var imageTypes = map[string]string{"image/jpeg": ".jpg", "image/png": ".png", "image/gif": ".gif", "image/webp": ".webp"}
@@ -269,8 +259,8 @@ func (s *Server) saveUpload(r *http.Request) (string, error) {
 	}
 	b := make([]byte, 12)
 	_, _ = rand.Read(b)
-	m := &mediaFile{Name: hex.EncodeToString(b) + ext, ContentType: ctype, Data: data, CreatedAt: time.Now().UTC()}
-	if _, err := s.db.NewInsert().Model(m).Exec(r.Context()); err != nil {
+	m := &catalog.MediaFile{Name: hex.EncodeToString(b) + ext, ContentType: ctype, Data: data, CreatedAt: time.Now().UTC()}
+	if err := catalog.SaveMedia(r.Context(), s.db, m); err != nil {
 		return "", fmt.Errorf("admin: store image: %w", err)
 	}
 	return s.publicBase(r) + "/media/" + m.Name, nil
@@ -292,8 +282,8 @@ func (s *Server) publicBase(r *http.Request) string {
 
 // media serves an uploaded image.
 func (s *Server) media(w http.ResponseWriter, r *http.Request) {
-	m := new(mediaFile)
-	if err := s.db.NewSelect().Model(m).Where("name = ?", r.PathValue("name")).Scan(r.Context()); err != nil {
+	m, err := catalog.GetMedia(r.Context(), s.db, r.PathValue("name"))
+	if err != nil {
 		http.NotFound(w, r)
 		return
 	}

@@ -2,8 +2,6 @@ package admin
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,7 +13,6 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-	"github.com/uptrace/bun/dialect"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
@@ -95,13 +92,13 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 	if p.Q != "" && s.cfg.Search != nil && (p.Stock == "" || p.Stock == "in") {
 		err = s.searchProducts(r.Context(), &p)
 	} else {
-		cur, _ := decodeCursor(q.Get("after"))
+		cur, _ := catalog.ParseCursor(q.Get("after")) // a bad cursor is the first page
 		p.Paged = cur != nil
-		f := productFilter{q: p.Q, categoryIDs: catIDs, stock: p.Stock, sort: p.Sort, after: cur, limit: productsPerPage}
-		p.Products, p.Next, err = listProducts(r.Context(), s.db, f)
+		l := catalog.ProductList{Text: p.Q, CategoryIDs: catIDs, Stock: catalog.StockFilter(p.Stock), Sort: catalog.ProductSort(p.Sort), After: cur, Limit: productsPerPage}
+		p.Products, p.Next, err = catalog.ListProductPage(r.Context(), s.db, l)
 		if err == nil {
-			key := fmt.Sprintf("%q %v %s", f.q, f.categoryIDs, f.stock)
-			p.Total, err = s.tree.count(key, s.cfg.Now(), func() (int, error) { return countProducts(r.Context(), s.db, f) })
+			key := fmt.Sprintf("%q %v %s", l.Text, l.CategoryIDs, l.Stock)
+			p.Total, err = s.tree.count(key, s.cfg.Now(), func() (int, error) { return catalog.CountProductList(r.Context(), s.db, l) })
 		}
 	}
 	if err != nil {
@@ -230,154 +227,4 @@ func categoryTree(cats []catalog.Category, direct map[int64]int) []categoryRow {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
 	return rows
-}
-
-// productFilter selects a page of the product list.
-type productFilter struct {
-	q           string
-	categoryIDs []int64
-	stock       string
-	sort        string
-	after       *cursor
-	limit       int
-}
-
-// cursor is where the previous page ended: the sort key and id of its
-// last row (keyset pagination: page 2,000 costs what page 1 costs).
-type cursor struct {
-	Num int64  `json:"n,omitempty"`
-	Str string `json:"s,omitempty"`
-	ID  int64  `json:"id"`
-}
-
-func (c cursor) encode() string {
-	b, _ := json.Marshal(c)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
-func decodeCursor(s string) (*cursor, error) {
-	if s == "" {
-		return nil, nil
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
-	if err != nil {
-		return nil, err
-	}
-	c := new(cursor)
-	if err := json.Unmarshal(b, c); err != nil {
-		return nil, err
-	}
-	return c, nil
-}
-
-// likePattern escapes LIKE wildcards in user text.
-func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(s) + "%"
-}
-
-// like is a case-insensitive LIKE in both dialects.
-func like(db bun.IDB) string {
-	if db.Dialect().Name() == dialect.PG {
-		return "ILIKE"
-	}
-	return "LIKE"
-}
-
-// countProducts counts the products matching f (cursor and sort aside).
-func countProducts(ctx context.Context, db bun.IDB, f productFilter) (int, error) {
-	n, err := f.where(db, db.NewSelect().Model((*catalog.Product)(nil))).Count(ctx)
-	return int(n), err
-}
-
-func (f productFilter) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
-	if f.q != "" {
-		pat := likePattern(f.q)
-		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("product.sku = ?", f.q).
-				WhereOr("product.title "+like(db)+" ? ESCAPE '\\'", pat).
-				WhereOr("product.brand "+like(db)+" ? ESCAPE '\\'", pat)
-		})
-	}
-	if len(f.categoryIDs) > 0 {
-		q = q.Where("product.category_id IN (?)", bun.In(f.categoryIDs))
-	}
-	switch f.stock {
-	case "in":
-		q = q.Where("product.active = ?", true).Where("product.stock > 0")
-	case "low":
-		q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
-	case "out":
-		q = q.Where("product.active = ?", true).Where("product.stock = 0")
-	case "archived":
-		q = q.Where("product.active = ?", false)
-	}
-	return q
-}
-
-// listProducts returns one page of products and the cursor of the next.
-func listProducts(ctx context.Context, db bun.IDB, f productFilter) ([]catalog.Product, string, error) {
-	var ps []catalog.Product
-	q := f.where(db, db.NewSelect().Model(&ps).Relation("Category"))
-	col, desc := sortKey(f.sort)
-	if c := f.after; c != nil {
-		op := ">"
-		if desc {
-			op = "<"
-		}
-		var v any = c.Num
-		if col == "product.title" {
-			v = c.Str
-		}
-		if col == "product.id" {
-			q = q.Where("product.id "+op+" ?", c.ID)
-		} else {
-			q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where(col+" "+op+" ?", v).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-					return q.Where(col+" = ?", v).Where("product.id "+op+" ?", c.ID)
-				})
-			})
-		}
-	}
-	dir := " ASC"
-	if desc {
-		dir = " DESC"
-	}
-	if col != "product.id" {
-		q = q.OrderExpr(col + dir)
-	}
-	q = q.OrderExpr("product.id" + dir).Limit(int64(f.limit + 1))
-	if err := q.Scan(ctx); err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(ps) > f.limit {
-		ps = ps[:f.limit]
-		last := ps[len(ps)-1]
-		c := cursor{ID: last.ID}
-		switch col {
-		case "product.price":
-			c.Num = last.Price
-		case "product.stock":
-			c.Num = int64(last.Stock)
-		case "product.title":
-			c.Str = last.Title
-		}
-		next = c.encode()
-	}
-	return ps, next, nil
-}
-
-func sortKey(s string) (col string, desc bool) {
-	switch s {
-	case "title":
-		return "product.title", false
-	case "price_asc":
-		return "product.price", false
-	case "price_desc":
-		return "product.price", true
-	case "stock_asc":
-		return "product.stock", false
-	}
-	return "product.id", true
 }

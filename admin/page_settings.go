@@ -13,7 +13,7 @@ import (
 // settingsPage is /admin/settings.
 type settingsPage struct {
 	Form  settingsForm
-	Staff []staffUser
+	Staff []catalog.StaffUser
 	Error string
 	Me    int64
 }
@@ -22,7 +22,7 @@ type settingsForm struct {
 	ShopName, Currency, PromptExtra, Model, MaxRounds, RateLimit, RateWindow string
 }
 
-func formOfSettings(st ShopSettings) settingsForm {
+func formOfSettings(st catalog.Settings) settingsForm {
 	return settingsForm{
 		ShopName: st.ShopName, Currency: st.Currency, PromptExtra: st.PromptExtra, Model: st.Model,
 		MaxRounds: strconv.Itoa(st.MaxRounds), RateLimit: strconv.Itoa(st.RateLimit), RateWindow: st.RateWindow.String(),
@@ -39,7 +39,8 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int, p settingsPage) {
-	if err := s.db.NewSelect().Model(&p.Staff).Order("username").Scan(r.Context()); err != nil {
+	var err error
+	if p.Staff, err = catalog.ListStaffUsers(r.Context(), s.db); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
@@ -57,7 +58,10 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	st, err := parseSettings(f)
 	if err == nil {
-		err = s.settings.Save(r.Context(), st)
+		err = validateSettings(&st)
+	}
+	if err == nil {
+		err = s.settings.Save(r.Context(), st, s.cfg.Now())
 	}
 	if err != nil {
 		if _, ok := err.(*userError); !ok {
@@ -71,8 +75,8 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, "/admin/settings", "Settings saved. They apply to the next messages, no restart needed.")
 }
 
-func parseSettings(f settingsForm) (ShopSettings, error) {
-	st := ShopSettings{ShopName: f.ShopName, Currency: strings.TrimSpace(f.Currency), PromptExtra: strings.TrimSpace(f.PromptExtra), Model: f.Model}
+func parseSettings(f settingsForm) (catalog.Settings, error) {
+	st := catalog.Settings{ShopName: f.ShopName, Currency: strings.TrimSpace(f.Currency), PromptExtra: strings.TrimSpace(f.PromptExtra), Model: f.Model}
 	var err error
 	if st.MaxRounds, err = strconv.Atoi(strings.TrimSpace(f.MaxRounds)); err != nil {
 		return st, badRequest("Model calls per turn must be a whole number.")
@@ -104,8 +108,8 @@ func (s *Server) addStaff(w http.ResponseWriter, r *http.Request) {
 // not admin, whose password comes from ADMIN_PASSWORD).
 func (s *Server) deleteStaff(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	u := new(staffUser)
-	if err := s.db.NewSelect().Model(u).Where("id = ?", id).Scan(r.Context()); err != nil {
+	u, err := catalog.GetStaffUser(r.Context(), s.db, id)
+	if err != nil {
 		s.renderError(w, r, notFound("User"))
 		return
 	}
@@ -113,7 +117,7 @@ func (s *Server) deleteStaff(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, badRequest("You cannot remove yourself or the admin user."))
 		return
 	}
-	if _, err := s.db.NewDelete().Model(u).WherePK().Exec(r.Context()); err != nil {
+	if err := catalog.DeleteStaffUser(r.Context(), s.db, u.ID); err != nil {
 		s.renderError(w, r, fmt.Errorf("admin: delete user: %w", err))
 		return
 	}

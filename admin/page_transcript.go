@@ -74,7 +74,7 @@ func (s *Server) transcript(w http.ResponseWriter, r *http.Request) {
 	if seen.Before(conv.LastMessageAt) {
 		seen = conv.LastMessageAt
 	}
-	_, _ = s.db.NewUpdate().Model((*catalog.Conversation)(nil)).Set("last_read_at = ?", seen).Where("id = ?", conv.ID).Exec(r.Context())
+	_ = catalog.MarkConversationRead(r.Context(), s.db, conv.ID, seen)
 	s.render(w, r, http.StatusOK, "transcript", "Conversation", "conversations", p)
 }
 
@@ -188,17 +188,11 @@ func (s *Server) setPaused(w http.ResponseWriter, r *http.Request, paused bool, 
 		s.renderError(w, r, err)
 		return
 	}
-	err = s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := catalog.SetPaused(ctx, tx, conv.ID, paused); err != nil {
-			return err
-		}
-		if paused {
-			return nil
-		}
-		_, err := tx.NewUpdate().Model((*catalog.Conversation)(nil)).
-			Set("needs_human = ?", false).Set("needs_human_reason = ''").Where("id = ?", conv.ID).Exec(ctx)
-		return err
-	})
+	if paused {
+		err = catalog.SetPaused(r.Context(), s.db, conv.ID, true)
+	} else {
+		err = catalog.HandBack(r.Context(), s.db, conv.ID)
+	}
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -225,13 +219,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := sessionFrom(r.Context())
-	err = s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := catalog.SetPaused(ctx, tx, conv.ID, true); err != nil {
-			return err
-		}
-		return catalog.AppendMessages(ctx, tx, conv.ID, &catalog.Message{Role: catalog.RoleMerchant, Content: text, Model: "staff:" + sess.Username})
-	})
-	if err != nil {
+	if err := catalog.AddMerchantReply(r.Context(), s.db, conv.ID, sess.Username, text); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

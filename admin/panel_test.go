@@ -73,15 +73,16 @@ func (c *clock) add(d time.Duration) {
 
 // panel is a signed-out browser in front of a panel on a real listener.
 type panel struct {
-	t      testing.TB
-	db     *bun.DB
-	srv    *httptest.Server
-	admin  *admin.Server
-	notes  *fakeNotifier
-	clock  *clock
-	client *http.Client
-	csrf   string
-	reg    *prometheus.Registry
+	t       testing.TB
+	db      *bun.DB
+	srv     *httptest.Server
+	admin   *admin.Server
+	handler http.Handler
+	notes   *fakeNotifier
+	clock   *clock
+	client  *http.Client
+	csrf    string
+	reg     *prometheus.Registry
 }
 
 func newPanel(t testing.TB, db *bun.DB) *panel {
@@ -110,12 +111,13 @@ func newPanelConfig(t testing.TB, db *bun.DB, configure func(*admin.Config)) *pa
 	p := &panel{t: t, db: db, notes: &fakeNotifier{}, clock: &clock{now: time.Now().UTC()}, reg: prometheus.NewRegistry()}
 	cfg := admin.Config{
 		Registry: p.reg, DB: db, Notifier: p.notes, Now: p.clock.Now,
-		Settings: admin.NewSettings(db, admin.ShopSettings{ShopName: "Test Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
+		Settings: catalog.NewSettingsStore(db, catalog.Settings{ShopName: "Test Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
 		Ready:    func(context.Context) error { return nil },
 	}
 	configure(&cfg)
 	p.admin = admin.New(cfg)
-	p.srv = httptest.NewServer(p.admin)
+	p.handler = admin.Handler(p.admin, nil)
+	p.srv = httptest.NewServer(p.handler)
 	t.Cleanup(p.srv.Close)
 	p.client = newClient()
 	return p
@@ -238,7 +240,7 @@ func seed(t testing.TB, db *bun.DB) shopFixture {
 	if err := catalog.FlagNeedsHuman(ctx, db, conv.ID, "wants to talk to a person"); err != nil {
 		t.Fatal(err)
 	}
-	ps, _, err := catalog.ListProducts(ctx, db, catalog.ProductFilter{InStockOnly: true, Limit: 1, Sort: catalog.SortSKU})
+	ps, _, err := catalog.ListProductPage(ctx, db, catalog.ProductList{Stock: catalog.StockIn, Limit: 1, Sort: catalog.SortTitle})
 	if err != nil || len(ps) == 0 {
 		t.Fatalf("no product in stock: %v", err)
 	}

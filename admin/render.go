@@ -93,15 +93,6 @@ func mustParsePages() map[string]*template.Template {
 	return pages
 }
 
-// PageNames lists the page templates (a test renders every one).
-func (s *Server) PageNames() []string {
-	out := make([]string, 0, len(s.pages))
-	for n := range s.pages {
-		out = append(out, n)
-	}
-	return out
-}
-
 // render writes a page: the layout around the named template.
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, title, nav string, data any) {
 	l := layout{Title: title, Nav: nav, Page: data, Flash: takeFlash(w, r)}

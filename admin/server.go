@@ -4,7 +4,6 @@ import (
 	"context"
 	"html/template"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,18 +18,12 @@ import (
 // Config is what the admin server needs from the process.
 type Config struct {
 	Registry *prometheus.Registry
-	// Chat serves the web chat API (POST /api/chat); nil leaves it out.
-	Chat http.Handler
-	// Routes are more handlers by ServeMux pattern, mounted as given:
-	// platform webhooks such as "POST /telegram/webhook" and
-	// "POST /slack/events". Each verifies its own requests.
-	Routes map[string]http.Handler
 	// Ready reports whether the process can serve traffic: database
 	// reachable, schema current, startup finished.
 	Ready func(ctx context.Context) error
 
-	// DB enables the merchant panel under /admin/; nil serves only the
-	// probes, metrics and the routes above.
+	// DB is the shop's database; the panel pages need it, the probes and
+	// metrics do not.
 	DB *bun.DB
 	// Notifier tells shoppers about order status changes and merchant
 	// replies (adapters.Hub routes them to the channel's adapter).
@@ -39,7 +32,7 @@ type Config struct {
 	// shop's search index); without it they scan titles with LIKE.
 	Search Searcher
 	// Settings are the merchant's settings, shared with the engine.
-	Settings *Settings
+	Settings *catalog.SettingsStore
 	// PublicURL is the server's address as people reach it (PUBLIC_URL);
 	// an https one makes the panel's cookies Secure, and uploaded images
 	// get absolute URLs under it.
@@ -62,27 +55,23 @@ type Searcher interface {
 	Search(ctx context.Context, q search.Query) (search.Results, error)
 }
 
-// Server serves the admin routes.
+// Server holds the admin handlers (Handlers) and what they share.
 type Server struct {
 	cfg      Config
 	reg      *prometheus.Registry
 	ready    func(ctx context.Context) error
-	chat     http.Handler
-	extra    map[string]http.Handler
 	metrics  *metrics
-	mux      *http.ServeMux
-	handler  http.Handler
 	db       *bun.DB
 	log      *slog.Logger
 	pages    map[string]*template.Template
 	compare  func(hash, password []byte) error // bcrypt's; tests count it
 	pruner   *catalog.LimitPruner
 	imports  *importJobs
-	settings *Settings
+	settings *catalog.SettingsStore
 	tree     *treeCache
 }
 
-// New builds a Server and its routes.
+// New builds a Server.
 func New(cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -97,16 +86,13 @@ func New(cfg Config) *Server {
 		cfg.SessionIdle = 2 * time.Hour
 	}
 	if cfg.Settings == nil && cfg.DB != nil {
-		cfg.Settings = NewSettings(cfg.DB, ShopSettings{})
+		cfg.Settings = catalog.NewSettingsStore(cfg.DB, catalog.Settings{})
 	}
 	s := &Server{
 		cfg:      cfg,
 		reg:      cfg.Registry,
 		ready:    cfg.Ready,
-		chat:     cfg.Chat,
-		extra:    cfg.Routes,
 		metrics:  newMetrics(cfg.Registry),
-		mux:      http.NewServeMux(),
 		db:       cfg.DB,
 		log:      cfg.Logger,
 		pages:    mustParsePages(),
@@ -119,12 +105,5 @@ func New(cfg Config) *Server {
 	if cfg.DB != nil && cfg.Registry != nil {
 		cfg.Registry.MustRegister(newShopCollector(cfg.DB))
 	}
-	s.routes()
-	s.handler = s.metrics.instrument(s.mux)
 	return s
-}
-
-// ServeHTTP dispatches to the routes and records request metrics.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.handler.ServeHTTP(w, r)
 }

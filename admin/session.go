@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -15,25 +14,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/uptrace/bun"
+	"shopbot/catalog"
 )
 
 // sessionCookie holds the random session token; the database keeps only
 // its SHA-256, so a leaked database does not sign anyone in.
 const sessionCookie = "shopbot_session"
-
-// staffSession is a signed-in browser.
-type staffSession struct {
-	bun.BaseModel `bun:"table:staff_sessions"`
-
-	TokenHash  string     `bun:"token_hash,pk"`
-	UserID     int64      `bun:"user_id,notnull"`
-	User       *staffUser `bun:"rel:belongs-to,join:user_id=id"`
-	CSRFToken  string     `bun:"csrf_token,notnull"`
-	CreatedAt  time.Time  `bun:"created_at,notnull"`
-	LastSeenAt time.Time  `bun:"last_seen_at,notnull"`
-	ExpiresAt  time.Time  `bun:"expires_at,notnull"`
-}
 
 // session is the signed-in staff member of a request.
 type session struct {
@@ -62,18 +48,18 @@ func hashToken(tok string) string {
 }
 
 // startSession signs u in: a new session row and its cookie.
-func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *staffUser) error {
+func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *catalog.StaffUser) error {
 	tok := randomToken()
 	now := s.cfg.Now().UTC()
-	row := &staffSession{
+	row := &catalog.StaffSession{
 		TokenHash: hashToken(tok), UserID: u.ID, CSRFToken: randomToken(),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL),
 	}
-	if _, err := s.db.NewInsert().Model(row).Exec(ctx); err != nil {
+	if err := catalog.CreateStaffSession(ctx, s.db, row); err != nil {
 		return fmt.Errorf("admin: start session: %w", err)
 	}
 	// Forget expired sessions now and then.
-	_, _ = s.db.NewDelete().Model((*staffSession)(nil)).Where("expires_at < ?", now).Exec(ctx)
+	_ = catalog.DeleteExpiredStaffSessions(ctx, s.db, now)
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.SessionTTL / time.Second),
@@ -94,9 +80,8 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	if err != nil || c.Value == "" {
 		return nil, nil
 	}
-	row := new(staffSession)
-	err = s.db.NewSelect().Model(row).Relation("User").Where("token_hash = ?", hashToken(c.Value)).Scan(r.Context())
-	if errors.Is(err, sql.ErrNoRows) {
+	row, err := catalog.GetStaffSession(r.Context(), s.db, hashToken(c.Value))
+	if errors.Is(err, catalog.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
@@ -104,11 +89,11 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	}
 	now := s.cfg.Now().UTC()
 	if row.User == nil || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
-		_, _ = s.db.NewDelete().Model(row).WherePK().Exec(r.Context())
+		_ = catalog.DeleteStaffSession(r.Context(), s.db, row.TokenHash)
 		return nil, nil
 	}
 	if now.Sub(row.LastSeenAt) > time.Minute {
-		_, _ = s.db.NewUpdate().Model(row).Set("last_seen_at = ?", now).WherePK().Exec(r.Context())
+		_ = catalog.TouchStaffSession(r.Context(), s.db, row.TokenHash, now)
 	}
 	return &session{UserID: row.UserID, Username: row.User.Username, CSRFToken: row.CSRFToken, tokenHash: row.TokenHash}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/admin"
+	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -31,7 +32,7 @@ func TestSettingsSaveAndApply(t *testing.T) {
 	if code, _, body := p.post("/admin/settings", settingsForm()); code != http.StatusSeeOther {
 		t.Fatalf("save = %d:\n%s", code, body)
 	}
-	hook := admin.EngineSettings(admin.NewSettings(p.db, admin.ShopSettings{ShopName: "Default"}))
+	hook := catalog.NewSettingsStore(p.db, catalog.Settings{ShopName: "Default"}).Get
 	o, err := hook(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +97,7 @@ func TestStaffUsers(t *testing.T) {
 }
 
 func TestMetricsToken(t *testing.T) {
-	s := admin.New(admin.Config{Registry: prometheus.NewRegistry(), MetricsToken: "s3cret", Ready: func(context.Context) error { return nil }})
+	s := admin.Handler(admin.New(admin.Config{Registry: prometheus.NewRegistry(), MetricsToken: "s3cret", Ready: func(context.Context) error { return nil }}), nil)
 	for _, tc := range []struct {
 		auth string
 		code int
@@ -139,7 +140,7 @@ func TestShopMetrics(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
 	seed(t, p.db)
 	rec := httptest.NewRecorder()
-	p.admin.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	p.handler.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body := rec.Body.String()
 	for _, want := range []string{
 		`shopbot_orders{status="new"} 1`, `shopbot_orders{status="shipped"} 0`, "shopbot_carts_open 0",

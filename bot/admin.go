@@ -8,12 +8,13 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/admin"
+	"shopbot/catalog"
 )
 
 // shopSettings is the merchant's settings store: values saved in the
 // panel override the configuration, which supplies the defaults.
-func shopSettings(cfg *Config, db *bun.DB) *admin.Settings {
-	return admin.NewSettings(db, admin.ShopSettings{
+func shopSettings(cfg *Config, db *bun.DB) *catalog.SettingsStore {
+	return catalog.NewSettingsStore(db, catalog.Settings{
 		ShopName: cfg.ShopName, Currency: cfg.ShopCurrency, Model: cfg.OpenAIModel,
 		MaxRounds: cfg.engine.maxRounds, RateLimit: cfg.engine.rateTurns, RateWindow: cfg.engine.rateWindow,
 	})

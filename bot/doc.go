@@ -24,6 +24,12 @@
 // database do it once; the others wait for the lock, find it done and start
 // as usual (no "demo catalog loaded", no second generated password).
 //
+// routes.go is the one list of every HTTP route of the process: probes,
+// /metrics, the web chat API, the Telegram webhook and Slack's Events API
+// endpoints (when configured; shopper traffic answers 503 until startup
+// has finished) and the merchant panel's pages and actions, whose handlers
+// come from admin.Server.Handlers.
+//
 // The HTTP server bounds every connection (serve.go newHTTPServer):
 // headers within 10 s and 64 KB, the body within a minute, the response
 // within 2 minutes (the web chat's stream and admin uploads extend their

@@ -7,7 +7,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
-	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/engine"
 )
@@ -50,7 +49,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus
 		RateWindow:  cfg.engine.rateWindow,
 		DailyTokens: cfg.engine.dailyTokens,
 		ChatLocks:   locks,
-		Settings:    admin.EngineSettings(shopSettings(cfg, db)), // merchant settings, live (admin.go)
+		Settings:    shopSettings(cfg, db).Get, // merchant settings, live (admin.go)
 		Notifier:    notify,
 		Logger:      log,
 		Registry:    reg,

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"maps"
 	"net"
 	"net/http"
 	"sync/atomic"
@@ -58,27 +57,25 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	var ready atomic.Bool
-	routes := map[string]http.Handler{}
-	onceReady := func(h http.Handler) http.Handler { return whenReady(&ready, h) }
-	tg, err := newTelegram(&cfg, db, eng, hub, routes, onceReady, reg, log)
+	tg, err := newTelegram(&cfg, db, eng, hub, reg, log)
 	if err != nil {
 		return err
 	}
-	maps.Copy(routes, slk.routes(&ready))
 	adm := admin.New(admin.Config{
 		Registry: reg,
-		Chat:     whenReady(&ready, web.New(eng, log)),
-		Routes:   routes,
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
 	})
+	mux := routes(httpHandlers{
+		admin: adm.Handlers(), chat: web.New(eng, log), telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
+	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 	}
-	srv := newHTTPServer(adm, log, serverTimeouts)
+	srv := newHTTPServer(adm.Instrument(mux), log, serverTimeouts)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())

@@ -4,8 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net"
-	"net/http"
-	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
@@ -44,17 +42,15 @@ func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng slackad.Handler,
 	return &slackApp{ad: ad, socket: cfg.SlackAppToken != ""}, nil
 }
 
-// routes are the Events API endpoints (none in Socket Mode), answering
-// 503 until the shop is ready so Slack retries.
-func (s *slackApp) routes(ready *atomic.Bool) map[string]http.Handler {
+// endpoints are the Events API handlers (nil in Socket Mode or without
+// Slack).
+func (s *slackApp) endpoints() *slackEndpoints {
 	if s.ad == nil || s.socket {
 		return nil
 	}
-	out := map[string]http.Handler{}
-	for p, h := range s.ad.Routes() {
-		out[p] = whenReady(ready, h)
-	}
-	return out
+	var e slackEndpoints
+	e.events, e.interactions, e.commands = s.ad.Endpoints()
+	return &e
 }
 
 // resume queues the Slack requests acknowledged but not handled before

@@ -20,10 +20,8 @@ type telegramBot struct {
 }
 
 // newTelegram builds the Telegram adapter when TELEGRAM_BOT_TOKEN is set
-// (nil otherwise), registers it with the hub for shopper notices and, in
-// webhook mode, adds POST /telegram/webhook to routes.
-func newTelegram(cfg *Config, db *bun.DB, eng telegram.Handler, hub *adapters.Hub, routes map[string]http.Handler,
-	ready func(http.Handler) http.Handler, reg prometheus.Registerer, log *slog.Logger) (*telegramBot, error) {
+// (nil otherwise) and registers it with the hub for shopper notices.
+func newTelegram(cfg *Config, db *bun.DB, eng telegram.Handler, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*telegramBot, error) {
 	if cfg.TelegramBotToken == "" {
 		return nil, nil
 	}
@@ -37,10 +35,16 @@ func newTelegram(cfg *Config, db *bun.DB, eng telegram.Handler, hub *adapters.Hu
 		return nil, err
 	}
 	hub.Shoppers("telegram", a)
-	if cfg.TelegramWebhookURL != "" {
-		routes["POST /telegram/webhook"] = ready(a)
-	}
 	return &telegramBot{a: a, done: make(chan struct{})}, nil
+}
+
+// webhook is the handler of webhook updates: nil without Telegram or in
+// long-polling mode.
+func (t *telegramBot) webhook(cfg *Config) http.Handler {
+	if t == nil || cfg.TelegramWebhookURL == "" {
+		return nil
+	}
+	return t.a
 }
 
 // start runs the bot until ctx ends; call it once the database is ready.

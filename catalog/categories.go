@@ -70,16 +70,6 @@ func ListCategories(ctx context.Context, db bun.IDB) ([]Category, error) {
 	return cs, nil
 }
 
-// GetCategoryByPath finds a category by its full path.
-func GetCategoryByPath(ctx context.Context, db bun.IDB, path string) (*Category, error) {
-	c := new(Category)
-	path = strings.Join(SplitCategoryPath(path), PathSeparator)
-	if err := db.NewSelect().Model(c).Where("path = ?", path).Scan(ctx); err != nil {
-		return nil, notFound(err, "category %q", path)
-	}
-	return c, nil
-}
-
 // Children returns the direct children of parent (nil for the roots) from a
 // list returned by ListCategories.
 func Children(all []Category, parent *int64) []Category {

@@ -1,6 +1,19 @@
 // Package catalog owns Shopbot's domain types and their storage: categories,
 // products and stock, reviews, customers, carts, orders, conversations and
-// messages and the search-index outbox (the adapters keep their own inboxes).
+// messages, the merchant's settings, the search-index outbox (the adapters
+// keep their own inboxes), and everything the admin panel reads and
+// writes: the product list (products_list.go, keyset pages by Cursor),
+// the order list and inbox (orders_list.go, conversations_inbox.go), staff
+// takeover writes (conversations_staff.go), the dashboard's figures
+// (dashboard.go; the most frequent and the zero-result searches are read
+// from the stored search tool calls, dashboard_searches.go), the shop
+// counts of the metrics scrape (shop_counts.go), staff users and sessions
+// (staff.go, staff_sessions.go) and uploaded images (media.go).
+//
+// Settings (settings.go) are one type shared by the admin panel, which
+// validates and saves them, and the engine, which applies them to the
+// next turns; SettingsStore reads them over the process configuration's
+// defaults.
 //
 // Storage is Bun over Postgres (production) or embedded SQLite (the default);
 // OpenDB picks the dialect from DATABASE_URL. Repository functions take a

@@ -61,3 +61,15 @@ func mustCart(t *testing.T) func(*catalog.Cart, error) *catalog.Cart {
 		return c
 	}
 }
+
+// categoryByPath finds a category of all by its full path.
+func categoryByPath(t *testing.T, all []catalog.Category, path string) catalog.Category {
+	t.Helper()
+	for _, c := range all {
+		if c.Path == path {
+			return c
+		}
+	}
+	t.Fatalf("no category %q", path)
+	return catalog.Category{}
+}

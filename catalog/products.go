@@ -165,6 +165,16 @@ func GetProduct(ctx context.Context, db bun.IDB, sku string) (*Product, error) {
 	return p, nil
 }
 
+// GetProductByID loads a product (with its category) by id.
+func GetProductByID(ctx context.Context, db bun.IDB, id int64) (*Product, error) {
+	p := new(Product)
+	err := db.NewSelect().Model(p).Relation("Category").Where("product.id = ?", id).Scan(ctx)
+	if err != nil {
+		return nil, notFound(err, "product %d", id)
+	}
+	return p, nil
+}
+
 // GetProducts loads the products with the given SKUs, in the order asked;
 // unknown SKUs are left out.
 func GetProducts(ctx context.Context, db bun.IDB, skus []string) ([]Product, error) {
@@ -181,77 +191,6 @@ func GetProducts(ctx context.Context, db bun.IDB, skus []string) ([]Product, err
 	}
 	sort.Slice(ps, func(i, j int) bool { return pos[ps[i].SKU] < pos[ps[j].SKU] })
 	return ps, nil
-}
-
-// ProductSort orders ListProducts.
-type ProductSort string
-
-const (
-	SortNewest    ProductSort = "newest"
-	SortPriceAsc  ProductSort = "price_asc"
-	SortPriceDesc ProductSort = "price_desc"
-	SortRating    ProductSort = "rating"
-	SortPopular   ProductSort = "popular"
-	SortSKU       ProductSort = "sku"
-)
-
-// ProductFilter selects products for ListProducts. Zero values mean "any".
-type ProductFilter struct {
-	CategoryIDs []int64
-	MinPrice    int64
-	MaxPrice    int64 // 0: no upper bound
-	InStockOnly bool
-	ActiveOnly  bool
-	Sort        ProductSort
-	Limit       int
-	Offset      int
-}
-
-// ListProducts returns one page of products matching f and the total count.
-func ListProducts(ctx context.Context, db bun.IDB, f ProductFilter) ([]Product, int, error) {
-	var ps []Product
-	q := db.NewSelect().Model(&ps).Relation("Category")
-	if len(f.CategoryIDs) > 0 {
-		q = q.Where("product.category_id IN (?)", bun.List(f.CategoryIDs))
-	}
-	if f.MinPrice > 0 {
-		q = q.Where("product.price >= ?", f.MinPrice)
-	}
-	if f.MaxPrice > 0 {
-		q = q.Where("product.price <= ?", f.MaxPrice)
-	}
-	if f.InStockOnly {
-		q = q.Where("product.stock > 0")
-	}
-	if f.ActiveOnly || f.InStockOnly {
-		q = q.Where("product.active = ?", true)
-	}
-	q = q.Order(sortColumns(f.Sort)...)
-	limit := f.Limit
-	if limit <= 0 || limit > 500 {
-		limit = 50
-	}
-	total, err := q.Limit(int64(limit)).Offset(int64(max(f.Offset, 0))).ScanAndCount(ctx)
-	if err != nil {
-		return nil, 0, fmt.Errorf("catalog: list products: %w", err)
-	}
-	return ps, int(total), nil
-}
-
-func sortColumns(s ProductSort) []string {
-	switch s {
-	case SortPriceAsc:
-		return []string{"product.price ASC", "product.id ASC"}
-	case SortPriceDesc:
-		return []string{"product.price DESC", "product.id ASC"}
-	case SortRating:
-		return []string{"product.rating_avg DESC", "product.rating_count DESC", "product.id ASC"}
-	case SortPopular:
-		return []string{"product.sold_count DESC", "product.rating_count DESC", "product.id ASC"}
-	case SortSKU:
-		return []string{"product.sku ASC"}
-	}
-	return []string{"product.id DESC"}
 }
 
 // CountProducts returns how many products exist.

@@ -35,10 +35,7 @@ func TestCategoryTree(t *testing.T) {
 		if len(all) != 5 {
 			t.Fatalf("got %d categories, want 5: %+v", len(all), all)
 		}
-		shoes, err := catalog.GetCategoryByPath(ctx, db, "Shoes")
-		if err != nil {
-			t.Fatal(err)
-		}
+		shoes := categoryByPath(t, all, "Shoes")
 		if got := len(catalog.Subtree(all, shoes.ID)); got != 4 {
 			t.Errorf("Shoes subtree has %d nodes, want 4", got)
 		}
@@ -50,9 +47,6 @@ func TestCategoryTree(t *testing.T) {
 		}
 		if trail.Path != "Shoes > Running > Trail" || trail.ParentID == nil {
 			t.Errorf("trail = %+v", trail)
-		}
-		if _, err := catalog.GetCategoryByPath(ctx, db, "Nope"); !errors.Is(err, catalog.ErrNotFound) {
-			t.Errorf("missing category: err = %v, want ErrNotFound", err)
 		}
 	})
 }
@@ -125,55 +119,6 @@ func TestProductValidation(t *testing.T) {
 	if err := in.Validate(); err != nil || in.Currency != "EUR" {
 		t.Errorf("lower-case currency: %v, %q", err, in.Currency)
 	}
-}
-
-func TestListProducts(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		ctx := context.Background()
-		seed(t, db,
-			product("R-1", 5000, 3, "Shoes", "Running"),
-			product("R-2", 12000, 0, "Shoes", "Running"),
-			product("T-1", 9000, 2, "Shoes", "Running", "Trail"),
-			product("H-1", 3000, 9, "Home"),
-		)
-		all, _ := catalog.ListCategories(ctx, db)
-		running, _ := catalog.GetCategoryByPath(ctx, db, "Shoes > Running")
-		for _, tc := range []struct {
-			name string
-			f    catalog.ProductFilter
-			want []string
-		}{
-			{"subtree by price", catalog.ProductFilter{CategoryIDs: catalog.Subtree(all, running.ID), Sort: catalog.SortPriceAsc}, []string{"R-1", "T-1", "R-2"}},
-			{"max price", catalog.ProductFilter{MaxPrice: 9000, Sort: catalog.SortPriceDesc}, []string{"T-1", "R-1", "H-1"}},
-			{"min price in stock", catalog.ProductFilter{MinPrice: 4000, InStockOnly: true, Sort: catalog.SortSKU}, []string{"R-1", "T-1"}},
-			{"page", catalog.ProductFilter{Sort: catalog.SortSKU, Limit: 2, Offset: 1}, []string{"R-1", "R-2"}},
-		} {
-			ps, total, err := catalog.ListProducts(ctx, db, tc.f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, p := range ps {
-				got = append(got, p.SKU)
-			}
-			if !equal(got, tc.want) {
-				t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
-			}
-			if tc.name == "page" && total != 4 {
-				t.Errorf("page total = %d, want 4", total)
-			}
-		}
-		if err := catalog.SetProductActive(ctx, db, "R-1", false); err != nil {
-			t.Fatal(err)
-		}
-		ps, _, _ := catalog.ListProducts(ctx, db, catalog.ProductFilter{ActiveOnly: true})
-		if len(ps) != 3 {
-			t.Errorf("active products = %d, want 3", len(ps))
-		}
-		if err := catalog.SetProductActive(ctx, db, "nope", false); !errors.Is(err, catalog.ErrNotFound) {
-			t.Errorf("archive missing: %v", err)
-		}
-	})
 }
 
 func equal(a, b []string) bool {

@@ -48,7 +48,7 @@ type Config struct {
 	Notifier Notifier
 	// Settings, when set, is read at the start of turns (at most once a
 	// second) for merchant overrides of the fields above (settings.go).
-	Settings func(ctx context.Context) (Overrides, error)
+	Settings func(ctx context.Context) (catalog.Settings, error)
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
 	Now      func() time.Time

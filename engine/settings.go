@@ -4,30 +4,21 @@ import (
 	"context"
 	"sync"
 	"time"
-)
 
-// Overrides are settings a merchant changes while the shop runs (the admin
-// panel stores them in the database). Zero fields keep the Config's value.
-type Overrides struct {
-	ShopName    string
-	Currency    string
-	PromptExtra string
-	Model       string // the chat model name of an OpenAI-compatible Model
-	MaxRounds   int
-	RateLimit   int
-	RateWindow  time.Duration
-}
+	"shopbot/catalog"
+)
 
 // settingsTTL is how long overrides are reused before they are read again:
 // a changed setting applies within a second, and a busy shop reads the
 // settings once a second, not once a turn.
 const settingsTTL = time.Second
 
-// liveSettings caches the overrides and the model client they select.
+// liveSettings caches the merchant settings (catalog.Settings; zero
+// fields keep the Config's value) and the model client they select.
 type liveSettings struct {
 	mu     sync.Mutex
 	read   time.Time
-	val    Overrides
+	val    catalog.Settings
 	ok     bool
 	models map[string]Model // model clients by name, built on first use
 }
@@ -65,7 +56,7 @@ func (e *Engine) withSettings(ctx context.Context) *Engine {
 	return &c
 }
 
-func (l *liveSettings) get(ctx context.Context, e *Engine) (Overrides, Model, bool) {
+func (l *liveSettings) get(ctx context.Context, e *Engine) (catalog.Settings, Model, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := e.cfg.Now()
@@ -73,7 +64,7 @@ func (l *liveSettings) get(ctx context.Context, e *Engine) (Overrides, Model, bo
 		o, err := e.cfg.Settings(ctx)
 		if err != nil {
 			e.log.WarnContext(ctx, "settings unreadable, static configuration applies", "err", err)
-			return Overrides{}, nil, false
+			return catalog.Settings{}, nil, false
 		}
 		l.val, l.ok, l.read = o, true, now
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
@@ -27,9 +28,9 @@ func TestSettingsApplyWithoutRestart(t *testing.T) {
 	limit.Store(100)
 	e, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), Now: func() time.Time { return now },
-		Settings: func(context.Context) (Overrides, error) {
+		Settings: func(context.Context) (catalog.Settings, error) {
 			reads.Add(1)
-			return Overrides{RateLimit: int(limit.Load()), RateWindow: time.Hour, ShopName: "Live Shop"}, nil
+			return catalog.Settings{RateLimit: int(limit.Load()), RateWindow: time.Hour, ShopName: "Live Shop"}, nil
 		},
 	})
 	if err != nil {
@@ -68,7 +69,9 @@ func TestSettingsFailureKeepsStaticConfig(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	e, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), ShopName: "Static",
-		Settings: func(context.Context) (Overrides, error) { return Overrides{}, errors.New("no such table: settings") },
+		Settings: func(context.Context) (catalog.Settings, error) {
+			return catalog.Settings{}, errors.New("no such table: settings")
+		},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func TestGetCategoriesLongPathsUseIDs(t *testing.T) {
 	if _, err := catalog.UpsertProducts(ctx, e.db, []catalog.ProductInput{in}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := catalog.GetCategoryByPath(ctx, e.db, strings.Join(long, catalog.PathSeparator))
+	c, err := catalog.EnsureCategoryPath(ctx, e.db, long) // made by the upsert: found, not created
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -104,13 +104,11 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	}, nil
 }
 
-// Routes are the HTTP endpoints Slack calls, for admin.Config.Routes.
-func (a *Adapter) Routes() map[string]http.Handler {
-	return map[string]http.Handler{
-		"POST /slack/events":       http.HandlerFunc(a.serveEvents),
-		"POST /slack/interactions": http.HandlerFunc(a.serveInteractions),
-		"POST /slack/commands":     http.HandlerFunc(a.serveCommands),
-	}
+// Endpoints are the HTTP handlers Slack calls: the Events API, the
+// interactivity request URL and the slash commands. bot/routes.go gives
+// them their paths (/slack/events, /slack/interactions, /slack/commands).
+func (a *Adapter) Endpoints() (events, interactions, commands http.Handler) {
+	return http.HandlerFunc(a.serveEvents), http.HandlerFunc(a.serveInteractions), http.HandlerFunc(a.serveCommands)
 }
 
 // Wait blocks until the work accepted so far is done (after the process

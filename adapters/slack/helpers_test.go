@@ -121,9 +121,10 @@ func (e *env) start(h slackad.Handler) {
 	}
 	e.hub.Shoppers("slack", ad.Shoppers())
 	mux := http.NewServeMux()
-	for p, h := range ad.Routes() {
-		mux.Handle(p, e.timed(h))
-	}
+	events, interactions, commands := ad.Endpoints()
+	mux.Handle("POST /slack/events", e.timed(events))
+	mux.Handle("POST /slack/interactions", e.timed(interactions))
+	mux.Handle("POST /slack/commands", e.timed(commands))
 	srv := httptest.NewServer(mux)
 	e.srv = srv
 	t.Cleanup(func() {

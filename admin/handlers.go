@@ -1,0 +1,89 @@
+package admin
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Handlers are the server's HTTP handlers, each already wrapped with what
+// it needs: Page ones with a signed-in session (a browser without one is
+// sent to sign in), Action ones with a session and its CSRF token, every
+// panel one with the security headers. bot/routes.go gives them their
+// paths; admin declares none.
+type Handlers struct {
+	Healthz, Readyz http.HandlerFunc
+	// Metrics is the Prometheus registry, behind METRICS_TOKEN when set.
+	Metrics http.Handler
+	// Static is the embedded CSS and scripts, served under /admin/static/.
+	Static http.Handler
+	Media  http.HandlerFunc
+
+	LoginPage, Login, Logout http.HandlerFunc
+
+	Dashboard http.HandlerFunc
+
+	Products, NewProduct, CreateProduct, EditProduct, SaveProduct, ArchiveProduct, RestoreProduct http.HandlerFunc
+	ImportPage, StartImport, ImportStatus                                                         http.HandlerFunc
+
+	Orders, Order, SetOrderStatus http.HandlerFunc
+
+	Inbox, Transcript, Pause, Resume, Reply http.HandlerFunc
+
+	Playground, PlaygroundTrace http.HandlerFunc
+
+	SettingsPage, SaveSettings, AddStaff, DeleteStaff http.HandlerFunc
+}
+
+// Handlers returns the server's handlers for the route table.
+func (s *Server) Handlers() Handlers {
+	page, action := s.page, s.action
+	return Handlers{
+		Healthz: s.healthz,
+		Readyz:  s.readyz,
+		Metrics: s.metricsAuth(promhttp.HandlerFor(s.reg, promhttp.HandlerOpts{Registry: s.reg, EnableOpenMetrics: true})),
+		Static:  s.static(),
+		Media:   s.media,
+
+		LoginPage: s.headers(s.loginPage),
+		Login:     s.headers(s.withForm(s.login)),
+		Logout:    action(s.logout),
+
+		Dashboard: page(s.dashboard),
+
+		Products:       page(s.products),
+		NewProduct:     page(s.newProduct),
+		CreateProduct:  action(s.createProduct),
+		EditProduct:    page(s.editProduct),
+		SaveProduct:    action(s.saveProduct),
+		ArchiveProduct: action(s.archiveProduct),
+		RestoreProduct: action(s.restoreProduct),
+		ImportPage:     page(s.importPage),
+		StartImport:    action(s.startImport),
+		ImportStatus:   page(s.importStatus),
+
+		Orders:         page(s.orders),
+		Order:          page(s.order),
+		SetOrderStatus: action(s.setOrderStatus),
+
+		Inbox:      page(s.inbox),
+		Transcript: page(s.transcript),
+		Pause:      action(s.pause),
+		Resume:     action(s.resume),
+		Reply:      action(s.reply),
+
+		Playground:      page(s.playground),
+		PlaygroundTrace: page(s.playgroundTrace),
+
+		SettingsPage: page(s.settingsPage),
+		SaveSettings: action(s.saveSettings),
+		AddStaff:     action(s.addStaff),
+		DeleteStaff:  action(s.deleteStaff),
+	}
+}
+
+// Instrument records every request mux serves in the request metrics, by
+// its matched route pattern.
+func (s *Server) Instrument(mux *http.ServeMux) http.Handler {
+	return s.metrics.instrument(mux)
+}

@@ -1,0 +1,44 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// MarkConversationRead records that staff read the conversation up to at,
+// so the inbox no longer shows it as unread.
+func MarkConversationRead(ctx context.Context, db bun.IDB, conversationID int64, at time.Time) error {
+	res, err := db.NewUpdate().Model((*Conversation)(nil)).Set("last_read_at = ?", at.UTC()).Where("id = ?", conversationID).Exec(ctx)
+	return expectOneRow(res, err, "conversation %d", conversationID)
+}
+
+// HandBack lets the bot answer a paused conversation again and clears its
+// needs-human flag, both or neither.
+func HandBack(ctx context.Context, db bun.IDB, conversationID int64) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := SetPaused(ctx, tx, conversationID, false); err != nil {
+			return err
+		}
+		_, err := tx.NewUpdate().Model((*Conversation)(nil)).
+			Set("needs_human = ?", false).Set("needs_human_reason = ''").Where("id = ?", conversationID).Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("catalog: clear needs-human of conversation %d: %w", conversationID, err)
+		}
+		return nil
+	})
+}
+
+// AddMerchantReply stores a merchant's message in the transcript (role
+// merchant, model "staff:<username>") and pauses the bot there, both or
+// neither.
+func AddMerchantReply(ctx context.Context, db bun.IDB, conversationID int64, username, text string) error {
+	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := SetPaused(ctx, tx, conversationID, true); err != nil {
+			return err
+		}
+		return AppendMessages(ctx, tx, conversationID, &Message{Role: RoleMerchant, Content: text, Model: "staff:" + username})
+	})
+}

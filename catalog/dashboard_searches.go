@@ -1,0 +1,98 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// SearchToolName is the name the search tool's calls and results are
+// stored under in the messages table.
+const SearchToolName = "search_products"
+
+// maxSearchSample bounds the search tool results SearchCounts reads.
+const maxSearchSample = 5000
+
+// SearchCounts counts the shoppers' searches since, from the stored
+// transcripts (the search tool's calls and results; at most the latest
+// 5,000): by normalized query (lower case, spaces collapsed; the category
+// when the query is empty), how often it was searched (all) and how often
+// it found nothing (zero).
+func SearchCounts(ctx context.Context, db bun.IDB, since time.Time) (all, zero map[string]int, err error) {
+	var results []Message
+	err = db.NewSelect().Model(&results).Column("conversation_id", "tool_call_id", "content").
+		Where("tool_name = ?", SearchToolName).Where("created_at >= ?", since).
+		Order("created_at DESC").Limit(maxSearchSample).Scan(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("catalog: search results: %w", err)
+	}
+	all, zero = map[string]int{}, map[string]int{}
+	if len(results) == 0 {
+		return all, zero, nil
+	}
+	queries, err := searchQueries(ctx, db, results, since)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range results {
+		q := queries[m.ToolCallID]
+		if q == "" {
+			continue
+		}
+		all[q]++
+		var out struct {
+			Total *int `json:"total"`
+		}
+		if json.Unmarshal([]byte(m.Content), &out) == nil && out.Total != nil && *out.Total == 0 {
+			zero[q]++
+		}
+	}
+	return all, zero, nil
+}
+
+// searchQueries maps the tool call ids of the assistant's search calls in
+// the results' conversations to their normalized queries.
+func searchQueries(ctx context.Context, db bun.IDB, results []Message, since time.Time) (map[string]string, error) {
+	convIDs := map[int64]bool{}
+	for _, m := range results {
+		convIDs[m.ConversationID] = true
+	}
+	ids := make([]int64, 0, len(convIDs))
+	for id := range convIDs {
+		ids = append(ids, id)
+	}
+	var calls []Message
+	err := db.NewSelect().Model(&calls).Column("tool_calls").
+		Where("conversation_id IN (?)", bun.List(ids)).Where("tool_name = ''").Where("role = ?", RoleAssistant).
+		Where("created_at >= ?", since).Where("tool_calls IS NOT NULL").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: search calls: %w", err)
+	}
+	queries := map[string]string{}
+	for _, m := range calls {
+		for _, tc := range m.ToolCalls {
+			if tc.Name == SearchToolName {
+				queries[tc.ID] = searchQuery(tc.Arguments)
+			}
+		}
+	}
+	return queries, nil
+}
+
+// searchQuery is the normalized query of the search tool's arguments.
+func searchQuery(arguments string) string {
+	var a struct {
+		Query    string `json:"query"`
+		Category string `json:"category"`
+	}
+	_ = json.Unmarshal([]byte(arguments), &a)
+	q := strings.ToLower(strings.Join(strings.Fields(a.Query), " "))
+	if q == "" {
+		q = strings.ToLower(a.Category)
+	}
+	return q
+}

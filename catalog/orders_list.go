@@ -1,0 +1,73 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// OrderList selects a page of the merchant's order list, newest first.
+// Zero fields select any.
+type OrderList struct {
+	Status  OrderStatus
+	Channel string
+	From    time.Time // placed at or after
+	Before  time.Time // placed before
+	AfterID int64     // the previous page's last id; 0 for the first page
+	Limit   int       // default 50, at most 500
+}
+
+// ListOrderPage returns one page of the orders l selects, with their
+// customers, and the id to pass as AfterID for the next page (0 on the
+// last).
+func ListOrderPage(ctx context.Context, db bun.IDB, l OrderList) ([]Order, int64, error) {
+	limit := l.Limit
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	var os []Order
+	q := db.NewSelect().Model(&os).Relation("Customer")
+	if l.Status != "" {
+		q = q.Where("?TableAlias.status = ?", l.Status)
+	}
+	if l.Channel != "" {
+		q = q.Where("?TableAlias.channel = ?", l.Channel)
+	}
+	if !l.From.IsZero() {
+		q = q.Where("?TableAlias.created_at >= ?", l.From)
+	}
+	if !l.Before.IsZero() {
+		q = q.Where("?TableAlias.created_at < ?", l.Before)
+	}
+	if l.AfterID > 0 {
+		q = q.Where("?TableAlias.id < ?", l.AfterID)
+	}
+	if err := q.OrderExpr("?TableAlias.id DESC").Limit(int64(limit + 1)).Scan(ctx); err != nil {
+		return nil, 0, fmt.Errorf("catalog: list orders: %w", err)
+	}
+	if len(os) <= limit {
+		return os, 0, nil
+	}
+	os = os[:limit]
+	return os, os[len(os)-1].ID, nil
+}
+
+// OrderChannels lists the channels that have orders, for the order
+// list's filter.
+func OrderChannels(ctx context.Context, db bun.IDB) ([]string, error) {
+	return distinctChannels(ctx, db, (*Order)(nil))
+}
+
+// ChangeOrderStatus is SetOrderStatus in a transaction of its own, so a
+// cancellation's stock and status change together.
+func ChangeOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderStatus, note string) (*Order, error) {
+	var o *Order
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		o, err = SetOrderStatus(ctx, tx, number, next, note)
+		return err
+	})
+	return o, err
+}

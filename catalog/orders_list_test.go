@@ -1,0 +1,85 @@
+package catalog_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+// TestListOrderPage: newest first with customers, the status, channel and
+// date filters, and id pages that neither skip nor repeat an order;
+// ChangeOrderStatus cancels with the stock returned.
+func TestListOrderPage(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("A-1", 100, 10))
+		place := func(c *catalog.Customer, key string) *catalog.Order {
+			t.Helper()
+			mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(c.ID), "A-1", 1, c.ID))
+			o, err := order(t, db, c, key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return o
+		}
+		ann, bob := customer(t, db, "telegram", "ann"), customer(t, db, "slack", "bob")
+		o1, o2, o3 := place(ann, "k1"), place(bob, "k2"), place(ann, "k3")
+		if _, err := catalog.ChangeOrderStatus(ctx, db, o2.Number, catalog.StatusCancelled, ""); err != nil {
+			t.Fatal(err)
+		}
+		if n := stockOf(t, db, "A-1"); n != 8 {
+			t.Errorf("stock after cancelling one of three = %d, want 8", n)
+		}
+		if _, err := catalog.ChangeOrderStatus(ctx, db, o2.Number, catalog.StatusPaid, ""); err == nil {
+			t.Error("a cancelled order became paid")
+		}
+		today := time.Now().UTC().Truncate(24 * time.Hour)
+		for _, tc := range []struct {
+			name string
+			l    catalog.OrderList
+			want []string
+		}{
+			{"all, newest first", catalog.OrderList{}, []string{o3.Number, o2.Number, o1.Number}},
+			{"status", catalog.OrderList{Status: catalog.StatusCancelled}, []string{o2.Number}},
+			{"channel", catalog.OrderList{Channel: "telegram"}, []string{o3.Number, o1.Number}},
+			{"today", catalog.OrderList{From: today, Before: today.AddDate(0, 0, 1)}, []string{o3.Number, o2.Number, o1.Number}},
+			{"tomorrow on", catalog.OrderList{From: today.AddDate(0, 0, 1)}, nil},
+			{"before today", catalog.OrderList{Before: today}, nil},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				var got []string
+				l := tc.l
+				l.Limit = 1
+				for range 10 {
+					os, next, err := catalog.ListOrderPage(ctx, db, l)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, o := range os {
+						got = append(got, o.Number)
+						if o.Customer == nil || o.Customer.ID != o.CustomerID {
+							t.Errorf("order %s without its customer", o.Number)
+						}
+					}
+					if next == 0 {
+						break
+					}
+					l.AfterID = next
+				}
+				if !slices.Equal(got, tc.want) {
+					t.Errorf("pages of 1: %v, want %v", got, tc.want)
+				}
+			})
+		}
+		chans, err := catalog.OrderChannels(ctx, db)
+		if err != nil || !slices.Equal(chans, []string{"slack", "telegram"}) {
+			t.Errorf("OrderChannels = %v, %v", chans, err)
+		}
+	})
+}

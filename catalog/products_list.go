@@ -1,0 +1,174 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
+)
+
+// ProductSort orders a ProductList.
+type ProductSort string
+
+const (
+	SortNewest    ProductSort = "newest" // the default
+	SortTitle     ProductSort = "title"
+	SortPriceAsc  ProductSort = "price_asc"
+	SortPriceDesc ProductSort = "price_desc"
+	SortStockAsc  ProductSort = "stock_asc"
+)
+
+// StockFilter selects products by stock; the zero value is any product,
+// archived ones included.
+type StockFilter string
+
+const (
+	StockAny      StockFilter = ""
+	StockIn       StockFilter = "in"       // active, in stock
+	StockLow      StockFilter = "low"      // active, 1 to 5 left
+	StockOut      StockFilter = "out"      // active, none left
+	StockArchived StockFilter = "archived" // archived
+)
+
+// ProductList selects a page of the merchant's product list.
+type ProductList struct {
+	// Text matches the SKU exactly, or the title or brand as a
+	// case-insensitive substring.
+	Text        string
+	CategoryIDs []int64 // any of them; none: every category
+	Stock       StockFilter
+	Sort        ProductSort
+	// After is where the previous page ended (ProductPage.Next); nil
+	// for the first page.
+	After *Cursor
+	Limit int // default 50, at most 500
+}
+
+// ListProductPage returns one page of the products l selects, with their
+// categories, and the cursor of the next page ("" on the last).
+func ListProductPage(ctx context.Context, db bun.IDB, l ProductList) ([]Product, string, error) {
+	limit := l.Limit
+	if limit <= 0 || limit > 500 {
+		limit = 50
+	}
+	var ps []Product
+	q := l.where(db, db.NewSelect().Model(&ps).Relation("Category"))
+	col, desc := l.Sort.key()
+	q = l.After.where(q, col, desc)
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	if col != "product.id" {
+		q = q.OrderExpr(col + dir)
+	}
+	if err := q.OrderExpr("product.id" + dir).Limit(int64(limit + 1)).Scan(ctx); err != nil {
+		return nil, "", fmt.Errorf("catalog: list products: %w", err)
+	}
+	if len(ps) <= limit {
+		return ps, "", nil
+	}
+	ps = ps[:limit]
+	return ps, cursorAfter(ps[len(ps)-1], col).String(), nil
+}
+
+// CountProductList counts the products l selects (cursor and sort aside).
+func CountProductList(ctx context.Context, db bun.IDB, l ProductList) (int, error) {
+	n, err := l.where(db, db.NewSelect().Model((*Product)(nil))).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("catalog: count products: %w", err)
+	}
+	return int(n), nil
+}
+
+func (l ProductList) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
+	if l.Text != "" {
+		pat, like := likePattern(l.Text), likeOp(db)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("product.sku = ?", l.Text).
+				WhereOr("product.title "+like+" ? ESCAPE '\\'", pat).
+				WhereOr("product.brand "+like+" ? ESCAPE '\\'", pat)
+		})
+	}
+	if len(l.CategoryIDs) > 0 {
+		q = q.Where("product.category_id IN (?)", bun.List(l.CategoryIDs))
+	}
+	switch l.Stock {
+	case StockIn:
+		q = q.Where("product.active = ?", true).Where("product.stock > 0")
+	case StockLow:
+		q = q.Where("product.active = ?", true).Where("product.stock > 0").Where("product.stock <= 5")
+	case StockOut:
+		q = q.Where("product.active = ?", true).Where("product.stock = 0")
+	case StockArchived:
+		q = q.Where("product.active = ?", false)
+	}
+	return q
+}
+
+// where restricts q to the rows after c in the order of col.
+func (c *Cursor) where(q *bun.SelectQuery, col string, desc bool) *bun.SelectQuery {
+	if c == nil {
+		return q
+	}
+	op := ">"
+	if desc {
+		op = "<"
+	}
+	if col == "product.id" {
+		return q.Where("product.id "+op+" ?", c.ID)
+	}
+	var v any = c.Num
+	if col == "product.title" {
+		v = c.Str
+	}
+	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+		return q.Where(col+" "+op+" ?", v).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where(col+" = ?", v).Where("product.id "+op+" ?", c.ID)
+		})
+	})
+}
+
+func cursorAfter(last Product, col string) Cursor {
+	c := Cursor{ID: last.ID}
+	switch col {
+	case "product.price":
+		c.Num = last.Price
+	case "product.stock":
+		c.Num = int64(last.Stock)
+	case "product.title":
+		c.Str = last.Title
+	}
+	return c
+}
+
+// key is the sort column and direction; ties go by id the same way.
+func (s ProductSort) key() (col string, desc bool) {
+	switch s {
+	case SortTitle:
+		return "product.title", false
+	case SortPriceAsc:
+		return "product.price", false
+	case SortPriceDesc:
+		return "product.price", true
+	case SortStockAsc:
+		return "product.stock", false
+	}
+	return "product.id", true
+}
+
+// likePattern escapes LIKE wildcards in user text.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// likeOp is a case-insensitive LIKE in both dialects.
+func likeOp(db bun.IDB) string {
+	if db.Dialect().Name() == dialect.PG {
+		return "ILIKE"
+	}
+	return "LIKE"
+}
