@@ -10,6 +10,8 @@ import (
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/llm"
+	"shopbot/engine/openai"
 )
 
 // chatLockSessions is how many Postgres sessions hold this process's
@@ -32,9 +34,9 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 // placed and handoffs (nil drops them). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
 func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
-	var model engine.Model
+	var model llm.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
-		model = engine.NewOpenAI(engine.OpenAIConfig{
+		model = openai.New(openai.Config{
 			APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
 		})
 	}

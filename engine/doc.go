@@ -71,8 +71,9 @@
 // arguments against strict JSON schemas before running (tool.go); identity
 // and cart scope come from the Session, never from arguments; a tool error
 // goes back to the model as {"error": ...} through toolMessage, the one
-// place outcomes are translated. The model client (openai*.go) speaks any
-// OpenAI-compatible server through openai-go with our own retry policy.
+// place outcomes are translated. The model is an llm.Model (engine/llm owns
+// the interface and its request and response types); engine/openai
+// implements it over any OpenAI-compatible server, and bot wires it in.
 //
 // engine/llmtest is the scripted OpenAI-compatible server for tests;
 // engine/loadtest drives `shopbot bench`.

@@ -16,6 +16,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // noteLog is a Notifier that keeps what it is told.
@@ -93,7 +94,7 @@ func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 	})
 	eng, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: r.clock,
-		Model:     NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
+		Model:     openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
 		RateLimit: 1 << 30, Notifier: r.notes, Crash: r.crash,
 	})
 	if err != nil {

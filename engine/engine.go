@@ -13,15 +13,16 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // Config is what an Engine needs. Zero values get the documented defaults.
 type Config struct {
 	DB       *bun.DB
 	Search   Searcher
-	Model    Model  // nil: the offline planner answers every turn
-	ShopName string // default "Shopbot Demo Shop"
-	Currency string // default "USD"
+	Model    llm.Model // nil: the offline planner answers every turn
+	ShopName string    // default "Shopbot Demo Shop"
+	Currency string    // default "USD"
 	// PromptExtra is appended to the system prompt (merchant settings).
 	PromptExtra string
 	MaxRounds   int // model calls per turn; default 5
@@ -266,7 +267,7 @@ func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *record
 		return "degraded", e.runPlanner(ctx, s, sink, rec)
 	}
 	err := e.runModel(ctx, s, sink, rec)
-	if errors.Is(err, ErrModelUnavailable) {
+	if errors.Is(err, llm.ErrModelUnavailable) {
 		e.log.WarnContext(ctx, "model unavailable, offline planner answers", "err", err)
 		e.metrics.degraded.WithLabelValues("model_error").Inc()
 		return "degraded", e.runPlanner(ctx, s, sink, rec)

@@ -15,6 +15,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // events collects what a turn sent to the shopper.
@@ -70,7 +71,7 @@ func newEngineEnv(t *testing.T, script ...llmtest.Step) *engineEnv {
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
 		DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, Now: func() time.Time { return fixedNow },
-		Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 2 * time.Second}),
+		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 2 * time.Second}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -379,7 +380,7 @@ func TestDailyTokenBudget(t *testing.T) {
 	llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, DailyTokens: 1000,
-		Now: func() time.Time { return fixedNow }, Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "m"})})
+		Now: func() time.Time { return fixedNow }, Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "m"})})
 	if err != nil {
 		t.Fatal(err)
 	}

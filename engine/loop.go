@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // runModel is the tool-calling loop: call the model with every tool →
@@ -22,7 +23,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 	var results []Result
 	retriedEmpty := false
 	for round := 0; round < e.cfg.MaxRounds; round++ {
-		resp, err := e.callModel(ctx, ChatRequest{Messages: msgs, Tools: specs}, sink)
+		resp, err := e.callModel(ctx, llm.ChatRequest{Messages: msgs, Tools: specs}, sink)
 		if err != nil {
 			return err
 		}
@@ -36,7 +37,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 			}
 			return e.finish(ctx, s, sink, resp.Text, results)
 		}
-		msgs = append(msgs, ChatMessage{Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		msgs = append(msgs, llm.ChatMessage{Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
 		if err := sink.Send(ctx, Event{Kind: EventTyping}); err != nil {
 			return err
 		}
@@ -45,7 +46,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 		e.latestCart(ctx, s, outs)
 		for _, out := range outs {
 			rec.tool(out)
-			msgs = append(msgs, ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
+			msgs = append(msgs, llm.ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
 			if out.err == nil {
 				results = append(results, out.res)
 				if err := emitResult(ctx, sink, out.res); err != nil {
@@ -60,7 +61,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 }
 
 // callModel makes one model request, streaming text deltas to the sink.
-func (e *Engine) callModel(ctx context.Context, req ChatRequest, sink Sink) (ChatResponse, error) {
+func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) (llm.ChatResponse, error) {
 	resp, err := e.cfg.Model.Chat(ctx, req, func(delta string) {
 		_ = sink.Send(ctx, Event{Kind: EventText, Text: delta})
 	})

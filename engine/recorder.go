@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // plannerModel names the offline planner in transcripts.
@@ -32,7 +33,7 @@ func (r *recorder) assistant(text string) {
 }
 
 // modelReply records one model call with its tool calls and usage.
-func (r *recorder) modelReply(resp ChatResponse) {
+func (r *recorder) modelReply(resp llm.ChatResponse) {
 	r.add(&catalog.Message{
 		Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls,
 		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,

@@ -15,6 +15,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
+	"shopbot/engine/llm"
 )
 
 // Searcher is the search the tools need (package search implements it).
@@ -82,7 +83,7 @@ func toolErrorf(format string, args ...any) error {
 type Toolbox struct {
 	byName map[string]*Tool
 	order  []*Tool
-	specs  []ToolSpec
+	specs  []llm.ToolSpec
 }
 
 // NewToolbox compiles the tools' schemas. A broken schema is a programming
@@ -96,7 +97,7 @@ func NewToolbox(tools ...Tool) (*Toolbox, error) {
 		}
 		tb.byName[t.Name] = &t
 		tb.order = append(tb.order, &t)
-		tb.specs = append(tb.specs, ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)})
+		tb.specs = append(tb.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)})
 	}
 	return tb, nil
 }
@@ -124,7 +125,7 @@ func (t *Tool) compile() error {
 // Specs describes every tool to the model. String length bounds are left
 // out of what the model reads (they cost prompt tokens on every call and
 // matter only to hostile input); Call still enforces the full schema.
-func (tb *Toolbox) Specs() []ToolSpec { return tb.specs }
+func (tb *Toolbox) Specs() []llm.ToolSpec { return tb.specs }
 
 // lean copies a schema without minLength/maxLength.
 func lean(schema map[string]any) map[string]any {

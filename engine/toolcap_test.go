@@ -18,6 +18,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // newEngineEnvOn is newEngineEnv on a given database.
@@ -28,7 +29,7 @@ func newEngineEnvOn(t *testing.T, db *bun.DB, script ...llmtest.Step) *engineEnv
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), Registry: reg, Now: func() time.Time { return fixedNow },
-		Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second}),
+		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second}),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
-package engine
+package openai
 
-// The wire side of the OpenAI client: request parameters and the
+// The wire side of the client: request parameters and the
 // assembly of a streamed completion.
 
 import (
@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // body builds the request body. Tools go out as plain function tools:
@@ -24,7 +25,7 @@ import (
 // more CPU than the rest of a turn. The tool schemas, the same on every
 // call, are encoded once per tool set. "stream" comes first because the
 // SDK sets it again on the finished body, which is cheapest at the start.
-func (o *OpenAI) body(req ChatRequest) ([]byte, error) {
+func (o *Client) body(req llm.ChatRequest) ([]byte, error) {
 	model, err := json.Marshal(o.model)
 	if err != nil {
 		return nil, err
@@ -55,12 +56,12 @@ func (o *OpenAI) body(req ChatRequest) ([]byte, error) {
 // toolsCache remembers the wire encoding of the last tool set.
 type toolsCache struct {
 	mu    sync.Mutex
-	first *ToolSpec // identity of the cached set: its first element
+	first *llm.ToolSpec // identity of the cached set: its first element
 	n     int
 	raw   json.RawMessage
 }
 
-func (c *toolsCache) encode(specs []ToolSpec) (json.RawMessage, error) {
+func (c *toolsCache) encode(specs []llm.ToolSpec) (json.RawMessage, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.first == &specs[0] && c.n == len(specs) {
@@ -93,7 +94,7 @@ func (c *toolsCache) encode(specs []ToolSpec) (json.RawMessage, error) {
 // together. The shapes are the API's: an assistant turn that only called
 // tools has no content (as the API itself returns it), and tool call
 // arguments are never empty (servers parse them as JSON).
-func writeMessages(b *bytes.Buffer, msgs []ChatMessage) error {
+func writeMessages(b *bytes.Buffer, msgs []llm.ChatMessage) error {
 	out := make([]wireMessage, len(msgs))
 	for i, m := range msgs {
 		w := wireMessage{Role: string(m.Role), Content: &msgs[i].Content}
@@ -228,8 +229,8 @@ func (a *streamAccumulator) addToolCall(d chunkToolDelta) {
 	b.args.WriteString(d.Function.Arguments)
 }
 
-func (a *streamAccumulator) response(configuredModel string) ChatResponse {
-	resp := ChatResponse{
+func (a *streamAccumulator) response(configuredModel string) llm.ChatResponse {
+	resp := llm.ChatResponse{
 		Text:             a.text.String(),
 		Model:            cmp.Or(a.model, configuredModel),
 		PromptTokens:     int(a.usage.PromptTokens),

@@ -1,4 +1,4 @@
-package engine
+package openai
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 	"shopbot/engine/llmtest"
 )
 
@@ -41,7 +42,7 @@ func (b *logBuffer) String() string {
 
 // newTestOpenAI points a client at srv with fast backoff; logs go to the
 // returned buffer so tests can check what was (not) logged.
-func newTestOpenAI(t *testing.T, srv *llmtest.Server, cfg OpenAIConfig) (*OpenAI, *logBuffer) {
+func newTestOpenAI(t *testing.T, srv *llmtest.Server, cfg Config) (*Client, *logBuffer) {
 	t.Helper()
 	logs := &logBuffer{}
 	if cfg.BaseURL == "" {
@@ -51,7 +52,7 @@ func newTestOpenAI(t *testing.T, srv *llmtest.Server, cfg OpenAIConfig) (*OpenAI
 		cfg.Model = "gpt-test"
 	}
 	cfg.Logger = slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	o := NewOpenAI(cfg)
+	o := New(cfg)
 	o.backoffMin, o.backoffMax = time.Millisecond, 5*time.Millisecond
 	t.Cleanup(func() {
 		if out := logs.String(); out != "" {
@@ -61,8 +62,8 @@ func newTestOpenAI(t *testing.T, srv *llmtest.Server, cfg OpenAIConfig) (*OpenAI
 	return o, logs
 }
 
-func userAsks(text string) ChatRequest {
-	return ChatRequest{Messages: []ChatMessage{{Role: catalog.RoleUser, Content: text}}}
+func userAsks(text string) llm.ChatRequest {
+	return llm.ChatRequest{Messages: []llm.ChatMessage{{Role: catalog.RoleUser, Content: text}}}
 }
 
 func TestOpenAIAnswers(t *testing.T) {
@@ -102,7 +103,7 @@ func TestOpenAIAnswers(t *testing.T) {
 			step := tt.step
 			step.Model, step.PromptTokens, step.CompletionTokens = "gpt-test-2025-01-01", 42, 7
 			srv := llmtest.NewServer(t, step)
-			o, _ := newTestOpenAI(t, srv, OpenAIConfig{})
+			o, _ := newTestOpenAI(t, srv, Config{})
 
 			var deltas []string
 			resp, err := o.Chat(t.Context(), userAsks("red sneakers?"), func(s string) { deltas = append(deltas, s) })
@@ -138,8 +139,8 @@ func TestOpenAIRequestWireShape(t *testing.T) {
 		},
 		"required": []any{"query"},
 	}
-	req := ChatRequest{
-		Messages: []ChatMessage{
+	req := llm.ChatRequest{
+		Messages: []llm.ChatMessage{
 			{Role: catalog.RoleSystem, Content: "You are Shopbot."},
 			{Role: catalog.RoleUser, Content: "red sneakers and categories"},
 			{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{
@@ -151,13 +152,13 @@ func TestOpenAIRequestWireShape(t *testing.T) {
 			{Role: catalog.RoleAssistant, Content: "No red sneakers yet."},
 			{Role: catalog.RoleUser, Content: "ok"},
 		},
-		Tools: []ToolSpec{
+		Tools: []llm.ToolSpec{
 			{Name: "search_products", Description: "Search the catalog.", Parameters: schema},
 			{Name: "get_categories", Description: "List categories.", Parameters: map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}},
 		},
 	}
 	srv := llmtest.NewServer(t, llmtest.Reply("fine"))
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{APIKey: testKey})
+	o, _ := newTestOpenAI(t, srv, Config{APIKey: testKey})
 	if _, err := o.Chat(t.Context(), req, nil); err != nil {
 		t.Fatalf("Chat: %v", err)
 	}
@@ -223,7 +224,7 @@ func TestOpenAINoToolsNoKey(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-from-env")
 	t.Setenv("OPENAI_BASE_URL", "http://127.0.0.1:1/v1")
 	srv := llmtest.NewServer(t, llmtest.Reply("hi"))
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{}) // local servers: no key
+	o, _ := newTestOpenAI(t, srv, Config{}) // local servers: no key
 	if _, err := o.Chat(t.Context(), userAsks("hello"), nil); err != nil {
 		t.Fatalf("Chat: %v", err)
 	}
@@ -305,7 +306,7 @@ func TestOpenAIRetries(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.NewServer(t, tt.script...)
-			o, _ := newTestOpenAI(t, srv, OpenAIConfig{MaxRetries: tt.maxRetries})
+			o, _ := newTestOpenAI(t, srv, Config{MaxRetries: tt.maxRetries})
 			start := time.Now()
 			resp, err := o.Chat(t.Context(), userAsks("hi"), nil)
 			elapsed := time.Since(start)
@@ -316,8 +317,8 @@ func TestOpenAIRetries(t *testing.T) {
 				if err != nil || resp.Text != "ok" {
 					t.Fatalf("Chat = %q, %v; want ok", resp.Text, err)
 				}
-			} else if !errors.Is(err, ErrModelUnavailable) || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("Chat error = %v; want ErrModelUnavailable mentioning %q", err, tt.wantErr)
+			} else if !errors.Is(err, llm.ErrModelUnavailable) || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("Chat error = %v; want llm.ErrModelUnavailable mentioning %q", err, tt.wantErr)
 			}
 			if elapsed < tt.minElapsed {
 				t.Errorf("took %v, want at least %v", elapsed, tt.minElapsed)
@@ -328,11 +329,11 @@ func TestOpenAIRetries(t *testing.T) {
 
 func TestOpenAIAttemptTimeout(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Step{Hang: true}, llmtest.Step{Hang: true})
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{RequestTimeout: 100 * time.Millisecond, MaxRetries: 1})
+	o, _ := newTestOpenAI(t, srv, Config{RequestTimeout: 100 * time.Millisecond, MaxRetries: 1})
 	start := time.Now()
 	_, err := o.Chat(t.Context(), userAsks("hi"), nil)
-	if !errors.Is(err, ErrModelUnavailable) || !strings.Contains(err.Error(), "timed out") {
-		t.Fatalf("Chat error = %v; want ErrModelUnavailable after a timeout", err)
+	if !errors.Is(err, llm.ErrModelUnavailable) || !strings.Contains(err.Error(), "timed out") {
+		t.Fatalf("Chat error = %v; want llm.ErrModelUnavailable after a timeout", err)
 	}
 	if elapsed := time.Since(start); elapsed < 200*time.Millisecond || elapsed > 2*time.Second {
 		t.Errorf("took %v, want two 100ms attempts", elapsed)
@@ -345,11 +346,11 @@ func TestOpenAIAttemptTimeout(t *testing.T) {
 // Once the shopper has seen part of an answer, a retry would repeat it.
 func TestOpenAINoRetryAfterText(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Step{Text: "Let me check", Hang: true}, llmtest.Reply("never sent"))
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{RequestTimeout: 100 * time.Millisecond})
+	o, _ := newTestOpenAI(t, srv, Config{RequestTimeout: 100 * time.Millisecond})
 	var seen strings.Builder
 	_, err := o.Chat(t.Context(), userAsks("hi"), func(s string) { seen.WriteString(s) })
-	if !errors.Is(err, ErrModelUnavailable) || !strings.Contains(err.Error(), "part of the answer") {
-		t.Fatalf("Chat error = %v; want ErrModelUnavailable after partial output", err)
+	if !errors.Is(err, llm.ErrModelUnavailable) || !strings.Contains(err.Error(), "part of the answer") {
+		t.Fatalf("Chat error = %v; want llm.ErrModelUnavailable after partial output", err)
 	}
 	if seen.String() != "Let me check" || srv.Calls() != 1 {
 		t.Errorf("saw %q over %d requests; want the partial text once", seen.String(), srv.Calls())
@@ -358,7 +359,7 @@ func TestOpenAINoRetryAfterText(t *testing.T) {
 
 func TestOpenAICancelledDuringBackoff(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Step{Status: 429, Header: http.Header{"Retry-After-Ms": {"10000"}}})
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{})
+	o, _ := newTestOpenAI(t, srv, Config{})
 	ctx, cancel := context.WithCancel(t.Context())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
@@ -375,13 +376,13 @@ func TestOpenAICancelledDuringBackoff(t *testing.T) {
 // the engine answers with the planner sooner.
 func TestOpenAIRetryAfterPastDeadline(t *testing.T) {
 	srv := llmtest.NewServer(t, llmtest.Step{Status: 503, RetryAfter: "10"})
-	o, _ := newTestOpenAI(t, srv, OpenAIConfig{})
+	o, _ := newTestOpenAI(t, srv, Config{})
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err := o.Chat(ctx, userAsks("hi"), nil)
-	if !errors.Is(err, ErrModelUnavailable) {
-		t.Fatalf("Chat error = %v, want ErrModelUnavailable", err)
+	if !errors.Is(err, llm.ErrModelUnavailable) {
+		t.Fatalf("Chat error = %v, want llm.ErrModelUnavailable", err)
 	}
 	if elapsed := time.Since(start); elapsed > time.Second {
 		t.Errorf("returned after %v, want at once", elapsed)
@@ -393,10 +394,10 @@ func TestOpenAINeverLeaksKeyOrPrompt(t *testing.T) {
 	srv := llmtest.NewServer(t,
 		llmtest.Step{Status: 401, ErrorCode: "invalid_api_key", Text: "Incorrect API key provided: " + testKey},
 	)
-	o, logs := newTestOpenAI(t, srv, OpenAIConfig{APIKey: testKey})
+	o, logs := newTestOpenAI(t, srv, Config{APIKey: testKey})
 	_, err := o.Chat(t.Context(), userAsks(prompt), nil)
-	if !errors.Is(err, ErrModelUnavailable) {
-		t.Fatalf("Chat error = %v, want ErrModelUnavailable", err)
+	if !errors.Is(err, llm.ErrModelUnavailable) {
+		t.Fatalf("Chat error = %v, want llm.ErrModelUnavailable", err)
 	}
 	for what, text := range map[string]string{"error": err.Error(), "log": logs.String()} {
 		if strings.Contains(text, testKey) || strings.Contains(text, prompt) {
@@ -411,14 +412,14 @@ func TestOpenAINeverLeaksKeyOrPrompt(t *testing.T) {
 func TestOpenAIFailsWithoutRequest(t *testing.T) {
 	tests := []struct {
 		name string
-		cfg  OpenAIConfig
-		req  ChatRequest
+		cfg  Config
+		req  llm.ChatRequest
 	}{
-		{"bad base URL", OpenAIConfig{BaseURL: "localhost:11434"}, userAsks("hi")},
-		{"role the API does not know", OpenAIConfig{}, ChatRequest{Messages: []ChatMessage{{Role: catalog.RoleMerchant, Content: "hi"}}}},
-		{"schema that cannot be encoded", OpenAIConfig{}, ChatRequest{
+		{"bad base URL", Config{BaseURL: "localhost:11434"}, userAsks("hi")},
+		{"role the API does not know", Config{}, llm.ChatRequest{Messages: []llm.ChatMessage{{Role: catalog.RoleMerchant, Content: "hi"}}}},
+		{"schema that cannot be encoded", Config{}, llm.ChatRequest{
 			Messages: userAsks("hi").Messages,
-			Tools:    []ToolSpec{{Name: "bad", Parameters: map[string]any{"f": func() {}}}},
+			Tools:    []llm.ToolSpec{{Name: "bad", Parameters: map[string]any{"f": func() {}}}},
 		}},
 	}
 	for _, tt := range tests {
@@ -427,8 +428,8 @@ func TestOpenAIFailsWithoutRequest(t *testing.T) {
 			tt.cfg.BaseURL = cmp.Or(tt.cfg.BaseURL, srv.URL)
 			o, _ := newTestOpenAI(t, srv, tt.cfg)
 			_, err := o.Chat(t.Context(), tt.req, nil)
-			if !errors.Is(err, ErrModelUnavailable) || strings.Contains(err.Error(), "attempt") {
-				t.Errorf("Chat error = %v, want ErrModelUnavailable before any attempt", err)
+			if !errors.Is(err, llm.ErrModelUnavailable) || strings.Contains(err.Error(), "attempt") {
+				t.Errorf("Chat error = %v, want llm.ErrModelUnavailable before any attempt", err)
 			}
 			if srv.Calls() != 0 {
 				t.Errorf("server saw %d requests, want none", srv.Calls())
@@ -444,10 +445,10 @@ func TestOpenAINetworkErrorIsRetried(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now: connection refused
-	o, _ := newTestOpenAI(t, nil, OpenAIConfig{BaseURL: "http://" + addr + "/v1", MaxRetries: 1})
+	o, _ := newTestOpenAI(t, nil, Config{BaseURL: "http://" + addr + "/v1", MaxRetries: 1})
 	_, err = o.Chat(t.Context(), userAsks("hi"), nil)
-	if !errors.Is(err, ErrModelUnavailable) || !strings.Contains(err.Error(), "2 attempt") {
-		t.Fatalf("Chat error = %v; want ErrModelUnavailable after 2 attempts", err)
+	if !errors.Is(err, llm.ErrModelUnavailable) || !strings.Contains(err.Error(), "2 attempt") {
+		t.Fatalf("Chat error = %v; want llm.ErrModelUnavailable after 2 attempts", err)
 	}
 }
 
@@ -480,7 +481,7 @@ func TestRetryAfter(t *testing.T) {
 }
 
 func TestBackoffWithinBounds(t *testing.T) {
-	o := NewOpenAI(OpenAIConfig{})
+	o := New(Config{})
 	for attempt := 1; attempt <= 40; attempt++ {
 		ceiling := min(initialBackoff<<min(attempt-1, 20), maxBackoff)
 		for range 50 {

@@ -1,4 +1,4 @@
-package engine
+package llm
 
 import (
 	"context"
@@ -9,8 +9,9 @@ import (
 )
 
 // Model is the language model as the engine sees it: one chat completion
-// with tools, streaming text deltas to onDelta as they arrive. OpenAI (in
-// openai.go) implements it over any OpenAI-compatible server.
+// with tools, streaming text deltas to onDelta as they arrive.
+// openai.Client (package engine/openai) implements it over any
+// OpenAI-compatible server.
 type Model interface {
 	Chat(ctx context.Context, req ChatRequest, onDelta func(text string)) (ChatResponse, error)
 }

@@ -1,4 +1,4 @@
-package engine
+package openai
 
 // Retries: classifying a failed attempt, Retry-After, backoff with jitter.
 
@@ -15,8 +15,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/openai/openai-go/v3"
+	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"shopbot/engine/llm"
 )
 
 // attemptFailure is one failed attempt, classified. reason is safe to log and to
@@ -29,9 +31,9 @@ type attemptFailure struct {
 	hasAfter  bool
 }
 
-func (o *OpenAI) classify(err error) attemptFailure {
+func (o *Client) classify(err error) attemptFailure {
 	var (
-		apiErr    *openai.Error
+		apiErr    *sdk.Error
 		streamErr *ssestream.StreamError
 		syntaxErr *json.SyntaxError
 		typeErr   *json.UnmarshalTypeError
@@ -52,7 +54,7 @@ func (o *OpenAI) classify(err error) attemptFailure {
 	}
 }
 
-func (o *OpenAI) classifyStatus(e *openai.Error) attemptFailure {
+func (o *Client) classifyStatus(e *sdk.Error) attemptFailure {
 	f := attemptFailure{status: e.StatusCode, reason: cmp.Or(e.Code, e.Type, http.StatusText(e.StatusCode))}
 	if e.Message != "" {
 		f.reason += ": " + o.scrub(e.Message)
@@ -72,7 +74,7 @@ func (o *OpenAI) classifyStatus(e *openai.Error) attemptFailure {
 
 // scrub keeps server and transport text short and free of the API key
 // (OpenAI echoes a masked key on 401; a proxy might echo it whole).
-func (o *OpenAI) scrub(s string) string {
+func (o *Client) scrub(s string) string {
 	if o.apiKey != "" {
 		s = strings.ReplaceAll(s, o.apiKey, "[redacted]")
 	}
@@ -112,7 +114,7 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 // wait first: the server's Retry-After when given (capped), otherwise
 // exponential backoff with full jitter so that many chats hitting one
 // rate limit do not retry in lockstep.
-func (o *OpenAI) nextWait(ctx context.Context, attempt int, f attemptFailure, emitted bool) (time.Duration, bool) {
+func (o *Client) nextWait(ctx context.Context, attempt int, f attemptFailure, emitted bool) (time.Duration, bool) {
 	if !f.retryable || emitted || attempt > o.maxRetries {
 		return 0, false
 	}
@@ -127,7 +129,7 @@ func (o *OpenAI) nextWait(ctx context.Context, attempt int, f attemptFailure, em
 	return wait, true
 }
 
-func (o *OpenAI) jitteredBackoff(attempt int) time.Duration {
+func (o *Client) jitteredBackoff(attempt int) time.Duration {
 	ceiling := o.backoffMax
 	if shift := attempt - 1; shift < 30 {
 		ceiling = min(o.backoffMin<<shift, o.backoffMax)
@@ -147,7 +149,7 @@ func unavailableError(f attemptFailure, attempts int, emitted bool) error {
 	if emitted {
 		note += ", after part of the answer was streamed"
 	}
-	return fmt.Errorf("engine: openai: %w: %s (%s)", ErrModelUnavailable, what, note)
+	return fmt.Errorf("engine: openai: %w: %s (%s)", llm.ErrModelUnavailable, what, note)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {

@@ -1,4 +1,4 @@
-package engine
+package openai
 
 import (
 	"cmp"
@@ -11,13 +11,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/openai/openai-go/v3"
+	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
+
+	"shopbot/engine/llm"
 )
 
-// OpenAIConfig configures the OpenAI-compatible client.
-type OpenAIConfig struct {
+// Config configures the OpenAI-compatible client.
+type Config struct {
 	// APIKey is sent as a bearer token. Empty sends no Authorization header
 	// at all, which is what local servers (Ollama, llama.cpp) expect.
 	APIKey string
@@ -44,11 +46,11 @@ const (
 	maxServerWait         = 30 * time.Second
 )
 
-// OpenAI is the production Model: chat completions over any
+// Client is the production llm.Model: chat completions over any
 // OpenAI-compatible server, always streamed, retried by us rather than by
 // the SDK so that a retry never repeats text the shopper already saw.
-type OpenAI struct {
-	chat       openai.ChatCompletionService
+type Client struct {
+	chat       sdk.ChatCompletionService
 	model      string
 	apiKey     string // kept only to scrub it from error text
 	timeout    time.Duration
@@ -61,10 +63,10 @@ type OpenAI struct {
 	bodySize   atomic.Int32 // size hint for the next request body
 }
 
-// NewOpenAI returns a client for cfg. It reads no environment variables:
+// New returns a client for cfg. It reads no environment variables:
 // the bot's config is the only source of settings.
-func NewOpenAI(cfg OpenAIConfig) *OpenAI {
-	o := &OpenAI{
+func New(cfg Config) *Client {
+	o := &Client{
 		model:      cfg.Model,
 		apiKey:     cfg.APIKey,
 		timeout:    cmp.Or(max(cfg.RequestTimeout, 0), defaultRequestTimeout),
@@ -84,7 +86,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 	if httpClient == nil {
 		httpClient = newHTTPClient()
 	}
-	// NewChatCompletionService, unlike openai.NewClient, does not read
+	// NewChatCompletionService, unlike sdk.NewClient, does not read
 	// OPENAI_* variables, so nothing ambient changes what we send.
 	opts := []option.RequestOption{
 		option.WithEnvironmentProduction(),
@@ -96,7 +98,7 @@ func NewOpenAI(cfg OpenAIConfig) *OpenAI {
 		o.configErr = checkBaseURL(cfg.BaseURL)
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	o.chat = openai.NewChatCompletionService(opts...)
+	o.chat = sdk.NewChatCompletionService(opts...)
 	return o
 }
 
@@ -128,14 +130,14 @@ func checkBaseURL(raw string) error {
 
 // Chat sends one chat completion, streaming text to onDelta, retrying
 // transient failures until text has been streamed. Failures wrap
-// ErrModelUnavailable; a cancelled ctx returns ctx's error instead.
-func (o *OpenAI) Chat(ctx context.Context, req ChatRequest, onDelta func(string)) (ChatResponse, error) {
+// llm.ErrModelUnavailable; a cancelled ctx returns ctx's error instead.
+func (o *Client) Chat(ctx context.Context, req llm.ChatRequest, onDelta func(string)) (llm.ChatResponse, error) {
 	if o.configErr != nil {
-		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, o.configErr)
+		return llm.ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", llm.ErrModelUnavailable, o.configErr)
 	}
 	body, err := o.body(req)
 	if err != nil {
-		return ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", ErrModelUnavailable, err)
+		return llm.ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", llm.ErrModelUnavailable, err)
 	}
 	out := &deltaGate{onDelta: onDelta}
 	for attempt := 1; ; attempt++ {
@@ -146,17 +148,17 @@ func (o *OpenAI) Chat(ctx context.Context, req ChatRequest, onDelta func(string)
 			return resp, nil
 		}
 		if ctx.Err() != nil {
-			return ChatResponse{}, fmt.Errorf("engine: openai: %w", ctx.Err())
+			return llm.ChatResponse{}, fmt.Errorf("engine: openai: %w", ctx.Err())
 		}
 		f := o.classify(err)
 		wait, retry := o.nextWait(ctx, attempt, f, out.emitted)
 		o.logger.WarnContext(ctx, "openai attempt failed", "attempt", attempt, "status", f.status,
 			"reason", f.reason, "retry", retry, "retry_in_ms", wait.Milliseconds())
 		if !retry {
-			return ChatResponse{}, unavailableError(f, attempt, out.emitted)
+			return llm.ChatResponse{}, unavailableError(f, attempt, out.emitted)
 		}
 		if err := sleepCtx(ctx, wait); err != nil {
-			return ChatResponse{}, fmt.Errorf("engine: openai: waiting to retry: %w", err)
+			return llm.ChatResponse{}, fmt.Errorf("engine: openai: waiting to retry: %w", err)
 		}
 	}
 }
@@ -182,16 +184,16 @@ var (
 
 // attempt runs one streamed request under its own deadline, so a server
 // that stalls mid-stream costs one RequestTimeout, not the whole turn.
-func (o *OpenAI) attempt(ctx context.Context, body []byte, emit func(string)) (ChatResponse, error) {
+func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (llm.ChatResponse, error) {
 	actx, cancel := context.WithTimeoutCause(ctx, o.timeout, errAttemptTimeout)
 	defer cancel()
 	start := time.Now()
 	// The SDK sends the request and turns error statuses into
-	// *openai.Error; its SSE decoder splits the events, which we decode
+	// *sdk.Error; its SSE decoder splits the events, which we decode
 	// into our own chunk type (see chunk). The body already says
 	// "stream": true.
 	var raw *http.Response
-	_, err := o.chat.New(actx, openai.ChatCompletionNewParams{},
+	_, err := o.chat.New(actx, sdk.ChatCompletionNewParams{},
 		option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&raw))
 	stream := ssestream.NewStream[chunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
@@ -203,14 +205,26 @@ func (o *OpenAI) attempt(ctx context.Context, body []byte, emit func(string)) (C
 	}
 	if err := stream.Err(); err != nil {
 		if errors.Is(context.Cause(actx), errAttemptTimeout) {
-			return ChatResponse{}, fmt.Errorf("%w after %s", errAttemptTimeout, o.timeout)
+			return llm.ChatResponse{}, fmt.Errorf("%w after %s", errAttemptTimeout, o.timeout)
 		}
-		return ChatResponse{}, err
+		return llm.ChatResponse{}, err
 	}
 	if !acc.finished {
-		return ChatResponse{}, errTruncated
+		return llm.ChatResponse{}, errTruncated
 	}
 	resp := acc.response(o.model)
 	resp.Latency = time.Since(start)
 	return resp, nil
+}
+
+// ModelName is the model the client asks for.
+func (o *Client) ModelName() string { return o.model }
+
+// WithModel returns a client that asks for the named model of the same
+// server, with the same key, timeouts, retries and logger.
+func (o *Client) WithModel(name string) llm.Model {
+	return &Client{
+		chat: o.chat, model: name, apiKey: o.apiKey, timeout: o.timeout, maxRetries: o.maxRetries,
+		backoffMin: o.backoffMin, backoffMax: o.backoffMax, logger: o.logger, configErr: o.configErr,
+	}
 }
