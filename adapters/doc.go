@@ -7,7 +7,7 @@
 // natively. Adapters hold no business logic; each has one place where a
 // failure becomes a polite reply (engine.PoliteMessage) and a log line.
 //
-// This package holds the Hub, which routes engine.Notices (new orders and
+// This package holds the Hub, which routes tools.Notices (new orders and
 // handoffs to the merchant, order status changes and merchant replies to
 // the shopper) to the adapter that can deliver them.
 package adapters

@@ -17,22 +17,23 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
+	"shopbot/engine/tools"
 )
 
 // noteLog is a Notifier that keeps what it is told.
 type noteLog struct {
 	mu    sync.Mutex
-	notes []Notice
+	notes []tools.Notice
 }
 
-func (n *noteLog) Notify(_ context.Context, nt Notice) error {
+func (n *noteLog) Notify(_ context.Context, nt tools.Notice) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.notes = append(n.notes, nt)
 	return nil
 }
 
-func (n *noteLog) count(kind NoticeKind, chatID string) int {
+func (n *noteLog) count(kind tools.NoticeKind, chatID string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	c := 0
@@ -166,12 +167,12 @@ var crashScenarios = []crashScenario{
 		if n := ordersOf(t, r, user); n != 1 {
 			t.Errorf("%s: %d orders, want 1", user, n)
 		}
-		if n := r.notes.count(NoticeOrderPlaced, user); n != 1 {
+		if n := r.notes.count(tools.NoticeOrderPlaced, user); n != 1 {
 			t.Errorf("%s: %d order notices, want 1", user, n)
 		}
 	}},
 	{name: "handoff", text: "a person", check: func(t *testing.T, r *crashRig, user string) {
-		if n := r.notes.count(NoticeHandoff, user); n != 1 {
+		if n := r.notes.count(tools.NoticeHandoff, user); n != 1 {
 			t.Errorf("%s: %d handoff notices, want 1", user, n)
 		}
 	}},
@@ -212,7 +213,7 @@ func (r *crashRig) run(t *testing.T, sc crashScenario, user string, crashAt int)
 	_, err := r.handle(user, sc.text, "k")
 	steps := r.disarm()
 	if crashAt > 0 {
-		if !errors.Is(err, ErrCrashed) {
+		if !errors.Is(err, tools.ErrCrashed) {
 			t.Fatalf("%s: crash at %d of %v: err = %v", user, crashAt, steps, err)
 		}
 		ev, err := r.handle(user, sc.text, "k")
@@ -291,7 +292,7 @@ func TestSweepAndPrune(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.arm(2) // after the handoff's commit
-		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, ErrCrashed) {
+		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, tools.ErrCrashed) {
 			t.Fatalf("err = %v, want ErrCrashed", err)
 		}
 		r.disarm()
@@ -304,14 +305,14 @@ func TestSweepAndPrune(t *testing.T) {
 		}
 		r.advance(pruneEvery / 2)
 		next("sweep-2")
-		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 0 {
+		if n := r.notes.count(tools.NoticeHandoff, "sweep-1"); n != 0 {
 			t.Fatalf("%d notices before the sweep is due", n)
 		}
 		r.advance(pruneEvery)
 		next("sweep-3")
 		r.advance(pruneEvery)
 		next("sweep-4")
-		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 1 {
+		if n := r.notes.count(tools.NoticeHandoff, "sweep-1"); n != 1 {
 			t.Errorf("%d handoff notices after two sweeps, want 1", n)
 		}
 		count := func() int {

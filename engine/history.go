@@ -7,11 +7,12 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
+	"shopbot/engine/tools"
 )
 
 // modelMessages builds the request messages: the system prompt, a bounded
 // window of earlier turns, and the shopper's new message.
-func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]llm.ChatMessage, error) {
+func (e *Engine) modelMessages(ctx context.Context, s *tools.Session, rec *recorder) ([]llm.ChatMessage, error) {
 	sys, err := e.systemPrompt(ctx, s)
 	if err != nil {
 		return nil, err
@@ -22,10 +23,10 @@ func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]llm.ChatMessa
 			return nil, err
 		}
 	}
-	s.history = past
+	rec.history = past
 	msgs := []llm.ChatMessage{{Role: catalog.RoleSystem, Content: sys}}
 	msgs = append(msgs, window(past, e.cfg.HistoryTokens)...)
-	return append(msgs, llm.ChatMessage{Role: catalog.RoleUser, Content: s.Turn.Text}), nil
+	return append(msgs, llm.ChatMessage{Role: catalog.RoleUser, Content: s.Text}), nil
 }
 
 // window converts stored messages into chat messages that are safe to

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"shopbot/engine/tools"
 )
 
 // Planner answers without a model: it parses the message into an Intent
@@ -15,20 +17,20 @@ import (
 // results (planner_text.go). It is deterministic: no model, no randomness,
 // no clock but the session's.
 type Planner struct {
-	tb *Toolbox
+	tb *tools.Toolbox
 }
 
 // NewPlanner returns a planner over the engine's tools.
-func NewPlanner(tb *Toolbox) *Planner { return &Planner{tb: tb} }
+func NewPlanner(tb *tools.Toolbox) *Planner { return &Planner{tb: tb} }
 
 // Plan is the planner's answer to one message. Buttons are the turn's
 // quick replies in the shopper's language; adapters should show them rather
 // than the Results' own buttons, which tools label in English for the model.
 type Plan struct {
-	Text    string        // the reply, in the shopper's language
-	Calls   []PlannedCall // tools run, in order, for the transcript
-	Results []Result      // their results (cards, cart, order) for the adapter
-	Buttons []Button      // quick replies, labelled in the shopper's language
+	Text    string         // the reply, in the shopper's language
+	Calls   []PlannedCall  // tools run, in order, for the transcript
+	Results []tools.Result // their results (cards, cart, order) for the adapter
+	Buttons []tools.Button // quick replies, labelled in the shopper's language
 }
 
 // PlannedCall is one tool call of a plan, as the transcript records it.
@@ -41,11 +43,11 @@ type PlannedCall struct {
 // product, not enough stock, a bad phone number) are answered politely; an
 // internal failure is returned as an error, with the calls made so far in
 // the plan for the transcript.
-func (p *Planner) Answer(ctx context.Context, s *Session, text string) (Plan, error) {
+func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Plan, error) {
 	if s.State == nil {
-		s.State = &State{}
+		s.State = &tools.State{}
 	}
-	in := ParseIntent(text, s.Turn.Locale, s.State)
+	in := ParseIntent(text, s.Locale, s.State)
 	t := &plannerTurn{p: p, s: s, lang: in.Lang}
 	handle, ok := intentHandlers[in.Kind]
 	if !ok {
@@ -58,7 +60,7 @@ func (p *Planner) Answer(ctx context.Context, s *Session, text string) (Plan, er
 // plannerTurn is one Answer in progress.
 type plannerTurn struct {
 	p    *Planner
-	s    *Session
+	s    *tools.Session
 	lang string
 	plan Plan
 	err  error // a reply that could not be rendered
@@ -97,13 +99,13 @@ var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) 
 
 // call runs a tool through the Toolbox and records it. args is a struct or
 // map of plain values, so it always marshals.
-func (t *plannerTurn) call(ctx context.Context, name string, args any) (Result, error) {
+func (t *plannerTurn) call(ctx context.Context, name string, args any) (tools.Result, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return Result{}, fmt.Errorf("engine: planner: %s arguments: %w", name, err)
+		return tools.Result{}, fmt.Errorf("engine: planner: %s arguments: %w", name, err)
 	}
 	res, err := t.p.tb.Call(ctx, t.s, name, string(raw))
-	content, isErr := toolMessage(res, err)
+	content, isErr := tools.ModelMessage(res, err)
 	t.plan.Calls = append(t.plan.Calls, PlannedCall{
 		ID: t.callID(), Name: name, Args: string(raw), Content: content, IsErr: isErr,
 	})
@@ -117,7 +119,7 @@ func (t *plannerTurn) call(ctx context.Context, name string, args any) (Result, 
 // turn's dedup key is short enough to include.
 func (t *plannerTurn) callID() string {
 	n := strconv.Itoa(len(t.plan.Calls) + 1)
-	if k := t.s.Turn.DedupKey; k != "" && len(k) <= 40 {
+	if k := t.s.DedupKey; k != "" && len(k) <= 40 {
 		return "planner-" + k + "-" + n
 	}
 	return "planner-" + n
@@ -127,10 +129,10 @@ func (t *plannerTurn) callID() string {
 // tool worded it, the way the model would read it); anything else fails
 // the turn.
 func (t *plannerTurn) fail(err error) error {
-	if !isUserError(err) {
+	if !tools.IsUserError(err) {
 		return fmt.Errorf("engine: planner: %w", err)
 	}
-	var te *ToolError
+	var te *tools.ToolError
 	msg := strings.ReplaceAll(err.Error(), "catalog: ", "")
 	if errors.As(err, &te) {
 		msg = te.Msg
@@ -157,19 +159,19 @@ func (t *plannerTurn) say(key replyKey, data any) {
 }
 
 // button adds a quick reply labelled from the reply table.
-func (t *plannerTurn) button(key replyKey, a Action) {
-	t.plan.Buttons = append(t.plan.Buttons, NewButton(replyLabel(t.lang, key), a))
+func (t *plannerTurn) button(key replyKey, a tools.Action) {
+	t.plan.Buttons = append(t.plan.Buttons, tools.NewButton(replyLabel(t.lang, key), a))
 }
 
 func (t *plannerTurn) shopButtons() {
-	t.button("btn.cats", Action{Kind: ActCategories})
-	t.button("btn.cart", Action{Kind: ActCart})
-	t.button("btn.orders", Action{Kind: ActOrders})
+	t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+	t.button("btn.orders", tools.Action{Kind: tools.ActOrders})
 }
 
 // dataAs reads a tool's Data through its JSON form: the JSON is the
 // contract the model reads, so the planner reads the same.
-func dataAs[T any](res Result) T {
+func dataAs[T any](res tools.Result) T {
 	var v T
 	if b, err := json.Marshal(res.Data); err == nil {
 		_ = json.Unmarshal(b, &v) // a shape mismatch leaves zero values

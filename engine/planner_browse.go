@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 // priceText formats an amount the shopper typed, in the shop currency.
@@ -14,7 +15,7 @@ func (t *plannerTurn) priceText(v float64) string {
 	if v <= 0 {
 		return ""
 	}
-	minor, err := toMinor(v, t.s.Currency)
+	minor, err := tools.ToMinor(v, t.s.Currency)
 	if err != nil {
 		return ""
 	}
@@ -36,7 +37,7 @@ const listLimit = 5
 
 // listView is what the list templates read.
 type listView struct {
-	Cards    []Card
+	Cards    []tools.Card
 	Total    int
 	Query    string
 	Min, Max string
@@ -54,7 +55,7 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 	view := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
 	if len(res.Cards) == 0 {
 		t.say(rNothing, view)
-		t.button("btn.cats", Action{Kind: ActCategories})
+		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 		return nil
 	}
 	view.Total = max(dataAs[struct {
@@ -68,7 +69,7 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 // find searches, and when nothing matches, searches once more with the
 // words relaxed (stems, a few Russian words in English). It returns the
 // query that found the results.
-func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (Result, string, error) {
+func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (tools.Result, string, error) {
 	res, err := t.call(ctx, "search_products", q)
 	if err != nil || len(res.Cards) > 0 {
 		return res, q.Query, err
@@ -83,22 +84,22 @@ func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (Result, string
 }
 
 // cardButtons offers to add the first card, and the cart.
-func (t *plannerTurn) cardButtons(cards []Card) {
+func (t *plannerTurn) cardButtons(cards []tools.Card) {
 	if len(cards) > 0 && cards[0].InStock {
 		key := replyKey("btn.add")
 		if len(cards) == 1 {
 			key = "btn.add1"
 		}
-		t.button(key, Action{Kind: ActAdd, SKU: cards[0].SKU, Qty: 1})
+		t.button(key, tools.Action{Kind: tools.ActAdd, SKU: cards[0].SKU, Qty: 1})
 	}
-	t.button("btn.cart", Action{Kind: ActCart})
+	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
 }
 
 // productCall runs a tool whose only argument is the referenced product.
-func (t *plannerTurn) productCall(ctx context.Context, in Intent, name string) (Result, bool, error) {
+func (t *plannerTurn) productCall(ctx context.Context, in Intent, name string) (tools.Result, bool, error) {
 	sku, ok := t.resolve(firstRef(in))
 	if !ok {
-		return Result{}, false, nil
+		return tools.Result{}, false, nil
 	}
 	res, err := t.call(ctx, name, map[string]string{"sku": sku})
 	if err != nil {
@@ -115,9 +116,9 @@ func (t *plannerTurn) details(ctx context.Context, in Intent) error {
 	c := res.Cards[0]
 	t.say(rDetails, c)
 	if c.InStock {
-		t.button("btn.add1", Action{Kind: ActAdd, SKU: c.SKU, Qty: 1})
+		t.button("btn.add1", tools.Action{Kind: tools.ActAdd, SKU: c.SKU, Qty: 1})
 	}
-	t.button("btn.similar", Action{Kind: ActSimilar, SKU: c.SKU})
+	t.button("btn.similar", tools.Action{Kind: tools.ActSimilar, SKU: c.SKU})
 	return nil
 }
 
@@ -166,10 +167,10 @@ func (t *plannerTurn) reviews(ctx context.Context, in Intent) error {
 }
 
 // list shows cards under a heading, or that nothing was found.
-func (t *plannerTurn) list(key replyKey, cards []Card) {
+func (t *plannerTurn) list(key replyKey, cards []tools.Card) {
 	if len(cards) == 0 {
 		t.say(rNothing, listView{})
-		t.button("btn.cats", Action{Kind: ActCategories})
+		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 		return
 	}
 	t.say(key, cards)
@@ -189,7 +190,7 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 		return t.fail(err)
 	}
 	view := struct {
-		Cards               []Card
+		Cards               []tools.Card
 		Cheapest, BestRated string
 		Differences         []string
 	}{Cards: res.Cards}
@@ -230,7 +231,7 @@ func (t *plannerTurn) compareSKUs(in Intent) ([]string, bool) {
 }
 
 // extremes names the cheapest and the best-rated card (the first of equals).
-func extremes(cards []Card) (cheapest, bestRated string) {
+func extremes(cards []tools.Card) (cheapest, bestRated string) {
 	lo, hi := cards[0], cards[0]
 	for _, c := range cards[1:] {
 		if c.Price < lo.Price {
@@ -272,7 +273,7 @@ func (t *plannerTurn) categories(ctx context.Context, in Intent) error {
 		args["parent"] = in.Query
 	}
 	res, err := t.call(ctx, "get_categories", args)
-	if err != nil && in.Query != "" && isUserError(err) {
+	if err != nil && in.Query != "" && tools.IsUserError(err) {
 		return t.search(ctx, Intent{Kind: IntentSearch, Query: in.Query})
 	}
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 // cartChange is the data of add_to_cart, update_cart_item and
@@ -61,8 +62,8 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 }
 
 func (t *plannerTurn) cartButtons() {
-	t.button("btn.cart", Action{Kind: ActCart})
-	t.button("btn.checkout", Action{Kind: ActCheckout})
+	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+	t.button("btn.checkout", tools.Action{Kind: tools.ActCheckout})
 }
 
 // resolveAll resolves every reference (the focus when there is none), or
@@ -95,7 +96,7 @@ func (t *plannerTurn) tooMany(qty int) bool {
 }
 
 // changed words a cart change from the tool's data.
-func (t *plannerTurn) changed(key replyKey, res Result) {
+func (t *plannerTurn) changed(key replyKey, res tools.Result) {
 	d := dataAs[cartChange](res)
 	line := d.Added
 	if line == nil {
@@ -200,11 +201,11 @@ func (t *plannerTurn) cart(ctx context.Context, _ Intent) error {
 	}
 	if res.Cart == nil || len(res.Cart.Lines) == 0 {
 		t.say(rCartEmpty, nil)
-		t.button("btn.cats", Action{Kind: ActCategories})
+		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 		return nil
 	}
 	t.say(rCart, res.Cart)
-	t.button("btn.checkout", Action{Kind: ActCheckout})
+	t.button("btn.checkout", tools.Action{Kind: tools.ActCheckout})
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 // checkoutView is the checkout tool's data as the templates read it.
@@ -49,7 +50,7 @@ func (t *plannerTurn) checkout(ctx context.Context, _ Intent) error {
 func (t *plannerTurn) field(ctx context.Context, in Intent) error {
 	args := map[string]any{in.Field: in.Value}
 	res, err := t.call(ctx, "checkout", args)
-	var te *ToolError
+	var te *tools.ToolError
 	if errors.As(err, &te) { // too long for the schema, typically
 		t.say(rInvalidField, struct{ Field, Reason string }{in.Field, ""})
 		return nil
@@ -68,10 +69,10 @@ func (t *plannerTurn) checkoutStep(ctx context.Context, args map[string]any) err
 
 // checkoutReply words the checkout's status: ask for a detail, show the
 // summary, or announce the order.
-func (t *plannerTurn) checkoutReply(res Result, err error) error {
+func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
 	if errors.Is(err, catalog.ErrEmptyCart) {
 		t.say(rEmptyCheckout, nil)
-		t.button("btn.cats", Action{Kind: ActCategories})
+		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 		return nil
 	}
 	if err != nil {
@@ -89,13 +90,13 @@ func (t *plannerTurn) checkoutReply(res Result, err error) error {
 	case v.Status == "need_details" && len(v.Missing) > 0:
 		t.say(rAsk, v.Missing[0])
 	case v.Status == "confirm" && v.Summary != nil:
-		v.Summary.Changed = v.Reason == reasonChanged
+		v.Summary.Changed = v.Reason == tools.ReasonChanged
 		t.say(rSummary, v.Summary)
-		t.button("btn.confirm", Action{Kind: ActConfirm})
-		t.button("btn.cart", Action{Kind: ActCart})
+		t.button("btn.confirm", tools.Action{Kind: tools.ActConfirm})
+		t.button("btn.cart", tools.Action{Kind: tools.ActCart})
 	case v.Status == "placed" && v.Order != nil:
 		t.say(rPlaced, v.Order)
-		t.button("btn.orders", Action{Kind: ActOrders})
+		t.button("btn.orders", tools.Action{Kind: tools.ActOrders})
 	default:
 		t.say(rCheckoutStatus, nil)
 	}
@@ -109,6 +110,6 @@ func (t *plannerTurn) cancel(context.Context, Intent) error {
 	}
 	t.s.State.Checkout = nil
 	t.say(rCancelled, nil)
-	t.button("btn.cart", Action{Kind: ActCart})
+	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/search/analysis"
+	"shopbot/engine/tools"
 )
 
 // The offline planner's intent parser: pure functions from a message (and
@@ -73,7 +74,7 @@ type parseMsg struct {
 	raw  string
 	toks []string // lower-cased words, ё folded to е
 	lang string
-	st   *State
+	st   *tools.State
 }
 
 // maxTokens bounds the words the parser looks at.
@@ -81,12 +82,12 @@ const maxTokens = 80
 
 // ParseIntent reads one message. locale (the platform's, e.g. "ru-RU")
 // decides the language of messages without letters; st may be nil.
-func ParseIntent(text, locale string, st *State) Intent {
+func ParseIntent(text, locale string, st *tools.State) Intent {
 	if st == nil {
-		st = &State{}
+		st = &tools.State{}
 	}
-	m := &parseMsg{raw: strings.TrimSpace(text), toks: tokenize(text), st: st}
-	m.lang = detectLang(m.raw, locale, capturing(st))
+	m := &parseMsg{raw: strings.TrimSpace(text), toks: tools.Tokenize(text), st: st}
+	m.lang = tools.DetectLang(m.raw, locale, capturing(st))
 	in := parse(m)
 	in.Lang = m.lang
 	return in
@@ -130,7 +131,7 @@ var matchers = []func(*parseMsg) (Intent, bool){
 	matchCategories, matchHuman, matchPopular, matchSmallTalk,
 }
 
-func capturing(st *State) bool {
+func capturing(st *tools.State) bool {
 	if st == nil || st.Checkout == nil {
 		return false
 	}

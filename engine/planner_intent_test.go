@@ -7,15 +7,16 @@ import (
 	"unicode/utf8"
 
 	"shopbot/catalog/search/analysis"
+	"shopbot/engine/tools"
 )
 
 // parserStates are the conversation memories the parser cases start from.
-func parserStates() map[string]*State {
+func parserStates() map[string]*tools.State {
 	shown := []string{"SHO-RUN-001", "SHO-RUN-002", "SHO-RUN-005"}
-	awaiting := func(f string) *State {
-		return &State{Shown: shown, Checkout: &CheckoutState{Awaiting: f}}
+	awaiting := func(f string) *tools.State {
+		return &tools.State{Shown: shown, Checkout: &tools.CheckoutState{Awaiting: f}}
 	}
-	return map[string]*State{
+	return map[string]*tools.State{
 		"":        {},
 		"shown":   {Shown: shown},
 		"focus":   {Shown: shown, Focus: "SHO-RUN-002"},
@@ -168,12 +169,12 @@ func TestParseIntent(t *testing.T) {
 
 func TestParseIntentLeavesStateAlone(t *testing.T) {
 	for name, st := range parserStates() {
-		before := st.encode()
+		before := st.Encode()
 		for _, tc := range parserCases {
 			ParseIntent(tc.text, tc.locale, st)
 		}
-		if st.encode() != before {
-			t.Errorf("state %q changed: %s → %s", name, before, st.encode())
+		if st.Encode() != before {
+			t.Errorf("state %q changed: %s → %s", name, before, st.Encode())
 		}
 	}
 }

@@ -4,6 +4,8 @@ package engine
 import (
 	"context"
 	"errors"
+
+	"shopbot/engine/tools"
 )
 
 // orderView is an order in get_order_status' data.
@@ -25,7 +27,7 @@ func (t *plannerTurn) orders(ctx context.Context, in Intent) error {
 		args["order_number"] = in.Order
 	}
 	res, err := t.call(ctx, "get_order_status", args)
-	var te *ToolError
+	var te *tools.ToolError
 	if errors.As(err, &te) && in.Order != "" {
 		t.say(rNoSuchOrder, nil)
 		return nil
@@ -44,7 +46,7 @@ func (t *plannerTurn) orders(ctx context.Context, in Intent) error {
 		t.say(rOrders, d.Orders)
 	default:
 		t.say(rNoOrders, nil)
-		t.button("btn.cats", Action{Kind: ActCategories})
+		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 	}
 	return nil
 }
@@ -64,7 +66,7 @@ func (t *plannerTurn) shoppingList(ctx context.Context, in Intent) error {
 		return t.fail(err)
 	}
 	t.say(rList, dataAs[shoppingListView](res))
-	t.button("btn.cart", Action{Kind: ActCart})
+	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
 	return nil
 }
 
@@ -138,12 +140,12 @@ func (t *plannerTurn) thanks(context.Context, Intent) error {
 
 func (t *plannerTurn) refuse(context.Context, Intent) error {
 	t.say(rShopData, nil)
-	t.button("btn.cats", Action{Kind: ActCategories})
+	t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
 	return nil
 }
 
 func (t *plannerTurn) human(ctx context.Context, in Intent) error {
-	reason := truncateRunes(cleanText(in.Value), 400)
+	reason := truncateRunes(tools.CleanText(in.Value), 400)
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 // plannerChat is a conversation with the planner; every message is a new turn
@@ -20,7 +21,7 @@ type plannerChat struct {
 
 func newPlannerChat(t *testing.T, locale string) *plannerChat {
 	e := newTestEnv(t)
-	e.session.Turn.Locale = locale
+	e.session.Locale = locale
 	return &plannerChat{e: e, p: NewPlanner(e.tools)}
 }
 
@@ -28,14 +29,14 @@ func newPlannerChat(t *testing.T, locale string) *plannerChat {
 func (c *plannerChat) say(t *testing.T, text string) Plan {
 	t.Helper()
 	c.n++
-	c.e.session.Turn.DedupKey = fmt.Sprintf("turn-%d", c.n)
+	c.e.session.DedupKey = fmt.Sprintf("turn-%d", c.n)
 	return c.sameTurn(t, text)
 }
 
 // sameTurn sends text without a new dedup key, as a replayed update would.
 func (c *plannerChat) sameTurn(t *testing.T, text string) Plan {
 	t.Helper()
-	c.e.session.Turn.Text = text
+	c.e.session.Text = text
 	plan, err := c.p.Answer(context.Background(), c.e.session, text)
 	if err != nil {
 		t.Fatalf("Answer(%q): %v", text, err)
@@ -145,7 +146,7 @@ func (c *plannerChat) awaiting() string {
 
 // searchUnder checks a search reply: cards in stock, at most max cents,
 // remembered as shown, each named in the reply with its price.
-func searchUnder(t *testing.T, c *plannerChat, p Plan, maxPrice int64) []Card {
+func searchUnder(t *testing.T, c *plannerChat, p Plan, maxPrice int64) []tools.Card {
 	t.Helper()
 	if len(p.Results) == 0 || len(p.Results[0].Cards) == 0 {
 		t.Fatalf("no cards: %+v", p)
@@ -410,9 +411,9 @@ func TestPlannerTemplatesRender(t *testing.T) {
 			}
 		}
 	}
-	card := Card{SKU: "X-1", Title: "Thing", PriceText: "$1.00", InStock: true, Stock: 3, Rating: 4.5, RatingCount: 2}
+	card := tools.Card{SKU: "X-1", Title: "Thing", PriceText: "$1.00", InStock: true, Stock: 3, Rating: 4.5, RatingCount: 2}
 	type compareView struct {
-		Cards               []Card
+		Cards               []tools.Card
 		Cheapest, BestRated string
 		Differences         []string
 	}
@@ -432,18 +433,18 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		}
 	}
 	samples := map[replyKey]any{
-		rFound:        listView{Cards: []Card{card}, Total: 3, Max: "$9.00"},
+		rFound:        listView{Cards: []tools.Card{card}, Total: 3, Max: "$9.00"},
 		rNothing:      listView{Query: "x", Min: "$1.00"},
 		rAdded:        changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
 		rUpdated:      changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"},
 		rRemoved:      changeView{Title: "Thing"},
-		rCart:         &CartView{Lines: []CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
+		rCart:         &tools.CartView{Lines: []tools.CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
 		rNotInCart:    "thing",
 		rOutOfRange:   struct{ N, Pos int }{2, 5},
 		rDetails:      card,
-		rSimilar:      []Card{card},
-		rPopular:      []Card{card},
-		rCompare:      compareView{[]Card{card, card}, "Thing", "Thing", []string{"color"}},
+		rSimilar:      []tools.Card{card},
+		rPopular:      []tools.Card{card},
+		rCompare:      compareView{[]tools.Card{card, card}, "Thing", "Thing", []string{"color"}},
 		rAvailability: availabilityView{"Thing", "low_stock", 2, false},
 		rReviews:      reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
 		rCategories:   categoryView{Parent: "Shoes"},

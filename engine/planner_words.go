@@ -5,41 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"shopbot/engine/tools"
 )
-
-// detectLang: Cyrillic means Russian; Latin letters mean English, except a
-// contact detail typed in a Russian conversation; no letters at all follow
-// the platform locale.
-func detectLang(text, locale string, capture bool) string {
-	latin := false
-	for _, r := range text {
-		if unicode.Is(unicode.Cyrillic, r) {
-			return "ru"
-		}
-		latin = latin || unicode.IsLetter(r)
-	}
-	ru := strings.HasPrefix(strings.ToLower(locale), "ru")
-	if ru && (!latin || capture) {
-		return "ru"
-	}
-	return "en"
-}
-
-// tokenize lower-cases text and splits it into words, keeping the marks
-// prices and order numbers need ($, ₽, -, ., ,).
-func tokenize(text string) []string {
-	text = strings.NewReplacer("ё", "е", "Ё", "е", "’", "'", "`", "'", "×", "x", "–", "-", "—", "-").Replace(strings.ToLower(text))
-	fields := strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("$₽€£#№.,-'+<>", r)
-	})
-	var out []string
-	for _, f := range fields {
-		if f = strings.Trim(f, ".,-'+"); f != "" && len(out) < maxTokens {
-			out = append(out, f)
-		}
-	}
-	return out
-}
 
 // relaxQuery loosens a query for a second try: English plurals and Russian
 // endings are cut (the search matches substrings), numbers go, and a few
@@ -47,7 +15,7 @@ func tokenize(text string) []string {
 func relaxQuery(q string) string {
 	var out, untranslated []string
 	translated := false
-	for _, w := range tokenize(q) {
+	for _, w := range tools.Tokenize(q) {
 		if _, err := strconv.ParseFloat(w, 64); err == nil {
 			continue
 		}
@@ -111,7 +79,7 @@ func glossaryOf(w string) string {
 
 // titleHas reports whether title contains every word of name (stemmed).
 func titleHas(title, name string) bool {
-	words := tokenize(name)
+	words := tools.Tokenize(name)
 	if len(words) == 0 {
 		return false
 	}

@@ -14,6 +14,9 @@ const plannerModel = "offline-planner"
 // together at the end of the turn.
 type recorder struct {
 	msgs []*catalog.Message
+	// history is what the model saw of earlier turns, nil if this turn
+	// did not load it; persist caches it with the turn's messages.
+	history []catalog.Message
 }
 
 func (r *recorder) add(m *catalog.Message) { r.msgs = append(r.msgs, m) }

@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/tools"
 )
 
 // helpText answers /shop help.
@@ -86,9 +87,9 @@ func (a *Adapter) commandWork(cmd slack.SlashCommand) (*commandReply, work, erro
 	case "", "help":
 		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, work{}, nil
 	case "cart":
-		t.Action = &engine.Action{Kind: engine.ActCart}
+		t.Action = &tools.Action{Kind: tools.ActCart}
 	case "orders":
-		t.Action = &engine.Action{Kind: engine.ActOrders}
+		t.Action = &tools.Action{Kind: tools.ActOrders}
 	default:
 		t.Text = text
 	}
@@ -125,7 +126,7 @@ type responder struct {
 	url     string
 	text    strings.Builder
 	blocks  []slack.Block
-	buttons []engine.Button
+	buttons []tools.Button
 	done    bool
 }
 

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"shopbot/engine"
+	"shopbot/engine/tools"
 )
 
 // longAnswer is about 5,000 characters of Markdown with & < > in it.
@@ -19,10 +20,10 @@ func longAnswer() string {
 	return b.String()
 }
 
-func manyCards(n int) []engine.Card {
-	cs := make([]engine.Card, n)
+func manyCards(n int) []tools.Card {
+	cs := make([]tools.Card, n)
 	for i := range cs {
-		cs[i] = engine.Card{SKU: fmt.Sprintf("SKU-%03d", i), Title: fmt.Sprintf("Shoe <%d> & co", i), Brand: "Brand",
+		cs[i] = tools.Card{SKU: fmt.Sprintf("SKU-%03d", i), Title: fmt.Sprintf("Shoe <%d> & co", i), Brand: "Brand",
 			PriceText: "$10.00", Stock: 3, InStock: true, ImageURL: fmt.Sprintf("https://img.example.com/%d.jpg", i),
 			Summary: strings.Repeat("Long summary text. ", 60)}
 	}
@@ -37,9 +38,9 @@ func bigReply(engine.Turn) []engine.Event {
 	for _, piece := range strings.SplitAfter(answer, "\n") {
 		evs = append(evs, engine.Event{Kind: engine.EventText, Text: piece})
 	}
-	evs = append(evs, engine.Event{Kind: engine.EventButtons, Buttons: []engine.Button{
-		engine.NewButton("View cart", engine.Action{Kind: engine.ActCart}),
-		engine.NewButton("Checkout", engine.Action{Kind: engine.ActCheckout})}})
+	evs = append(evs, engine.Event{Kind: engine.EventButtons, Buttons: []tools.Button{
+		tools.NewButton("View cart", tools.Action{Kind: tools.ActCart}),
+		tools.NewButton("Checkout", tools.Action{Kind: tools.ActCheckout})}})
 	return append(evs, engine.Event{Kind: engine.EventDone, Text: answer})
 }
 

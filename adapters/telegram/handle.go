@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/tools"
 )
 
 // handle runs one recorded update and marks it handled. An update cut
@@ -111,7 +112,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
-	act, err := engine.ParseAction(q.Data)
+	act, err := tools.ParseAction(q.Data)
 	if err != nil {
 		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
@@ -133,7 +134,7 @@ func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
 
 // pressed is the button behind a turn.
 type pressed struct {
-	action    engine.Action
+	action    tools.Action
 	messageID int
 }
 
@@ -184,12 +185,12 @@ const toastCheckWithin = 400 * time.Millisecond
 // a reason when not, nothing for buttons that answer in the chat.
 func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	locale := q.From.LanguageCode
-	act, err := engine.ParseAction(q.Data)
+	act, err := tools.ParseAction(q.Data)
 	if err != nil {
 		return text(locale, txtStaleButton)
 	}
 	switch act.Kind {
-	case engine.ActAdd:
+	case tools.ActAdd:
 		ctx, cancel := context.WithTimeout(ctx, toastCheckWithin)
 		defer cancel()
 		p, err := catalog.GetProduct(ctx, a.cfg.DB, act.SKU)
@@ -200,9 +201,9 @@ func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 			return "" // the chat will say what happened
 		}
 		return text(locale, txtAdded)
-	case engine.ActSet:
+	case tools.ActSet:
 		return text(locale, txtUpdated)
-	case engine.ActRemove:
+	case tools.ActRemove:
 		return text(locale, txtRemoved)
 	}
 	return ""

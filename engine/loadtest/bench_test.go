@@ -28,6 +28,7 @@ import (
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 	"shopbot/engine/openai"
+	"shopbot/engine/tools"
 )
 
 const searchArgs = `{"query":"running shoes","max_price":150}`
@@ -124,7 +125,7 @@ func BenchmarkBareLoop(b *testing.B) {
 	idx, model, _ := benchShop(b)
 	client := sdk.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("bench"), option.WithMaxRetries(0))
 	var schema map[string]any
-	for _, t := range engine.Tools(&engine.Deps{}) {
+	for _, t := range tools.Tools(&tools.Deps{}) {
 		if t.Name == "search_products" {
 			schema = t.Schema
 		}

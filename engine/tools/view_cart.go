@@ -1,0 +1,117 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"shopbot/catalog"
+)
+
+func viewCartTool(d *Deps) Tool {
+	return Tool{
+		Name:        "view_cart",
+		Description: "Show the cart (shared in group chats).",
+		Schema:      object(map[string]any{}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a struct{}
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+			if err != nil {
+				return Result{}, err
+			}
+			view := CartViewOf(cart, s.Currency)
+			if len(view.Lines) == 0 {
+				return Result{Data: map[string]any{"empty": true}, Cart: view}, nil
+			}
+			return Result{
+				Data:    cartDataOf(view),
+				Cart:    view,
+				Buttons: []Button{NewButton(s.Label(BtnCheckout), Action{Kind: ActCheckout})},
+			}, nil
+		},
+	}
+}
+
+// cartData is a cart as the model reads it: amounts already formatted.
+type cartData struct {
+	Shared bool           `json:"shared,omitempty"`
+	Units  int            `json:"units"`
+	Total  string         `json:"total"`
+	Lines  []cartLineData `json:"lines"`
+}
+
+type cartLineData struct {
+	SKU       string `json:"sku"`
+	Title     string `json:"title"`
+	Qty       int    `json:"qty"`
+	LineTotal string `json:"line_total"`
+	AddedBy   string `json:"added_by,omitempty"`
+	// Available is set when stock fell below the quantity in the cart.
+	Available *int `json:"available,omitempty"`
+}
+
+func cartDataOf(v *CartView) cartData {
+	out := cartData{Shared: v.Shared, Units: v.Units, Total: v.TotalText, Lines: make([]cartLineData, len(v.Lines))}
+	for i, l := range v.Lines {
+		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
+		if l.Stock < l.Qty {
+			out.Lines[i].Available = &l.Stock
+		}
+	}
+	return out
+}
+
+// cartChanged is the result of a tool that changed the cart.
+func cartChanged(s *Session, data any, view *CartView) Result {
+	res := Result{Data: data, Cart: view}
+	if len(view.Lines) > 0 {
+		res.Buttons = []Button{
+			NewButton(s.Label(BtnViewCart), Action{Kind: ActCart}),
+			NewButton(s.Label(BtnCheckout), Action{Kind: ActCheckout}),
+		}
+	}
+	return res
+}
+
+// cartQty returns how many units of sku the cart holds and the product's
+// title.
+func cartQty(c *catalog.Cart, sku string) (qty int, title string) {
+	for _, it := range c.Items {
+		if it.Product != nil && it.Product.SKU == sku {
+			return it.Quantity, it.Product.Title
+		}
+	}
+	return 0, ""
+}
+
+// cartChangeError explains a failed cart change in words the model can
+// act on: an unknown SKU, or how many units are available.
+func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err error) error {
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		return Errorf("no product with sku %q; find it with search_products first", sku)
+	case !errors.Is(err, catalog.ErrOutOfStock):
+		return err
+	}
+	p, perr := catalog.GetProduct(ctx, d.DB, sku)
+	if perr != nil {
+		return err
+	}
+	if !p.Active {
+		return Errorf("%s (%s) is no longer sold", p.Title, sku)
+	}
+	msg := fmt.Sprintf("not enough stock of %s (%s): %d available", p.Title, sku, p.Stock)
+	if cart, cerr := catalog.GetCart(ctx, d.DB, s.Scope); cerr == nil {
+		if have, _ := cartQty(cart, sku); have > 0 {
+			msg += fmt.Sprintf(", %d already in the cart", have)
+		}
+	}
+	return &ToolError{Msg: msg}
+}
+
+// ModelCart is a cart as the model reads it in a tool result's "cart".
+func ModelCart(v *CartView) any { return cartDataOf(v) }
