@@ -25,7 +25,7 @@
 //     at most MaxRounds model calls, prices and SKUs in the final text
 //     checked against the tool results, and a price that no listed product
 //     can correct disowned in a note (factcheck.go);
-//   - the offline planner (planner*.go) when no model is configured, the
+//   - the offline planner (engine/planner) when no model is configured, the
 //     daily token budget is spent (checked before the model is called,
 //     counted on the customer row, so it holds across replicas; turns of
 //     one customer running at once may overshoot it by their own tokens),

@@ -14,6 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
+	"shopbot/engine/planner"
 	"shopbot/engine/tools"
 )
 
@@ -109,7 +110,7 @@ type Engine struct {
 	cfg     Config
 	deps    *tools.Deps
 	tools   *tools.Toolbox
-	planner *Planner
+	planner *planner.Planner
 	chats   *chatLocks
 	history *historyCache
 	writes  *groupCommit
@@ -136,7 +137,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb, planner: NewPlanner(tb),
+		cfg: cfg, deps: deps, tools: tb, planner: planner.New(tb),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),

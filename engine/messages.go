@@ -3,7 +3,7 @@ package engine
 import "strings"
 
 // The engine's own words to shoppers (the planner has its templates in
-// planner_text.go). One entry per language; English is the fallback.
+// engine/planner, text.go). One entry per language; English is the fallback.
 type messageKey int
 
 const (

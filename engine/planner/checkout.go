@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Planner turns about checkout: start or resume, contact details, confirm, cancel.
 import (

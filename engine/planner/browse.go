@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Planner turns about products: search, categories, details, similar, compare, stock, reviews.
 import (

@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Intent words: language, tokens, stems, and relaxing a query that found nothing.
 import (

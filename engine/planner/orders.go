@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Planner turns about orders and habits, a person, and small talk.
 import (

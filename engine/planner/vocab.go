@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Intent vocabulary: phrase lists and word tables, English and Russian side by side.
 import (

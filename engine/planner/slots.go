@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Intent slots: product references, quantities, prices, sort, periods, numbers, queries.
 import (

@@ -1,4 +1,4 @@
-package engine
+package planner
 
 import (
 	"strings"
@@ -10,7 +10,7 @@ import (
 // The offline planner's intent parser: pure functions from a message (and
 // the conversation's memory) to an Intent. It is a list of small matchers
 // tried in order; whatever none of them claims is a product search. The
-// vocabulary is in planner_vocab.go, one table per idea, English and
+// vocabulary is in vocab.go, one table per idea, English and
 // Russian side by side.
 
 // IntentKind names what a message asks for.

@@ -1,4 +1,4 @@
-package engine
+package planner
 
 import (
 	"context"
@@ -22,7 +22,7 @@ type plannerChat struct {
 func newPlannerChat(t *testing.T, locale string) *plannerChat {
 	e := newTestEnv(t)
 	e.session.Locale = locale
-	return &plannerChat{e: e, p: NewPlanner(e.tools)}
+	return &plannerChat{e: e, p: New(e.tools)}
 }
 
 // say sends text as a new turn.

@@ -1,4 +1,4 @@
-package engine
+package planner
 
 import (
 	"context"
@@ -12,16 +12,16 @@ import (
 )
 
 // Planner answers without a model: it parses the message into an Intent
-// (planner_intent.go), runs the tools that serve it through the Toolbox,
+// (intent.go), runs the tools that serve it through the Toolbox,
 // exactly as the model's calls are run, and words the reply from their
-// results (planner_text.go). It is deterministic: no model, no randomness,
+// results (text.go). It is deterministic: no model, no randomness,
 // no clock but the session's.
 type Planner struct {
 	tb *tools.Toolbox
 }
 
-// NewPlanner returns a planner over the engine's tools.
-func NewPlanner(tb *tools.Toolbox) *Planner { return &Planner{tb: tb} }
+// New returns a planner over the engine's tools.
+func New(tb *tools.Toolbox) *Planner { return &Planner{tb: tb} }
 
 // Plan is the planner's answer to one message. Buttons are the turn's
 // quick replies in the shopper's language; adapters should show them rather

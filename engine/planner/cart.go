@@ -1,4 +1,4 @@
-package engine
+package planner
 
 // Planner turns about the cart: add, remove, set a quantity, clear, view.
 import (
