@@ -6,6 +6,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // errNoCategory: a button names a category the shop does not have (a
@@ -51,10 +52,10 @@ func (e *Engine) say(ctx context.Context, s *tools.Session, sink Sink, rec *reco
 // the press used to end silently, the words go only in EventDone, the
 // whole answer for adapters that render one reply (web, Slack with nothing
 // streamed): chat adapters render the result and need no second message.
-func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, kind tools.ActionKind, res tools.Result) error {
+func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, kind view.ActionKind, res tools.Result) error {
 	key := actionReply(kind, res)
 	shown := len(res.Cards) > 0 || res.Cart != nil || res.Order != nil || len(res.Buttons) > 0
-	if !shown || kind == tools.ActAdd || kind == tools.ActSet || kind == tools.ActRemove {
+	if !shown || kind == view.ActAdd || kind == view.ActSet || kind == view.ActRemove {
 		return e.say(ctx, s, sink, rec, key)
 	}
 	msg := engineMessage(s.Locale, key)
@@ -63,9 +64,9 @@ func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec 
 }
 
 // needsSKU reports whether an action is about one product.
-func needsSKU(kind tools.ActionKind) bool {
+func needsSKU(kind view.ActionKind) bool {
 	switch kind {
-	case tools.ActAdd, tools.ActSet, tools.ActRemove, tools.ActDetails, tools.ActSimilar:
+	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar:
 		return true
 	}
 	return false
@@ -73,28 +74,28 @@ func needsSKU(kind tools.ActionKind) bool {
 
 // actionReply is what a button press says once its tool succeeded, so
 // that no press is answered with nothing.
-func actionReply(kind tools.ActionKind, res tools.Result) messageKey {
+func actionReply(kind view.ActionKind, res tools.Result) messageKey {
 	switch kind {
-	case tools.ActAdd:
+	case view.ActAdd:
 		return msgAdded
-	case tools.ActSet, tools.ActRemove:
+	case view.ActSet, view.ActRemove:
 		return msgCartUpdated
-	case tools.ActCart:
+	case view.ActCart:
 		if res.Cart == nil || len(res.Cart.Lines) == 0 {
 			return msgCartEmpty
 		}
 		return msgYourCart
-	case tools.ActOrders:
+	case view.ActOrders:
 		if res.Order == nil {
 			return msgNoOrders
 		}
 		return msgLatestOrder
-	case tools.ActCategories:
+	case view.ActCategories:
 		if len(res.Buttons) == 0 {
 			return msgNoSubcategories
 		}
 		return msgPickCategory
-	case tools.ActSimilar:
+	case view.ActSimilar:
 		if len(res.Cards) == 0 {
 			return msgNoSimilar
 		}

@@ -9,6 +9,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // runPlanner answers with the offline planner: no model, same tools.
@@ -61,15 +62,15 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 	a := *s.Action
 	ru := strings.HasPrefix(s.Locale, "ru")
 	switch a.Kind {
-	case tools.ActCheckout:
+	case view.ActCheckout:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "оформить заказ", "checkout"))
-	case tools.ActConfirm:
+	case view.ActConfirm:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "да", "yes"))
 	}
 	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > tools.MaxSKUBytes) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
 	}
-	if a.Kind == tools.ActCategory || (a.Kind == tools.ActCategories && strings.TrimSpace(a.Arg) != "") {
+	if a.Kind == view.ActCategory || (a.Kind == view.ActCategories && strings.TrimSpace(a.Arg) != "") {
 		path, err := e.categoryPath(ctx, a.Arg)
 		if errors.Is(err, errNoCategory) {
 			return e.showCategories(ctx, s, sink, rec, msgNoSuchCategory)
@@ -92,7 +93,7 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 		rec.assistant(msg)
 		return sendText(ctx, sink, msg)
 	}
-	if a.Kind == tools.ActCategory && len(out.res.Cards) == 0 {
+	if a.Kind == view.ActCategory && len(out.res.Cards) == 0 {
 		return e.showCategories(ctx, s, sink, rec, msgCategoryEmpty)
 	}
 	if len(out.res.Cards) > 0 {
@@ -114,26 +115,26 @@ func (e *Engine) actionTool(ctx context.Context, s *tools.Session, rec *recorder
 }
 
 // actionCall maps a button to a tool call.
-func actionCall(a tools.Action) (name, args string, err error) {
+func actionCall(a view.Action) (name, args string, err error) {
 	skuArgs := tools.JSON(map[string]any{"sku": a.SKU})
 	switch a.Kind {
-	case tools.ActAdd:
+	case view.ActAdd:
 		return "add_to_cart", tools.JSON(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
-	case tools.ActSet:
+	case view.ActSet:
 		return "update_cart_item", tools.JSON(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
-	case tools.ActRemove:
+	case view.ActRemove:
 		return "remove_from_cart", skuArgs, nil
-	case tools.ActDetails:
+	case view.ActDetails:
 		return "get_product_details", skuArgs, nil
-	case tools.ActSimilar:
+	case view.ActSimilar:
 		return "get_similar_products", skuArgs, nil
-	case tools.ActCart:
+	case view.ActCart:
 		return "view_cart", "{}", nil
-	case tools.ActOrders:
+	case view.ActOrders:
 		return "get_order_status", "{}", nil
-	case tools.ActCategories:
+	case view.ActCategories:
 		return "get_categories", tools.JSON(map[string]any{"parent": a.Arg}), nil
-	case tools.ActCategory:
+	case view.ActCategory:
 		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 10}), nil
 	}
 	return "", "", tools.Errorf("unsupported button %q", a.Kind)

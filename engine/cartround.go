@@ -5,6 +5,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // latestCart makes a round's cart view current. Tools of one round run
@@ -27,7 +28,7 @@ func (e *Engine) latestCart(ctx context.Context, s *tools.Session, outs []toolOu
 	if err != nil {
 		return // each result keeps the cart it read
 	}
-	view := tools.CartViewOf(cart, s.Currency)
+	view := view.CartViewOf(cart, s.Currency)
 	for i := range outs {
 		out := &outs[i]
 		if out.err != nil || out.res.Cart == nil {

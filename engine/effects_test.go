@@ -18,22 +18,23 @@ import (
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // noteLog is a Notifier that keeps what it is told.
 type noteLog struct {
 	mu    sync.Mutex
-	notes []tools.Notice
+	notes []view.Notice
 }
 
-func (n *noteLog) Notify(_ context.Context, nt tools.Notice) error {
+func (n *noteLog) Notify(_ context.Context, nt view.Notice) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.notes = append(n.notes, nt)
 	return nil
 }
 
-func (n *noteLog) count(kind tools.NoticeKind, chatID string) int {
+func (n *noteLog) count(kind view.NoticeKind, chatID string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	c := 0
@@ -167,12 +168,12 @@ var crashScenarios = []crashScenario{
 		if n := ordersOf(t, r, user); n != 1 {
 			t.Errorf("%s: %d orders, want 1", user, n)
 		}
-		if n := r.notes.count(tools.NoticeOrderPlaced, user); n != 1 {
+		if n := r.notes.count(view.NoticeOrderPlaced, user); n != 1 {
 			t.Errorf("%s: %d order notices, want 1", user, n)
 		}
 	}},
 	{name: "handoff", text: "a person", check: func(t *testing.T, r *crashRig, user string) {
-		if n := r.notes.count(tools.NoticeHandoff, user); n != 1 {
+		if n := r.notes.count(view.NoticeHandoff, user); n != 1 {
 			t.Errorf("%s: %d handoff notices, want 1", user, n)
 		}
 	}},
@@ -305,14 +306,14 @@ func TestSweepAndPrune(t *testing.T) {
 		}
 		r.advance(pruneEvery / 2)
 		next("sweep-2")
-		if n := r.notes.count(tools.NoticeHandoff, "sweep-1"); n != 0 {
+		if n := r.notes.count(view.NoticeHandoff, "sweep-1"); n != 0 {
 			t.Fatalf("%d notices before the sweep is due", n)
 		}
 		r.advance(pruneEvery)
 		next("sweep-3")
 		r.advance(pruneEvery)
 		next("sweep-4")
-		if n := r.notes.count(tools.NoticeHandoff, "sweep-1"); n != 1 {
+		if n := r.notes.count(view.NoticeHandoff, "sweep-1"); n != 1 {
 			t.Errorf("%d handoff notices after two sweeps, want 1", n)
 		}
 		count := func() int {

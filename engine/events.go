@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // EventKind says what an Event carries.
@@ -25,10 +25,10 @@ const (
 type Event struct {
 	Kind    EventKind
 	Text    string
-	Cards   []tools.Card
-	Buttons []tools.Button
-	Cart    *tools.CartView
-	Order   *tools.OrderView
+	Cards   []view.Card
+	Buttons []view.Button
+	Cart    *view.CartView
+	Order   *view.OrderView
 }
 
 // Sink receives a turn's reply as it is produced. Adapters render each

@@ -9,6 +9,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 var (
@@ -41,7 +42,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *tools.Session, answer string
 	for _, p := range e.shownProducts(ctx, s) {
 		knownSKUs[p.SKU] = true
 		knownPrices[p.Price] = true
-		cards = append(cards, tools.CardOf(&p))
+		cards = append(cards, view.CardOf(&p))
 	}
 	var fix []string
 	for _, sku := range skus {
@@ -51,7 +52,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *tools.Session, answer string
 		e.metrics.unverified.WithLabelValues("sku").Inc()
 		e.log.WarnContext(ctx, "model stated an unverified SKU", "conversation_id", s.Conversation.ID, "sku", sku)
 		if p, err := catalog.GetProduct(ctx, e.cfg.DB, sku); err == nil {
-			fix = append(fix, line(tools.CardOf(p)))
+			fix = append(fix, line(view.CardOf(p)))
 			knownSKUs[sku], knownPrices[p.Price] = true, true
 		}
 	}
@@ -91,12 +92,12 @@ func factsNote(locale string, fix, unknownPrices []string, listed bool) string {
 	return "\n\n" + strings.Join(notes, "\n\n")
 }
 
-func line(c tools.Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
+func line(c view.Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
 
 // known collects the prices and SKUs a turn's tool results contain.
-func known(results []tools.Result) (map[int64]bool, map[string]bool, []tools.Card) {
+func known(results []tools.Result) (map[int64]bool, map[string]bool, []view.Card) {
 	prices, skus := map[int64]bool{}, map[string]bool{}
-	var cards []tools.Card
+	var cards []view.Card
 	for _, r := range results {
 		for _, c := range r.Cards {
 			prices[c.Price], skus[c.SKU] = true, true

@@ -6,13 +6,13 @@ import (
 	"sync"
 	"time"
 
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Notifier delivers notices. adapters.Hub routes each notice to the
 // channel adapter that can deliver it.
 type Notifier interface {
-	Notify(ctx context.Context, n tools.Notice) error
+	Notify(ctx context.Context, n view.Notice) error
 }
 
 // noticeTimeout bounds one notice's delivery; it runs after the turn's
@@ -22,8 +22,8 @@ const noticeTimeout = 30 * time.Second
 // notifyAsync delivers each notice in the background, so a slow or
 // failing channel never delays the shopper's answer; failures are logged.
 // inflight counts deliveries under way (tests wait on it).
-func notifyAsync(n Notifier, log *slog.Logger, inflight *sync.WaitGroup) func(tools.Notice) {
-	return func(nt tools.Notice) {
+func notifyAsync(n Notifier, log *slog.Logger, inflight *sync.WaitGroup) func(view.Notice) {
+	return func(nt view.Notice) {
 		inflight.Add(1)
 		go func() {
 			defer inflight.Done()

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Turn is one incoming message, normalized by an adapter. The identity
@@ -16,8 +16,8 @@ type Turn struct {
 	Locale   string // e.g. "en", "ru"; empty if unknown
 	Shared   bool   // a group chat or channel: one shared cart for everyone
 
-	Text   string        // what the shopper wrote
-	Action *tools.Action // or the button they pressed
+	Text   string       // what the shopper wrote
+	Action *view.Action // or the button they pressed
 
 	// DedupKey identifies the platform update (Telegram update_id, Slack
 	// event_id, web Idempotency-Key, console line). The turn's side

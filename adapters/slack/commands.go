@@ -13,7 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // helpText answers /shop help.
@@ -87,9 +87,9 @@ func (a *Adapter) commandWork(cmd slack.SlashCommand) (*commandReply, work, erro
 	case "", "help":
 		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, work{}, nil
 	case "cart":
-		t.Action = &tools.Action{Kind: tools.ActCart}
+		t.Action = &view.Action{Kind: view.ActCart}
 	case "orders":
-		t.Action = &tools.Action{Kind: tools.ActOrders}
+		t.Action = &view.Action{Kind: view.ActOrders}
 	default:
 		t.Text = text
 	}
@@ -126,7 +126,7 @@ type responder struct {
 	url     string
 	text    strings.Builder
 	blocks  []slack.Block
-	buttons []tools.Button
+	buttons []view.Button
 	done    bool
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/engine"
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // commands are registered with setMyCommands at startup.
@@ -59,16 +59,16 @@ func (a *Adapter) command(ctx context.Context, m *models.Message, t *engine.Turn
 	case "start":
 		a.say(ctx, m.Chat.ID, fmt.Sprintf(text(t.Locale, txtWelcome), esc(a.cfg.ShopName)), nil)
 		if startPayload.MatchString(arg) {
-			t.Action = &tools.Action{Kind: tools.ActDetails, SKU: arg}
+			t.Action = &view.Action{Kind: view.ActDetails, SKU: arg}
 		} else {
-			t.Action = &tools.Action{Kind: tools.ActCategories}
+			t.Action = &view.Action{Kind: view.ActCategories}
 		}
 	case "menu":
-		t.Action = &tools.Action{Kind: tools.ActCategories}
+		t.Action = &view.Action{Kind: view.ActCategories}
 	case "cart":
-		t.Action = &tools.Action{Kind: tools.ActCart}
+		t.Action = &view.Action{Kind: view.ActCart}
 	case "orders":
-		t.Action = &tools.Action{Kind: tools.ActOrders}
+		t.Action = &view.Action{Kind: view.ActOrders}
 	case "help":
 		a.say(ctx, m.Chat.ID, text(t.Locale, txtHelp), nil)
 		return false

@@ -12,7 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // handle runs one recorded update and marks it handled. An update cut
@@ -112,7 +112,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
-	act, err := tools.ParseAction(q.Data)
+	act, err := view.ParseAction(q.Data)
 	if err != nil {
 		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
@@ -134,7 +134,7 @@ func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
 
 // pressed is the button behind a turn.
 type pressed struct {
-	action    tools.Action
+	action    view.Action
 	messageID int
 }
 
@@ -185,12 +185,12 @@ const toastCheckWithin = 400 * time.Millisecond
 // a reason when not, nothing for buttons that answer in the chat.
 func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	locale := q.From.LanguageCode
-	act, err := tools.ParseAction(q.Data)
+	act, err := view.ParseAction(q.Data)
 	if err != nil {
 		return text(locale, txtStaleButton)
 	}
 	switch act.Kind {
-	case tools.ActAdd:
+	case view.ActAdd:
 		ctx, cancel := context.WithTimeout(ctx, toastCheckWithin)
 		defer cancel()
 		p, err := catalog.GetProduct(ctx, a.cfg.DB, act.SKU)
@@ -201,9 +201,9 @@ func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 			return "" // the chat will say what happened
 		}
 		return text(locale, txtAdded)
-	case tools.ActSet:
+	case view.ActSet:
 		return text(locale, txtUpdated)
-	case tools.ActRemove:
+	case view.ActRemove:
 		return text(locale, txtRemoved)
 	}
 	return ""

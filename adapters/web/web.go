@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"shopbot/engine"
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Handler is the engine as the web adapter uses it.
@@ -45,11 +45,11 @@ type request struct {
 
 // response is the non-streaming answer.
 type response struct {
-	Reply   string           `json:"reply"`
-	Cards   []tools.Card     `json:"cards"`
-	Buttons []tools.Button   `json:"buttons"`
-	Cart    *tools.CartView  `json:"cart"`
-	Order   *tools.OrderView `json:"order"`
+	Reply   string          `json:"reply"`
+	Cards   []view.Card     `json:"cards"`
+	Buttons []view.Button   `json:"buttons"`
+	Cart    *view.CartView  `json:"cart"`
+	Order   *view.OrderView `json:"order"`
 }
 
 // ServeHTTP handles one chat message.
@@ -116,7 +116,7 @@ func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
 		Locale: truncate(req.Locale, 8), Text: strings.TrimSpace(req.Message), DedupKey: dedupKey(r),
 	}
 	if req.Action != "" {
-		a, err := tools.ParseAction(req.Action)
+		a, err := view.ParseAction(req.Action)
 		if err != nil {
 			return engine.Turn{}, err
 		}

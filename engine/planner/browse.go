@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // priceText formats an amount the shopper typed, in the shop currency.
@@ -37,7 +38,7 @@ const listLimit = 5
 
 // listView is what the list templates read.
 type listView struct {
-	Cards    []tools.Card
+	Cards    []view.Card
 	Total    int
 	Query    string
 	Min, Max string
@@ -52,16 +53,16 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 	if err != nil {
 		return t.fail(err)
 	}
-	view := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
+	lv := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
 	if len(res.Cards) == 0 {
-		t.say(rNothing, view)
-		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+		t.say(rNothing, lv)
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return nil
 	}
-	view.Total = max(dataAs[struct {
+	lv.Total = max(dataAs[struct {
 		Total int `json:"total"`
 	}](res).Total, len(res.Cards))
-	t.say(rFound, view)
+	t.say(rFound, lv)
 	t.cardButtons(res.Cards)
 	return nil
 }
@@ -84,15 +85,15 @@ func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (tools.Result, 
 }
 
 // cardButtons offers to add the first card, and the cart.
-func (t *plannerTurn) cardButtons(cards []tools.Card) {
+func (t *plannerTurn) cardButtons(cards []view.Card) {
 	if len(cards) > 0 && cards[0].InStock {
 		key := replyKey("btn.add")
 		if len(cards) == 1 {
 			key = "btn.add1"
 		}
-		t.button(key, tools.Action{Kind: tools.ActAdd, SKU: cards[0].SKU, Qty: 1})
+		t.button(key, view.Action{Kind: view.ActAdd, SKU: cards[0].SKU, Qty: 1})
 	}
-	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
 }
 
 // productCall runs a tool whose only argument is the referenced product.
@@ -116,9 +117,9 @@ func (t *plannerTurn) details(ctx context.Context, in Intent) error {
 	c := res.Cards[0]
 	t.say(rDetails, c)
 	if c.InStock {
-		t.button("btn.add1", tools.Action{Kind: tools.ActAdd, SKU: c.SKU, Qty: 1})
+		t.button("btn.add1", view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1})
 	}
-	t.button("btn.similar", tools.Action{Kind: tools.ActSimilar, SKU: c.SKU})
+	t.button("btn.similar", view.Action{Kind: view.ActSimilar, SKU: c.SKU})
 	return nil
 }
 
@@ -167,10 +168,10 @@ func (t *plannerTurn) reviews(ctx context.Context, in Intent) error {
 }
 
 // list shows cards under a heading, or that nothing was found.
-func (t *plannerTurn) list(key replyKey, cards []tools.Card) {
+func (t *plannerTurn) list(key replyKey, cards []view.Card) {
 	if len(cards) == 0 {
 		t.say(rNothing, listView{})
-		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return
 	}
 	t.say(key, cards)
@@ -189,20 +190,20 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 	if err != nil {
 		return t.fail(err)
 	}
-	view := struct {
-		Cards               []tools.Card
+	cv := struct {
+		Cards               []view.Card
 		Cheapest, BestRated string
 		Differences         []string
 	}{Cards: res.Cards}
 	for _, d := range dataAs[struct {
 		Differences []string `json:"differences"`
 	}](res).Differences {
-		view.Differences = append(view.Differences, strings.ReplaceAll(d, "_", " "))
+		cv.Differences = append(cv.Differences, strings.ReplaceAll(d, "_", " "))
 	}
 	if len(res.Cards) > 1 {
-		view.Cheapest, view.BestRated = extremes(res.Cards)
+		cv.Cheapest, cv.BestRated = extremes(res.Cards)
 	}
-	t.say(rCompare, view)
+	t.say(rCompare, cv)
 	t.cardButtons(res.Cards)
 	return nil
 }
@@ -231,7 +232,7 @@ func (t *plannerTurn) compareSKUs(in Intent) ([]string, bool) {
 }
 
 // extremes names the cheapest and the best-rated card (the first of equals).
-func extremes(cards []tools.Card) (cheapest, bestRated string) {
+func extremes(cards []view.Card) (cheapest, bestRated string) {
 	lo, hi := cards[0], cards[0]
 	for _, c := range cards[1:] {
 		if c.Price < lo.Price {

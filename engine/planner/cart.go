@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // cartChange is the data of add_to_cart, update_cart_item and
@@ -62,8 +63,8 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 }
 
 func (t *plannerTurn) cartButtons() {
-	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
-	t.button("btn.checkout", tools.Action{Kind: tools.ActCheckout})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
+	t.button("btn.checkout", view.Action{Kind: view.ActCheckout})
 }
 
 // resolveAll resolves every reference (the focus when there is none), or
@@ -201,11 +202,11 @@ func (t *plannerTurn) cart(ctx context.Context, _ Intent) error {
 	}
 	if res.Cart == nil || len(res.Cart.Lines) == 0 {
 		t.say(rCartEmpty, nil)
-		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return nil
 	}
 	t.say(rCart, res.Cart)
-	t.button("btn.checkout", tools.Action{Kind: tools.ActCheckout})
+	t.button("btn.checkout", view.Action{Kind: view.ActCheckout})
 	return nil
 }
 

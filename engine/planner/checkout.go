@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // checkoutView is the checkout tool's data as the templates read it.
@@ -72,7 +73,7 @@ func (t *plannerTurn) checkoutStep(ctx context.Context, args map[string]any) err
 func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
 	if errors.Is(err, catalog.ErrEmptyCart) {
 		t.say(rEmptyCheckout, nil)
-		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return nil
 	}
 	if err != nil {
@@ -92,11 +93,11 @@ func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
 	case v.Status == "confirm" && v.Summary != nil:
 		v.Summary.Changed = v.Reason == tools.ReasonChanged
 		t.say(rSummary, v.Summary)
-		t.button("btn.confirm", tools.Action{Kind: tools.ActConfirm})
-		t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+		t.button("btn.confirm", view.Action{Kind: view.ActConfirm})
+		t.button("btn.cart", view.Action{Kind: view.ActCart})
 	case v.Status == "placed" && v.Order != nil:
 		t.say(rPlaced, v.Order)
-		t.button("btn.orders", tools.Action{Kind: tools.ActOrders})
+		t.button("btn.orders", view.Action{Kind: view.ActOrders})
 	default:
 		t.say(rCheckoutStatus, nil)
 	}
@@ -110,6 +111,6 @@ func (t *plannerTurn) cancel(context.Context, Intent) error {
 	}
 	t.s.State.Checkout = nil
 	t.say(rCancelled, nil)
-	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // orderView is an order in get_order_status' data.
@@ -46,7 +47,7 @@ func (t *plannerTurn) orders(ctx context.Context, in Intent) error {
 		t.say(rOrders, d.Orders)
 	default:
 		t.say(rNoOrders, nil)
-		t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 	}
 	return nil
 }
@@ -66,7 +67,7 @@ func (t *plannerTurn) shoppingList(ctx context.Context, in Intent) error {
 		return t.fail(err)
 	}
 	t.say(rList, dataAs[shoppingListView](res))
-	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
 	return nil
 }
 
@@ -140,7 +141,7 @@ func (t *plannerTurn) thanks(context.Context, Intent) error {
 
 func (t *plannerTurn) refuse(context.Context, Intent) error {
 	t.say(rShopData, nil)
-	t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
+	t.button("btn.cats", view.Action{Kind: view.ActCategories})
 	return nil
 }
 

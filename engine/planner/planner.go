@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Planner answers without a model: it parses the message into an Intent
@@ -30,7 +31,7 @@ type Plan struct {
 	Text    string         // the reply, in the shopper's language
 	Calls   []PlannedCall  // tools run, in order, for the transcript
 	Results []tools.Result // their results (cards, cart, order) for the adapter
-	Buttons []tools.Button // quick replies, labelled in the shopper's language
+	Buttons []view.Button  // quick replies, labelled in the shopper's language
 }
 
 // PlannedCall is one tool call of a plan, as the transcript records it.
@@ -159,14 +160,14 @@ func (t *plannerTurn) say(key replyKey, data any) {
 }
 
 // button adds a quick reply labelled from the reply table.
-func (t *plannerTurn) button(key replyKey, a tools.Action) {
-	t.plan.Buttons = append(t.plan.Buttons, tools.NewButton(replyLabel(t.lang, key), a))
+func (t *plannerTurn) button(key replyKey, a view.Action) {
+	t.plan.Buttons = append(t.plan.Buttons, view.NewButton(replyLabel(t.lang, key), a))
 }
 
 func (t *plannerTurn) shopButtons() {
-	t.button("btn.cats", tools.Action{Kind: tools.ActCategories})
-	t.button("btn.cart", tools.Action{Kind: tools.ActCart})
-	t.button("btn.orders", tools.Action{Kind: tools.ActOrders})
+	t.button("btn.cats", view.Action{Kind: view.ActCategories})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
+	t.button("btn.orders", view.Action{Kind: view.ActOrders})
 }
 
 // dataAs reads a tool's Data through its JSON form: the JSON is the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // plannerChat is a conversation with the planner; every message is a new turn
@@ -146,7 +146,7 @@ func (c *plannerChat) awaiting() string {
 
 // searchUnder checks a search reply: cards in stock, at most max cents,
 // remembered as shown, each named in the reply with its price.
-func searchUnder(t *testing.T, c *plannerChat, p Plan, maxPrice int64) []tools.Card {
+func searchUnder(t *testing.T, c *plannerChat, p Plan, maxPrice int64) []view.Card {
 	t.Helper()
 	if len(p.Results) == 0 || len(p.Results[0].Cards) == 0 {
 		t.Fatalf("no cards: %+v", p)
@@ -411,9 +411,9 @@ func TestPlannerTemplatesRender(t *testing.T) {
 			}
 		}
 	}
-	card := tools.Card{SKU: "X-1", Title: "Thing", PriceText: "$1.00", InStock: true, Stock: 3, Rating: 4.5, RatingCount: 2}
+	card := view.Card{SKU: "X-1", Title: "Thing", PriceText: "$1.00", InStock: true, Stock: 3, Rating: 4.5, RatingCount: 2}
 	type compareView struct {
-		Cards               []tools.Card
+		Cards               []view.Card
 		Cheapest, BestRated string
 		Differences         []string
 	}
@@ -433,18 +433,18 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		}
 	}
 	samples := map[replyKey]any{
-		rFound:        listView{Cards: []tools.Card{card}, Total: 3, Max: "$9.00"},
+		rFound:        listView{Cards: []view.Card{card}, Total: 3, Max: "$9.00"},
 		rNothing:      listView{Query: "x", Min: "$1.00"},
 		rAdded:        changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
 		rUpdated:      changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"},
 		rRemoved:      changeView{Title: "Thing"},
-		rCart:         &tools.CartView{Lines: []tools.CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
+		rCart:         &view.CartView{Lines: []view.CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
 		rNotInCart:    "thing",
 		rOutOfRange:   struct{ N, Pos int }{2, 5},
 		rDetails:      card,
-		rSimilar:      []tools.Card{card},
-		rPopular:      []tools.Card{card},
-		rCompare:      compareView{[]tools.Card{card, card}, "Thing", "Thing", []string{"color"}},
+		rSimilar:      []view.Card{card},
+		rPopular:      []view.Card{card},
+		rCompare:      compareView{[]view.Card{card, card}, "Thing", "Thing", []string{"color"}},
 		rAvailability: availabilityView{"Thing", "low_stock", 2, false},
 		rReviews:      reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
 		rCategories:   categoryView{Parent: "Shoes"},

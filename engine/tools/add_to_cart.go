@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type addToCartArgs struct {
@@ -34,7 +35,7 @@ func addToCartTool(d *Deps) Tool {
 				a.Quantity = 1
 			}
 			key := s.effects().effectKey("add", a.SKU+"|"+strconv.Itoa(a.Quantity))
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 				_, err := catalog.AddCartItem(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
 				return nil, err
 			})
@@ -46,12 +47,12 @@ func addToCartTool(d *Deps) Tool {
 				return Result{}, err
 			}
 			_, title := cartQty(cart, a.SKU)
-			view := CartViewOf(cart, s.Currency)
+			cv := view.CartViewOf(cart, s.Currency)
 			s.State.Focus = a.SKU
 			return cartChanged(s, map[string]any{
 				"added": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
-				"cart":  cartDataOf(view),
-			}, view), nil
+				"cart":  cartDataOf(cv),
+			}, cv), nil
 		},
 	}
 }

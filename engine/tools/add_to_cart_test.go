@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"shopbot/engine/view"
 )
 
 func TestAddToCart(t *testing.T) {
@@ -27,7 +29,7 @@ func TestAddToCart(t *testing.T) {
 	if res.Cart == nil || res.Cart.Total != 17998 || res.Cart.Shared {
 		t.Errorf("cart view = %+v", res.Cart)
 	}
-	if len(res.Buttons) != 2 || res.Buttons[0].Action.Kind != ActCart || res.Buttons[1].Action.Kind != ActCheckout {
+	if len(res.Buttons) != 2 || res.Buttons[0].Action.Kind != view.ActCart || res.Buttons[1].Action.Kind != view.ActCheckout {
 		t.Errorf("buttons = %+v", res.Buttons)
 	}
 

@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type checkoutArgs struct {
@@ -291,7 +292,7 @@ func confirmProblem(s *Session, fp string) string {
 func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, fp, reason string) (Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
 	key := s.effects().effectKey("contact", JSON(contact))
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 		return nil, catalog.SaveContact(ctx, tx, s.Customer.ID, contact)
 	})
 	if err != nil {
@@ -302,8 +303,8 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
 		Summary: fp, SummaryTurn: s.DedupKey,
 	}
-	view := CartViewOf(cart, s.Currency)
-	data := cartDataOf(view)
+	cv := view.CartViewOf(cart, s.Currency)
+	data := cartDataOf(cv)
 	return Result{
 		Data: checkoutData{
 			Status:      "confirm",
@@ -311,10 +312,10 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 			Reason:      reason,
 			Instruction: "show this summary to the shopper and ask them to confirm",
 		},
-		Cart: view,
-		Buttons: []Button{
-			NewButton(s.Label(BtnConfirm), Action{Kind: ActConfirm}),
-			NewButton(s.Label(BtnEditCart), Action{Kind: ActCart}),
+		Cart: cv,
+		Buttons: []view.Button{
+			view.NewButton(s.Label(BtnConfirm), view.Action{Kind: view.ActConfirm}),
+			view.NewButton(s.Label(BtnEditCart), view.Action{Kind: view.ActCart}),
 		},
 	}, nil
 }
@@ -343,7 +344,7 @@ const orderEffect = "order"
 // in the journal with it and delivered after the commit.
 func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, fp string) (*catalog.Order, error) {
 	var order *catalog.Order
-	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 		o, err := catalog.PlaceOrder(ctx, tx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
@@ -357,9 +358,9 @@ func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 			return nil, errSummaryStale
 		}
 		order = o
-		return &Notice{
-			Kind: NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
-			Customer: s.Customer.DisplayName, Order: OrderViewOf(o),
+		return &view.Notice{
+			Kind: view.NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+			Customer: s.Customer.DisplayName, Order: view.OrderViewOf(o),
 		}, nil
 	})
 	if err != nil || applied {
@@ -375,7 +376,7 @@ func orderPlaced(s *Session, o *catalog.Order) Result {
 		Data: checkoutData{Status: "placed", Order: &placedOrder{
 			Number: o.Number, Total: catalog.FormatPrice(o.Total, o.Currency), Status: string(o.Status),
 		}},
-		Order: OrderViewOf(o),
+		Order: view.OrderViewOf(o),
 	}
 }
 

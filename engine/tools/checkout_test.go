@@ -9,6 +9,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/engine/view"
 )
 
 func TestCheckoutStepByStep(t *testing.T) {
@@ -49,7 +50,7 @@ func checkoutFlow(t *testing.T, e *testEnv) {
 	if d.Status != "confirm" || d.Summary == nil || d.Summary.Total != "$179.98" || d.Summary.Contact.Phone != "+1 (555) 010-0100" || d.Instruction == "" {
 		t.Fatalf("summary: %+v", d)
 	}
-	if res.Cart == nil || res.Cart.Total != 17998 || len(res.Buttons) != 2 || res.Buttons[0].Action.Kind != ActConfirm {
+	if res.Cart == nil || res.Cart.Total != 17998 || len(res.Buttons) != 2 || res.Buttons[0].Action.Kind != view.ActConfirm {
 		t.Errorf("summary cart %+v, buttons %+v", res.Cart, res.Buttons)
 	}
 	if st := s.State.Checkout; st.Awaiting != "confirm" || len(st.Summary) != 64 || st.SummaryTurn != "turn-1" {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type compareProductsArgs struct {
@@ -44,7 +45,7 @@ func compareProductsTool(d *Deps) Tool {
 			if missing := compareMissing(a.SKUs, ps); len(missing) > 0 {
 				return Result{}, Errorf("unknown SKUs: %s; use SKUs returned by a tool", strings.Join(missing, ", "))
 			}
-			cards := CardsOf(ps)
+			cards := view.CardsOf(ps)
 			s.State.Remember(cards)
 			out := make([]compared, len(cards))
 			for i, b := range briefs(cards) {

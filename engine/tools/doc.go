@@ -1,7 +1,6 @@
-// Package tools holds Shopbot's shopping tools — the functions the model,
-// the offline planner and the buttons call — and the vocabulary of what
-// they show: product cards, the cart, orders, buttons and their actions,
-// and the notices they owe the merchant.
+// Package tools holds Shopbot's shopping tools: the functions the model,
+// the offline planner and the buttons call. What they show (product cards,
+// the cart, orders, buttons and their actions, notices) is engine/view.
 //
 // One file per tool (search_products.go … request_human.go), listed in
 // tools.go in the order the model sees them. A Tool is a name, a strict
@@ -16,8 +15,8 @@
 // Identity and cart scope come from the Session, which the engine builds
 // from the platform-verified turn; no schema has a user, customer, chat or
 // cart id. A Result carries compact data for the model and what the
-// adapters render (views.go: cards, cart and order views, rendered from
-// catalog data, never from model text). Tools read and write through Deps
+// adapters render (view.Card, view.CartView, view.OrderView, view.Button,
+// rendered from catalog data, never from model text). Tools read and write through Deps
 // (the database, the search, the clock, the notice callback).
 //
 // Side effects are idempotent per turn (effects.go). Each one — a cart
@@ -30,6 +29,6 @@
 // the commit (catalog.TakeEffectNotice). The engine gives each turn its
 // Journal with the crash hook of its tests.
 //
-// Imports run one way: tools imports catalog, catalog/search and
-// engine/llm (a ToolSpec per tool), never engine or the planner.
+// Imports run one way: tools imports catalog, catalog/search, engine/view
+// and engine/llm (a ToolSpec per tool), never engine or the planner.
 package tools

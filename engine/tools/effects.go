@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 // A turn's side effects — cart changes, the order, the saved contact, a
@@ -119,7 +120,7 @@ func (fx *Journal) Stopped() bool {
 
 // effectWrite makes an effect through tx and returns the notice it owes
 // the merchant, if any.
-type effectWrite func(ctx context.Context, tx bun.Tx) (*Notice, error)
+type effectWrite func(ctx context.Context, tx bun.Tx) (*view.Notice, error)
 
 // apply makes the effect of key once per turn: in one transaction it
 // claims the journal row and writes. applied is false when a previous run
@@ -129,7 +130,7 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 	if fx.Stopped() {
 		return false, ErrCrashed
 	}
-	var notice *Notice
+	var notice *view.Notice
 	err = d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if fx.key != "" {
 			fresh, err := catalog.ClaimEffect(ctx, tx, fx.key, key, d.now())
@@ -190,7 +191,7 @@ func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
 	if err != nil || raw == "" {
 		return
 	}
-	var n Notice
+	var n view.Notice
 	if json.Unmarshal([]byte(raw), &n) == nil {
 		d.notify(n)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type shoppingListArgs struct {
@@ -183,7 +184,7 @@ func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) shopping
 	qty := h.usualQty()
 	it := shoppingItem{
 		SKU: p.SKU, Title: p.Title, Qty: qty, Price: catalog.FormatPrice(p.Price, p.Currency),
-		Due: next.Format(purchaseDateLayout), InStock: p.InStock(), Stock: availableStock(p), product: p,
+		Due: next.Format(purchaseDateLayout), InStock: p.InStock(), Stock: view.AvailableStock(p), product: p,
 	}
 	if late := now.Sub(next); late >= 24*time.Hour {
 		it.OverdueDays = int(late / (24 * time.Hour))
@@ -201,9 +202,9 @@ func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) shopping
 func shoppingResult(s *Session, list shoppingList) Result {
 	res := Result{Data: list}
 	for _, it := range list.Items {
-		res.Cards = append(res.Cards, CardOf(it.product))
+		res.Cards = append(res.Cards, view.CardOf(it.product))
 		if it.InStock && len(res.Buttons) < maxShoppingButtons {
-			res.Buttons = append(res.Buttons, NewButton(s.Label(BtnAdd)+" "+Truncate(it.Title, 28), Action{Kind: ActAdd, SKU: it.SKU, Qty: it.Qty}))
+			res.Buttons = append(res.Buttons, view.NewButton(s.Label(BtnAdd)+" "+truncate(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
 		}
 	}
 	s.State.Remember(res.Cards)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 func TestShoppingList(t *testing.T) {
@@ -25,7 +26,7 @@ func TestShoppingList(t *testing.T) {
 	if len(res.Cards) != 1 || res.Cards[0].SKU != "GRO-COF-001" || len(res.Buttons) != 1 {
 		t.Fatalf("cards %+v, buttons %+v", res.Cards, res.Buttons)
 	}
-	if b := res.Buttons[0]; b.Action != (Action{Kind: ActAdd, SKU: "GRO-COF-001", Qty: 2}) || b.Label[:4] != "Add " {
+	if b := res.Buttons[0]; b.Action != (view.Action{Kind: view.ActAdd, SKU: "GRO-COF-001", Qty: 2}) || b.Label[:4] != "Add " {
 		t.Errorf("button = %+v", b)
 	}
 	if len(e.session.State.Shown) != 1 {

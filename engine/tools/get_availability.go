@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 // availabilityLowMax is the most units a product can have and still be reported
@@ -35,7 +36,7 @@ func getAvailabilityTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			stock := availableStock(p)
+			stock := view.AvailableStock(p)
 			return Result{Data: availability{
 				SKU: p.SKU, Title: p.Title, Stock: stock, Status: availabilityStatus(stock), NoLongerSold: !p.Active,
 			}}, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 // Category buttons carry the category in Action.Arg. Telegram allows 64
@@ -69,7 +70,7 @@ func categoriesResult(all []catalog.Category, counts map[int64]int, parent *cata
 		data["parent"] = parent.Path
 	}
 	list := []categoryCount{}
-	var buttons []Button
+	var buttons []view.Button
 	for _, c := range catalog.Children(all, parentID) {
 		n := 0
 		for _, id := range catalog.Subtree(all, c.ID) {
@@ -77,7 +78,7 @@ func categoriesResult(all []catalog.Category, counts map[int64]int, parent *cata
 		}
 		list = append(list, categoryCount{Path: c.Path, Name: c.Name, Products: n})
 		if n > 0 {
-			buttons = append(buttons, NewButton(c.Name+" ("+strconv.Itoa(n)+")", categoryAction(c)))
+			buttons = append(buttons, view.NewButton(c.Name+" ("+strconv.Itoa(n)+")", categoryAction(c)))
 		}
 	}
 	data["categories"] = list
@@ -88,8 +89,8 @@ func categoriesResult(all []catalog.Category, counts map[int64]int, parent *cata
 }
 
 // categoryAction opens a category; see callbackDataMax.
-func categoryAction(c catalog.Category) Action {
-	a := Action{Kind: ActCategory, Arg: c.Path}
+func categoryAction(c catalog.Category) view.Action {
+	a := view.Action{Kind: view.ActCategory, Arg: c.Path}
 	if len(a.Encode()) > callbackDataMax {
 		a.Arg = categoryIDPrefix + strconv.FormatInt(c.ID, 10)
 	}
@@ -129,11 +130,11 @@ func ResolveCategoryArg(all []catalog.Category, arg string) (*catalog.Category, 
 		for i, c := range suffixed {
 			paths[i] = c.Path
 		}
-		return nil, Errorf("category %q is ambiguous; use one of: %s", Truncate(arg, 100), strings.Join(paths, "; "))
+		return nil, Errorf("category %q is ambiguous; use one of: %s", truncate(arg, 100), strings.Join(paths, "; "))
 	}
 	var roots []string
 	for _, c := range catalog.Children(all, nil) {
 		roots = append(roots, c.Name)
 	}
-	return nil, Errorf("unknown category %q; top-level categories are: %s", Truncate(arg, 100), strings.Join(roots, ", "))
+	return nil, Errorf("unknown category %q; top-level categories are: %s", truncate(arg, 100), strings.Join(roots, ", "))
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type categoriesData struct {
@@ -62,7 +63,7 @@ func TestGetCategoriesChildren(t *testing.T) {
 		t.Errorf("buttons = %s", buttonData(res.Buttons))
 	}
 	for _, b := range res.Buttons {
-		if a, err := ParseAction(b.Data); err != nil || a.Kind != ActCategory || a.Arg != b.Action.Arg {
+		if a, err := view.ParseAction(b.Data); err != nil || a.Kind != view.ActCategory || a.Arg != b.Action.Arg {
 			t.Errorf("button %q does not round-trip: %+v, %v", b.Data, a, err)
 		}
 	}

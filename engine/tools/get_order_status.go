@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type getOrderStatusArgs struct {
@@ -77,7 +78,7 @@ func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Res
 	if o.CustomerID != s.Customer.ID && o.CartScope != s.Scope.Key() {
 		return Result{}, Errorf("no order with that number")
 	}
-	return Result{Data: map[string]any{"order": orderBriefOf(o)}, Order: OrderViewOf(o)}, nil
+	return Result{Data: map[string]any{"order": orderBriefOf(o)}, Order: view.OrderViewOf(o)}, nil
 }
 
 func recentOrders(ctx context.Context, d *Deps, s *Session) (Result, error) {
@@ -92,5 +93,5 @@ func recentOrders(ctx context.Context, d *Deps, s *Session) (Result, error) {
 	for i := range os {
 		briefs[i] = orderBriefOf(&os[i])
 	}
-	return Result{Data: map[string]any{"orders": briefs}, Order: OrderViewOf(&os[0])}, nil
+	return Result{Data: map[string]any{"orders": briefs}, Order: view.OrderViewOf(&os[0])}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type productSKUArgs struct {
@@ -41,12 +42,12 @@ func getProductDetailsTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			card := CardOf(p)
-			s.State.Remember([]Card{card})
+			card := view.CardOf(p)
+			s.State.Remember([]view.Card{card})
 			s.State.Focus = p.SKU
-			buttons := []Button{NewButton(s.Label(BtnMoreLikeThis), Action{Kind: ActSimilar, SKU: p.SKU})}
+			buttons := []view.Button{view.NewButton(s.Label(BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
 			if card.InStock {
-				buttons = append([]Button{NewButton(s.Label(BtnAddToCart), Action{Kind: ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+				buttons = append([]view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
 			}
 			return Result{
 				Data: productDetails{
@@ -54,7 +55,7 @@ func getProductDetailsTool(d *Deps) Tool {
 					Stock: card.Stock, InStock: card.InStock, Rating: p.RatingAvg, Reviews: p.RatingCount,
 					Description: p.Description, Attributes: p.Attributes,
 				},
-				Cards:   []Card{card},
+				Cards:   []view.Card{card},
 				Buttons: buttons,
 			}, nil
 		},

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 func TestGetProductDetails(t *testing.T) {
@@ -136,7 +137,7 @@ func expectToolError(t *testing.T, e *testEnv, name, args string) string {
 	return out.Error
 }
 
-func buttonData(bs []Button) string {
+func buttonData(bs []view.Button) string {
 	var out []string
 	for _, b := range bs {
 		out = append(out, b.Data)

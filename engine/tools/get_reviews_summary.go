@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 const (
@@ -95,5 +96,5 @@ func clipQuote(s string, n int) string {
 	if len([]rune(s)) <= n {
 		return s
 	}
-	return summary(s, n-1)
+	return view.Summary(s, n-1)
 }

@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"encoding/json"
+
+	"shopbot/engine/view"
 )
 
 // similarLimit is how many alternatives get_similar_products offers.
@@ -22,7 +24,7 @@ func getSimilarProductsTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			cards := CardsOf(ps[:min(len(ps), similarLimit)])
+			cards := view.CardsOf(ps[:min(len(ps), similarLimit)])
 			s.State.Remember(cards)
 			return Result{
 				Data:  map[string]any{"similar_to": a.SKU, "products": briefs(cards)},

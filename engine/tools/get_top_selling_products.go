@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/search"
+	"shopbot/engine/view"
 )
 
 type getTopSellingArgs struct {
@@ -34,7 +35,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			cards := CardsOf(res.Products)
+			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
 			data := map[string]any{"products": briefs(cards)}
 			if q.Category != "" {

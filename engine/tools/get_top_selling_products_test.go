@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 func TestGetTopSellingProducts(t *testing.T) {
@@ -72,7 +73,7 @@ func TestGetTopSellingProductsBadArguments(t *testing.T) {
 	}
 }
 
-func cardSKUs(cards []Card) string {
+func cardSKUs(cards []view.Card) string {
 	skus := make([]string, len(cards))
 	for i, c := range cards {
 		skus[i] = c.SKU

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type removeFromCartArgs struct {
@@ -34,7 +35,7 @@ func removeFromCartTool(d *Deps) Tool {
 // in the cart is a ToolError.
 func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Result, error) {
 	key := s.effects().effectKey("remove", sku)
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 		return nil, catalog.RemoveCartItem(ctx, tx, s.Scope, sku)
 	})
 	if errors.Is(err, catalog.ErrNotFound) {
@@ -51,7 +52,7 @@ func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Resul
 	if p, err := catalog.GetProduct(ctx, d.DB, sku); err == nil {
 		title = p.Title
 	}
-	view := CartViewOf(cart, s.Currency)
+	view := view.CartViewOf(cart, s.Currency)
 	return cartChanged(s, map[string]any{
 		"removed": map[string]any{"sku": sku, "title": title},
 		"cart":    cartDataOf(view),

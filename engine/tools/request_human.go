@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type requestHumanArgs struct {
@@ -34,12 +35,12 @@ func requestHumanTool(d *Deps) Tool {
 				return Result{}, errors.New("engine: request_human: session has no conversation")
 			}
 			key := s.effects().effectKey("handoff", text)
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 				if err := catalog.FlagNeedsHuman(ctx, tx, s.Conversation.ID, text); err != nil {
 					return nil, err
 				}
-				return &Notice{
-					Kind: NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+				return &view.Notice{
+					Kind: view.NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
 					Customer: s.Customer.DisplayName, Text: text,
 				}, nil
 			})

@@ -1,5 +1,7 @@
 package tools
 
+import "shopbot/engine/view"
+
 // Helpers that keep the tool schemas short and uniformly strict.
 
 // object is a strict object schema: no properties beyond these.
@@ -46,7 +48,7 @@ type brief struct {
 	Reviews int     `json:"reviews,omitempty"`
 }
 
-func briefs(cards []Card) []brief {
+func briefs(cards []view.Card) []brief {
 	out := make([]brief, len(cards))
 	for i, c := range cards {
 		out[i] = brief{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Price: c.PriceText, Stock: c.Stock, Rating: c.Rating, Reviews: c.RatingCount}

@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
+	"shopbot/engine/view"
 )
 
 type searchProductsArgs struct {
@@ -83,7 +84,7 @@ func searchProductsTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			cards := CardsOf(res.Products)
+			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
 			return Result{
 				Data:  map[string]any{"total": res.Total, "products": briefs(cards)},

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 // Session is what a tool knows about who is asking. The engine builds it
@@ -13,12 +14,12 @@ import (
 // here and never from their arguments.
 type Session struct {
 	// The turn, as the engine received it from an adapter.
-	Channel  string  // telegram, slack, web, console
-	ChatID   string  // the chat (DM, group, channel)
-	ThreadID string  // Slack thread, else empty
-	Locale   string  // the platform locale, e.g. "en", "ru"; may be empty
-	Text     string  // what the shopper wrote; empty for a button press
-	Action   *Action // the button pressed, if any
+	Channel  string       // telegram, slack, web, console
+	ChatID   string       // the chat (DM, group, channel)
+	ThreadID string       // Slack thread, else empty
+	Locale   string       // the platform locale, e.g. "en", "ru"; may be empty
+	Text     string       // what the shopper wrote; empty for a button press
+	Action   *view.Action // the button pressed, if any
 	// DedupKey identifies the turn (engine.Turn.DedupKey); the turn's
 	// effects are journaled under it (effects.go).
 	DedupKey string
@@ -114,7 +115,7 @@ func (st *State) Encode() string {
 }
 
 // Remember records the cards just shown.
-func (st *State) Remember(cards []Card) {
+func (st *State) Remember(cards []view.Card) {
 	if len(cards) == 0 {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/llm"
+	"shopbot/engine/view"
 )
 
 // Searcher is the search the tools need (package search implements it).
@@ -32,11 +33,11 @@ type Deps struct {
 	Now      func() time.Time // clock; time.Now in production
 	// Notify tells someone outside the turn (an order placed, a handoff).
 	// It must not block; nil drops notices.
-	Notify func(n Notice)
+	Notify func(n view.Notice)
 }
 
 // notify sends n through d.Notify when there is one.
-func (d *Deps) notify(n Notice) {
+func (d *Deps) notify(n view.Notice) {
 	if d.Notify != nil {
 		d.Notify(n)
 	}
@@ -62,10 +63,10 @@ type Tool struct {
 // adapters render (cards, cart, order, buttons).
 type Result struct {
 	Data    any // marshalled as the tool message the model reads
-	Cards   []Card
-	Cart    *CartView
-	Order   *OrderView
-	Buttons []Button
+	Cards   []view.Card
+	Cart    *view.CartView
+	Order   *view.OrderView
+	Buttons []view.Button
 }
 
 // ToolError is a problem the model (or shopper) can fix: a bad argument, an
@@ -160,7 +161,7 @@ const maxArgsBytes = 4 << 10
 func (tb *Toolbox) Call(ctx context.Context, s *Session, name string, args string) (res Result, err error) {
 	t, ok := tb.byName[name]
 	if !ok {
-		return Result{}, Errorf("unknown tool %q; use one of the tools listed", Truncate(name, 40))
+		return Result{}, Errorf("unknown tool %q; use one of the tools listed", truncate(name, 40))
 	}
 	if strings.TrimSpace(args) == "" {
 		args = "{}"

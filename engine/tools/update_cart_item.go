@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 type updateCartItemArgs struct {
@@ -34,7 +35,7 @@ func updateCartItemTool(d *Deps) Tool {
 				return removeCartItem(ctx, d, s, a.SKU)
 			}
 			key := s.effects().effectKey("set", a.SKU+"|"+strconv.Itoa(a.Quantity))
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*Notice, error) {
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
 				_, err := catalog.SetCartQuantity(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
 				return nil, err
 			})
@@ -46,7 +47,7 @@ func updateCartItemTool(d *Deps) Tool {
 				return Result{}, err
 			}
 			_, title := cartQty(cart, a.SKU)
-			view := CartViewOf(cart, s.Currency)
+			view := view.CartViewOf(cart, s.Currency)
 			return cartChanged(s, map[string]any{
 				"updated": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
 				"cart":    cartDataOf(view),

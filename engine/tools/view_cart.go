@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 func viewCartTool(d *Deps) Tool {
@@ -23,14 +24,14 @@ func viewCartTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, err
 			}
-			view := CartViewOf(cart, s.Currency)
-			if len(view.Lines) == 0 {
-				return Result{Data: map[string]any{"empty": true}, Cart: view}, nil
+			cv := view.CartViewOf(cart, s.Currency)
+			if len(cv.Lines) == 0 {
+				return Result{Data: map[string]any{"empty": true}, Cart: cv}, nil
 			}
 			return Result{
-				Data:    cartDataOf(view),
-				Cart:    view,
-				Buttons: []Button{NewButton(s.Label(BtnCheckout), Action{Kind: ActCheckout})},
+				Data:    cartDataOf(cv),
+				Cart:    cv,
+				Buttons: []view.Button{view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout})},
 			}, nil
 		},
 	}
@@ -54,7 +55,7 @@ type cartLineData struct {
 	Available *int `json:"available,omitempty"`
 }
 
-func cartDataOf(v *CartView) cartData {
+func cartDataOf(v *view.CartView) cartData {
 	out := cartData{Shared: v.Shared, Units: v.Units, Total: v.TotalText, Lines: make([]cartLineData, len(v.Lines))}
 	for i, l := range v.Lines {
 		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
@@ -66,12 +67,12 @@ func cartDataOf(v *CartView) cartData {
 }
 
 // cartChanged is the result of a tool that changed the cart.
-func cartChanged(s *Session, data any, view *CartView) Result {
-	res := Result{Data: data, Cart: view}
-	if len(view.Lines) > 0 {
-		res.Buttons = []Button{
-			NewButton(s.Label(BtnViewCart), Action{Kind: ActCart}),
-			NewButton(s.Label(BtnCheckout), Action{Kind: ActCheckout}),
+func cartChanged(s *Session, data any, cv *view.CartView) Result {
+	res := Result{Data: data, Cart: cv}
+	if len(cv.Lines) > 0 {
+		res.Buttons = []view.Button{
+			view.NewButton(s.Label(BtnViewCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout}),
 		}
 	}
 	return res
@@ -114,4 +115,4 @@ func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err e
 }
 
 // ModelCart is a cart as the model reads it in a tool result's "cart".
-func ModelCart(v *CartView) any { return cartDataOf(v) }
+func ModelCart(v *view.CartView) any { return cartDataOf(v) }

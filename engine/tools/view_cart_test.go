@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/view"
 )
 
 func TestViewCart(t *testing.T) {
@@ -21,7 +22,7 @@ func TestViewCart(t *testing.T) {
 	if d.Units != 2 || d.Total != "$31.98" || len(d.Lines) != 1 || d.Lines[0].SKU != "PET-DGF-001" || d.Lines[0].Available != nil {
 		t.Errorf("cart = %+v", d)
 	}
-	if res.Cart == nil || res.Cart.Total != 3198 || len(res.Buttons) != 1 || res.Buttons[0].Action.Kind != ActCheckout {
+	if res.Cart == nil || res.Cart.Total != 3198 || len(res.Buttons) != 1 || res.Buttons[0].Action.Kind != view.ActCheckout {
 		t.Errorf("view %+v, buttons %+v", res.Cart, res.Buttons)
 	}
 

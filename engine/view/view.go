@@ -1,4 +1,4 @@
-package tools
+package view
 
 import (
 	"strings"
@@ -11,8 +11,8 @@ import (
 func CardOf(p *catalog.Product) Card {
 	c := Card{
 		SKU: p.SKU, Title: p.Title, Brand: p.Brand, Price: p.Price, Currency: p.Currency,
-		PriceText: catalog.FormatPrice(p.Price, p.Currency), Stock: availableStock(p), InStock: p.InStock(),
-		Rating: p.RatingAvg, RatingCount: p.RatingCount, Summary: summary(p.Description, 160),
+		PriceText: catalog.FormatPrice(p.Price, p.Currency), Stock: AvailableStock(p), InStock: p.InStock(),
+		Rating: p.RatingAvg, RatingCount: p.RatingCount, Summary: Summary(p.Description, 160),
 		Attributes: p.Attributes,
 	}
 	if p.Category != nil {
@@ -32,15 +32,15 @@ func CardsOf(ps []catalog.Product) []Card {
 	return out
 }
 
-func availableStock(p *catalog.Product) int {
+func AvailableStock(p *catalog.Product) int {
 	if !p.Active {
 		return 0
 	}
 	return p.Stock
 }
 
-// summary cuts text at a word boundary.
-func summary(s string, n int) string {
+// Summary cuts text at a word boundary.
+func Summary(s string, n int) string {
 	r := []rune(strings.TrimSpace(s))
 	if len(r) <= n {
 		return string(r)
@@ -62,7 +62,7 @@ func CartViewOf(c *catalog.Cart, currency string) *CartView {
 		line := CartLine{
 			SKU: it.Product.SKU, Title: it.Product.Title, Qty: it.Quantity,
 			UnitPrice: it.Product.Price, LineTotal: it.Product.Price * int64(it.Quantity),
-			Stock: availableStock(it.Product),
+			Stock: AvailableStock(it.Product),
 		}
 		line.PriceText = catalog.FormatPrice(line.LineTotal, it.Product.Currency)
 		if it.Adder != nil {

@@ -1,4 +1,4 @@
-package tools
+package view
 
 import (
 	"fmt"
@@ -52,7 +52,7 @@ func ParseAction(s string) (Action, error) {
 	switch a.Kind {
 	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm:
 	default:
-		return Action{}, fmt.Errorf("engine: unknown action %q", Truncate(parts[0], 20))
+		return Action{}, fmt.Errorf("engine: unknown action %q", truncate(parts[0], 20))
 	}
 	if len(parts) > 1 {
 		a.SKU = parts[1]
@@ -60,7 +60,7 @@ func ParseAction(s string) (Action, error) {
 	if len(parts) > 2 && parts[2] != "" {
 		n, err := strconv.Atoi(parts[2])
 		if err != nil || n < 0 || n > 99 {
-			return Action{}, fmt.Errorf("engine: bad quantity in action %q", Truncate(s, 40))
+			return Action{}, fmt.Errorf("engine: bad quantity in action %q", truncate(s, 40))
 		}
 		a.Qty = n
 	}
@@ -70,7 +70,7 @@ func ParseAction(s string) (Action, error) {
 	return a, nil
 }
 
-func Truncate(s string, n int) string {
+func truncate(s string, n int) string {
 	if r := []rune(s); len(r) > n {
 		return string(r[:n]) + "…"
 	}

@@ -1,4 +1,4 @@
-package tools
+package view
 
 import "shopbot/catalog"
 
