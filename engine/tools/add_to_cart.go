@@ -42,7 +42,7 @@ func addToCartTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
 			}
-			cart, err := catalog.GetCart(ctx, d.DB, s.Scope) // after the write, with any concurrent one
+			cart, err := d.carts().Cart(ctx, s.Scope) // after the write, with any concurrent one
 			if err != nil {
 				return Result{}, err
 			}

@@ -89,7 +89,7 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	}
 	// A replayed turn finds the order it already placed (and delivers
 	// its notice if the run that placed it stopped before).
-	if o, err := catalog.GetOrderByKey(ctx, d.DB, s.IdempotencyKey()); err == nil {
+	if o, err := d.orders().OrderByKey(ctx, s.IdempotencyKey()); err == nil {
 		if o.CartScope != s.Scope.Key() {
 			return Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
 		}
@@ -98,7 +98,7 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	} else if !errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, err
 	}
-	cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err
 	}
@@ -323,7 +323,7 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 // refreshSummary shows the summary of the cart as it is now, after the
 // order transaction found it changed.
 func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact) (Result, error) {
-	cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err
 	}
@@ -367,7 +367,7 @@ func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 		return order, err
 	}
 	// A concurrent run of the same turn placed it.
-	return catalog.GetOrderByKey(ctx, d.DB, s.IdempotencyKey())
+	return d.orders().OrderByKey(ctx, s.IdempotencyKey())
 }
 
 func orderPlaced(s *Session, o *catalog.Order) Result {
@@ -383,7 +383,7 @@ func orderPlaced(s *Session, o *catalog.Order) Result {
 // orderStockError names the product that ran out between the summary and
 // the order; nothing was ordered.
 func orderStockError(ctx context.Context, d *Deps, s *Session, err error) error {
-	cart, cerr := catalog.GetCart(ctx, d.DB, s.Scope)
+	cart, cerr := d.carts().Cart(ctx, s.Scope)
 	if cerr != nil {
 		return err
 	}

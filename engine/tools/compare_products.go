@@ -38,7 +38,7 @@ func compareProductsTool(d *Deps) Tool {
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			ps, err := catalog.GetProducts(ctx, d.DB, a.SKUs)
+			ps, err := d.products().Products(ctx, a.SKUs)
 			if err != nil {
 				return Result{}, err
 			}

@@ -74,7 +74,7 @@ func generateShoppingListTool(d *Deps) Tool {
 				}
 			}
 			now := sessionNow(d, s)
-			lines, err := catalog.PurchaseHistory(ctx, d.DB, s.Customer.ID, now.AddDate(0, 0, -shoppingHistoryDays))
+			lines, err := d.orders().PurchaseHistory(ctx, s.Customer.ID, now.AddDate(0, 0, -shoppingHistoryDays))
 			if err != nil {
 				return Result{}, err
 			}
@@ -166,7 +166,7 @@ func sellableProducts(ctx context.Context, d *Deps, hs []*itemHistory) (map[stri
 	for i, h := range hs {
 		skus[i] = h.SKU
 	}
-	ps, err := catalog.GetProducts(ctx, d.DB, skus)
+	ps, err := d.products().Products(ctx, skus)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"shopbot/catalog"
 	"shopbot/engine/view"
 )
 
@@ -32,7 +31,7 @@ func getAvailabilityTool(d *Deps) Tool {
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			p, err := catalog.GetProduct(ctx, d.DB, a.SKU)
+			p, err := d.products().Product(ctx, a.SKU)
 			if err != nil {
 				return Result{}, err
 			}

@@ -43,11 +43,11 @@ func getCategoriesTool(d *Deps) Tool {
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			all, err := catalog.ListCategories(ctx, d.DB)
+			all, err := d.products().Categories(ctx)
 			if err != nil {
 				return Result{}, err
 			}
-			counts, err := catalog.CategoryProductCounts(ctx, d.DB)
+			counts, err := d.products().CategoryCounts(ctx)
 			if err != nil {
 				return Result{}, err
 			}

@@ -68,7 +68,7 @@ func getOrderStatusTool(d *Deps) Tool {
 // a shared cart, to the chat it was ordered from. Any other order is
 // reported exactly like a missing one.
 func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Result, error) {
-	o, err := catalog.GetOrder(ctx, d.DB, number)
+	o, err := d.orders().Order(ctx, number)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, Errorf("no order with that number")
 	}
@@ -82,7 +82,7 @@ func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Res
 }
 
 func recentOrders(ctx context.Context, d *Deps, s *Session) (Result, error) {
-	os, err := catalog.ListCustomerOrders(ctx, d.DB, s.Customer.ID, recentOrdersLimit)
+	os, err := d.orders().CustomerOrders(ctx, s.Customer.ID, recentOrdersLimit)
 	if err != nil {
 		return Result{}, err
 	}

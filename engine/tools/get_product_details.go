@@ -65,7 +65,7 @@ func getProductDetailsTool(d *Deps) Tool {
 // sellableProduct loads a product the shop still sells: an unknown SKU is
 // ErrNotFound, an archived one a ToolError saying it is no longer sold.
 func sellableProduct(ctx context.Context, d *Deps, sku string) (*catalog.Product, error) {
-	p, err := catalog.GetProduct(ctx, d.DB, sku)
+	p, err := d.products().Product(ctx, sku)
 	if err != nil {
 		return nil, err
 	}

@@ -77,7 +77,7 @@ func getPurchaseStatisticsTool(d *Deps) Tool {
 			}
 			now := sessionNow(d, s)
 			since := now.AddDate(0, 0, -a.PeriodDays)
-			lines, err := catalog.PurchaseHistory(ctx, d.DB, s.Customer.ID, since)
+			lines, err := d.orders().PurchaseHistory(ctx, s.Customer.ID, since)
 			if err != nil {
 				return Result{}, err
 			}

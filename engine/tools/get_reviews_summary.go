@@ -53,11 +53,11 @@ func getReviewsSummaryTool(d *Deps) Tool {
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			p, err := catalog.GetProduct(ctx, d.DB, a.SKU)
+			p, err := d.products().Product(ctx, a.SKU)
 			if err != nil {
 				return Result{}, err
 			}
-			rs, err := catalog.ListReviews(ctx, d.DB, p.ID, reviewsScanMax)
+			rs, err := d.products().Reviews(ctx, p.ID, reviewsScanMax)
 			if err != nil {
 				return Result{}, err
 			}

@@ -44,12 +44,12 @@ func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err
 	}
 	title := sku
-	if p, err := catalog.GetProduct(ctx, d.DB, sku); err == nil {
+	if p, err := d.products().Product(ctx, sku); err == nil {
 		title = p.Title
 	}
 	view := view.CartViewOf(cart, s.Currency)

@@ -27,7 +27,13 @@ type Searcher interface {
 
 // Deps are what tools work with.
 type Deps struct {
+	// DB is where effects are written, each with its journal row in one
+	// transaction (effects.go), and what Products, Carts and Orders read
+	// when they are nil.
 	DB       *bun.DB
+	Products Products
+	Carts    Carts
+	Orders   Orders
 	Search   Searcher
 	Currency string           // the shop currency, e.g. "USD"
 	Now      func() time.Time // clock; time.Now in production

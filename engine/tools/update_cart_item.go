@@ -42,7 +42,7 @@ func updateCartItemTool(d *Deps) Tool {
 			if err != nil {
 				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
 			}
-			cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+			cart, err := d.carts().Cart(ctx, s.Scope)
 			if err != nil {
 				return Result{}, err
 			}

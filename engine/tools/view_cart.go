@@ -20,7 +20,7 @@ func viewCartTool(d *Deps) Tool {
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			cart, err := catalog.GetCart(ctx, d.DB, s.Scope)
+			cart, err := d.carts().Cart(ctx, s.Scope)
 			if err != nil {
 				return Result{}, err
 			}
@@ -98,7 +98,7 @@ func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err e
 	case !errors.Is(err, catalog.ErrOutOfStock):
 		return err
 	}
-	p, perr := catalog.GetProduct(ctx, d.DB, sku)
+	p, perr := d.products().Product(ctx, sku)
 	if perr != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err e
 		return Errorf("%s (%s) is no longer sold", p.Title, sku)
 	}
 	msg := fmt.Sprintf("not enough stock of %s (%s): %d available", p.Title, sku, p.Stock)
-	if cart, cerr := catalog.GetCart(ctx, d.DB, s.Scope); cerr == nil {
+	if cart, cerr := d.carts().Cart(ctx, s.Scope); cerr == nil {
 		if have, _ := cartQty(cart, sku); have > 0 {
 			msg += fmt.Sprintf(", %d already in the cart", have)
 		}
