@@ -74,6 +74,18 @@
 // interface and its request and response types); engine/openai implements
 // it over any OpenAI-compatible server, and bot wires it in.
 //
-// engine/llmtest is the scripted OpenAI-compatible server for tests;
-// engine/loadtest drives `shopbot bench`.
+// The engine is split along its seams, and imports run one way:
+//
+//	engine ──▶ engine/planner ──▶ engine/tools ──▶ engine/view ──▶ catalog
+//	   │                              │
+//	   └──────────────────────────────┴──▶ engine/llm ◀── engine/openai
+//
+// engine keeps the turn (this package); engine/planner the offline
+// planner; engine/tools the tools, their Session and Result, and the
+// effects journal; engine/view what is shown (cards, cart, orders,
+// buttons and their actions, notices), which adapters render; engine/llm
+// the Model interface and its wire-neutral types; engine/openai the
+// OpenAI-compatible client, which bot wires in. engine/llmtest is the
+// scripted OpenAI-compatible server for tests; engine/loadtest drives
+// `shopbot bench`.
 package engine

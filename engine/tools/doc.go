@@ -16,8 +16,11 @@
 // from the platform-verified turn; no schema has a user, customer, chat or
 // cart id. A Result carries compact data for the model and what the
 // adapters render (view.Card, view.CartView, view.OrderView, view.Button,
-// rendered from catalog data, never from model text). Tools read and write through Deps
-// (the database, the search, the clock, the notice callback).
+// rendered from catalog data, never from model text). Tools read through
+// narrow interfaces declared here (store.go: Products, Carts, Orders;
+// Store implements them over catalog and a bun.IDB, and a test may pass a
+// fake of function fields) and the Searcher; they write only through the
+// effects journal below, in a transaction on Deps.DB.
 //
 // Side effects are idempotent per turn (effects.go). Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own
