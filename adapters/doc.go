@@ -7,7 +7,13 @@
 // natively. Adapters hold no business logic; each has one place where a
 // failure becomes a polite reply (engine.PoliteMessage) and a log line.
 //
-// This package holds the Hub, which routes tools.Notices (new orders and
+// Every HTTP edge reads its body with ReadBody (body.go): over the edge's
+// limit, the rest is drained (up to 8 MB) so the client reads a 413
+// instead of a connection reset. Text fields are cleaned with
+// engine.CleanText/CleanLine where an adapter first reads them, before
+// anything reaches the database.
+//
+// This package holds the Hub, which routes view.Notices (new orders and
 // handoffs to the merchant, order status changes and merchant replies to
 // the shopper) to the adapter that can deliver them.
 package adapters

@@ -19,8 +19,13 @@
 // over TLS (directly, or per X-Forwarded-Proto from a trusted proxy).
 // X-Forwarded-For and X-Forwarded-Proto are read only in proxy.go and only
 // when the peer is one of TrustedProxies. Every POST but the sign-in needs
-// the session's CSRF token (403 and no change otherwise); the sign-in form
-// uses a double-submit token. Sign-in attempts are counted in the database
+// the session's CSRF token (403 and no change otherwise); every posted
+// form, the sign-in's too, is bounded (256 MB, else 413), parsed and
+// cleaned once by readForm (form.go: NUL, control characters and invalid
+// UTF-8 removed, line breaks kept) before a handler reads it, and
+// multipart uploads get a 15-minute read and write window past the
+// server's timeouts. An unreachable database is a 503 with Retry-After.
+// The sign-in form uses a double-submit token. Sign-in attempts are counted in the database
 // before the password is compared (5 per user name and 20 per address per
 // fixed 15-minute window, shared by every replica; a success does not
 // reset the count), so no more than 5 passwords per user per window reach

@@ -132,10 +132,15 @@ type errorPage struct {
 // renderError is the panel's one translation of errors into pages.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) {
 	code, msg := http.StatusInternalServerError, "Something went wrong; the error is logged."
+	err = catalog.Unavailable(err)
 	var ue *userError
 	switch {
 	case errors.As(err, &ue):
 		code, msg = ue.code, ue.msg
+	case errors.Is(err, catalog.ErrUnavailable):
+		s.log.WarnContext(r.Context(), "admin request failed: database unavailable", "route", r.Pattern, "err", err)
+		w.Header().Set("Retry-After", "5")
+		code, msg = http.StatusServiceUnavailable, "The database is unreachable right now. Try again in a moment."
 	case errors.Is(err, catalog.ErrNotFound):
 		code, msg = http.StatusNotFound, "Not found."
 	case errors.Is(err, catalog.ErrInvalidTransition), errors.Is(err, catalog.ErrConflict):

@@ -34,7 +34,7 @@ func (s *Server) panelRoutes() {
 	s.mux.Handle("GET /admin", http.RedirectHandler("/admin/", http.StatusMovedPermanently))
 
 	s.mux.HandleFunc("GET /admin/login", s.headers(s.loginPage))
-	s.mux.HandleFunc("POST /admin/login", s.headers(s.login))
+	s.mux.HandleFunc("POST /admin/login", s.headers(s.withForm(s.login)))
 	s.mux.HandleFunc("POST /admin/logout", action(s.logout))
 
 	s.mux.HandleFunc("GET /admin/{$}", page(s.dashboard))

@@ -157,10 +157,13 @@ func (s *Server) action(h http.HandlerFunc) http.HandlerFunc {
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))
+		if err := readForm(w, r); err != nil { // bounded, parsed (multipart too) and cleaned
+			s.renderError(w, r, err)
+			return
+		}
 		tok := r.Header.Get("X-CSRF-Token")
 		if tok == "" {
-			r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
-			tok = r.FormValue("csrf") // parses a multipart body as well
+			tok = r.FormValue("csrf")
 		}
 		if subtle.ConstantTimeCompare([]byte(tok), []byte(sess.CSRFToken)) != 1 {
 			s.render(w, r, http.StatusForbidden, "error", "Forbidden", "", errorPage{Code: 403, Message: "The form was stale or forged (bad CSRF token); nothing was changed. Reload the page and try again."})

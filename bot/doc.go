@@ -23,4 +23,9 @@
 // products, and for serve the admin user. Replicas starting together on one
 // database do it once; the others wait for the lock, find it done and start
 // as usual (no "demo catalog loaded", no second generated password).
+//
+// The HTTP server bounds every connection (serve.go newHTTPServer):
+// headers within 10 s and 64 KB, the body within a minute, the response
+// within 2 minutes (the web chat's stream and admin uploads extend their
+// own deadlines), idle keep-alives closed after 2 minutes.
 package main

@@ -84,7 +84,8 @@ func (s *slackApp) start(ctx context.Context, log *slog.Logger) {
 		return
 	}
 	go func() {
-		if err := s.ad.RunSocketMode(ctx); err != nil && ctx.Err() == nil {
+		err := s.ad.RunSocketMode(ctx) // returns only with an error
+		if ctx.Err() == nil {
 			log.Error("slack socket mode stopped", "err", err)
 		}
 	}()

@@ -53,6 +53,8 @@ func ResolveCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, e
 	if strings.TrimSpace(id.Channel) == "" || strings.TrimSpace(id.PlatformUserID) == "" {
 		return nil, fmt.Errorf("catalog: resolve customer: %w: channel and platform user id are required", ErrInvalid)
 	}
+	// A name Postgres cannot store would fail this customer's every turn.
+	id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
 	// Most turns come from a known customer whose names have not changed:
 	// a read then, and a write only when something is new.
 	known := new(Customer)

@@ -40,7 +40,13 @@
 //
 // Errors are wrapped with context and classified by the sentinels in
 // errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
-// errors.Is and translate them once at their edge.
+// errors.Is and translate them once at their edge. Unavailable
+// (sqlerr.go) adds ErrUnavailable to the errors of a database that cannot
+// serve — a closed pool, a refused or lost connection, a Postgres
+// shutting down or dropped, SQLite busy — so that edges answer 503 rather
+// than 500. ResolveCustomer stores names without NUL or invalid UTF-8
+// (text.go), whatever the caller passed: one such byte must not fail a
+// customer's every turn.
 //
 // Product imports are recorded in import_jobs (import_jobs.go): counts, a
 // heartbeat and the first 1,000 row errors (import_job_errors), so every

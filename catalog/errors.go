@@ -12,4 +12,9 @@ var (
 	ErrIdempotencyKey    = errors.New("idempotency key already used for a different cart")
 	ErrInvalidTransition = errors.New("invalid order status change")
 	ErrConflict          = errors.New("conflict")
+	// ErrUnavailable marks an error of an unreachable or overloaded
+	// database (connection refused or lost, closed pool, server shutting
+	// down, SQLite busy): nothing was done, a retry later may succeed.
+	// Unavailable (sqlerr.go) adds it to an error's chain.
+	ErrUnavailable = errors.New("database unavailable")
 )

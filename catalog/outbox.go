@@ -63,7 +63,7 @@ func AckOutbox(ctx context.Context, db bun.IDB, ids ...int64) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if _, err := db.NewDelete().Model((*OutboxEvent)(nil)).Where("id IN (?)", bun.In(ids)).Exec(ctx); err != nil {
+	if _, err := db.NewDelete().Model((*OutboxEvent)(nil)).Where("id IN (?)", bun.List(ids)).Exec(ctx); err != nil {
 		return fmt.Errorf("catalog: ack outbox: %w", err)
 	}
 	return nil

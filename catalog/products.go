@@ -116,7 +116,7 @@ func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (Upsert
 			Stock: in.Stock, Active: !in.Inactive, ImageURLs: in.ImageURLs, CreatedAt: now, UpdatedAt: now,
 		}
 	}
-	existing, err := db.NewSelect().Model((*Product)(nil)).Where("sku IN (?)", bun.In(skus)).Count(ctx)
+	existing, err := db.NewSelect().Model((*Product)(nil)).Where("sku IN (?)", bun.List(skus)).Count(ctx)
 	if err != nil {
 		return res, fmt.Errorf("catalog: upsert products: count existing: %w", err)
 	}
@@ -172,7 +172,7 @@ func GetProducts(ctx context.Context, db bun.IDB, skus []string) ([]Product, err
 		return nil, nil
 	}
 	var ps []Product
-	if err := db.NewSelect().Model(&ps).Relation("Category").Where("product.sku IN (?)", bun.In(skus)).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&ps).Relation("Category").Where("product.sku IN (?)", bun.List(skus)).Scan(ctx); err != nil {
 		return nil, fmt.Errorf("catalog: load products: %w", err)
 	}
 	pos := make(map[string]int, len(skus))
@@ -212,7 +212,7 @@ func ListProducts(ctx context.Context, db bun.IDB, f ProductFilter) ([]Product, 
 	var ps []Product
 	q := db.NewSelect().Model(&ps).Relation("Category")
 	if len(f.CategoryIDs) > 0 {
-		q = q.Where("product.category_id IN (?)", bun.In(f.CategoryIDs))
+		q = q.Where("product.category_id IN (?)", bun.List(f.CategoryIDs))
 	}
 	if f.MinPrice > 0 {
 		q = q.Where("product.price >= ?", f.MinPrice)

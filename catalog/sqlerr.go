@@ -2,9 +2,13 @@ package catalog
 
 import (
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"strings"
+	"syscall"
 
 	"github.com/uptrace/bun/driver/pgdriver"
 	"modernc.org/sqlite"
@@ -46,4 +50,50 @@ func isUniqueViolation(err error) bool {
 		return code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	}
 	return strings.Contains(err.Error(), "UNIQUE constraint failed")
+}
+
+// Unavailable returns err with ErrUnavailable added to its chain when it
+// reports an unreachable or overloaded database rather than a problem with
+// the request, so that an edge can answer "try again later" (HTTP 503)
+// instead of "something broke"; any other error (and nil) is returned as is.
+func Unavailable(err error) error {
+	if err == nil || errors.Is(err, ErrUnavailable) || !isUnavailable(err) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, err)
+}
+
+func isUnavailable(err error) bool {
+	var netErr net.Error
+	var pgErr pgdriver.Error
+	var liteErr *sqlite.Error
+	switch {
+	case errors.Is(err, sql.ErrConnDone), errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &netErr):
+		return true
+	case errors.As(err, &pgErr):
+		return pgUnavailable(pgErr.Field('C'))
+	case errors.As(err, &liteErr):
+		switch liteErr.Code() & 0xff { // the primary result code
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_FULL:
+			return true
+		}
+		return false
+	}
+	// database/sql's closed-pool error is not exported.
+	return strings.Contains(err.Error(), "sql: database is closed")
+}
+
+// pgUnavailable reports whether a Postgres SQLSTATE means the server cannot
+// serve now: connection exceptions (class 08), too many connections, an
+// administrator's shutdown or a server starting, the database gone.
+func pgUnavailable(code string) bool {
+	switch code {
+	case "53300", "57P01", "57P02", "57P03", "3D000":
+		return true
+	}
+	return strings.HasPrefix(code, "08")
 }

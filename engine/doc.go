@@ -2,8 +2,11 @@
 // normalized Turn and a Sink; Handle answers by streaming typed events
 // (text deltas, product cards, buttons, the cart, an order, done).
 //
-// A turn flows like this (engine.go): validate the turn; take the chat's
-// lock so one chat's turns run in order; resolve the customer from the
+// A turn flows like this (engine.go): validate the turn — every string
+// field cleaned by CleanText/CleanLine (clean.go: NUL, control characters
+// and invalid UTF-8 removed, names ≤ 200 runes, locale ≤ 16), identifiers
+// holding control characters or over 128 runes refused with ErrBadTurn;
+// take the chat's lock so one chat's turns run in order; resolve the customer from the
 // platform-verified identity and open the conversation and its State
 // (session.go); count the turn against the per-customer rate limit
 // (limits.go: RateLimit turns per fixed RateWindow, counted in the
@@ -73,6 +76,11 @@
 // what the model reads. The model is an llm.Model (engine/llm owns the
 // interface and its request and response types); engine/openai implements
 // it over any OpenAI-compatible server, and bot wires it in.
+//
+// Handle's error classifies the failure for the adapter: ErrRateLimited,
+// ErrBadTurn, ErrReplayed, and ErrUnavailable when the database could not
+// serve (catalog.Unavailable) — HTTP adapters answer that one with 503 and
+// Retry-After; the shopper was told once, through the sink.
 //
 // The engine is split along its seams, and imports run one way:
 //

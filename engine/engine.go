@@ -149,6 +149,12 @@ func New(cfg Config) (*Engine, error) {
 	}, nil
 }
 
+// ErrUnavailable reports a turn that failed because the database was
+// unreachable or overloaded (catalog.ErrUnavailable, classified by
+// catalog.Unavailable): the shopper was told to try again, and a retry
+// later may succeed. HTTP adapters answer 503 with Retry-After.
+var ErrUnavailable = catalog.ErrUnavailable
+
 // PoliteMessage is what to tell a shopper when Handle returned err
 // without having said anything (a rate limit), in the locale's language.
 func PoliteMessage(err error, locale string) string {
@@ -164,8 +170,10 @@ const maxTurnText = 4000
 // Handle answers one turn, streaming the reply to sink. Turns of one chat
 // are handled in order; different chats run in parallel. The returned
 // error is for the adapter's log; the shopper has already been told
-// something polite through the sink.
-func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
+// something polite through the sink. An unreachable database comes back
+// as ErrUnavailable, which HTTP adapters answer with 503.
+func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
+	defer func() { err = catalog.Unavailable(err) }()
 	start := time.Now()
 	if err := validateTurn(&t); err != nil {
 		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
@@ -195,7 +203,12 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) error {
 	return err
 }
 
+// validateTurn cleans a turn's fields (clean.go) and refuses one that
+// cannot be answered.
 func validateTurn(t *Turn) error {
+	if err := cleanTurn(t); err != nil {
+		return err
+	}
 	t.Text = strings.TrimSpace(t.Text)
 	switch {
 	case t.Channel == "" || t.ChatID == "" || t.UserID == "":

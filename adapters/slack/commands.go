@@ -38,7 +38,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	cmd := slack.SlashCommand{
 		TeamID: form.Get("team_id"), ChannelID: form.Get("channel_id"), UserID: form.Get("user_id"),
-		UserName: form.Get("user_name"), Command: form.Get("command"), Text: form.Get("text"),
+		UserName: engine.CleanLine(form.Get("user_name"), 200), Command: form.Get("command"), Text: engine.CleanText(form.Get("text"), 0),
 		ResponseURL: form.Get("response_url"), TriggerID: form.Get("trigger_id"),
 	}
 	resp, err := a.acceptCommand(r.Context(), cmd)
@@ -46,8 +46,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errBadPayload):
 		http.Error(w, err.Error(), http.StatusBadRequest)
 	case err != nil:
-		a.log.ErrorContext(r.Context(), "slack command not accepted", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
+		a.notAccepted(w, r, "slack command not accepted", err)
 	case resp != nil:
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(resp)

@@ -6,7 +6,12 @@
 // both feed the same accept functions. Every HTTP request's v0 signature
 // is checked first (HMAC-SHA256 of "v0:timestamp:body" with the signing
 // secret, five-minute window, constant-time compare): a bad, stale or
-// missing signature gets 401 and touches nothing.
+// missing signature gets 401 and touches nothing. A body over 1 MB gets a
+// 413; an event_id or trigger_id with control characters a 400 (it could
+// not be an inbox key); a request that cannot be recorded because the
+// database is down a 503 with Retry-After, which Slack retries. Payloads
+// are stored as valid UTF-8 and message text is cleaned
+// (engine.CleanText) before the turn is built.
 //
 // An accepted request (event, button press, slash command) is stored in
 // the slack_inbox table before it is acknowledged — keyed by event_id or

@@ -13,6 +13,7 @@ import (
 
 	"github.com/slack-go/slack/slackevents"
 
+	"shopbot/adapters"
 	"shopbot/catalog"
 	"shopbot/engine"
 )
@@ -23,9 +24,13 @@ const maxBody = 1 << 20
 // readVerified reads a request body and checks its signature; on failure
 // it has answered 401 (or 413) and returns nil.
 func (a *Adapter) readVerified(w http.ResponseWriter, r *http.Request) []byte {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if err != nil {
-		http.Error(w, "request body too large", http.StatusRequestEntityTooLarge)
+	body, err := adapters.ReadBody(w, r, maxBody)
+	switch {
+	case errors.Is(err, adapters.ErrBodyTooLarge):
+		http.Error(w, "request body over 1 MB", http.StatusRequestEntityTooLarge)
+		return nil
+	case err != nil:
+		http.Error(w, "request body unreadable", http.StatusBadRequest)
 		return nil
 	}
 	if err := verify(a.cfg.SigningSecret, r.Header, body, a.cfg.Now()); err != nil {
@@ -53,9 +58,7 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errBadPayload):
 		http.Error(w, err.Error(), http.StatusBadRequest)
 	case err != nil:
-		// Not recorded: Slack retries later.
-		a.log.ErrorContext(r.Context(), "slack event not accepted", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
+		a.notAccepted(w, r, "slack event not accepted", err)
 	case challenge != "":
 		w.Header().Set("Content-Type", "text/plain")
 		io.WriteString(w, challenge)
@@ -66,6 +69,18 @@ func (a *Adapter) serveEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 var errBadPayload = errors.New("slack: malformed payload")
+
+// notAccepted answers a request that could not be recorded: Slack retries
+// it later. An unreachable database is a 503.
+func (a *Adapter) notAccepted(w http.ResponseWriter, r *http.Request, msg string, err error) {
+	a.log.ErrorContext(r.Context(), msg, "err", err)
+	if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+		w.Header().Set("Retry-After", "5")
+		http.Error(w, "try again", http.StatusServiceUnavailable)
+		return
+	}
+	http.Error(w, "try again", http.StatusInternalServerError)
+}
 
 // acceptEvent takes one Events API envelope (an HTTP body or a Socket Mode
 // payload): it answers url_verification with the challenge, records an
@@ -118,6 +133,10 @@ type work struct {
 // record stores a request in the inbox and queues its work, unless it was
 // recorded before (a retry); an error means nothing was recorded.
 func (a *Adapter) record(ctx context.Context, row inboxRow, w work) error {
+	if !storableKey(row.Key) {
+		return fmt.Errorf("%w: id over %d characters or with control characters", errBadPayload, maxKeyRunes)
+	}
+	row.Payload = strings.ToValidUTF8(row.Payload, "\uFFFD") // as decoding reads it
 	row.ReceivedAt = time.Now().UTC()
 	first, err := a.inbox.record(ctx, row)
 	if err != nil {
@@ -195,7 +214,7 @@ func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
 // turnJob is the work for one message: a turn answered in channel (in
 // thread when set).
 func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared bool) (string, func(context.Context)) {
-	text = cleanText(text, a.botUserID)
+	text = cleanText(engine.CleanText(text, 0), a.botUserID)
 	if text == "" || channel == "" {
 		return "", nil
 	}

@@ -38,7 +38,7 @@ const patience = 30 * time.Second
 // env is the adapter on a demo shop, behind an HTTP server, talking to a
 // fake Slack API.
 type env struct {
-	t       *testing.T
+	t       testing.TB
 	db      *bun.DB
 	fake    *slackfake.Server
 	ad      *slackad.Adapter
@@ -58,10 +58,15 @@ type env struct {
 
 type option func(*engine.Config, *slackad.Config)
 
-// newEnv starts everything; h replaces the engine when not nil.
-func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
+// newEnv starts everything on SQLite; h replaces the engine when not nil.
+func newEnv(t testing.TB, h slackad.Handler, opts ...option) *env {
 	t.Helper()
-	db := catalogtest.SQLite(t)
+	return newEnvOn(t, catalogtest.SQLite(t), h, opts...)
+}
+
+// newEnvOn is newEnv on the given database.
+func newEnvOn(t testing.TB, db *bun.DB, h slackad.Handler, opts ...option) *env {
+	t.Helper()
 	if h == nil { // the real engine shops in the demo catalog
 		if _, err := demo.Load(context.Background(), db); err != nil {
 			t.Fatal(err)
@@ -74,6 +79,9 @@ func newEnv(t *testing.T, h slackad.Handler, opts ...option) *env {
 		BotToken: slackfake.Token, SigningSecret: secret, APIURL: e.fake.URL, DB: db,
 		AdminURL: "https://shop.example.com", OrdersChannel: "CORDERS",
 		Throttle: 200 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	if _, fuzz := t.(*testing.F); fuzz { // a fuzz target may not log through f
+		acfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	for _, o := range opts {
 		o(&ecfg, &acfg)
@@ -151,7 +159,7 @@ func (e *env) timed(h http.Handler) http.Handler {
 }
 
 // tlog writes log lines to t.Log.
-type tlog struct{ t *testing.T }
+type tlog struct{ t testing.TB }
 
 func (w tlog) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
@@ -256,7 +264,7 @@ func (e *env) press(user string, msg slackfake.Message, value string) {
 }
 
 // findButton returns the block and action ids of the button with value.
-func findButton(t *testing.T, msg slackfake.Message, value string) (string, string) {
+func findButton(t testing.TB, msg slackfake.Message, value string) (string, string) {
 	t.Helper()
 	for _, b := range msg.Blocks {
 		var els []any

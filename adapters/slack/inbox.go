@@ -5,7 +5,10 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/uptrace/bun"
 
@@ -31,6 +34,17 @@ const (
 	kindAction  = "action"  // an interaction payload
 	kindCommand = "command" // a slash command, as slack.SlashCommand JSON
 )
+
+// maxKeyRunes bounds an inbox key (Slack's ids are far shorter).
+const maxKeyRunes = 200
+
+// storableKey reports whether an inbox key, built from ids in the
+// request, can be stored as given: bounded, valid UTF-8, no control
+// characters. Altering it instead could make two requests one.
+func storableKey(k string) bool {
+	return utf8.ValidString(k) && utf8.RuneCountInString(k) <= maxKeyRunes &&
+		strings.IndexFunc(k, unicode.IsControl) < 0
+}
 
 // keepHandled is how long handled requests stay in the inbox; Slack
 // retries for minutes, not days.
@@ -84,7 +98,7 @@ func (in *inbox) insert(ctx context.Context, rows []inboxRow) ([]bool, error) {
 
 func (in *inbox) markHandled(ctx context.Context, keys []string) ([]bool, error) {
 	_, err := in.db.NewUpdate().Model((*inboxRow)(nil)).Set("handled_at = ?", time.Now().UTC()).
-		Where("event_key IN (?)", bun.In(keys)).Exec(ctx)
+		Where("event_key IN (?)", bun.List(keys)).Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("slack: mark %d requests handled: %w", len(keys), err)
 	}

@@ -33,8 +33,7 @@ func (a *Adapter) serveInteractions(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, errBadPayload):
 		http.Error(w, err.Error(), http.StatusBadRequest)
 	case err != nil:
-		a.log.ErrorContext(r.Context(), "slack interaction not accepted", "err", err)
-		http.Error(w, "try again", http.StatusInternalServerError)
+		a.notAccepted(w, r, "slack interaction not accepted", err)
 	default:
 		w.WriteHeader(http.StatusOK)
 	}

@@ -216,6 +216,7 @@ func TestCartMessageSurvivesRestart(t *testing.T) {
 	fresh := e.waitFor("C1", root, "a new cart message", func(m slackfake.Message) bool {
 		return m.TS != cart.TS && strings.Contains(text(m), "Channel cart")
 	})
+	e.ad.Wait() // the adapter remembers the new message after posting it
 	var stored string
 	if err := e.db.NewRaw("SELECT message_ts FROM slack_carts WHERE channel_id = 'C1' AND thread_ts = ?", root).Scan(context.Background(), &stored); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,11 @@
 // it is acknowledged — the webhook answers 200, or the next getUpdates
 // carries the offset past it — so an update acknowledged but not yet
 // handled survives a crash and is resumed at the next start; update_id
-// as the inbox key makes a redelivery a no-op.
+// as the inbox key makes a redelivery a no-op. A body over 1 MB is a 413;
+// an update that cannot be recorded because the database is down a 503.
+// The raw update is stored as valid UTF-8; names, the language code and
+// callback data are cleaned where the turn is built (handle.go turnBase),
+// so a NUL in a first_name never reaches the database.
 //
 // Ordering: updates go through a queue per chat, in update_id order, one
 // at a time; different chats run concurrently. Pre-checkout queries skip

@@ -90,16 +90,18 @@ func (a *Adapter) addressed(m *models.Message) (string, bool) {
 	return "", false
 }
 
-// turnBase fills a turn's identity from the verified update.
+// turnBase fills a turn's identity from the verified update. Names and
+// the language code are cleaned here, where they enter: a NUL in a
+// first_name must not reach the database (engine.CleanLine).
 func (a *Adapter) turnBase(chat models.Chat, from models.User, updateID int64) engine.Turn {
-	name := strings.TrimSpace(from.FirstName + " " + from.LastName)
+	name := engine.CleanLine(from.FirstName+" "+from.LastName, maxNameRunes)
 	return engine.Turn{
 		Channel:  "telegram",
 		ChatID:   strconv.FormatInt(chat.ID, 10),
 		UserID:   strconv.FormatInt(from.ID, 10),
 		UserName: name,
-		Username: from.Username,
-		Locale:   from.LanguageCode,
+		Username: engine.CleanLine(from.Username, maxNameRunes),
+		Locale:   engine.CleanLine(from.LanguageCode, maxLocaleRunes),
 		Shared:   chat.Type != models.ChatTypePrivate,
 		DedupKey: "tg" + strconv.FormatInt(updateID, 10),
 	}
@@ -112,7 +114,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
-	act, err := view.ParseAction(q.Data)
+	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
 	if err != nil {
 		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
@@ -131,6 +133,13 @@ func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
 	}
 	return nil, 0
 }
+
+// Bounds of fields from Telegram: names as the engine keeps them, a
+// language code (callback data: maxCallbackData).
+const (
+	maxNameRunes   = 200
+	maxLocaleRunes = 16
+)
 
 // pressed is the button behind a turn.
 type pressed struct {
@@ -185,7 +194,7 @@ const toastCheckWithin = 400 * time.Millisecond
 // a reason when not, nothing for buttons that answer in the chat.
 func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	locale := q.From.LanguageCode
-	act, err := view.ParseAction(q.Data)
+	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
 	if err != nil {
 		return text(locale, txtStaleButton)
 	}

@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/go-telegram/bot/models"
+
+	"shopbot/adapters"
+	"shopbot/catalog"
 )
 
 // maxUpdateBytes bounds a webhook body.
@@ -37,9 +40,13 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the bot is starting", http.StatusServiceUnavailable)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxUpdateBytes))
-	if err != nil {
-		http.Error(w, "update body unreadable or over 1 MB", http.StatusRequestEntityTooLarge)
+	body, err := adapters.ReadBody(w, r, maxUpdateBytes)
+	switch {
+	case errors.Is(err, adapters.ErrBodyTooLarge):
+		http.Error(w, "update body over 1 MB", http.StatusRequestEntityTooLarge)
+		return
+	case err != nil:
+		http.Error(w, "update body unreadable", http.StatusBadRequest)
 		return
 	}
 	u, err := decodeUpdate(body)
@@ -49,12 +56,20 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := a.accept(r.Context(), u, body, time.Now()); err != nil {
 		a.log.ErrorContext(r.Context(), "telegram update not recorded; Telegram will redeliver", "update_id", u.ID, "err", err)
-		http.Error(w, "update not recorded, retry later", http.StatusInternalServerError)
+		code := http.StatusInternalServerError
+		if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+			w.Header().Set("Retry-After", "5")
+			code = http.StatusServiceUnavailable
+		}
+		http.Error(w, "update not recorded, retry later", code)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 }
 
+// decodeUpdate parses an update. Invalid UTF-8 in its strings decodes
+// as U+FFFD; NUL and other control characters in the fields a turn uses
+// are removed where the turn is built (turnBase).
 func decodeUpdate(body []byte) (*models.Update, error) {
 	var u models.Update
 	if err := json.Unmarshal(body, &u); err != nil {

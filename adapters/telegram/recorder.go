@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"time"
@@ -78,7 +79,7 @@ func (a *Adapter) recordArrivals(conn *bun.Conn, batch []arrival) error {
 			continue // the same update twice in one batch
 		}
 		seen[b.update.ID] = true
-		rows = append(rows, inboxRow{UpdateID: b.update.ID, ChatID: chatKey(b.update), Payload: string(b.raw), ReceivedAt: b.received.UTC()})
+		rows = append(rows, inboxRow{UpdateID: b.update.ID, ChatID: chatKey(b.update), Payload: storable(b.raw), ReceivedAt: b.received.UTC()})
 	}
 	fresh, err := recordBatch(a.ctx, conn, rows)
 	if err != nil {
@@ -95,6 +96,15 @@ func (a *Adapter) recordArrivals(conn *bun.Conn, batch []arrival) error {
 		a.dispatch(b.update, b.received)
 	}
 	return nil
+}
+
+// storable is a raw update as the inbox keeps it: invalid UTF-8 becomes
+// U+FFFD, as decoding it does anyway, so that the stored text is valid on
+// both databases whatever way it is written (Postgres refuses invalid
+// UTF-8 in a bound parameter). A NUL cannot be there: JSON allows it only
+// escaped.
+func storable(raw []byte) string {
+	return string(bytes.ToValidUTF8(raw, []byte("\uFFFD")))
 }
 
 // errStopping reports an update that arrived while the adapter stops.

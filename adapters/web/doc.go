@@ -8,8 +8,15 @@
 // buttons, cart, order, typing, done, error) as server-sent events.
 //
 // The session id is the shopper's identity on the web channel, so clients
-// must generate unguessable ids (16–64 characters, e.g. a UUID). Bodies over
-// 8 KB, malformed JSON, unknown fields, empty messages and bad session ids
-// get a 400 with a JSON error and reach no further; a rate-limited shopper
-// gets a 429.
+// must generate unguessable ids (16–64 characters, e.g. a UUID). Malformed
+// JSON, unknown fields, empty messages, bad session ids and an
+// Idempotency-Key over 64 characters (or not printable ASCII) get a 400
+// with a JSON error and reach no further; a body over 8 KB gets a 413
+// (read to its end first, so the client sees it); a rate-limited shopper
+// gets a 429; a turn that failed because the database is unreachable gets
+// a 503 with Retry-After: 5, in the streaming mode too (an error event
+// before anything else is held back for it). The name, locale and message
+// are cleaned (engine.CleanLine/CleanText) before the turn is built. A
+// stream extends its write deadline as events flow, beyond the server's
+// WriteTimeout.
 package web

@@ -6,9 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"shopbot/engine"
 )
+
+// streamWriteWindow is how long writing one event may take.
+const streamWriteWindow = time.Minute
 
 // stream answers with server-sent events, one per engine event:
 //
@@ -29,21 +33,39 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 			started = true
 		}
 	}
+	// An error before anything else is held back: if the turn failed
+	// (the database down), a status code says so better than a 200 stream.
+	var held *engine.Event
 	err := c.engine.Handle(r.Context(), turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
+		if !started && ev.Kind == engine.EventError && held == nil {
+			held = &ev
+			return nil
+		}
 		start()
+		// The server's WriteTimeout bounds a whole response; a stream
+		// lives as long as events keep coming, each within the window.
+		_ = rc.SetWriteDeadline(time.Now().Add(streamWriteWindow))
+		if held != nil {
+			if err := writeEvent(w, *held); err != nil {
+				return err
+			}
+			held = nil
+		}
 		if err := writeEvent(w, ev); err != nil {
 			return err
 		}
 		return rc.Flush()
 	}))
-	if err == nil {
-		return
-	}
-	if !started {
+	if err != nil && !started {
 		c.failed(w, r, err) // nothing sent yet: a proper status code
 		return
 	}
-	if !errors.Is(err, context.Canceled) {
+	if held != nil { // said, yet the turn succeeded
+		start()
+		_ = writeEvent(w, *held)
+		_ = rc.Flush()
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
 		c.log.ErrorContext(r.Context(), "web chat stream failed", "err", err)
 	}
 }

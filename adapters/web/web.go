@@ -1,17 +1,20 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
 
+	"shopbot/adapters"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -32,6 +35,9 @@ func New(h Handler, log *slog.Logger) *Chat { return &Chat{engine: h, log: log} 
 
 // maxBody bounds a request body.
 const maxBody = 8 << 10
+
+// retryAfter is the Retry-After of a 503 while the database is down.
+const retryAfter = "5"
 
 var sessionRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
@@ -56,7 +62,11 @@ type response struct {
 func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	turn, err := decode(w, r)
 	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
+		code := http.StatusBadRequest
+		if errors.Is(err, adapters.ErrBodyTooLarge) {
+			code = http.StatusRequestEntityTooLarge
+		}
+		writeError(w, code, err.Error())
 		return
 	}
 	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
@@ -86,6 +96,10 @@ func (c *Chat) failed(w http.ResponseWriter, r *http.Request, err error) bool {
 		writeError(w, http.StatusBadRequest, err.Error())
 	case errors.Is(err, engine.ErrReplayed):
 		writeError(w, http.StatusConflict, "this message was handled already: its Idempotency-Key was used before")
+	case errors.Is(err, engine.ErrUnavailable):
+		c.log.WarnContext(r.Context(), "web chat turn failed: database unavailable", "err", err)
+		w.Header().Set("Retry-After", retryAfter)
+		writeError(w, http.StatusServiceUnavailable, "the shop is briefly unavailable; please try again in a few seconds")
 	default:
 		c.log.ErrorContext(r.Context(), "web chat turn failed", "err", err)
 		writeError(w, http.StatusInternalServerError, "something went wrong; please try again")
@@ -94,15 +108,21 @@ func (c *Chat) failed(w http.ResponseWriter, r *http.Request, err error) bool {
 }
 
 func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	dec := json.NewDecoder(r.Body)
+	key, err := idempotencyKey(r)
+	if err != nil {
+		return engine.Turn{}, err
+	}
+	body, err := adapters.ReadBody(w, r, maxBody)
+	if err != nil {
+		if errors.Is(err, adapters.ErrBodyTooLarge) {
+			return engine.Turn{}, fmt.Errorf("%w: the limit is 8 KB", adapters.ErrBodyTooLarge)
+		}
+		return engine.Turn{}, errors.New("request body unreadable")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	var req request
 	if err := dec.Decode(&req); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return engine.Turn{}, errors.New("request body over 8 KB")
-		}
 		return engine.Turn{}, errors.New("body must be a JSON object with session and message (or action)")
 	}
 	if _, err := dec.Token(); err != io.EOF {
@@ -112,8 +132,8 @@ func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
 		return engine.Turn{}, errors.New("session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
 	}
 	t := engine.Turn{
-		Channel: "web", ChatID: req.Session, UserID: req.Session, UserName: truncate(req.Name, 64),
-		Locale: truncate(req.Locale, 8), Text: strings.TrimSpace(req.Message), DedupKey: dedupKey(r),
+		Channel: "web", ChatID: req.Session, UserID: req.Session, UserName: engine.CleanLine(req.Name, 64),
+		Locale: engine.CleanLine(req.Locale, 8), Text: strings.TrimSpace(engine.CleanText(req.Message, 0)), DedupKey: key,
 	}
 	if req.Action != "" {
 		a, err := view.ParseAction(req.Action)
@@ -128,15 +148,24 @@ func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
 	return t, nil
 }
 
-// dedupKey is the client's Idempotency-Key (a retried request then cannot
-// order twice) or a fresh random id.
-func dedupKey(r *http.Request) string {
-	if k := r.Header.Get("Idempotency-Key"); k != "" && len(k) <= 64 {
-		return k
+// maxKey bounds an Idempotency-Key.
+const maxKey = 64
+
+// idempotencyKey is the client's Idempotency-Key (a retried request then
+// cannot order twice) or, without one, a fresh random id. A key that is
+// too long or not printable ASCII is refused rather than ignored: ignoring
+// it would silently turn off the protection the client asked for.
+func idempotencyKey(r *http.Request) (string, error) {
+	k := r.Header.Get("Idempotency-Key")
+	if k == "" {
+		b := make([]byte, 12)
+		_, _ = rand.Read(b)
+		return hex.EncodeToString(b), nil
 	}
-	b := make([]byte, 12)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
+	if len(k) > maxKey || strings.IndexFunc(k, func(c rune) bool { return c < 0x20 || c > 0x7e }) >= 0 {
+		return "", fmt.Errorf("Idempotency-Key must be at most %d characters of printable ASCII", maxKey)
+	}
+	return k, nil
 }
 
 func collect(resp *response, ev engine.Event) {
@@ -163,11 +192,4 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 
 func writeError(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, map[string]string{"error": msg})
-}
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n])
-	}
-	return s
 }

@@ -68,7 +68,7 @@ func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*
 		if err != nil {
 			return nil, err
 		}
-		sel = sel.Where("product.category_id IN (?)", bun.In(ids))
+		sel = sel.Where("product.category_id IN (?)", bun.List(ids))
 	}
 	if q.MinPrice > 0 {
 		sel = sel.Where("product.price >= ?", q.MinPrice)
