@@ -63,13 +63,3 @@ func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *tools.Ses
 		State: &tools.State{}, Currency: "USD", Now: fixedNow,
 	}
 }
-
-// call runs a tool and fails the test on an unexpected error.
-func (e *testEnv) call(t testing.TB, name, args string) tools.Result {
-	t.Helper()
-	res, err := e.tools.Call(context.Background(), e.session, name, args)
-	if err != nil {
-		t.Fatalf("%s(%s): %v", name, args, err)
-	}
-	return res
-}

@@ -77,9 +77,6 @@ type parseMsg struct {
 	st   *tools.State
 }
 
-// maxTokens bounds the words the parser looks at.
-const maxTokens = 80
-
 // ParseIntent reads one message. locale (the platform's, e.g. "ru-RU")
 // decides the language of messages without letters; st may be nil.
 func ParseIntent(text, locale string, st *tools.State) Intent {
