@@ -13,7 +13,7 @@
 // engine.CleanText/CleanLine where an adapter first reads them, before
 // anything reaches the database.
 //
-// This package holds the Hub, which routes engine.Notices (new orders and
+// This package holds the Hub, which routes view.Notices (new orders and
 // handoffs to the merchant, order status changes and merchant replies to
 // the shopper) to the adapter that can deliver them.
 package adapters

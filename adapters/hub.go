@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Hub routes notices to the adapters that deliver them: shopper notices
@@ -44,17 +45,17 @@ func (h *Hub) Merchants(n engine.Notifier) {
 }
 
 // Notify implements engine.Notifier.
-func (h *Hub) Notify(ctx context.Context, n engine.Notice) error {
+func (h *Hub) Notify(ctx context.Context, n view.Notice) error {
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	switch n.Kind {
-	case engine.NoticeOrderPlaced, engine.NoticeHandoff:
+	case view.NoticeOrderPlaced, view.NoticeHandoff:
 		var errs []error
 		for _, m := range h.merchants {
 			errs = append(errs, m.Notify(ctx, n))
 		}
 		return errors.Join(errs...)
-	case engine.NoticeOrderStatus, engine.NoticeMerchantReply:
+	case view.NoticeOrderStatus, view.NoticeMerchantReply:
 		s, ok := h.shoppers[n.Where.Channel]
 		if !ok {
 			return fmt.Errorf("%w: %s to %s", ErrNoRoute, n.Kind, n.Where.Channel)

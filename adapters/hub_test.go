@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"shopbot/catalog"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
-type recorder struct{ got []engine.Notice }
+type recorder struct{ got []view.Notice }
 
-func (r *recorder) Notify(_ context.Context, n engine.Notice) error {
+func (r *recorder) Notify(_ context.Context, n view.Notice) error {
 	r.got = append(r.got, n)
 	return nil
 }
@@ -24,29 +24,29 @@ func TestHubRoutesShopperAndMerchantNotices(t *testing.T) {
 	h.Merchants(team)
 	ctx := context.Background()
 
-	status := engine.Notice{Kind: engine.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "42"}}
+	status := view.Notice{Kind: view.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "42"}}
 	if err := h.Notify(ctx, status); err != nil {
 		t.Fatal(err)
 	}
-	placed := engine.Notice{Kind: engine.NoticeOrderPlaced, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "42"}}
+	placed := view.Notice{Kind: view.NoticeOrderPlaced, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "42"}}
 	if err := h.Notify(ctx, placed); err != nil {
 		t.Fatal(err)
 	}
-	if len(tg.got) != 1 || tg.got[0].Kind != engine.NoticeOrderStatus {
+	if len(tg.got) != 1 || tg.got[0].Kind != view.NoticeOrderStatus {
 		t.Errorf("telegram got %+v, want the status notice only", tg.got)
 	}
 	if len(slack.got) != 0 {
 		t.Errorf("slack got %+v, want nothing", slack.got)
 	}
-	if len(team.got) != 1 || team.got[0].Kind != engine.NoticeOrderPlaced {
+	if len(team.got) != 1 || team.got[0].Kind != view.NoticeOrderPlaced {
 		t.Errorf("merchants got %+v, want the new order only", team.got)
 	}
 
-	web := engine.Notice{Kind: engine.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "web", ChatID: "s"}}
+	web := view.Notice{Kind: view.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "web", ChatID: "s"}}
 	if err := h.Notify(ctx, web); !errors.Is(err, ErrNoRoute) {
 		t.Errorf("notice to an unregistered channel: err = %v, want ErrNoRoute", err)
 	}
-	if err := h.Notify(ctx, engine.Notice{Kind: "bogus"}); err == nil {
+	if err := h.Notify(ctx, view.Notice{Kind: "bogus"}); err == nil {
 		t.Error("unknown kind: want an error")
 	}
 }

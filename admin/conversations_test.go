@@ -12,7 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestTakeoverAndReply: take over, reply (stored as a merchant message and
@@ -40,7 +40,7 @@ func TestTakeoverAndReply(t *testing.T) {
 		t.Errorf("last message %+v", last)
 	}
 	notes := p.notes.all()
-	if len(notes) != 1 || notes[0].Kind != engine.NoticeMerchantReply || notes[0].Text != reply ||
+	if len(notes) != 1 || notes[0].Kind != view.NoticeMerchantReply || notes[0].Text != reply ||
 		notes[0].Where != f.conv.Key() || notes[0].ConversationID != f.conv.ID {
 		t.Fatalf("notices %+v", notes)
 	}

@@ -23,6 +23,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // browser starts Debian's chromium headless with a fresh profile. A
@@ -188,7 +189,7 @@ func TestEndToEnd(t *testing.T) {
 		chromedp.Click(`//button[text()="Send reply"]`),
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Reply sent")]`),
 	)
-	if n := telegram.all(); len(n) != 1 || n[0].Kind != engine.NoticeMerchantReply || n[0].Where.ChatID != "4242" || !strings.Contains(n[0].Text, "a person here") {
+	if n := telegram.all(); len(n) != 1 || n[0].Kind != view.NoticeMerchantReply || n[0].Where.ChatID != "4242" || !strings.Contains(n[0].Text, "a person here") {
 		t.Fatalf("telegram received %+v", n)
 	}
 
@@ -204,7 +205,7 @@ func TestEndToEnd(t *testing.T) {
 		t.Errorf("status badge %q", s)
 	}
 	n := telegram.all()
-	if len(n) != 2 || n[1].Kind != engine.NoticeOrderStatus || n[1].Order.Status != "shipped" || n[1].Order.Tracking != "UPS 1Z999" {
+	if len(n) != 2 || n[1].Kind != view.NoticeOrderStatus || n[1].Order.Status != "shipped" || n[1].Order.Tracking != "UPS 1Z999" {
 		t.Fatalf("telegram received %+v", n)
 	}
 

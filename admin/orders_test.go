@@ -12,7 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestOrderStatusNotifiesShopper walks an order through paid, shipped
@@ -35,7 +35,7 @@ func TestOrderStatusNotifiesShopper(t *testing.T) {
 			t.Fatalf("after %s: %d notices", st.status, len(notes))
 		}
 		n := notes[i]
-		if n.Kind != engine.NoticeOrderStatus || n.Where != (catalog.ConversationKey{Channel: "telegram", ChatID: "4242"}) ||
+		if n.Kind != view.NoticeOrderStatus || n.Where != (catalog.ConversationKey{Channel: "telegram", ChatID: "4242"}) ||
 			n.Order == nil || n.Order.Number != f.order.Number || n.Order.Status != st.status || n.ConversationID != f.conv.ID {
 			t.Errorf("notice %+v", n)
 		}

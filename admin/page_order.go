@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // orderPage is /admin/orders/{number}.
@@ -75,8 +75,8 @@ func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), noticeTimeout)
 	defer cancel()
-	n := engine.Notice{
-		Kind:  engine.NoticeOrderStatus,
+	n := view.Notice{
+		Kind:  view.NoticeOrderStatus,
 		Where: catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID},
 		Order: orderView(o),
 	}
@@ -88,14 +88,14 @@ func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
 }
 
 // orderView renders an order as shoppers see it.
-func orderView(o *catalog.Order) *engine.OrderView {
-	v := &engine.OrderView{
+func orderView(o *catalog.Order) *view.OrderView {
+	v := &view.OrderView{
 		Number: o.Number, Status: string(o.Status), Total: o.Total, Currency: o.Currency,
 		TotalText: catalog.FormatPrice(o.Total, o.Currency), CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339),
-		Tracking: o.TrackingNote, Lines: []engine.OrderLine{},
+		Tracking: o.TrackingNote, Lines: []view.OrderLine{},
 	}
 	for _, it := range o.Items {
-		v.Lines = append(v.Lines, engine.OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
+		v.Lines = append(v.Lines, view.OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
 	}
 	return v
 }

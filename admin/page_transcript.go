@@ -13,7 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // transcriptPage is /admin/conversations/{id}.
@@ -237,7 +237,7 @@ func (s *Server) notifyReply(ctx context.Context, conv *catalog.Conversation, te
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), noticeTimeout)
 	defer cancel()
-	n := engine.Notice{Kind: engine.NoticeMerchantReply, Where: conv.Key(), ConversationID: conv.ID, Text: text}
+	n := view.Notice{Kind: view.NoticeMerchantReply, Where: conv.Key(), ConversationID: conv.ID, Text: text}
 	if conv.CustomerID != nil {
 		if c, err := catalog.GetCustomer(ctx, s.db, *conv.CustomerID); err == nil {
 			n.Customer = c.DisplayName

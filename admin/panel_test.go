@@ -22,7 +22,7 @@ import (
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 func TestMain(m *testing.M) {
@@ -36,21 +36,21 @@ const testPassword = "correct horse battery"
 // channel adapter registered on adapters.Hub would receive them.
 type fakeNotifier struct {
 	mu      sync.Mutex
-	notices []engine.Notice
+	notices []view.Notice
 	err     error
 }
 
-func (f *fakeNotifier) Notify(_ context.Context, n engine.Notice) error {
+func (f *fakeNotifier) Notify(_ context.Context, n view.Notice) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.notices = append(f.notices, n)
 	return f.err
 }
 
-func (f *fakeNotifier) all() []engine.Notice {
+func (f *fakeNotifier) all() []view.Notice {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]engine.Notice(nil), f.notices...)
+	return append([]view.Notice(nil), f.notices...)
 }
 
 // clock is the panel's adjustable time.

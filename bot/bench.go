@@ -17,6 +17,7 @@ import (
 
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
+	"shopbot/engine/openai"
 )
 
 // benchCmd load-tests the engine with an instant (or fixed-latency)
@@ -64,7 +65,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	defer closeLocks()
 	eng, err := engine.New(engine.Config{
 		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
-		Model:     loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
+		Model:     loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Logger: log,
 	})

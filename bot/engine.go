@@ -9,6 +9,9 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/llm"
+	"shopbot/engine/openai"
+	"shopbot/engine/tools"
 )
 
 // chatLockSessions is how many Postgres sessions hold this process's
@@ -30,10 +33,10 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 // when configured, else the offline planner alone. notify hears of orders
 // placed and handoffs (nil drops them). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
-func newEngine(cfg *Config, db *bun.DB, searcher engine.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
-	var model engine.Model
+func newEngine(cfg *Config, db *bun.DB, searcher tools.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
+	var model llm.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
-		model = engine.NewOpenAI(engine.OpenAIConfig{
+		model = openai.New(openai.Config{
 			APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
 		})
 	}

@@ -15,7 +15,7 @@ import (
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
-	"shopbot/engine"
+	"shopbot/engine/tools"
 	"shopbot/migrations"
 )
 
@@ -24,7 +24,7 @@ import (
 // SEARCH_BACKEND=weaviate it analyzes queries for Weaviate (stems,
 // synonyms, typos) and answers while Weaviate is unreachable.
 type searchBackend struct {
-	engine.Searcher
+	tools.Searcher
 	index    *embedded.Index
 	weaviate *weaviate.Backend // nil unless SEARCH_BACKEND=weaviate
 	embedder string
@@ -114,7 +114,7 @@ func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
 // configured is the configured backend itself, without the fallback:
 // search-eval measures it, so an outage shows as errors and slow queries
 // as latency instead of hiding behind the embedded index.
-func (s *searchBackend) configured() engine.Searcher {
+func (s *searchBackend) configured() tools.Searcher {
 	if s.weaviate != nil {
 		return s.weaviate
 	}

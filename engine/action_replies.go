@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // errNoCategory: a button names a category the shop does not have (a
@@ -19,7 +21,7 @@ func (e *Engine) categoryPath(ctx context.Context, arg string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c, err := resolveCategoryArg(all, arg)
+	c, err := tools.ResolveCategoryArg(all, arg)
 	if err != nil {
 		return "", errNoCategory
 	}
@@ -28,7 +30,7 @@ func (e *Engine) categoryPath(ctx context.Context, arg string) (string, error) {
 
 // showCategories answers a category button that leads nowhere: the reason,
 // and the top-level categories as buttons.
-func (e *Engine) showCategories(ctx context.Context, s *Session, sink Sink, rec *recorder, why messageKey) error {
+func (e *Engine) showCategories(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, why messageKey) error {
 	out := e.actionTool(ctx, s, rec, "get_categories", "{}")
 	if out.err == nil {
 		if err := emitResult(ctx, sink, out.res); err != nil {
@@ -39,8 +41,8 @@ func (e *Engine) showCategories(ctx context.Context, s *Session, sink Sink, rec 
 }
 
 // say answers with one of the engine's messages and records it.
-func (e *Engine) say(ctx context.Context, s *Session, sink Sink, rec *recorder, key messageKey) error {
-	msg := engineMessage(s.Turn.Locale, key)
+func (e *Engine) say(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, key messageKey) error {
+	msg := engineMessage(s.Locale, key)
 	rec.assistant(msg)
 	return sendText(ctx, sink, msg)
 }
@@ -50,24 +52,21 @@ func (e *Engine) say(ctx context.Context, s *Session, sink Sink, rec *recorder, 
 // the press used to end silently, the words go only in EventDone, the
 // whole answer for adapters that render one reply (web, Slack with nothing
 // streamed): chat adapters render the result and need no second message.
-func (e *Engine) sayAfter(ctx context.Context, s *Session, sink Sink, rec *recorder, kind ActionKind, res Result) error {
+func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, kind view.ActionKind, res tools.Result) error {
 	key := actionReply(kind, res)
 	shown := len(res.Cards) > 0 || res.Cart != nil || res.Order != nil || len(res.Buttons) > 0
-	if !shown || kind == ActAdd || kind == ActSet || kind == ActRemove {
+	if !shown || kind == view.ActAdd || kind == view.ActSet || kind == view.ActRemove {
 		return e.say(ctx, s, sink, rec, key)
 	}
-	msg := engineMessage(s.Turn.Locale, key)
+	msg := engineMessage(s.Locale, key)
 	rec.assistant(msg)
 	return sink.Send(ctx, Event{Kind: EventDone, Text: msg})
 }
 
-// maxSKUBytes is the longest SKU the tools accept (schema.go sku).
-const maxSKUBytes = 64
-
 // needsSKU reports whether an action is about one product.
-func needsSKU(kind ActionKind) bool {
+func needsSKU(kind view.ActionKind) bool {
 	switch kind {
-	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar:
+	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar:
 		return true
 	}
 	return false
@@ -75,28 +74,28 @@ func needsSKU(kind ActionKind) bool {
 
 // actionReply is what a button press says once its tool succeeded, so
 // that no press is answered with nothing.
-func actionReply(kind ActionKind, res Result) messageKey {
+func actionReply(kind view.ActionKind, res tools.Result) messageKey {
 	switch kind {
-	case ActAdd:
+	case view.ActAdd:
 		return msgAdded
-	case ActSet, ActRemove:
+	case view.ActSet, view.ActRemove:
 		return msgCartUpdated
-	case ActCart:
+	case view.ActCart:
 		if res.Cart == nil || len(res.Cart.Lines) == 0 {
 			return msgCartEmpty
 		}
 		return msgYourCart
-	case ActOrders:
+	case view.ActOrders:
 		if res.Order == nil {
 			return msgNoOrders
 		}
 		return msgLatestOrder
-	case ActCategories:
+	case view.ActCategories:
 		if len(res.Buttons) == 0 {
 			return msgNoSubcategories
 		}
 		return msgPickCategory
-	case ActSimilar:
+	case view.ActSimilar:
 		if len(res.Cards) == 0 {
 			return msgNoSimilar
 		}

@@ -9,20 +9,21 @@ import (
 
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
+	"shopbot/engine/view"
 )
 
 // pressOn presses a button (as a client sent it: through ParseAction) in a
 // fresh chat and returns what the turn sent.
 func pressOn(t *testing.T, eng *Engine, chat, locale, data string) *events {
 	t.Helper()
-	a, err := ParseAction(data)
+	a, err := view.ParseAction(data)
 	if err != nil {
-		t.Fatalf("ParseAction(%q): %v", truncate(data, 60), err)
+		t.Fatalf("ParseAction(%q): %v", clip(data, 60), err)
 	}
 	ev := &events{}
 	turn := Turn{Channel: "web", ChatID: chat, UserID: chat, Locale: locale, Action: &a, DedupKey: chat}
 	if err := eng.Handle(context.Background(), turn, ev); err != nil {
-		t.Fatalf("%q: %v", truncate(data, 60), err)
+		t.Fatalf("%q: %v", clip(data, 60), err)
 	}
 	return ev
 }
@@ -58,7 +59,7 @@ func TestEveryActionAnswers(t *testing.T) {
 			"id-like":      {sku: "#1", qty: "1", arg: "#999999999"},
 			"markup, nuls": {sku: "<b>\x00</b>", qty: "1", arg: "Shoes > <script>\x00"},
 		}
-		kinds := []ActionKind{ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm}
+		kinds := []view.ActionKind{view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActCart, view.ActCheckout, view.ActOrders, view.ActCategories, view.ActCategory, view.ActConfirm}
 		for _, kind := range kinds {
 			for name, a := range args {
 				data := string(kind) + "|" + a.sku + "|" + a.qty + "|" + a.arg
@@ -131,7 +132,15 @@ func TestProductButtonForUnknownProduct(t *testing.T) {
 	}
 	for i, data := range []string{"det", "det|" + strings.Repeat("x", 65), "sim|NO-SUCH-SKU", "add||1", "det|../../"} {
 		if got := pressOn(t, eng, "u"+string(rune('a'+i)), "en", data).done(); got != engineMessage("en", msgNoSuchProduct) {
-			t.Errorf("%q: done %q", truncate(data, 20), got)
+			t.Errorf("%q: done %q", clip(data, 20), got)
 		}
 	}
+}
+
+// clip cuts s to n runes for a failure message.
+func clip(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
 }

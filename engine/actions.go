@@ -8,14 +8,16 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // runPlanner answers with the offline planner: no model, same tools.
-func (e *Engine) runPlanner(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
-	return e.answerOffline(ctx, s, sink, rec, s.Turn.Text)
+func (e *Engine) runPlanner(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+	return e.answerOffline(ctx, s, sink, rec, s.Text)
 }
 
-func (e *Engine) answerOffline(ctx context.Context, s *Session, sink Sink, rec *recorder, text string) error {
+func (e *Engine) answerOffline(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, text string) error {
 	plan, err := e.planner.Answer(ctx, s, text)
 	if err != nil {
 		return err
@@ -56,19 +58,19 @@ func (e *Engine) answerOffline(ctx context.Context, s *Session, sink Sink, rec *
 // one tool call (checkout goes through the planner's step-by-step flow).
 // Every press ends in a non-empty answer (action_replies.go), whatever the
 // client put in the action.
-func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
-	a := *s.Turn.Action
-	ru := strings.HasPrefix(s.Turn.Locale, "ru")
+func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+	a := *s.Action
+	ru := strings.HasPrefix(s.Locale, "ru")
 	switch a.Kind {
-	case ActCheckout:
+	case view.ActCheckout:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "оформить заказ", "checkout"))
-	case ActConfirm:
+	case view.ActConfirm:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "да", "yes"))
 	}
-	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > maxSKUBytes) {
+	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > tools.MaxSKUBytes) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
 	}
-	if a.Kind == ActCategory || (a.Kind == ActCategories && strings.TrimSpace(a.Arg) != "") {
+	if a.Kind == view.ActCategory || (a.Kind == view.ActCategories && strings.TrimSpace(a.Arg) != "") {
 		path, err := e.categoryPath(ctx, a.Arg)
 		if errors.Is(err, errNoCategory) {
 			return e.showCategories(ctx, s, sink, rec, msgNoSuchCategory)
@@ -91,7 +93,7 @@ func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *reco
 		rec.assistant(msg)
 		return sendText(ctx, sink, msg)
 	}
-	if a.Kind == ActCategory && len(out.res.Cards) == 0 {
+	if a.Kind == view.ActCategory && len(out.res.Cards) == 0 {
 		return e.showCategories(ctx, s, sink, rec, msgCategoryEmpty)
 	}
 	if len(out.res.Cards) > 0 {
@@ -104,7 +106,7 @@ func (e *Engine) runAction(ctx context.Context, s *Session, sink Sink, rec *reco
 }
 
 // actionTool runs and records the tool call of a button press.
-func (e *Engine) actionTool(ctx context.Context, s *Session, rec *recorder, name, args string) toolOutcome {
+func (e *Engine) actionTool(ctx context.Context, s *tools.Session, rec *recorder, name, args string) toolOutcome {
 	call := catalog.ToolCall{ID: "btn_" + strconv.Itoa(len(rec.msgs)), Name: name, Arguments: args}
 	rec.toolCalls([]catalog.ToolCall{call})
 	out := e.runTool(ctx, s, call)
@@ -113,29 +115,29 @@ func (e *Engine) actionTool(ctx context.Context, s *Session, rec *recorder, name
 }
 
 // actionCall maps a button to a tool call.
-func actionCall(a Action) (name, args string, err error) {
-	skuArgs := jsonString(map[string]any{"sku": a.SKU})
+func actionCall(a view.Action) (name, args string, err error) {
+	skuArgs := tools.JSON(map[string]any{"sku": a.SKU})
 	switch a.Kind {
-	case ActAdd:
-		return "add_to_cart", jsonString(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
-	case ActSet:
-		return "update_cart_item", jsonString(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
-	case ActRemove:
+	case view.ActAdd:
+		return "add_to_cart", tools.JSON(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
+	case view.ActSet:
+		return "update_cart_item", tools.JSON(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
+	case view.ActRemove:
 		return "remove_from_cart", skuArgs, nil
-	case ActDetails:
+	case view.ActDetails:
 		return "get_product_details", skuArgs, nil
-	case ActSimilar:
+	case view.ActSimilar:
 		return "get_similar_products", skuArgs, nil
-	case ActCart:
+	case view.ActCart:
 		return "view_cart", "{}", nil
-	case ActOrders:
+	case view.ActOrders:
 		return "get_order_status", "{}", nil
-	case ActCategories:
-		return "get_categories", jsonString(map[string]any{"parent": a.Arg}), nil
-	case ActCategory:
-		return "search_products", jsonString(map[string]any{"category": a.Arg, "limit": 10}), nil
+	case view.ActCategories:
+		return "get_categories", tools.JSON(map[string]any{"parent": a.Arg}), nil
+	case view.ActCategory:
+		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 10}), nil
 	}
-	return "", "", toolErrorf("unsupported button %q", a.Kind)
+	return "", "", tools.Errorf("unsupported button %q", a.Kind)
 }
 
 // errorText extracts the message of a tool error for the shopper.

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // latestCart makes a round's cart view current. Tools of one round run
@@ -12,7 +14,7 @@ import (
 // more after all of them; the last cart-bearing result shows it (and the
 // model reads it in each changed result), the earlier ones show none, so
 // the reply ends with the cart as the round left it.
-func (e *Engine) latestCart(ctx context.Context, s *Session, outs []toolOutcome) {
+func (e *Engine) latestCart(ctx context.Context, s *tools.Session, outs []toolOutcome) {
 	last, n := -1, 0
 	for i := range outs {
 		if outs[i].err == nil && outs[i].res.Cart != nil {
@@ -26,7 +28,7 @@ func (e *Engine) latestCart(ctx context.Context, s *Session, outs []toolOutcome)
 	if err != nil {
 		return // each result keeps the cart it read
 	}
-	view := cartViewOf(cart, s.Currency)
+	view := view.CartViewOf(cart, s.Currency)
 	for i := range outs {
 		out := &outs[i]
 		if out.err != nil || out.res.Cart == nil {
@@ -34,8 +36,8 @@ func (e *Engine) latestCart(ctx context.Context, s *Session, outs []toolOutcome)
 		}
 		if data, ok := out.res.Data.(map[string]any); ok {
 			if _, has := data["cart"]; has {
-				data["cart"] = cartDataOf(view)
-				out.content, out.isErr = toolMessage(out.res, nil)
+				data["cart"] = tools.ModelCart(view)
+				out.content, out.isErr = tools.ModelMessage(out.res, nil)
 			}
 		}
 		out.res.Cart = nil

@@ -16,6 +16,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/engine/view"
 )
 
 // TestParallelToolsAddUp: two add_to_cart calls for one SKU in one model
@@ -67,7 +68,7 @@ func (r *crashRig) transcriptOf(t *testing.T, user string) []catalog.Message {
 func addPress(channel string, i int, sku string) Turn {
 	return Turn{Channel: "slack", ChatID: channel, ThreadID: fmt.Sprint("t", i), UserID: fmt.Sprint("U", i%7),
 		UserName: "Teammate", Shared: true, DedupKey: fmt.Sprint("press-", i),
-		Action: &Action{Kind: ActAdd, SKU: sku, Qty: 1}}
+		Action: &view.Action{Kind: view.ActAdd, SKU: sku, Qty: 1}}
 }
 
 func newButtonEngine(t *testing.T, db *bun.DB) *Engine {

@@ -28,7 +28,7 @@
 //     at most MaxRounds model calls, prices and SKUs in the final text
 //     checked against the tool results, and a price that no listed product
 //     can correct disowned in a note (factcheck.go);
-//   - the offline planner (planner*.go) when no model is configured, the
+//   - the offline planner (engine/planner) when no model is configured, the
 //     daily token budget is spent (checked before the model is called,
 //     counted on the customer row, so it holds across replicas; turns of
 //     one customer running at once may overshoot it by their own tokens),
@@ -42,27 +42,26 @@
 // turns, so a turn an adapter delivers again after handling it (its inbox
 // resumed after a stop) is not answered twice.
 //
-// A turn's side effects are idempotent end to end (effects.go). Each one —
-// a cart change, the order, the saved contact, a handoff — commits in its
-// own short transaction together with a row of the effects journal
-// (catalog.ClaimEffect): the turn key is the conversation id plus the
-// turn's DedupKey (web Idempotency-Key, Telegram update id, Slack event
-// id, console line), the effect key the effect's kind, a hash of its
-// canonical arguments and its occurrence number in the turn. A turn run
-// again after a crash (a web retry, an inbox resumed at start) makes the
-// same calls, finds their rows and skips them, answering from the state as
-// it is; two identical calls in one reply are two occurrences and both
-// count. One transaction for the whole turn would also be atomic, but it
-// would hold SQLite's single write lock (and Postgres row locks) across
-// model calls that take seconds, stalling every other chat; the journal
-// costs nothing on turns without effects and one INSERT inside the
-// transaction the effect needs anyway. Orders are also unique on the
-// turn's key (Session.IdempotencyKey). Notices to the merchant (an order,
-// a handoff) are written with their effect and claimed once after the
-// commit (catalog.TakeEffectNotice): a crash in between delivers them on
-// the retry instead of losing them. The journal is pruned after three
-// days (prune.go). Config.Crash lets tests stop a turn at each of these
-// steps as a crash would.
+// A turn's side effects are idempotent end to end. Each one — a cart
+// change, the order, the saved contact, a handoff — commits in its own
+// short transaction together with a row of the effects journal, made by
+// the tool (engine/tools, effects.go); the engine gives each turn its
+// tools.Journal (the turn key is the conversation id plus the turn's
+// DedupKey: web Idempotency-Key, Telegram update id, Slack event id,
+// console line). A turn run again after a crash (a web retry, an inbox
+// resumed at start) makes the same calls, finds their rows and skips them,
+// answering from the state as it is. One transaction for the whole turn
+// would also be atomic, but it would hold SQLite's single write lock (and
+// Postgres row locks) across model calls that take seconds, stalling every
+// other chat; the journal costs nothing on turns without effects and one
+// INSERT inside the transaction the effect needs anyway. Orders are also
+// unique on the turn's key (Session.IdempotencyKey). Notices to the
+// merchant (an order, a handoff) are written with their effect and claimed
+// once after the commit; a crash in between delivers them on the retry,
+// and the engine's prune sweeps those whose turn never came back
+// (prune.go). The journal is pruned after three days. Config.Crash lets
+// tests stop a turn at each of these steps as a crash would (effects.go
+// here drops a crashed turn's events).
 //
 // Cart changes are single statements (catalog.AddCartItem and friends), so
 // concurrent tools of one round, threads of a shared channel cart and
@@ -70,18 +69,31 @@
 // round changed the cart it is read once more after them all
 // (cartround.go), so the reply shows the cart the round left.
 //
-// Tools (tool_*.go, one per file, listed in tools.go) validate their
-// arguments against strict JSON schemas before running (tool.go); identity
-// and cart scope come from the Session, never from arguments; a tool error
-// goes back to the model as {"error": ...} through toolMessage, the one
-// place outcomes are translated. The model client (openai*.go) speaks any
-// OpenAI-compatible server through openai-go with our own retry policy.
+// The tools live in engine/tools, one file each, behind a Toolbox that
+// validates their arguments against strict JSON schemas; identity and
+// cart scope come from the tools.Session the engine builds, never from
+// arguments, and tools.ModelMessage is the one place an outcome becomes
+// what the model reads. The model is an llm.Model (engine/llm owns the
+// interface and its request and response types); engine/openai implements
+// it over any OpenAI-compatible server, and bot wires it in.
 //
 // Handle's error classifies the failure for the adapter: ErrRateLimited,
 // ErrBadTurn, ErrReplayed, and ErrUnavailable when the database could not
 // serve (catalog.Unavailable) — HTTP adapters answer that one with 503 and
 // Retry-After; the shopper was told once, through the sink.
 //
-// engine/llmtest is the scripted OpenAI-compatible server for tests;
-// engine/loadtest drives `shopbot bench`.
+// The engine is split along its seams, and imports run one way:
+//
+//	engine ──▶ engine/planner ──▶ engine/tools ──▶ engine/view ──▶ catalog
+//	   │                              │
+//	   └──────────────────────────────┴──▶ engine/llm ◀── engine/openai
+//
+// engine keeps the turn (this package); engine/planner the offline
+// planner; engine/tools the tools, their Session and Result, and the
+// effects journal; engine/view what is shown (cards, cart, orders,
+// buttons and their actions, notices), which adapters render; engine/llm
+// the Model interface and its wire-neutral types; engine/openai the
+// OpenAI-compatible client, which bot wires in. engine/llmtest is the
+// scripted OpenAI-compatible server for tests; engine/loadtest drives
+// `shopbot bench`.
 package engine

@@ -16,22 +16,25 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // noteLog is a Notifier that keeps what it is told.
 type noteLog struct {
 	mu    sync.Mutex
-	notes []Notice
+	notes []view.Notice
 }
 
-func (n *noteLog) Notify(_ context.Context, nt Notice) error {
+func (n *noteLog) Notify(_ context.Context, nt view.Notice) error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.notes = append(n.notes, nt)
 	return nil
 }
 
-func (n *noteLog) count(kind NoticeKind, chatID string) int {
+func (n *noteLog) count(kind view.NoticeKind, chatID string) int {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	c := 0
@@ -93,7 +96,7 @@ func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 	})
 	eng, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: r.clock,
-		Model:     NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
+		Model:     openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
 		RateLimit: 1 << 30, Notifier: r.notes, Crash: r.crash,
 	})
 	if err != nil {
@@ -165,12 +168,12 @@ var crashScenarios = []crashScenario{
 		if n := ordersOf(t, r, user); n != 1 {
 			t.Errorf("%s: %d orders, want 1", user, n)
 		}
-		if n := r.notes.count(NoticeOrderPlaced, user); n != 1 {
+		if n := r.notes.count(view.NoticeOrderPlaced, user); n != 1 {
 			t.Errorf("%s: %d order notices, want 1", user, n)
 		}
 	}},
 	{name: "handoff", text: "a person", check: func(t *testing.T, r *crashRig, user string) {
-		if n := r.notes.count(NoticeHandoff, user); n != 1 {
+		if n := r.notes.count(view.NoticeHandoff, user); n != 1 {
 			t.Errorf("%s: %d handoff notices, want 1", user, n)
 		}
 	}},
@@ -211,7 +214,7 @@ func (r *crashRig) run(t *testing.T, sc crashScenario, user string, crashAt int)
 	_, err := r.handle(user, sc.text, "k")
 	steps := r.disarm()
 	if crashAt > 0 {
-		if !errors.Is(err, ErrCrashed) {
+		if !errors.Is(err, tools.ErrCrashed) {
 			t.Fatalf("%s: crash at %d of %v: err = %v", user, crashAt, steps, err)
 		}
 		ev, err := r.handle(user, sc.text, "k")
@@ -290,7 +293,7 @@ func TestSweepAndPrune(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.arm(2) // after the handoff's commit
-		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, ErrCrashed) {
+		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, tools.ErrCrashed) {
 			t.Fatalf("err = %v, want ErrCrashed", err)
 		}
 		r.disarm()
@@ -303,14 +306,14 @@ func TestSweepAndPrune(t *testing.T) {
 		}
 		r.advance(pruneEvery / 2)
 		next("sweep-2")
-		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 0 {
+		if n := r.notes.count(view.NoticeHandoff, "sweep-1"); n != 0 {
 			t.Fatalf("%d notices before the sweep is due", n)
 		}
 		r.advance(pruneEvery)
 		next("sweep-3")
 		r.advance(pruneEvery)
 		next("sweep-4")
-		if n := r.notes.count(NoticeHandoff, "sweep-1"); n != 1 {
+		if n := r.notes.count(view.NoticeHandoff, "sweep-1"); n != 1 {
 			t.Errorf("%d handoff notices after two sweeps, want 1", n)
 		}
 		count := func() int {

@@ -13,15 +13,18 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
+	"shopbot/engine/planner"
+	"shopbot/engine/tools"
 )
 
 // Config is what an Engine needs. Zero values get the documented defaults.
 type Config struct {
 	DB       *bun.DB
-	Search   Searcher
-	Model    Model  // nil: the offline planner answers every turn
-	ShopName string // default "Shopbot Demo Shop"
-	Currency string // default "USD"
+	Search   tools.Searcher
+	Model    llm.Model // nil: the offline planner answers every turn
+	ShopName string    // default "Shopbot Demo Shop"
+	Currency string    // default "USD"
 	// PromptExtra is appended to the system prompt (merchant settings).
 	PromptExtra string
 	MaxRounds   int // model calls per turn; default 5
@@ -105,9 +108,9 @@ func (c *Config) defaults() {
 // Engine handles turns from every channel.
 type Engine struct {
 	cfg     Config
-	deps    *Deps
-	tools   *Toolbox
-	planner *Planner
+	deps    *tools.Deps
+	tools   *tools.Toolbox
+	planner *planner.Planner
 	chats   *chatLocks
 	history *historyCache
 	writes  *groupCommit
@@ -124,17 +127,17 @@ func New(cfg Config) (*Engine, error) {
 	if cfg.DB == nil || cfg.Search == nil {
 		return nil, errors.New("engine: DB and Search are required")
 	}
-	deps := &Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	deps := &tools.Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
 	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
 		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)
 	}
-	tb, err := NewToolbox(Tools(deps)...)
+	tb, err := tools.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		return nil, err
 	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb, planner: NewPlanner(tb),
+		cfg: cfg, deps: deps, tools: tb, planner: planner.New(tb),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),
@@ -193,7 +196,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 	outcome, err := e.handle(ctx, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
-	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, ErrCrashed) {
+	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, tools.ErrCrashed) {
 		e.log.ErrorContext(ctx, "turn failed", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
 		_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
 	}
@@ -229,10 +232,10 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
 		defer cancel(nil)
-		s.fx.cancel = cancel
-		sink = stoppableSink(sink, s.fx)
+		s.Journal.SetCancel(cancel)
+		sink = stoppableSink(sink, s.Journal)
 	}
-	if s.State.done(t.DedupKey) {
+	if s.State.Handled(t.DedupKey) {
 		// Delivered again after it was handled: an adapter resuming
 		// its inbox after a stop. The shopper has had the answer.
 		return "replayed", ErrReplayed
@@ -251,13 +254,13 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	rec.user(t)
 	if s.Conversation.Paused {
 		// A merchant has taken over: record the message, stay silent.
-		s.State.markDone(t.DedupKey)
+		s.State.MarkDone(t.DedupKey)
 		return "paused", e.persist(ctx, s, rec)
 	}
-	s.State.markDone(t.DedupKey) // saved with the turn
+	s.State.MarkDone(t.DedupKey) // saved with the turn
 	outcome, err = e.respond(ctx, s, sink, rec)
-	if s.fx.stopped() || s.fx.step("persist") != nil {
-		return "crashed", ErrCrashed // nothing more is written
+	if s.Journal.Stopped() || s.Journal.Step("persist") != nil {
+		return "crashed", tools.ErrCrashed // nothing more is written
 	}
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)
@@ -267,8 +270,8 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 }
 
 // respond picks who answers: buttons and the planner need no model.
-func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *recorder) (string, error) {
-	if s.Turn.Action != nil {
+func (e *Engine) respond(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) (string, error) {
+	if s.Action != nil {
 		return "action", e.runAction(ctx, s, sink, rec)
 	}
 	if e.cfg.Model == nil {
@@ -279,7 +282,7 @@ func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *record
 		return "degraded", e.runPlanner(ctx, s, sink, rec)
 	}
 	err := e.runModel(ctx, s, sink, rec)
-	if errors.Is(err, ErrModelUnavailable) {
+	if errors.Is(err, llm.ErrModelUnavailable) {
 		e.log.WarnContext(ctx, "model unavailable, offline planner answers", "err", err)
 		e.metrics.degraded.WithLabelValues("model_error").Inc()
 		return "degraded", e.runPlanner(ctx, s, sink, rec)
@@ -291,7 +294,7 @@ func (e *Engine) respond(ctx context.Context, s *Session, sink Sink, rec *record
 }
 
 // openSession resolves who is talking, where, and the conversation's memory.
-func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
+func (e *Engine) openSession(ctx context.Context, t Turn) (*tools.Session, error) {
 	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
 		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
 	})
@@ -309,11 +312,13 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 	if t.DedupKey == "" {
 		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
 	}
-	s := &Session{
-		Turn: t, Customer: c, Conversation: conv, Scope: scope,
-		State: loadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
+	s := &tools.Session{
+		Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID, Locale: t.Locale,
+		Text: t.Text, Action: t.Action, DedupKey: t.DedupKey,
+		Customer: c, Conversation: conv, Scope: scope,
+		State: tools.LoadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
 	}
-	s.fx = newTurnEffects(s, e.cfg.Crash)
+	s.Journal = tools.NewJournal(s, e.cfg.Crash)
 	if t.Text != "" {
 		s.State.Lang = s.Lang()
 	}
@@ -322,7 +327,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*Session, error) {
 
 // persist writes the turn's messages and the conversation state in one
 // transaction (shared with other turns finishing at the same time).
-func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
+func (e *Engine) persist(ctx context.Context, s *tools.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
 	var at time.Time
 	err := e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -332,13 +337,13 @@ func (e *Engine) persist(ctx context.Context, s *Session, rec *recorder) error {
 			}
 		}
 		var err error
-		if at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.encode(), rec.msgs...); err != nil {
+		if at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.Encode(), rec.msgs...); err != nil {
 			return err
 		}
-		return s.fx.step("persist-tx")
+		return s.Journal.Step("persist-tx")
 	})
-	if err == nil && s.history != nil {
-		e.history.put(s.Conversation.ID, at, s.history, rec.msgs, e.cfg.HistoryMessages)
+	if err == nil && rec.history != nil {
+		e.history.put(s.Conversation.ID, at, rec.history, rec.msgs, e.cfg.HistoryMessages)
 	}
 	return err
 }

@@ -15,6 +15,8 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
+	"shopbot/engine/view"
 )
 
 // events collects what a turn sent to the shopper.
@@ -70,7 +72,7 @@ func newEngineEnv(t *testing.T, script ...llmtest.Step) *engineEnv {
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
 		DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, Now: func() time.Time { return fixedNow },
-		Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 2 * time.Second}),
+		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 2 * time.Second}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -332,43 +334,43 @@ func TestBadTurns(t *testing.T) {
 func TestButtonsWorkWithoutModel(t *testing.T) {
 	env := newTestEnv(t)
 	eng, _ := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
-	press := func(a Action) *events {
+	press := func(a view.Action) *events {
 		ev := &events{}
 		if err := eng.Handle(context.Background(), Turn{Channel: "telegram", ChatID: "9", UserID: "9", Action: &a, DedupKey: a.Encode()}, ev); err != nil {
 			t.Fatalf("%v: %v", a, err)
 		}
 		return ev
 	}
-	ev := press(Action{Kind: ActAdd, SKU: "SHO-RUN-001", Qty: 2})
+	ev := press(view.Action{Kind: view.ActAdd, SKU: "SHO-RUN-001", Qty: 2})
 	if c := ev.of(EventCart); len(c) != 1 || c[0].Cart.Units != 2 {
 		t.Fatalf("add: %+v", ev.all)
 	}
-	ev = press(Action{Kind: ActSet, SKU: "SHO-RUN-001", Qty: 1})
+	ev = press(view.Action{Kind: view.ActSet, SKU: "SHO-RUN-001", Qty: 1})
 	if c := ev.of(EventCart); len(c) != 1 || c[0].Cart.Units != 1 {
 		t.Errorf("set: %+v", ev.all)
 	}
-	if ev := press(Action{Kind: ActDetails, SKU: "SHO-RUN-001"}); len(ev.of(EventCards)) != 1 {
+	if ev := press(view.Action{Kind: view.ActDetails, SKU: "SHO-RUN-001"}); len(ev.of(EventCards)) != 1 {
 		t.Errorf("details: %+v", ev.all)
 	}
-	if ev := press(Action{Kind: ActCategories}); len(ev.of(EventButtons)) == 0 {
+	if ev := press(view.Action{Kind: view.ActCategories}); len(ev.of(EventButtons)) == 0 {
 		t.Errorf("categories: %+v", ev.all)
 	}
-	if ev := press(Action{Kind: ActCategory, Arg: "Shoes > Running"}); len(ev.of(EventCards)) == 0 {
+	if ev := press(view.Action{Kind: view.ActCategory, Arg: "Shoes > Running"}); len(ev.of(EventCards)) == 0 {
 		t.Errorf("category: %+v", ev.all)
 	}
-	if ev := press(Action{Kind: ActAdd, SKU: "NO-SUCH-SKU"}); !strings.Contains(ev.done(), "NO-SUCH-SKU") {
+	if ev := press(view.Action{Kind: view.ActAdd, SKU: "NO-SUCH-SKU"}); !strings.Contains(ev.done(), "NO-SUCH-SKU") {
 		t.Errorf("unknown sku: %q", ev.done())
 	}
 }
 
 func TestParseActionRejectsForgedData(t *testing.T) {
 	for _, s := range []string{"", "drop|x", "add|SKU|-1", "add|SKU|1000", "add|SKU|x"} {
-		if _, err := ParseAction(s); err == nil {
+		if _, err := view.ParseAction(s); err == nil {
 			t.Errorf("ParseAction(%q) accepted", s)
 		}
 	}
-	a := Action{Kind: ActCategory, Arg: "Shoes > Running"}
-	if got, err := ParseAction(a.Encode()); err != nil || got != a {
+	a := view.Action{Kind: view.ActCategory, Arg: "Shoes > Running"}
+	if got, err := view.ParseAction(a.Encode()); err != nil || got != a {
 		t.Errorf("round trip: %+v, %v", got, err)
 	}
 }
@@ -379,7 +381,7 @@ func TestDailyTokenBudget(t *testing.T) {
 	llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, DailyTokens: 1000,
-		Now: func() time.Time { return fixedNow }, Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "m"})})
+		Now: func() time.Time { return fixedNow }, Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "m"})})
 	if err != nil {
 		t.Fatal(err)
 	}

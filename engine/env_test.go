@@ -11,14 +11,15 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/engine/tools"
 )
 
 // testEnv is a demo shop on SQLite and one shopper's session.
 type testEnv struct {
 	db      *bun.DB
-	deps    *Deps
-	tools   *Toolbox
-	session *Session
+	deps    *tools.Deps
+	tools   *tools.Toolbox
+	session *tools.Session
 }
 
 // fixedNow is the clock of engine tests.
@@ -36,8 +37,8 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 	if _, err := demo.Load(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	deps := &Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
-	tb, err := NewToolbox(Tools(deps)...)
+	deps := &tools.Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
+	tb, err := tools.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 }
 
 // newTestSession is a personal session of a web shopper.
-func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *Session {
+func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
 	t.Helper()
 	ctx := context.Background()
 	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
@@ -56,19 +57,9 @@ func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Session{
-		Turn:     Turn{Channel: channel, ChatID: userID, UserID: userID, UserName: c.DisplayName, DedupKey: "turn-1"},
+	return &tools.Session{
+		Channel: channel, ChatID: userID, DedupKey: "turn-1",
 		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
-		State: &State{}, Currency: "USD", Now: fixedNow,
+		State: &tools.State{}, Currency: "USD", Now: fixedNow,
 	}
-}
-
-// call runs a tool and fails the test on an unexpected error.
-func (e *testEnv) call(t testing.TB, name, args string) Result {
-	t.Helper()
-	res, err := e.tools.Call(context.Background(), e.session, name, args)
-	if err != nil {
-		t.Fatalf("%s(%s): %v", name, args, err)
-	}
-	return res
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 var (
@@ -25,14 +27,14 @@ var (
 // price when no product is listed to correct it from, that the price could
 // not be checked and is not to be relied on. (The answer has already
 // streamed, so a made-up price is corrected after it, not cut out.)
-func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, results []Result) string {
+func (e *Engine) checkFacts(ctx context.Context, s *tools.Session, answer string, results []tools.Result) string {
 	prices, skus := priceRE.FindAllString(answer, -1), skuRE.FindAllString(answer, -1)
 	if len(prices) == 0 && len(skus) == 0 {
 		return "" // nothing to check: no query on the hot path
 	}
 	knownPrices, knownSKUs, cards := known(results)
 	// Amounts the shopper named ("under 150") are theirs to repeat.
-	for _, n := range digitsRE.FindAllString(s.Turn.Text, -1) {
+	for _, n := range digitsRE.FindAllString(s.Text, -1) {
 		if amount, ok := minorOf(n); ok {
 			knownPrices[amount] = true
 		}
@@ -40,7 +42,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 	for _, p := range e.shownProducts(ctx, s) {
 		knownSKUs[p.SKU] = true
 		knownPrices[p.Price] = true
-		cards = append(cards, cardOf(&p))
+		cards = append(cards, view.CardOf(&p))
 	}
 	var fix []string
 	for _, sku := range skus {
@@ -50,7 +52,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 		e.metrics.unverified.WithLabelValues("sku").Inc()
 		e.log.WarnContext(ctx, "model stated an unverified SKU", "conversation_id", s.Conversation.ID, "sku", sku)
 		if p, err := catalog.GetProduct(ctx, e.cfg.DB, sku); err == nil {
-			fix = append(fix, line(cardOf(p)))
+			fix = append(fix, line(view.CardOf(p)))
 			knownSKUs[sku], knownPrices[p.Price] = true, true
 		}
 	}
@@ -70,7 +72,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *Session, answer string, resu
 			fix = append(fix, line(c))
 		}
 	}
-	return factsNote(s.Turn.Locale, fix, unknown, len(cards) > 0)
+	return factsNote(s.Locale, fix, unknown, len(cards) > 0)
 }
 
 // factsNote is what checkFacts appends: the catalog's figures, and when no
@@ -90,12 +92,12 @@ func factsNote(locale string, fix, unknownPrices []string, listed bool) string {
 	return "\n\n" + strings.Join(notes, "\n\n")
 }
 
-func line(c Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
+func line(c view.Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
 
 // known collects the prices and SKUs a turn's tool results contain.
-func known(results []Result) (map[int64]bool, map[string]bool, []Card) {
+func known(results []tools.Result) (map[int64]bool, map[string]bool, []view.Card) {
 	prices, skus := map[int64]bool{}, map[string]bool{}
-	var cards []Card
+	var cards []view.Card
 	for _, r := range results {
 		for _, c := range r.Cards {
 			prices[c.Price], skus[c.SKU] = true, true
@@ -119,7 +121,7 @@ func known(results []Result) (map[int64]bool, map[string]bool, []Card) {
 
 // shownProducts loads the products on screen from earlier turns, which
 // the model may legitimately mention again.
-func (e *Engine) shownProducts(ctx context.Context, s *Session) []catalog.Product {
+func (e *Engine) shownProducts(ctx context.Context, s *tools.Session) []catalog.Product {
 	skus := append([]string(nil), s.State.Shown...)
 	if s.State.Focus != "" {
 		skus = append(skus, s.State.Focus)

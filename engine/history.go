@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
+	"shopbot/engine/tools"
 )
 
 // modelMessages builds the request messages: the system prompt, a bounded
 // window of earlier turns, and the shopper's new message.
-func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]ChatMessage, error) {
+func (e *Engine) modelMessages(ctx context.Context, s *tools.Session, rec *recorder) ([]llm.ChatMessage, error) {
 	sys, err := e.systemPrompt(ctx, s)
 	if err != nil {
 		return nil, err
@@ -21,10 +23,10 @@ func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]ChatMessage, 
 			return nil, err
 		}
 	}
-	s.history = past
-	msgs := []ChatMessage{{Role: catalog.RoleSystem, Content: sys}}
+	rec.history = past
+	msgs := []llm.ChatMessage{{Role: catalog.RoleSystem, Content: sys}}
 	msgs = append(msgs, window(past, e.cfg.HistoryTokens)...)
-	return append(msgs, ChatMessage{Role: catalog.RoleUser, Content: s.Turn.Text}), nil
+	return append(msgs, llm.ChatMessage{Role: catalog.RoleUser, Content: s.Text}), nil
 }
 
 // window converts stored messages into chat messages that are safe to
@@ -32,14 +34,14 @@ func (e *Engine) modelMessages(ctx context.Context, s *Session) ([]ChatMessage, 
 // the assistant message that called it), drops merchant notes the model
 // must not imitate as its own, and drops whole leading turns until the
 // estimated tokens fit the budget.
-func window(past []catalog.Message, budget int) []ChatMessage {
-	var out []ChatMessage
+func window(past []catalog.Message, budget int) []llm.ChatMessage {
+	var out []llm.ChatMessage
 	for _, m := range past {
 		switch m.Role {
 		case catalog.RoleUser, catalog.RoleAssistant, catalog.RoleTool:
-			out = append(out, ChatMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
+			out = append(out, llm.ChatMessage{Role: m.Role, Content: m.Content, ToolCalls: m.ToolCalls, ToolCallID: m.ToolCallID})
 		case catalog.RoleMerchant:
-			out = append(out, ChatMessage{Role: catalog.RoleAssistant, Content: "[a shop employee wrote] " + m.Content})
+			out = append(out, llm.ChatMessage{Role: catalog.RoleAssistant, Content: "[a shop employee wrote] " + m.Content})
 		}
 	}
 	out = dropToUser(out)
@@ -50,7 +52,7 @@ func window(past []catalog.Message, budget int) []ChatMessage {
 }
 
 // dropToUser removes messages until the first is a user message.
-func dropToUser(ms []ChatMessage) []ChatMessage {
+func dropToUser(ms []llm.ChatMessage) []llm.ChatMessage {
 	for len(ms) > 0 && ms[0].Role != catalog.RoleUser {
 		ms = ms[1:]
 	}
@@ -59,7 +61,7 @@ func dropToUser(ms []ChatMessage) []ChatMessage {
 
 // consistent drops assistant tool calls whose results are missing (a turn
 // cut short) together with any orphaned results: the API rejects both.
-func consistent(ms []ChatMessage) []ChatMessage {
+func consistent(ms []llm.ChatMessage) []llm.ChatMessage {
 	out := ms[:0:0]
 	for i := 0; i < len(ms); i++ {
 		m := ms[i]
@@ -70,7 +72,7 @@ func consistent(ms []ChatMessage) []ChatMessage {
 			out = append(out, m)
 			continue
 		}
-		results := map[string]ChatMessage{}
+		results := map[string]llm.ChatMessage{}
 		j := i + 1
 		for ; j < len(ms) && ms[j].Role == catalog.RoleTool; j++ {
 			results[ms[j].ToolCallID] = ms[j]
@@ -94,7 +96,7 @@ func consistent(ms []ChatMessage) []ChatMessage {
 
 // estimateTokens approximates tokens as a quarter of the bytes plus a
 // per-message overhead; it only needs to be monotonic and roughly right.
-func estimateTokens(ms []ChatMessage) int {
+func estimateTokens(ms []llm.ChatMessage) int {
 	n := 0
 	for _, m := range ms {
 		n += 4 + len(m.Content)/4

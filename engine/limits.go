@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 // ChatLocker serializes the turns of one chat across processes.
@@ -56,7 +57,7 @@ func (c *chatLocks) lock(key string) func() {
 // the turns' writes: alone it costs a turn less (about 7 % of the engine's
 // p50 instead of 14 %). Ended counters are pruned with the effects
 // journal (prune.go).
-func (e *Engine) allowTurn(ctx context.Context, s *Session) (bool, error) {
+func (e *Engine) allowTurn(ctx context.Context, s *tools.Session) (bool, error) {
 	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
 	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
 	res, err := catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
@@ -68,7 +69,7 @@ func (e *Engine) allowTurn(ctx context.Context, s *Session) (bool, error) {
 
 // overTokenBudget reports whether the customer used up today's model
 // tokens (counted on the customer row, so it holds across replicas).
-func (e *Engine) overTokenBudget(s *Session) bool {
+func (e *Engine) overTokenBudget(s *tools.Session) bool {
 	return s.Customer.TokensToday(tokenDay(s.Now)) >= e.cfg.DailyTokens
 }
 

@@ -17,6 +17,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // onReplicas runs fn with n handles on one database, as n processes open
@@ -159,7 +160,7 @@ func TestDailyTokenBudgetAcrossReplicas(t *testing.T) {
 		engines := make([]*Engine, len(dbs))
 		for i, db := range dbs {
 			e, err := New(Config{DB: db, Search: search.NewDatabase(db), DailyTokens: 1000, Now: func() time.Time { return fixedNow },
-				Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "m"})})
+				Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "m"})})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,22 +7,24 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
+	"shopbot/engine/tools"
 )
 
 // runModel is the tool-calling loop: call the model with every tool →
 // run the tools it asks for (concurrently, at most MaxToolCalls of a reply;
 // toolcap.go) → feed the results back → repeat until it answers in text,
 // at most MaxRounds calls.
-func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recorder) error {
-	msgs, err := e.modelMessages(ctx, s)
+func (e *Engine) runModel(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+	msgs, err := e.modelMessages(ctx, s, rec)
 	if err != nil {
 		return err
 	}
 	specs := e.tools.Specs()
-	var results []Result
+	var results []tools.Result
 	retriedEmpty := false
 	for round := 0; round < e.cfg.MaxRounds; round++ {
-		resp, err := e.callModel(ctx, ChatRequest{Messages: msgs, Tools: specs}, sink)
+		resp, err := e.callModel(ctx, llm.ChatRequest{Messages: msgs, Tools: specs}, sink)
 		if err != nil {
 			return err
 		}
@@ -36,7 +38,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 			}
 			return e.finish(ctx, s, sink, resp.Text, results)
 		}
-		msgs = append(msgs, ChatMessage{Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
+		msgs = append(msgs, llm.ChatMessage{Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls})
 		if err := sink.Send(ctx, Event{Kind: EventTyping}); err != nil {
 			return err
 		}
@@ -45,7 +47,7 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 		e.latestCart(ctx, s, outs)
 		for _, out := range outs {
 			rec.tool(out)
-			msgs = append(msgs, ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
+			msgs = append(msgs, llm.ChatMessage{Role: catalog.RoleTool, ToolCallID: out.call.ID, Content: out.content})
 			if out.err == nil {
 				results = append(results, out.res)
 				if err := emitResult(ctx, sink, out.res); err != nil {
@@ -54,13 +56,13 @@ func (e *Engine) runModel(ctx context.Context, s *Session, sink Sink, rec *recor
 			}
 		}
 	}
-	msg := engineMessage(s.Turn.Locale, msgRoundsExhausted)
+	msg := engineMessage(s.Locale, msgRoundsExhausted)
 	rec.assistant(msg)
 	return sendText(ctx, sink, msg)
 }
 
 // callModel makes one model request, streaming text deltas to the sink.
-func (e *Engine) callModel(ctx context.Context, req ChatRequest, sink Sink) (ChatResponse, error) {
+func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) (llm.ChatResponse, error) {
 	resp, err := e.cfg.Model.Chat(ctx, req, func(delta string) {
 		_ = sink.Send(ctx, Event{Kind: EventText, Text: delta})
 	})
@@ -77,9 +79,9 @@ func (e *Engine) callModel(ctx context.Context, req ChatRequest, sink Sink) (Cha
 
 // finish completes a model turn: facts in the text are checked against the
 // tool results, corrections appended, and the full answer sent.
-func (e *Engine) finish(ctx context.Context, s *Session, sink Sink, answer string, results []Result) error {
+func (e *Engine) finish(ctx context.Context, s *tools.Session, sink Sink, answer string, results []tools.Result) error {
 	if strings.TrimSpace(answer) == "" {
-		answer = engineMessage(s.Turn.Locale, msgEmptyAnswer)
+		answer = engineMessage(s.Locale, msgEmptyAnswer)
 		if err := sink.Send(ctx, Event{Kind: EventText, Text: answer}); err != nil {
 			return err
 		}
@@ -96,7 +98,7 @@ func (e *Engine) finish(ctx context.Context, s *Session, sink Sink, answer strin
 // toolOutcome is one executed tool call.
 type toolOutcome struct {
 	call    catalog.ToolCall
-	res     Result
+	res     tools.Result
 	err     error
 	content string // what the model reads
 	isErr   bool
@@ -107,15 +109,15 @@ type toolOutcome struct {
 // time. Each call works on its
 // own copy of the conversation state; afterwards the state of the last
 // call that changed it (in call order) is kept, so calls never race.
-func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolCall) []toolOutcome {
-	before := s.State.encode()
+func (e *Engine) runTools(ctx context.Context, s *tools.Session, calls []catalog.ToolCall) []toolOutcome {
+	before := s.State.Encode()
 	outs := make([]toolOutcome, len(calls))
-	states := make([]*State, len(calls))
+	states := make([]*tools.State, len(calls))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, maxParallelTools)
 	for i, call := range calls {
 		cs := *s
-		cs.State = loadState(before)
+		cs.State = tools.LoadState(before)
 		states[i] = cs.State
 		wg.Add(1)
 		go func() {
@@ -127,34 +129,34 @@ func (e *Engine) runTools(ctx context.Context, s *Session, calls []catalog.ToolC
 	}
 	wg.Wait()
 	for _, st := range states {
-		if st.encode() != before {
+		if st.Encode() != before {
 			s.State = st
 		}
 	}
 	return outs
 }
 
-func (e *Engine) runTool(ctx context.Context, s *Session, call catalog.ToolCall) toolOutcome {
+func (e *Engine) runTool(ctx context.Context, s *tools.Session, call catalog.ToolCall) toolOutcome {
 	start := time.Now()
 	res, err := e.tools.Call(ctx, s, call.Name, call.Arguments)
 	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}
-	out.content, out.isErr = toolMessage(res, err)
+	out.content, out.isErr = tools.ModelMessage(res, err)
 	status := "ok"
 	if out.isErr {
 		status = "error"
-		if _, known := e.tools.byName[call.Name]; !known {
+		if !e.tools.Has(call.Name) {
 			call.Name = "unknown"
 		}
 	}
 	e.metrics.toolCalls.WithLabelValues(call.Name, status).Inc()
-	if err != nil && !isUserError(err) {
+	if err != nil && !tools.IsUserError(err) {
 		e.log.ErrorContext(ctx, "tool failed", "tool", call.Name, "err", err)
 	}
 	return out
 }
 
 // emitResult sends what a tool produced for the shopper to see.
-func emitResult(ctx context.Context, sink Sink, res Result) error {
+func emitResult(ctx context.Context, sink Sink, res tools.Result) error {
 	var evs []Event
 	if len(res.Cards) > 0 {
 		evs = append(evs, Event{Kind: EventCards, Cards: res.Cards})

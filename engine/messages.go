@@ -3,7 +3,7 @@ package engine
 import "strings"
 
 // The engine's own words to shoppers (the planner has its templates in
-// planner_text.go). One entry per language; English is the fallback.
+// engine/planner, text.go). One entry per language; English is the fallback.
 type messageKey int
 
 const (
@@ -25,13 +25,6 @@ const (
 	msgCategoryEmpty
 	msgNoSimilar
 	msgNoSuchProduct
-	btnConfirm
-	btnEditCart
-	btnAdd
-	btnAddToCart
-	btnMoreLikeThis
-	btnCheckout
-	btnViewCart
 )
 
 var engineMessages = map[string]map[messageKey]string{
@@ -54,13 +47,6 @@ var engineMessages = map[string]map[messageKey]string{
 		msgCategoryEmpty:   "Nothing in this category is in stock right now. Here are our categories:",
 		msgNoSimilar:       "I found nothing similar to that product.",
 		msgNoSuchProduct:   "I can't find that product. Try searching for it by name.",
-		btnConfirm:         "Confirm order",
-		btnEditCart:        "Edit cart",
-		btnAdd:             "Add",
-		btnAddToCart:       "Add to cart",
-		btnMoreLikeThis:    "More like this",
-		btnCheckout:        "Checkout",
-		btnViewCart:        "View cart",
 	},
 	"ru": {
 		msgSorry:           "Извините, у нас что-то пошло не так. Попробуйте ещё раз чуть позже.",
@@ -81,18 +67,8 @@ var engineMessages = map[string]map[messageKey]string{
 		msgCategoryEmpty:   "В этой категории сейчас ничего нет в наличии. Вот наши категории:",
 		msgNoSimilar:       "Похожих товаров не нашлось.",
 		msgNoSuchProduct:   "Не могу найти этот товар. Попробуйте поискать его по названию.",
-		btnConfirm:         "Подтвердить заказ",
-		btnEditCart:        "Изменить корзину",
-		btnAdd:             "Добавить",
-		btnAddToCart:       "В корзину",
-		btnMoreLikeThis:    "Похожие",
-		btnCheckout:        "Оформить заказ",
-		btnViewCart:        "Корзина",
 	},
 }
-
-// label is a button label in the session's language.
-func (s *Session) label(key messageKey) string { return engineMessage(s.Lang(), key) }
 
 // engineMessage returns a message in the locale's language.
 func engineMessage(locale string, key messageKey) string {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog/search"
+	"shopbot/engine/view"
 )
 
 // Buttons of tools are labelled in the shopper's language, remembered
@@ -21,7 +22,7 @@ func TestToolButtonsSpeakTheShoppersLanguage(t *testing.T) {
 	if err := eng.Handle(ctx, turn, &events{}); err != nil {
 		t.Fatal(err)
 	}
-	a := Action{Kind: ActDetails, SKU: "SHO-RUN-001"}
+	a := view.Action{Kind: view.ActDetails, SKU: "SHO-RUN-001"}
 	ev := &events{}
 	if err := eng.Handle(ctx, Turn{Channel: "web", ChatID: "ru-1", UserID: "ru-1", Action: &a, DedupKey: "t2"}, ev); err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"text/template"
 
 	"shopbot/catalog"
+	"shopbot/engine/tools"
 )
 
 //go:embed prompts/*.tmpl
@@ -30,11 +31,11 @@ type promptData struct {
 }
 
 // systemPrompt renders the system message for a session.
-func (e *Engine) systemPrompt(ctx context.Context, s *Session) (string, error) {
+func (e *Engine) systemPrompt(ctx context.Context, s *tools.Session) (string, error) {
 	d := promptData{
-		ShopName: e.cfg.ShopName, Channel: s.Turn.Channel, Shared: s.Scope.Shared(),
+		ShopName: e.cfg.ShopName, Channel: s.Channel, Shared: s.Scope.Shared(),
 		Today: s.Now.Format("Monday, 2 January 2006"), Currency: s.Currency,
-		Language: languageName(s.Turn.Locale), Extra: e.cfg.PromptExtra,
+		Language: languageName(s.Locale), Extra: e.cfg.PromptExtra,
 	}
 	cart, err := catalog.SummarizeCart(ctx, e.cfg.DB, s.Scope)
 	if err != nil {

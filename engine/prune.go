@@ -67,6 +67,6 @@ func (e *Engine) sweepNotices(ctx context.Context, now time.Time) {
 		return
 	}
 	for _, row := range rows {
-		e.deps.deliver(ctx, row.TurnKey, row.EffectKey)
+		e.deps.Deliver(ctx, row.TurnKey, row.EffectKey)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // plannerModel names the offline planner in transcripts.
@@ -13,6 +14,9 @@ const plannerModel = "offline-planner"
 // together at the end of the turn.
 type recorder struct {
 	msgs []*catalog.Message
+	// history is what the model saw of earlier turns, nil if this turn
+	// did not load it; persist caches it with the turn's messages.
+	history []catalog.Message
 }
 
 func (r *recorder) add(m *catalog.Message) { r.msgs = append(r.msgs, m) }
@@ -32,7 +36,7 @@ func (r *recorder) assistant(text string) {
 }
 
 // modelReply records one model call with its tool calls and usage.
-func (r *recorder) modelReply(resp ChatResponse) {
+func (r *recorder) modelReply(resp llm.ChatResponse) {
 	r.add(&catalog.Message{
 		Role: catalog.RoleAssistant, Content: resp.Text, ToolCalls: resp.ToolCalls,
 		PromptTokens: resp.PromptTokens, CompletionTokens: resp.CompletionTokens,

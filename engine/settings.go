@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/llm"
 )
 
 // settingsTTL is how long overrides are reused before they are read again:
@@ -20,7 +21,7 @@ type liveSettings struct {
 	read   time.Time
 	val    catalog.Settings
 	ok     bool
-	models map[string]Model // model clients by name, built on first use
+	models map[string]llm.Model // model clients by name, built on first use
 }
 
 // withSettings returns the engine a turn runs with: e itself when no
@@ -56,7 +57,7 @@ func (e *Engine) withSettings(ctx context.Context) *Engine {
 	return &c
 }
 
-func (l *liveSettings) get(ctx context.Context, e *Engine) (catalog.Settings, Model, bool) {
+func (l *liveSettings) get(ctx context.Context, e *Engine) (catalog.Settings, llm.Model, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := e.cfg.Now()
@@ -71,23 +72,29 @@ func (l *liveSettings) get(ctx context.Context, e *Engine) (catalog.Settings, Mo
 	return l.val, l.model(e.cfg.Model, l.val.Model), true
 }
 
-// model returns the client for the named model: the configured one when
-// the name is empty or the same, or a sibling of an OpenAI client.
-func (l *liveSettings) model(base Model, name string) Model {
-	oa, isOpenAI := base.(*OpenAI)
-	if name == "" || !isOpenAI || oa.model == name {
+// modelSwitcher is a model client that can make a sibling asking another
+// model of the same server with the same settings (openai.Client).
+type modelSwitcher interface {
+	llm.Model
+	ModelName() string
+	WithModel(name string) llm.Model
+}
+
+// model returns the client for the named model: nil when the name is empty
+// or the configured one's, or when the configured client cannot switch;
+// else a sibling of it, built once per name.
+func (l *liveSettings) model(base llm.Model, name string) llm.Model {
+	sw, ok := base.(modelSwitcher)
+	if name == "" || !ok || sw.ModelName() == name {
 		return nil
 	}
 	if m, ok := l.models[name]; ok {
 		return m
 	}
 	if l.models == nil {
-		l.models = map[string]Model{}
+		l.models = map[string]llm.Model{}
 	}
-	m := &OpenAI{
-		chat: oa.chat, model: name, apiKey: oa.apiKey, timeout: oa.timeout, maxRetries: oa.maxRetries,
-		backoffMin: oa.backoffMin, backoffMax: oa.backoffMax, logger: oa.logger, configErr: oa.configErr,
-	}
+	m := sw.WithModel(name)
 	l.models[name] = m
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/engine/openai"
 )
 
 // TestSettingsApplyWithoutRestart changes the rate limit through the
@@ -84,14 +85,14 @@ func TestSettingsFailureKeepsStaticConfig(t *testing.T) {
 // TestSettingsModelOverride: a model name picks a sibling OpenAI client
 // with the same connection, reused while the name stays.
 func TestSettingsModelOverride(t *testing.T) {
-	base := NewOpenAI(OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "gpt-4o-mini"})
+	base := openai.New(openai.Config{BaseURL: "http://127.0.0.1:1/v1", Model: "gpt-4o-mini"})
 	l := &liveSettings{}
 	if m := l.model(base, "gpt-4o-mini"); m != nil {
 		t.Error("same name should keep the configured client")
 	}
 	m := l.model(base, "gpt-4.1")
-	oa, ok := m.(*OpenAI)
-	if !ok || oa.model != "gpt-4.1" {
+	oa, ok := m.(*openai.Client)
+	if !ok || oa.ModelName() != "gpt-4.1" {
 		t.Fatalf("override = %#v", m)
 	}
 	if l.model(base, "gpt-4.1") != m {

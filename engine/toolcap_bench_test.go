@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // BenchmarkHostileTurn runs the turn of a model that answers every
@@ -33,7 +34,7 @@ func BenchmarkHostileTurn(b *testing.B) {
 	eng, err := New(Config{
 		DB: env.db, Search: search.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
-		Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: time.Minute}),
+		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: time.Minute}),
 	})
 	if err != nil {
 		b.Fatal(err)

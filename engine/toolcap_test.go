@@ -18,6 +18,8 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
+	"shopbot/engine/tools"
 )
 
 // newEngineEnvOn is newEngineEnv on a given database.
@@ -28,7 +30,7 @@ func newEngineEnvOn(t *testing.T, db *bun.DB, script ...llmtest.Step) *engineEnv
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
 		DB: db, Search: search.NewDatabase(db), Registry: reg, Now: func() time.Time { return fixedNow },
-		Model: NewOpenAI(OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second}),
+		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second}),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -139,9 +141,11 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 	active, peak := 0, 0
 	full, release := make(chan struct{}), make(chan struct{})
 	var fullOnce sync.Once
-	tb, err := NewToolbox(Tool{
-		Name: "wait", Description: "waits", Schema: object(map[string]any{"n": integer("", 0, 100)}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+	tb, err := tools.NewToolbox(tools.Tool{
+		Name: "wait", Description: "waits", Schema: map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
+			"n": map[string]any{"type": "integer", "description": "", "minimum": 0, "maximum": 100},
+		}},
+		Run: func(ctx context.Context, s *tools.Session, raw json.RawMessage) (tools.Result, error) {
 			mu.Lock()
 			active++
 			peak = max(peak, active)
@@ -153,7 +157,7 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 			mu.Lock()
 			active--
 			mu.Unlock()
-			return Result{Data: raw}, nil
+			return tools.Result{Data: raw}, nil
 		},
 	})
 	if err != nil {
@@ -165,7 +169,7 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 		calls[i] = catalog.ToolCall{ID: "c" + strconv.Itoa(i), Name: "wait", Arguments: `{"n":` + strconv.Itoa(i) + `}`}
 	}
 	done := make(chan []toolOutcome)
-	go func() { done <- e.runTools(context.Background(), &Session{State: &State{}}, calls) }()
+	go func() { done <- e.runTools(context.Background(), &tools.Session{State: &tools.State{}}, calls) }()
 	<-full // maxParallelTools calls are running at once
 	close(release)
 	outs := <-done

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Handler is the engine as the console uses it.
@@ -70,7 +71,7 @@ func turnOf(line, key string, opts Options) (engine.Turn, error) {
 		Locale: opts.Locale, Text: line, DedupKey: "line-" + key,
 	}
 	if rest, ok := strings.CutPrefix(line, "/do "); ok {
-		a, err := engine.ParseAction(strings.TrimSpace(rest))
+		a, err := view.ParseAction(strings.TrimSpace(rest))
 		if err != nil {
 			return t, err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/adapters/console"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 type fakeEngine struct {
@@ -20,8 +21,8 @@ func (f *fakeEngine) Handle(ctx context.Context, t engine.Turn, sink engine.Sink
 		return engine.ErrRateLimited
 	}
 	_ = sink.Send(ctx, engine.Event{Kind: engine.EventText, Text: "Found 1 product."})
-	_ = sink.Send(ctx, engine.Event{Kind: engine.EventCards, Cards: []engine.Card{{SKU: "SHO-RUN-001", Title: "Glide 3", PriceText: "$89.99", InStock: true, Stock: 3}}})
-	_ = sink.Send(ctx, engine.Event{Kind: engine.EventCart, Cart: &engine.CartView{Units: 2, TotalText: "$179.98", Lines: []engine.CartLine{{SKU: "SHO-RUN-001", Title: "Glide 3", Qty: 2, PriceText: "$179.98"}}}})
+	_ = sink.Send(ctx, engine.Event{Kind: engine.EventCards, Cards: []view.Card{{SKU: "SHO-RUN-001", Title: "Glide 3", PriceText: "$89.99", InStock: true, Stock: 3}}})
+	_ = sink.Send(ctx, engine.Event{Kind: engine.EventCart, Cart: &view.CartView{Units: 2, TotalText: "$179.98", Lines: []view.CartLine{{SKU: "SHO-RUN-001", Title: "Glide 3", Qty: 2, PriceText: "$179.98"}}}})
 	return sink.Send(ctx, engine.Event{Kind: engine.EventDone, Text: "Found 1 product."})
 }
 

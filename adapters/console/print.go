@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // printer renders engine events as plain text. Interactive sessions see
@@ -76,7 +77,7 @@ func (p *printer) finish() error {
 	return err
 }
 
-func cardLine(c engine.Card) string {
+func cardLine(c view.Card) string {
 	stock := "in stock"
 	switch {
 	case !c.InStock:
@@ -87,7 +88,7 @@ func cardLine(c engine.Card) string {
 	return fmt.Sprintf("%s · %s · %s · %s", c.SKU, c.Title, c.PriceText, stock)
 }
 
-func cartLines(c *engine.CartView) []string {
+func cartLines(c *view.CartView) []string {
 	if c == nil || len(c.Lines) == 0 {
 		return []string{"cart · empty"}
 	}

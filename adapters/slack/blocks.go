@@ -7,7 +7,7 @@ import (
 
 	"github.com/slack-go/slack"
 
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Slack's Block Kit limits.
@@ -39,14 +39,14 @@ func textBlocks(md string) []slack.Block {
 }
 
 // button makes a button whose value and action_id are the engine action.
-func button(label string, a engine.Action) *slack.ButtonBlockElement {
+func button(label string, a view.Action) *slack.ButtonBlockElement {
 	data := a.Encode()
 	return slack.NewButtonBlockElement(data, data, plain(label))
 }
 
 // cardBlocks renders a product: a section with its image, then its
 // buttons.
-func cardBlocks(c engine.Card) []slack.Block {
+func cardBlocks(c view.Card) []slack.Block {
 	var b strings.Builder
 	fmt.Fprintf(&b, "*%s*\n", escape(truncateRunes(c.Title, 200)))
 	if c.Brand != "" {
@@ -66,17 +66,17 @@ func cardBlocks(c engine.Card) []slack.Block {
 	section := slack.NewSectionBlock(mrkdwn(b.String()), nil, acc, slack.SectionBlockOptionBlockID("card:"+truncateRunes(c.SKU, 200)))
 	var els []slack.BlockElement
 	if c.InStock {
-		add := button("Add to cart", engine.Action{Kind: engine.ActAdd, SKU: c.SKU, Qty: 1})
+		add := button("Add to cart", view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1})
 		add.Style = slack.StylePrimary
 		els = append(els, add)
 	}
 	els = append(els,
-		button("Details", engine.Action{Kind: engine.ActDetails, SKU: c.SKU}),
-		button("More like this", engine.Action{Kind: engine.ActSimilar, SKU: c.SKU}))
+		button("Details", view.Action{Kind: view.ActDetails, SKU: c.SKU}),
+		button("More like this", view.Action{Kind: view.ActSimilar, SKU: c.SKU}))
 	return []slack.Block{section, slack.NewActionBlock("", els...)}
 }
 
-func stockText(c engine.Card) string {
+func stockText(c view.Card) string {
 	switch {
 	case !c.InStock || c.Stock <= 0:
 		return "out of stock"
@@ -89,7 +89,7 @@ func stockText(c engine.Card) string {
 
 // cardsBlocks renders products, each once (a message's action ids must
 // be unique).
-func cardsBlocks(cs []engine.Card) []slack.Block {
+func cardsBlocks(cs []view.Card) []slack.Block {
 	var out []slack.Block
 	seen := map[string]bool{}
 	for _, c := range cs {
@@ -107,7 +107,7 @@ func isWebURL(u string) bool {
 }
 
 // plainOf is the notification text of a card message.
-func plainOf(cs []engine.Card) string {
+func plainOf(cs []view.Card) string {
 	names := make([]string, 0, len(cs))
 	for _, c := range cs {
 		names = append(names, c.Title)
@@ -139,7 +139,7 @@ func firstChunk(bs []slack.Block) []slack.Block {
 
 // buttonBlocks lays quick replies out in actions blocks of up to 25, with
 // unique action ids.
-func buttonBlocks(bs []engine.Button) []slack.Block {
+func buttonBlocks(bs []view.Button) []slack.Block {
 	seen := map[string]bool{}
 	var els []slack.BlockElement
 	for _, b := range bs {
@@ -160,7 +160,7 @@ func buttonBlocks(bs []engine.Button) []slack.Block {
 
 // cartBlocks renders a cart: who added what in a shared cart, the total,
 // and the buttons to change it or check out.
-func cartBlocks(v *engine.CartView) []slack.Block {
+func cartBlocks(v *view.CartView) []slack.Block {
 	title := "Your cart"
 	if v.Shared {
 		title = "Channel cart"
@@ -179,16 +179,16 @@ func cartBlocks(v *engine.CartView) []slack.Block {
 		if v.Shared && l.AddedBy != "" {
 			text += "\n_added by " + escape(truncateRunes(l.AddedBy, 80)) + "_"
 		}
-		rm := button("Remove", engine.Action{Kind: engine.ActRemove, SKU: l.SKU})
+		rm := button("Remove", view.Action{Kind: view.ActRemove, SKU: l.SKU})
 		out = append(out, slack.NewSectionBlock(mrkdwn(text), nil, slack.NewAccessory(rm), slack.SectionBlockOptionBlockID("cart:"+truncateRunes(l.SKU, 200))))
 	}
-	co := button("Check out", engine.Action{Kind: engine.ActCheckout})
+	co := button("Check out", view.Action{Kind: view.ActCheckout})
 	co.Style = slack.StylePrimary
 	return append(out, slack.NewActionBlock("cart:actions", co))
 }
 
 // orderBlocks renders an order under a headline ("Order placed").
-func orderBlocks(o *engine.OrderView, headline string) []slack.Block {
+func orderBlocks(o *view.OrderView, headline string) []slack.Block {
 	var b strings.Builder
 	fmt.Fprintf(&b, "*%s: #%s* · %s\n", escape(headline), escape(o.Number), escape(o.Status))
 	for i, l := range o.Lines {

@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // helpText answers /shop help.
@@ -85,9 +86,9 @@ func (a *Adapter) commandWork(cmd slack.SlashCommand) (*commandReply, work, erro
 	case "", "help":
 		return &commandReply{ResponseType: slack.ResponseTypeEphemeral, Text: helpText}, work{}, nil
 	case "cart":
-		t.Action = &engine.Action{Kind: engine.ActCart}
+		t.Action = &view.Action{Kind: view.ActCart}
 	case "orders":
-		t.Action = &engine.Action{Kind: engine.ActOrders}
+		t.Action = &view.Action{Kind: view.ActOrders}
 	default:
 		t.Text = text
 	}
@@ -124,7 +125,7 @@ type responder struct {
 	url     string
 	text    strings.Builder
 	blocks  []slack.Block
-	buttons []engine.Button
+	buttons []view.Button
 	done    bool
 }
 

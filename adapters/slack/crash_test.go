@@ -13,6 +13,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/engine"
+	"shopbot/engine/tools"
 )
 
 // dying is the real engine crashed at its n-th step (engine.Config.Crash);
@@ -40,7 +41,7 @@ func (d *dying) crash(step string) bool {
 
 func (d *dying) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error {
 	err := d.eng.Handle(ctx, t, sink)
-	if errors.Is(err, engine.ErrCrashed) {
+	if errors.Is(err, tools.ErrCrashed) {
 		<-ctx.Done()
 		return ctx.Err()
 	}

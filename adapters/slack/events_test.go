@@ -13,6 +13,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/engine"
 	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 )
 
 // countingEngine answers every turn with one line and records the turns.
@@ -135,7 +136,7 @@ func TestDirectMessage(t *testing.T) {
 func TestSlowModelAcksFast(t *testing.T) {
 	llm := llmtest.NewServer(t, llmtest.Step{Text: "Here you go.", Delay: 20 * time.Second})
 	e := newEnv(t, nil, func(ec *engine.Config, _ *slackad.Config) {
-		ec.Model = engine.NewOpenAI(engine.OpenAIConfig{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 30 * time.Second})
+		ec.Model = openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 30 * time.Second})
 	})
 	root := e.nextTS()
 	_, body := e.event(mention("UANN", "C1", root, "", "what do you recommend?"))

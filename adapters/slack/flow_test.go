@@ -7,7 +7,7 @@ import (
 
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/catalog"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // addButton returns the value of the first Add to cart button in m.
@@ -95,9 +95,9 @@ func TestChannelFlow(t *testing.T) {
 	if _, err := catalog.SetOrderStatus(context.Background(), e.db, o.Number, catalog.StatusShipped, "UPS 1Z999"); err != nil {
 		t.Fatal(err)
 	}
-	err := e.hub.Notify(context.Background(), engine.Notice{
-		Kind: engine.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: root},
-		Order: &engine.OrderView{Number: o.Number, Status: "shipped", TotalText: "$1.00", Tracking: "UPS 1Z999"},
+	err := e.hub.Notify(context.Background(), view.Notice{
+		Kind: view.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: root},
+		Order: &view.OrderView{Number: o.Number, Status: "shipped", TotalText: "$1.00", Tracking: "UPS 1Z999"},
 	})
 	if err != nil {
 		t.Fatal(err)

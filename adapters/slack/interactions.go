@@ -13,6 +13,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // serveInteractions is POST /slack/interactions (form field payload).
@@ -66,7 +67,7 @@ func (a *Adapter) interactionWork(payload []byte, count bool) (key string, w wor
 		return "", work{}, fmt.Errorf("%w: block_actions without actions", errBadPayload)
 	}
 	ba := cb.ActionCallback.BlockActions[0]
-	act, err := engine.ParseAction(ba.Value)
+	act, err := view.ParseAction(ba.Value)
 	if err != nil {
 		return "", work{}, fmt.Errorf("%w: %v", errBadPayload, err)
 	}
@@ -80,7 +81,7 @@ func (a *Adapter) interactionWork(payload []byte, count bool) (key string, w wor
 // actionJob is the work for a button press: in a channel thread or DM
 // the answer goes there; on an ephemeral message (the slash command's
 // results) it goes back through response_url.
-func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction, act engine.Action) (string, func(context.Context)) {
+func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction, act view.Action) (string, func(context.Context)) {
 	channel := firstNonEmpty(cb.Channel.ID, cb.Container.ChannelID)
 	user, team := cb.User.ID, firstNonEmpty(cb.Team.ID, cb.User.TeamID)
 	turn := func(ctx context.Context) engine.Turn {

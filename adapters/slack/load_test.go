@@ -14,6 +14,7 @@ import (
 	slackad "shopbot/adapters/slack"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
+	"shopbot/engine/openai"
 )
 
 // TestAckUnderLoad is the Events API target: 500 events/s from 100
@@ -61,7 +62,7 @@ func TestAckUnderLoad(t *testing.T) {
 		}
 		t.Cleanup(func() { model.Close() })
 		e := newEnv(t, nil, quiet, func(ec *engine.Config, ac *slackad.Config) {
-			ec.Model = engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: time.Minute})
+			ec.Model = openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: time.Minute})
 			ec.RateLimit = 1 << 20
 		})
 		limit := 2 * time.Second

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // errNotDelivered reports a notice Slack did not take.
@@ -27,17 +28,17 @@ func (a *Adapter) Merchants() engine.Notifier {
 // changes and merchant replies, in the thread of their conversation.
 func (a *Adapter) Shoppers() engine.Notifier { return notifierFunc(a.notifyShopper) }
 
-func (a *Adapter) notifyMerchants(ctx context.Context, n engine.Notice) error {
+func (a *Adapter) notifyMerchants(ctx context.Context, n view.Notice) error {
 	var text, fallback string
 	switch n.Kind {
-	case engine.NoticeOrderPlaced:
+	case view.NoticeOrderPlaced:
 		if n.Order == nil {
 			return fmt.Errorf("slack: order notice without an order")
 		}
 		fallback = "New order #" + n.Order.Number
 		text = fmt.Sprintf(":package: *New order #%s* · %s · from %s on %s",
 			escape(n.Order.Number), escape(n.Order.TotalText), escape(nameOr(n.Customer)), escape(n.Where.Channel))
-	case engine.NoticeHandoff:
+	case view.NoticeHandoff:
 		fallback = nameOr(n.Customer) + " needs a person"
 		text = fmt.Sprintf(":raising_hand: *%s on %s needs a person*", escape(nameOr(n.Customer)), escape(n.Where.Channel))
 		if n.Text != "" {
@@ -59,20 +60,20 @@ func (a *Adapter) notifyMerchants(ctx context.Context, n engine.Notice) error {
 	return nil
 }
 
-func (a *Adapter) notifyShopper(ctx context.Context, n engine.Notice) error {
+func (a *Adapter) notifyShopper(ctx context.Context, n view.Notice) error {
 	if n.Where.Channel != "slack" || n.Where.ChatID == "" {
 		return fmt.Errorf("slack: notice for %s/%s is not a Slack conversation", n.Where.Channel, n.Where.ChatID)
 	}
 	var text string
 	var blocks []slack.Block
 	switch n.Kind {
-	case engine.NoticeOrderStatus:
+	case view.NoticeOrderStatus:
 		if n.Order == nil {
 			return fmt.Errorf("slack: status notice without an order")
 		}
 		text = fmt.Sprintf("Order #%s is now %s", n.Order.Number, n.Order.Status)
 		blocks = orderBlocks(n.Order, "Order update")
-	case engine.NoticeMerchantReply:
+	case view.NoticeMerchantReply:
 		text = n.Text
 		blocks = textBlocks("*From the shop:* " + escape(n.Text))
 	default:
@@ -93,9 +94,9 @@ func (a *Adapter) transcriptURL(id int64) string {
 }
 
 // notifierFunc adapts a function to engine.Notifier.
-type notifierFunc func(ctx context.Context, n engine.Notice) error
+type notifierFunc func(ctx context.Context, n view.Notice) error
 
-func (f notifierFunc) Notify(ctx context.Context, n engine.Notice) error { return f(ctx, n) }
+func (f notifierFunc) Notify(ctx context.Context, n view.Notice) error { return f(ctx, n) }
 
 func nameOr(s string) string {
 	if s == "" {

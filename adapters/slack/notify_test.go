@@ -11,6 +11,7 @@ import (
 	slackad "shopbot/adapters/slack"
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestNotices: handoffs and orders from any channel reach the orders
@@ -19,7 +20,7 @@ import (
 func TestNotices(t *testing.T) {
 	e := newEnv(t, &countingEngine{})
 	ctx := context.Background()
-	err := e.hub.Notify(ctx, engine.Notice{Kind: engine.NoticeHandoff, Customer: "Olga <admin>",
+	err := e.hub.Notify(ctx, view.Notice{Kind: view.NoticeHandoff, Customer: "Olga <admin>",
 		Where: catalog.ConversationKey{Channel: "telegram", ChatID: "42"}, ConversationID: 7, Text: "wants a refund"})
 	if err != nil {
 		t.Fatal(err)
@@ -30,14 +31,14 @@ func TestNotices(t *testing.T) {
 			t.Errorf("handoff lacks %q: %s", want, m.Content())
 		}
 	}
-	err = e.hub.Notify(ctx, engine.Notice{Kind: engine.NoticeOrderPlaced, Customer: "Web shopper", Where: catalog.ConversationKey{Channel: "web", ChatID: "s1"},
-		Order: &engine.OrderView{Number: "SB-1", Status: "new", TotalText: "$5.00", Lines: []engine.OrderLine{{Title: "Socks", Qty: 2}}}})
+	err = e.hub.Notify(ctx, view.Notice{Kind: view.NoticeOrderPlaced, Customer: "Web shopper", Where: catalog.ConversationKey{Channel: "web", ChatID: "s1"},
+		Order: &view.OrderView{Number: "SB-1", Status: "new", TotalText: "$5.00", Lines: []view.OrderLine{{Title: "Socks", Qty: 2}}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor("CORDERS", "", "order", hasText("New order #SB-1"))
 
-	err = e.hub.Notify(ctx, engine.Notice{Kind: engine.NoticeMerchantReply, Text: "We'll ship <today> & call you",
+	err = e.hub.Notify(ctx, view.Notice{Kind: view.NoticeMerchantReply, Text: "We'll ship <today> & call you",
 		Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: "100.1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -45,14 +46,14 @@ func TestNotices(t *testing.T) {
 	e.waitFor("C1", "100.1", "merchant reply", hasText("We'll ship &lt;today&gt; &amp; call you"))
 
 	e.fake.Fail("chat.postMessage", "channel_not_found")
-	err = e.hub.Notify(ctx, engine.Notice{Kind: engine.NoticeMerchantReply, Text: "hi", Where: catalog.ConversationKey{Channel: "slack", ChatID: "CGONE"}})
+	err = e.hub.Notify(ctx, view.Notice{Kind: view.NoticeMerchantReply, Text: "hi", Where: catalog.ConversationKey{Channel: "slack", ChatID: "CGONE"}})
 	if err == nil {
 		t.Error("an undelivered notice reported no error")
 	}
-	if err := e.ad.Shoppers().Notify(ctx, engine.Notice{Kind: engine.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1"}}); err == nil {
+	if err := e.ad.Shoppers().Notify(ctx, view.Notice{Kind: view.NoticeOrderStatus, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1"}}); err == nil {
 		t.Error("status notice without an order accepted")
 	}
-	if err := e.hub.Notify(ctx, engine.Notice{Kind: engine.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "1"}}); !errors.Is(err, adapters.ErrNoRoute) {
+	if err := e.hub.Notify(ctx, view.Notice{Kind: view.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "1"}}); !errors.Is(err, adapters.ErrNoRoute) {
 		t.Errorf("telegram notice: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // longAnswer is about 5,000 characters of Markdown with & < > in it.
@@ -19,10 +20,10 @@ func longAnswer() string {
 	return b.String()
 }
 
-func manyCards(n int) []engine.Card {
-	cs := make([]engine.Card, n)
+func manyCards(n int) []view.Card {
+	cs := make([]view.Card, n)
 	for i := range cs {
-		cs[i] = engine.Card{SKU: fmt.Sprintf("SKU-%03d", i), Title: fmt.Sprintf("Shoe <%d> & co", i), Brand: "Brand",
+		cs[i] = view.Card{SKU: fmt.Sprintf("SKU-%03d", i), Title: fmt.Sprintf("Shoe <%d> & co", i), Brand: "Brand",
 			PriceText: "$10.00", Stock: 3, InStock: true, ImageURL: fmt.Sprintf("https://img.example.com/%d.jpg", i),
 			Summary: strings.Repeat("Long summary text. ", 60)}
 	}
@@ -37,9 +38,9 @@ func bigReply(engine.Turn) []engine.Event {
 	for _, piece := range strings.SplitAfter(answer, "\n") {
 		evs = append(evs, engine.Event{Kind: engine.EventText, Text: piece})
 	}
-	evs = append(evs, engine.Event{Kind: engine.EventButtons, Buttons: []engine.Button{
-		engine.NewButton("View cart", engine.Action{Kind: engine.ActCart}),
-		engine.NewButton("Checkout", engine.Action{Kind: engine.ActCheckout})}})
+	evs = append(evs, engine.Event{Kind: engine.EventButtons, Buttons: []view.Button{
+		view.NewButton("View cart", view.Action{Kind: view.ActCart}),
+		view.NewButton("Checkout", view.Action{Kind: view.ActCheckout})}})
 	return append(evs, engine.Event{Kind: engine.EventDone, Text: answer})
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // maxStreamChunk bounds the characters of one chat.*Stream call before
@@ -36,7 +37,7 @@ type reply struct {
 	all      strings.Builder // the answer so far (Markdown)
 	pending  strings.Builder // not yet sent to a stream
 	last     time.Time       // last stream or update call
-	buttons  []engine.Button
+	buttons  []view.Button
 	answered bool
 }
 
@@ -226,7 +227,7 @@ func (r *reply) waitThrottle(ctx context.Context) {
 
 // cart shows the cart: the cart message of this thread is updated in
 // place when there is one, else a new one is posted.
-func (r *reply) cart(ctx context.Context, v *engine.CartView) {
+func (r *reply) cart(ctx context.Context, v *view.CartView) {
 	blocks := cartBlocks(v)
 	text := "Cart: " + v.TotalText
 	if ts := r.a.cartMessage(ctx, r.channel, r.thread); ts != "" {

@@ -10,6 +10,7 @@ import (
 	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestSocketMode runs the adapter over the fake's Socket Mode: events,
@@ -76,7 +77,7 @@ func TestSocketMode(t *testing.T) {
 	if !e.fake.Wait(patience, func() bool { return len(ce.Turns()) == 2 }) {
 		t.Fatalf("button press over the socket started no turn")
 	}
-	if tr := ce.Turns()[1]; tr.Action == nil || tr.Action.Kind != engine.ActCart || tr.ThreadID != root || !tr.Shared {
+	if tr := ce.Turns()[1]; tr.Action == nil || tr.Action.Kind != view.ActCart || tr.ThreadID != root || !tr.Shared {
 		t.Errorf("turn from the socket = %+v", tr)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/tools"
 )
 
 // afterTurn does what follows a turn: the invoice for an order it placed
@@ -42,7 +43,7 @@ func (a *Adapter) awaiting(ctx context.Context, t engine.Turn) string {
 		}
 		return ""
 	}
-	var st engine.State
+	var st tools.State
 	if json.Unmarshal([]byte(raw), &st) != nil || st.Checkout == nil {
 		return ""
 	}

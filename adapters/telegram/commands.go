@@ -10,6 +10,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // commands are registered with setMyCommands at startup.
@@ -58,16 +59,16 @@ func (a *Adapter) command(ctx context.Context, m *models.Message, t *engine.Turn
 	case "start":
 		a.say(ctx, m.Chat.ID, fmt.Sprintf(text(t.Locale, txtWelcome), esc(a.cfg.ShopName)), nil)
 		if startPayload.MatchString(arg) {
-			t.Action = &engine.Action{Kind: engine.ActDetails, SKU: arg}
+			t.Action = &view.Action{Kind: view.ActDetails, SKU: arg}
 		} else {
-			t.Action = &engine.Action{Kind: engine.ActCategories}
+			t.Action = &view.Action{Kind: view.ActCategories}
 		}
 	case "menu":
-		t.Action = &engine.Action{Kind: engine.ActCategories}
+		t.Action = &view.Action{Kind: view.ActCategories}
 	case "cart":
-		t.Action = &engine.Action{Kind: engine.ActCart}
+		t.Action = &view.Action{Kind: view.ActCart}
 	case "orders":
-		t.Action = &engine.Action{Kind: engine.ActOrders}
+		t.Action = &view.Action{Kind: view.ActOrders}
 	case "help":
 		a.say(ctx, m.Chat.ID, text(t.Locale, txtHelp), nil)
 		return false

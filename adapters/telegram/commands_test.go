@@ -10,7 +10,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestDeepLink: /start SKU opens that product; a bad payload shows the menu.
@@ -67,7 +67,7 @@ func TestCallbackDataLimit(t *testing.T) {
 	if ans.Params["text"] != "This button no longer works." {
 		t.Errorf("toast = %q", ans.Params["text"])
 	}
-	if len(engine.Action{Kind: engine.ActAdd, SKU: long, Qty: 1}.Encode()) <= 64 {
+	if len(view.Action{Kind: view.ActAdd, SKU: long, Qty: 1}.Encode()) <= 64 {
 		t.Fatal("the test SKU should overflow callback data")
 	}
 }

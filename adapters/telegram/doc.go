@@ -24,7 +24,7 @@
 // everything from data), split at 4,096 characters on paragraph
 // boundaries; product cards as photos with captions (≤ 1,024) or text
 // cards, with Add to cart / Details / More like this buttons whose
-// callback data is engine.Action.Encode() (≤ 64 bytes, checked); the cart
+// callback data is view.Action.Encode() (≤ 64 bytes, checked); the cart
 // as one message edited in place (its id in telegram_chats) with − / +
 // per line and Checkout. Long answers stream as drafts
 // (sendMessageDraft) in private chats, else by editing a message at most

@@ -14,7 +14,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestShoppingFlow walks a shopper from /start to a paid order whose
@@ -161,10 +161,10 @@ func TestShoppingFlow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = hub.Notify(context.Background(), engine.Notice{
-			Kind:  engine.NoticeOrderStatus,
+		err = hub.Notify(context.Background(), view.Notice{
+			Kind:  view.NoticeOrderStatus,
 			Where: catalog.ConversationKey{Channel: shipped.Channel, ChatID: shipped.ChatID},
-			Order: &engine.OrderView{Number: shipped.Number, Status: string(shipped.Status), Tracking: shipped.TrackingNote},
+			Order: &view.OrderView{Number: shipped.Number, Status: string(shipped.Status), Tracking: shipped.TrackingNote},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 func TestMarkdownHTML(t *testing.T) {
@@ -122,16 +123,16 @@ func (s scripted) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) e
 // caption stays within 1,024 characters.
 func TestHostileCards(t *testing.T) {
 	hostile := `</b><i>&amp;&#x;<a href="x">**_` + "`"
-	card := engine.Card{
+	card := view.Card{
 		SKU: "H-1", Title: hostile + strings.Repeat("é", 300), Brand: hostile, Category: hostile, PriceText: "<$1>",
 		InStock: true, ImageURL: "https://img.example.com/h.jpg", Summary: strings.Repeat(hostile+"🎁", 200),
 	}
 	r := newRig(t, catalogtest.SQLite(t), func(c *Config) {
 		c.Engine = scripted(func(engine.Turn) []engine.Event {
 			return []engine.Event{
-				{Kind: engine.EventCards, Cards: []engine.Card{card, {SKU: "H-2", Title: hostile, PriceText: "&"}}},
+				{Kind: engine.EventCards, Cards: []view.Card{card, {SKU: "H-2", Title: hostile, PriceText: "&"}}},
 				{Kind: engine.EventText, Text: hostile + " **" + hostile + "** [x](" + hostile + ")"},
-				{Kind: engine.EventButtons, Buttons: []engine.Button{engine.NewButton(hostile, engine.Action{Kind: engine.ActCart})}},
+				{Kind: engine.EventButtons, Buttons: []view.Button{view.NewButton(hostile, view.Action{Kind: view.ActCart})}},
 				{Kind: engine.EventDone},
 			}
 		})
@@ -170,13 +171,13 @@ func FuzzFormat(f *testing.F) {
 				t.Fatalf("part %d of %q is %d long", i, md, n)
 			}
 		}
-		c := engine.Card{Title: md, Brand: md, Summary: md, PriceText: md}
+		c := view.Card{Title: md, Brand: md, Summary: md, PriceText: md}
 		v, err := telegramtest.ParseHTML(cardHTML(c, "en", maxCaption))
 		if err != nil {
 			t.Fatalf("card of %q: %v", md, err)
 		}
 		if telegramtest.Length(v) > maxCaption && telegramtest.Length(v) > 0 {
-			head, _ := telegramtest.ParseHTML(cardHTML(engine.Card{Title: md, Brand: md, PriceText: md}, "en", maxCaption))
+			head, _ := telegramtest.ParseHTML(cardHTML(view.Card{Title: md, Brand: md, PriceText: md}, "en", maxCaption))
 			if telegramtest.Length(v) > telegramtest.Length(head) {
 				t.Fatalf("caption of %q is %d long", md, telegramtest.Length(v))
 			}

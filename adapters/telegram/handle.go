@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // handle runs one recorded update and marks it handled. An update cut
@@ -113,7 +114,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
-	act, err := engine.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
+	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
 	if err != nil {
 		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
@@ -142,7 +143,7 @@ const (
 
 // pressed is the button behind a turn.
 type pressed struct {
-	action    engine.Action
+	action    view.Action
 	messageID int
 }
 
@@ -193,12 +194,12 @@ const toastCheckWithin = 400 * time.Millisecond
 // a reason when not, nothing for buttons that answer in the chat.
 func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	locale := q.From.LanguageCode
-	act, err := engine.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
+	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
 	if err != nil {
 		return text(locale, txtStaleButton)
 	}
 	switch act.Kind {
-	case engine.ActAdd:
+	case view.ActAdd:
 		ctx, cancel := context.WithTimeout(ctx, toastCheckWithin)
 		defer cancel()
 		p, err := catalog.GetProduct(ctx, a.cfg.DB, act.SKU)
@@ -209,9 +210,9 @@ func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 			return "" // the chat will say what happened
 		}
 		return text(locale, txtAdded)
-	case engine.ActSet:
+	case view.ActSet:
 		return text(locale, txtUpdated)
-	case engine.ActRemove:
+	case view.ActRemove:
 		return text(locale, txtRemoved)
 	}
 	return ""

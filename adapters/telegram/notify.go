@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Notify implements engine.Notifier for shoppers on Telegram: an order's
 // status changed by the merchant, or a merchant's reply during a
 // takeover, sent to the chat of the order or conversation.
-func (a *Adapter) Notify(ctx context.Context, n engine.Notice) error {
+func (a *Adapter) Notify(ctx context.Context, n view.Notice) error {
 	if n.Where.Channel != "telegram" {
 		return fmt.Errorf("telegram: notice for channel %q", n.Where.Channel)
 	}
@@ -20,7 +20,7 @@ func (a *Adapter) Notify(ctx context.Context, n engine.Notice) error {
 	}
 	var html string
 	switch n.Kind {
-	case engine.NoticeOrderStatus:
+	case view.NoticeOrderStatus:
 		if n.Order == nil {
 			return fmt.Errorf("telegram: order_status notice without an order")
 		}
@@ -28,7 +28,7 @@ func (a *Adapter) Notify(ctx context.Context, n engine.Notice) error {
 		if n.Order.Tracking != "" {
 			html += "\n" + esc(fmt.Sprintf(text("", txtTracking), n.Order.Tracking))
 		}
-	case engine.NoticeMerchantReply:
+	case view.NoticeMerchantReply:
 		if n.Text == "" {
 			return fmt.Errorf("telegram: merchant_reply notice without text")
 		}

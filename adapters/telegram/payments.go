@@ -12,7 +12,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/catalog"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // payloadPrefix marks invoice payloads: "order:<number>" (≤ 128 bytes).
@@ -20,14 +20,14 @@ const payloadPrefix = "order:"
 
 // placedDuring reports whether an order was created in the turn that
 // began at start (an order shown later, e.g. by /orders, is not).
-func placedDuring(ov *engine.OrderView, start time.Time) bool {
+func placedDuring(ov *view.OrderView, start time.Time) bool {
 	created, err := time.Parse(time.RFC3339, ov.CreatedAt)
 	return err == nil && !created.Before(start.Add(-2*time.Second))
 }
 
 // invoice asks for payment of an order just placed, in minor units, one
 // price per line.
-func (a *Adapter) invoice(ctx context.Context, chat int64, ov *engine.OrderView, locale string) {
+func (a *Adapter) invoice(ctx context.Context, chat int64, ov *view.OrderView, locale string) {
 	var prices []models.LabeledPrice
 	var desc []string
 	sum := int64(0)

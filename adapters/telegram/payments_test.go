@@ -12,7 +12,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // placeOrder puts an order for the mug in a Telegram chat directly.
@@ -90,18 +90,18 @@ func TestMerchantReply(t *testing.T) {
 	r := newRig(t, catalogtest.SQLite(t), nil)
 	ctx := context.Background()
 	where := catalog.ConversationKey{Channel: "telegram", ChatID: "4002"}
-	if err := r.a.Notify(ctx, engine.Notice{Kind: engine.NoticeMerchantReply, Where: where, Text: "Hi <there> & welcome"}); err != nil {
+	if err := r.a.Notify(ctx, view.Notice{Kind: view.NoticeMerchantReply, Where: where, Text: "Hi <there> & welcome"}); err != nil {
 		t.Fatal(err)
 	}
 	msg := r.waitText("4002", "Hi &lt;there&gt; &amp; welcome")
 	if !strings.Contains(msg.Text(), "Test &lt;Shop&gt;") {
 		t.Errorf("reply = %q", msg.Text())
 	}
-	for _, n := range []engine.Notice{
-		{Kind: engine.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1"}, Text: "x"},
-		{Kind: engine.NoticeOrderPlaced, Where: where},
-		{Kind: engine.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "abc"}, Text: "x"},
-		{Kind: engine.NoticeOrderStatus, Where: where},
+	for _, n := range []view.Notice{
+		{Kind: view.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1"}, Text: "x"},
+		{Kind: view.NoticeOrderPlaced, Where: where},
+		{Kind: view.NoticeMerchantReply, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "abc"}, Text: "x"},
+		{Kind: view.NoticeOrderStatus, Where: where},
 	} {
 		if err := r.a.Notify(ctx, n); err == nil {
 			t.Errorf("notice %+v accepted", n)

@@ -9,7 +9,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // maxCards bounds the cards shown for one result; each is a message.
@@ -17,7 +17,7 @@ const maxCards = 6
 
 // cards sends each product as a photo with a caption (or a text card when
 // it has no image or Telegram cannot fetch it) with its buttons.
-func (r *reply) cards(ctx context.Context, cs []engine.Card) {
+func (r *reply) cards(ctx context.Context, cs []view.Card) {
 	for _, c := range cs[:min(len(cs), maxCards)] {
 		kb := r.a.cardKeyboard(ctx, c, r.turn.Locale)
 		if c.ImageURL != "" && safeURL(c.ImageURL) {
@@ -47,7 +47,7 @@ func (r *reply) cards(ctx context.Context, cs []engine.Card) {
 
 // cardHTML renders a product within limit visible characters; the summary
 // is shortened to fit. Every value is escaped.
-func cardHTML(c engine.Card, locale string, limit int) string {
+func cardHTML(c view.Card, locale string, limit int) string {
 	var lines []string
 	lines = append(lines, "<b>"+esc(truncateVisible(c.Title, 200))+"</b>")
 	var meta []string
@@ -83,18 +83,18 @@ func cardHTML(c engine.Card, locale string, limit int) string {
 	return head + "\n\n" + esc(summary)
 }
 
-func (a *Adapter) cardKeyboard(ctx context.Context, c engine.Card, locale string) models.ReplyMarkup {
+func (a *Adapter) cardKeyboard(ctx context.Context, c view.Card, locale string) models.ReplyMarkup {
 	var rows [][]inlineButton
 	if c.InStock {
-		if b, ok := a.inlineButton(ctx, text(locale, txtAddToCart), engine.Action{Kind: engine.ActAdd, SKU: c.SKU, Qty: 1}); ok {
+		if b, ok := a.inlineButton(ctx, text(locale, txtAddToCart), view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1}); ok {
 			rows = append(rows, []inlineButton{b})
 		}
 	}
 	var row []inlineButton
-	if b, ok := a.inlineButton(ctx, text(locale, txtDetails), engine.Action{Kind: engine.ActDetails, SKU: c.SKU}); ok {
+	if b, ok := a.inlineButton(ctx, text(locale, txtDetails), view.Action{Kind: view.ActDetails, SKU: c.SKU}); ok {
 		row = append(row, b)
 	}
-	if b, ok := a.inlineButton(ctx, text(locale, txtSimilar), engine.Action{Kind: engine.ActSimilar, SKU: c.SKU}); ok {
+	if b, ok := a.inlineButton(ctx, text(locale, txtSimilar), view.Action{Kind: view.ActSimilar, SKU: c.SKU}); ok {
 		row = append(row, b)
 	}
 	if len(row) > 0 {
@@ -108,7 +108,7 @@ func (a *Adapter) cardKeyboard(ctx context.Context, c engine.Card, locale string
 
 // cart shows the cart as one message: a button press that changed it
 // edits that message in place; anything else sends it anew.
-func (r *reply) cart(ctx context.Context, cv *engine.CartView) {
+func (r *reply) cart(ctx context.Context, cv *view.CartView) {
 	r.cartShown = true
 	html := cartHTML(cv, r.turn.Locale)
 	kb := r.a.cartKeyboard(ctx, cv, r.turn.Locale)
@@ -139,12 +139,12 @@ func (r *reply) cartTarget(ctx context.Context, key string) int {
 		return 0
 	}
 	switch r.pressed.action.Kind {
-	case engine.ActSet, engine.ActRemove:
+	case view.ActSet, view.ActRemove:
 		if r.pressed.messageID != 0 {
 			return r.pressed.messageID
 		}
 		return r.storedCart(ctx, key)
-	case engine.ActAdd:
+	case view.ActAdd:
 		return r.storedCart(ctx, key)
 	}
 	return 0
@@ -164,11 +164,11 @@ func (r *reply) saveCart(ctx context.Context, key string, id int) {
 	}
 }
 
-func cartChange(k engine.ActionKind) bool {
-	return k == engine.ActAdd || k == engine.ActSet || k == engine.ActRemove
+func cartChange(k view.ActionKind) bool {
+	return k == view.ActAdd || k == view.ActSet || k == view.ActRemove
 }
 
-func cartHTML(cv *engine.CartView, locale string) string {
+func cartHTML(cv *view.CartView, locale string) string {
 	head := text(locale, txtCart)
 	if cv.Shared {
 		head = text(locale, txtGroupCart)
@@ -189,21 +189,21 @@ func cartHTML(cv *engine.CartView, locale string) string {
 }
 
 // cartKeyboard has − qty + per line, then Checkout.
-func (a *Adapter) cartKeyboard(ctx context.Context, cv *engine.CartView, locale string) models.ReplyMarkup {
+func (a *Adapter) cartKeyboard(ctx context.Context, cv *view.CartView, locale string) models.ReplyMarkup {
 	var rows [][]inlineButton
 	for _, l := range cv.Lines[:min(len(cv.Lines), 20)] {
-		minus, ok1 := a.inlineButton(ctx, "−", engine.Action{Kind: engine.ActSet, SKU: l.SKU, Qty: l.Qty - 1})
+		minus, ok1 := a.inlineButton(ctx, "−", view.Action{Kind: view.ActSet, SKU: l.SKU, Qty: l.Qty - 1})
 		if l.Qty <= 1 {
-			minus, ok1 = a.inlineButton(ctx, "−", engine.Action{Kind: engine.ActRemove, SKU: l.SKU})
+			minus, ok1 = a.inlineButton(ctx, "−", view.Action{Kind: view.ActRemove, SKU: l.SKU})
 		}
-		label, ok2 := a.inlineButton(ctx, fmt.Sprintf("%s × %d", truncateVisible(l.Title, 24), l.Qty), engine.Action{Kind: engine.ActDetails, SKU: l.SKU})
-		plus, ok3 := a.inlineButton(ctx, "+", engine.Action{Kind: engine.ActSet, SKU: l.SKU, Qty: l.Qty + 1})
+		label, ok2 := a.inlineButton(ctx, fmt.Sprintf("%s × %d", truncateVisible(l.Title, 24), l.Qty), view.Action{Kind: view.ActDetails, SKU: l.SKU})
+		plus, ok3 := a.inlineButton(ctx, "+", view.Action{Kind: view.ActSet, SKU: l.SKU, Qty: l.Qty + 1})
 		if ok1 && ok2 && ok3 {
 			rows = append(rows, []inlineButton{minus, label, plus})
 		}
 	}
 	if len(cv.Lines) > 0 {
-		if b, ok := a.inlineButton(ctx, text(locale, txtCheckout), engine.Action{Kind: engine.ActCheckout}); ok {
+		if b, ok := a.inlineButton(ctx, text(locale, txtCheckout), view.Action{Kind: view.ActCheckout}); ok {
 			rows = append(rows, []inlineButton{b})
 		}
 	}
@@ -215,7 +215,7 @@ func (a *Adapter) cartKeyboard(ctx context.Context, cv *engine.CartView, locale 
 
 // order shows an order; one placed in this turn is remembered for the
 // invoice.
-func (r *reply) order(ctx context.Context, ov *engine.OrderView) {
+func (r *reply) order(ctx context.Context, ov *view.OrderView) {
 	if ov.Status == "new" && placedDuring(ov, r.started) {
 		r.placed = ov
 	}
@@ -223,7 +223,7 @@ func (r *reply) order(ctx context.Context, ov *engine.OrderView) {
 	r.check(err)
 }
 
-func orderHTML(ov *engine.OrderView, locale string) string {
+func orderHTML(ov *view.OrderView, locale string) string {
 	lines := []string{fmt.Sprintf(text(locale, txtOrder), esc(ov.Number), esc(ov.Status))}
 	for _, l := range ov.Lines {
 		lines = append(lines, fmt.Sprintf("• %s × %d", esc(truncateVisible(l.Title, 80)), l.Qty))

@@ -10,6 +10,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // reply renders one turn's events in a chat: text is gathered into
@@ -27,8 +28,8 @@ type reply struct {
 	seg        strings.Builder // the text segment being written (model Markdown)
 	segStart   time.Time
 	stream     *streamer
-	buttons    []engine.Button
-	placed     *engine.OrderView // an order this turn placed
+	buttons    []view.Button
+	placed     *view.OrderView // an order this turn placed
 	lastTyping time.Time
 	cartShown  bool // the cart was rendered in this turn
 	gone       bool
@@ -189,7 +190,7 @@ func (r *reply) check(err error) bool {
 // keyboard turns quick replies into an inline keyboard, two per row.
 // Buttons whose callback data would exceed Telegram's 64 bytes are left
 // out (and logged) rather than failing the message.
-func (a *Adapter) keyboard(ctx context.Context, bs []engine.Button) models.ReplyMarkup {
+func (a *Adapter) keyboard(ctx context.Context, bs []view.Button) models.ReplyMarkup {
 	var rows [][]inlineButton
 	var row []inlineButton
 	for _, b := range bs {
@@ -226,7 +227,7 @@ type inlineButton struct {
 // maxCallbackData is Telegram's limit on callback_data, in bytes.
 const maxCallbackData = 64
 
-func (a *Adapter) inlineButton(ctx context.Context, label string, act engine.Action) (inlineButton, bool) {
+func (a *Adapter) inlineButton(ctx context.Context, label string, act view.Action) (inlineButton, bool) {
 	data := act.Encode()
 	if len(data) > maxCallbackData {
 		a.log.WarnContext(ctx, "telegram: button left out, callback data over 64 bytes", "data", truncateVisible(data, 80))

@@ -20,6 +20,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // crashAt crashes the n-th step of the turns it is armed for.
@@ -57,7 +58,7 @@ func TestRetryAfterCrash(t *testing.T) {
 			postAdd(t, newEngineChat(t, db, crash.hook), session, "K", http.StatusInternalServerError)
 			restarted := newEngineChat(t, db, nil) // the process came back
 			body := postAdd(t, restarted, session, "K", http.StatusOK)
-			var resp struct{ Cart *engine.CartView }
+			var resp struct{ Cart *view.CartView }
 			if err := json.Unmarshal(body, &resp); err != nil || resp.Cart == nil || resp.Cart.Units != 2 {
 				t.Errorf("crash at %s: the retry answered %s", probe.steps[n-1], body)
 			}

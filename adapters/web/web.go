@@ -16,6 +16,7 @@ import (
 
 	"shopbot/adapters"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Handler is the engine as the web adapter uses it.
@@ -50,11 +51,11 @@ type request struct {
 
 // response is the non-streaming answer.
 type response struct {
-	Reply   string            `json:"reply"`
-	Cards   []engine.Card     `json:"cards"`
-	Buttons []engine.Button   `json:"buttons"`
-	Cart    *engine.CartView  `json:"cart"`
-	Order   *engine.OrderView `json:"order"`
+	Reply   string          `json:"reply"`
+	Cards   []view.Card     `json:"cards"`
+	Buttons []view.Button   `json:"buttons"`
+	Cart    *view.CartView  `json:"cart"`
+	Order   *view.OrderView `json:"order"`
 }
 
 // ServeHTTP handles one chat message.
@@ -135,7 +136,7 @@ func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
 		Locale: engine.CleanLine(req.Locale, 8), Text: strings.TrimSpace(engine.CleanText(req.Message, 0)), DedupKey: key,
 	}
 	if req.Action != "" {
-		a, err := engine.ParseAction(req.Action)
+		a, err := view.ParseAction(req.Action)
 		if err != nil {
 			return engine.Turn{}, err
 		}

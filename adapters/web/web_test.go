@@ -14,6 +14,7 @@ import (
 
 	"shopbot/adapters/web"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // fakeEngine records turns and replays scripted events.
@@ -52,8 +53,8 @@ func newChat(f *fakeEngine) *web.Chat {
 func TestChatJSON(t *testing.T) {
 	f := &fakeEngine{events: []engine.Event{
 		{Kind: engine.EventText, Text: "Here "},
-		{Kind: engine.EventCards, Cards: []engine.Card{{SKU: "A-1", Title: "<b>&Co</b>", PriceText: "$1.00"}}},
-		{Kind: engine.EventButtons, Buttons: []engine.Button{engine.NewButton("Add", engine.Action{Kind: engine.ActAdd, SKU: "A-1", Qty: 1})}},
+		{Kind: engine.EventCards, Cards: []view.Card{{SKU: "A-1", Title: "<b>&Co</b>", PriceText: "$1.00"}}},
+		{Kind: engine.EventButtons, Buttons: []view.Button{view.NewButton("Add", view.Action{Kind: view.ActAdd, SKU: "A-1", Qty: 1})}},
 		{Kind: engine.EventDone, Text: "Here you go."},
 	}}
 	w := post(newChat(f), `{"session":"`+session+`","message":"  red sneakers  ","locale":"en"}`, "")
@@ -62,8 +63,8 @@ func TestChatJSON(t *testing.T) {
 	}
 	var resp struct {
 		Reply   string
-		Cards   []engine.Card
-		Buttons []engine.Button
+		Cards   []view.Card
+		Buttons []view.Button
 	}
 	if err := json.Unmarshal(w.Body.Bytes(), &resp); err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestChatStream(t *testing.T) {
 	f := &fakeEngine{events: []engine.Event{
 		{Kind: engine.EventText, Text: "Hel"},
 		{Kind: engine.EventText, Text: "lo"},
-		{Kind: engine.EventCart, Cart: &engine.CartView{Units: 1, TotalText: "$1.00"}},
+		{Kind: engine.EventCart, Cart: &view.CartView{Units: 1, TotalText: "$1.00"}},
 		{Kind: engine.EventDone, Text: "Hello"},
 	}}
 	srv := httptest.NewServer(newChat(f))

@@ -10,7 +10,7 @@
 //		llmtest.CallTools(llmtest.ToolCall{Name: "search_products", Arguments: `{"query":"red shoes"}`}),
 //		llmtest.Reply("Here are two red shoes."),
 //	)
-//	model := engine.NewOpenAI(engine.OpenAIConfig{BaseURL: srv.URL, Model: "gpt-4o-mini"})
+//	model := openai.New(openai.Config{BaseURL: srv.URL, Model: "gpt-4o-mini"})
 //
 // Each request takes the next Step of the script. A Step answers with text,
 // tool calls or both (streamed as SSE chunks when the request asked for

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openai/openai-go/v3"
+	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -27,6 +27,8 @@ import (
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
+	"shopbot/engine/openai"
+	"shopbot/engine/tools"
 )
 
 const searchArgs = `{"query":"running shoes","max_price":150}`
@@ -51,7 +53,7 @@ func benchShop(b *testing.B) (*embedded.Index, *loadtest.Model, func() *engine.E
 	b.Cleanup(func() { _ = model.Close() })
 	newEngine := func() *engine.Engine {
 		eng, err := engine.New(engine.Config{DB: db, Search: idx, Registry: prometheus.NewRegistry(),
-			Model:     loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "bench", RequestTimeout: 5 * time.Second})},
+			Model:     loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "bench", RequestTimeout: 5 * time.Second})},
 			RateLimit: 1 << 30, DailyTokens: 1 << 30})
 		if err != nil {
 			b.Fatal(err)
@@ -121,24 +123,24 @@ func BenchmarkEngineThroughput(b *testing.B) {
 // prompt building, no validation).
 func BenchmarkBareLoop(b *testing.B) {
 	idx, model, _ := benchShop(b)
-	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("bench"), option.WithMaxRetries(0))
+	client := sdk.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("bench"), option.WithMaxRetries(0))
 	var schema map[string]any
-	for _, t := range engine.Tools(&engine.Deps{}) {
+	for _, t := range tools.Tools(&tools.Deps{}) {
 		if t.Name == "search_products" {
 			schema = t.Schema
 		}
 	}
-	tool := openai.ChatCompletionToolUnionParam{OfFunction: &openai.ChatCompletionFunctionToolParam{
-		Function: openai.FunctionDefinitionParam{Name: "search_products", Parameters: openai.FunctionParameters(schema)},
+	tool := sdk.ChatCompletionToolUnionParam{OfFunction: &sdk.ChatCompletionFunctionToolParam{
+		Function: sdk.FunctionDefinitionParam{Name: "search_products", Parameters: sdk.FunctionParameters(schema)},
 	}}
 	ctx := context.Background()
 	var times []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		msgs := []openai.ChatCompletionMessageParamUnion{openai.UserMessage("running shoes under 150")}
+		msgs := []sdk.ChatCompletionMessageParamUnion{sdk.UserMessage("running shoes under 150")}
 		for {
-			stream := client.Chat.Completions.NewStreaming(ctx, openai.ChatCompletionNewParams{Model: "bench", Messages: msgs, Tools: []openai.ChatCompletionToolUnionParam{tool}})
-			var acc openai.ChatCompletionAccumulator
+			stream := client.Chat.Completions.NewStreaming(ctx, sdk.ChatCompletionNewParams{Model: "bench", Messages: msgs, Tools: []sdk.ChatCompletionToolUnionParam{tool}})
+			var acc sdk.ChatCompletionAccumulator
 			for stream.Next() {
 				acc.AddChunk(stream.Current())
 			}
@@ -161,7 +163,7 @@ func BenchmarkBareLoop(b *testing.B) {
 					b.Fatal(err)
 				}
 				out, _ := json.Marshal(res.Products)
-				msgs = append(msgs, openai.ToolMessage(string(out), tc.ID))
+				msgs = append(msgs, sdk.ToolMessage(string(out), tc.ID))
 			}
 		}
 		times = append(times, time.Since(start))

@@ -11,6 +11,7 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
+	"shopbot/engine/openai"
 )
 
 func TestRunAgainstScriptedModel(t *testing.T) {
@@ -24,7 +25,7 @@ func TestRunAgainstScriptedModel(t *testing.T) {
 	}
 	defer model.Close()
 	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 20,
-		Model: loadtest.TimedModel{Model: engine.NewOpenAI(engine.OpenAIConfig{BaseURL: model.URL, Model: "scripted", RequestTimeout: 10 * time.Second})}})
+		Model: loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: 10 * time.Second})}})
 	if err != nil {
 		t.Fatal(err)
 	}

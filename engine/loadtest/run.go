@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"shopbot/engine"
+	"shopbot/engine/llm"
 )
 
 // TimedModel wraps the engine's model to measure the time spent in it per
 // turn, so the report can subtract it.
 type TimedModel struct {
-	engine.Model
+	llm.Model
 }
 
 type spentKey struct{}
@@ -25,8 +26,8 @@ func WithSpent(ctx context.Context, spent *atomic.Int64) context.Context {
 	return context.WithValue(ctx, spentKey{}, spent)
 }
 
-// Chat implements engine.Model, adding its duration to the turn's counter.
-func (t TimedModel) Chat(ctx context.Context, req engine.ChatRequest, onDelta func(string)) (engine.ChatResponse, error) {
+// Chat implements llm.Model, adding its duration to the turn's counter.
+func (t TimedModel) Chat(ctx context.Context, req llm.ChatRequest, onDelta func(string)) (llm.ChatResponse, error) {
 	start := time.Now()
 	resp, err := t.Model.Chat(ctx, req, onDelta)
 	if spent, ok := ctx.Value(spentKey{}).(*atomic.Int64); ok {

@@ -1,0 +1,18 @@
+// Package openai is Shopbot's model client: an llm.Model over any
+// OpenAI-compatible chat completions server (OpenAI, Azure, Ollama, vLLM,
+// llama.cpp, OpenRouter), built on openai-go's transport and SSE decoder.
+//
+// A Chat call flows like this: the llm.ChatRequest becomes one JSON body
+// (wire.go; the tool schemas are encoded once and reused while they stay
+// the same), sent always streamed; text deltas go to the caller as they
+// arrive and the chunks are accumulated into an llm.ChatResponse with tool
+// calls and token counts (client.go). Retries are ours, not the SDK's
+// (retry.go): timeouts, 429 and 5xx are retried with capped, jittered
+// backoff honouring Retry-After, but never after text reached the shopper;
+// what cannot be retried comes back as llm.ErrModelUnavailable. The API
+// key is scrubbed from every error and never logged, nor are messages.
+//
+// It imports engine/llm and catalog only; the engine never imports it
+// (bot wires a Client in as the engine's Model). WithModel makes a sibling
+// client for another model name, which the engine's live settings use.
+package openai

@@ -1,0 +1,290 @@
+package planner
+
+// Planner turns about products: search, categories, details, similar, compare, stock, reviews.
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
+)
+
+// priceText formats an amount the shopper typed, in the shop currency.
+func (t *plannerTurn) priceText(v float64) string {
+	if v <= 0 {
+		return ""
+	}
+	minor, err := tools.ToMinor(v, t.s.Currency)
+	if err != nil {
+		return ""
+	}
+	return catalog.FormatPrice(minor, t.s.Currency)
+}
+
+// plannedSearch is search_products' arguments; zero values are left out.
+type plannedSearch struct {
+	Query    string  `json:"query,omitempty"`
+	Category string  `json:"category,omitempty"`
+	MinPrice float64 `json:"min_price,omitempty"`
+	MaxPrice float64 `json:"max_price,omitempty"`
+	Sort     string  `json:"sort,omitempty"`
+	Limit    int     `json:"limit,omitempty"`
+}
+
+// listLimit is how many cards a list shows.
+const listLimit = 5
+
+// listView is what the list templates read.
+type listView struct {
+	Cards    []view.Card
+	Total    int
+	Query    string
+	Min, Max string
+}
+
+func (t *plannerTurn) search(ctx context.Context, in Intent) error {
+	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit})
+}
+
+func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSearch) error {
+	res, q, err := t.find(ctx, args)
+	if err != nil {
+		return t.fail(err)
+	}
+	lv := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
+	if len(res.Cards) == 0 {
+		t.say(rNothing, lv)
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
+		return nil
+	}
+	lv.Total = max(dataAs[struct {
+		Total int `json:"total"`
+	}](res).Total, len(res.Cards))
+	t.say(rFound, lv)
+	t.cardButtons(res.Cards)
+	return nil
+}
+
+// find searches, and when nothing matches, searches once more with the
+// words relaxed (stems, a few Russian words in English). It returns the
+// query that found the results.
+func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (tools.Result, string, error) {
+	res, err := t.call(ctx, "search_products", q)
+	if err != nil || len(res.Cards) > 0 {
+		return res, q.Query, err
+	}
+	relaxed := relaxQuery(q.Query)
+	if relaxed == "" || relaxed == q.Query {
+		return res, q.Query, nil
+	}
+	q.Query = relaxed
+	res, err = t.call(ctx, "search_products", q)
+	return res, relaxed, err
+}
+
+// cardButtons offers to add the first card, and the cart.
+func (t *plannerTurn) cardButtons(cards []view.Card) {
+	if len(cards) > 0 && cards[0].InStock {
+		key := replyKey("btn.add")
+		if len(cards) == 1 {
+			key = "btn.add1"
+		}
+		t.button(key, view.Action{Kind: view.ActAdd, SKU: cards[0].SKU, Qty: 1})
+	}
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
+}
+
+// productCall runs a tool whose only argument is the referenced product.
+func (t *plannerTurn) productCall(ctx context.Context, in Intent, name string) (tools.Result, bool, error) {
+	sku, ok := t.resolve(firstRef(in))
+	if !ok {
+		return tools.Result{}, false, nil
+	}
+	res, err := t.call(ctx, name, map[string]string{"sku": sku})
+	if err != nil {
+		return res, false, t.fail(err)
+	}
+	return res, true, nil
+}
+
+func (t *plannerTurn) details(ctx context.Context, in Intent) error {
+	res, ok, err := t.productCall(ctx, in, "get_product_details")
+	if !ok || len(res.Cards) == 0 {
+		return err
+	}
+	c := res.Cards[0]
+	t.say(rDetails, c)
+	if c.InStock {
+		t.button("btn.add1", view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1})
+	}
+	t.button("btn.similar", view.Action{Kind: view.ActSimilar, SKU: c.SKU})
+	return nil
+}
+
+func (t *plannerTurn) similar(ctx context.Context, in Intent) error {
+	res, ok, err := t.productCall(ctx, in, "get_similar_products")
+	if !ok {
+		return err
+	}
+	t.list(rSimilar, res.Cards)
+	return nil
+}
+
+func (t *plannerTurn) availability(ctx context.Context, in Intent) error {
+	res, ok, err := t.productCall(ctx, in, "get_availability")
+	if !ok {
+		return err
+	}
+	t.say(rAvailability, dataAs[struct {
+		Title        string `json:"title"`
+		Stock        int    `json:"stock"`
+		Status       string `json:"status"`
+		NoLongerSold bool   `json:"no_longer_sold"`
+	}](res))
+	return nil
+}
+
+// reviewsView is get_reviews_summary's data as the template reads it.
+type reviewsView struct {
+	Title      string  `json:"title"`
+	Rating     float64 `json:"rating"`
+	Count      int     `json:"count"`
+	Highlights []struct {
+		Author string `json:"author"`
+		Rating int    `json:"rating"`
+		Text   string `json:"text"`
+	} `json:"highlights"`
+}
+
+func (t *plannerTurn) reviews(ctx context.Context, in Intent) error {
+	res, ok, err := t.productCall(ctx, in, "get_reviews_summary")
+	if !ok {
+		return err
+	}
+	t.say(rReviews, dataAs[reviewsView](res))
+	return nil
+}
+
+// list shows cards under a heading, or that nothing was found.
+func (t *plannerTurn) list(key replyKey, cards []view.Card) {
+	if len(cards) == 0 {
+		t.say(rNothing, listView{})
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
+		return
+	}
+	t.say(key, cards)
+	t.cardButtons(cards)
+}
+
+// maxCompare is compare_products' limit.
+const maxCompare = 5
+
+func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
+	skus, ok := t.compareSKUs(in)
+	if !ok {
+		return nil
+	}
+	res, err := t.call(ctx, "compare_products", map[string][]string{"skus": skus})
+	if err != nil {
+		return t.fail(err)
+	}
+	cv := struct {
+		Cards               []view.Card
+		Cheapest, BestRated string
+		Differences         []string
+	}{Cards: res.Cards}
+	for _, d := range dataAs[struct {
+		Differences []string `json:"differences"`
+	}](res).Differences {
+		cv.Differences = append(cv.Differences, strings.ReplaceAll(d, "_", " "))
+	}
+	if len(res.Cards) > 1 {
+		cv.Cheapest, cv.BestRated = extremes(res.Cards)
+	}
+	t.say(rCompare, cv)
+	t.cardButtons(res.Cards)
+	return nil
+}
+
+// compareSKUs resolves the products to compare: those named, or every card
+// shown (up to five).
+func (t *plannerTurn) compareSKUs(in Intent) ([]string, bool) {
+	var skus []string
+	if len(in.Refs) == 0 {
+		skus = t.s.State.Shown[:min(len(t.s.State.Shown), maxCompare)]
+	}
+	for _, r := range in.Refs {
+		sku, ok := t.resolve(r)
+		if !ok {
+			return nil, false
+		}
+		if !slices.Contains(skus, sku) && len(skus) < maxCompare {
+			skus = append(skus, sku)
+		}
+	}
+	if len(skus) < 2 {
+		t.say(rNeedTwo, nil)
+		return nil, false
+	}
+	return append([]string(nil), skus...), true
+}
+
+// extremes names the cheapest and the best-rated card (the first of equals).
+func extremes(cards []view.Card) (cheapest, bestRated string) {
+	lo, hi := cards[0], cards[0]
+	for _, c := range cards[1:] {
+		if c.Price < lo.Price {
+			lo = c
+		}
+		if c.Rating > hi.Rating {
+			hi = c
+		}
+	}
+	if hi.Rating == 0 {
+		return lo.Title, ""
+	}
+	return lo.Title, hi.Title
+}
+
+func (t *plannerTurn) popular(ctx context.Context, _ Intent) error {
+	res, err := t.call(ctx, "get_top_selling_products", map[string]int{"limit": listLimit})
+	if err != nil {
+		return t.fail(err)
+	}
+	t.list(rPopular, res.Cards)
+	return nil
+}
+
+// categoryView is get_categories' data as the template reads it.
+type categoryView struct {
+	Parent     string `json:"parent"`
+	Categories []struct {
+		Name     string `json:"name"`
+		Products int    `json:"products"`
+	} `json:"categories"`
+}
+
+// categories lists a level of the tree; a parent that is not a category
+// is searched for instead.
+func (t *plannerTurn) categories(ctx context.Context, in Intent) error {
+	args := map[string]string{}
+	if in.Query != "" {
+		args["parent"] = in.Query
+	}
+	res, err := t.call(ctx, "get_categories", args)
+	if err != nil && in.Query != "" && tools.IsUserError(err) {
+		return t.search(ctx, Intent{Kind: IntentSearch, Query: in.Query})
+	}
+	if err != nil {
+		return t.fail(err)
+	}
+	v := dataAs[categoryView](res)
+	if len(v.Categories) == 0 && v.Parent != "" { // a leaf: show its products
+		return t.searchFor(ctx, in, plannedSearch{Category: v.Parent, Limit: listLimit})
+	}
+	t.say(rCategories, v)
+	t.plan.Buttons = append(t.plan.Buttons, res.Buttons...) // category names: no language
+	return nil
+}

@@ -1,0 +1,233 @@
+package planner
+
+// Planner turns about the cart: add, remove, set a quantity, clear, view.
+import (
+	"context"
+	"slices"
+
+	"shopbot/catalog"
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
+)
+
+// cartChange is the data of add_to_cart, update_cart_item and
+// remove_from_cart.
+type cartChange struct {
+	Added   *changedLine `json:"added"`
+	Updated *changedLine `json:"updated"`
+	Removed *changedLine `json:"removed"`
+	Cart    struct {
+		Units int    `json:"units"`
+		Total string `json:"total"`
+	} `json:"cart"`
+}
+
+type changedLine struct {
+	Title string `json:"title"`
+	Qty   int    `json:"qty"`
+}
+
+// changeView is what the cart-change templates read.
+type changeView struct {
+	Title      string
+	Qty, Units int
+	Total      string
+}
+
+// add puts each product referred to in the cart ("add the first and the
+// third"), qty of each.
+func (t *plannerTurn) add(ctx context.Context, in Intent) error {
+	skus, ok := t.resolveAll(in)
+	if !ok {
+		return nil
+	}
+	for _, sku := range skus {
+		if err := t.addSKU(ctx, sku, in.Qty); err != nil {
+			return err
+		}
+	}
+	t.cartButtons()
+	return nil
+}
+
+func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
+	if t.tooMany(qty) {
+		return nil
+	}
+	res, err := t.call(ctx, "add_to_cart", map[string]any{"sku": sku, "quantity": max(qty, 1)})
+	if err != nil {
+		return t.fail(err)
+	}
+	t.changed(rAdded, res)
+	return nil
+}
+
+func (t *plannerTurn) cartButtons() {
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
+	t.button("btn.checkout", view.Action{Kind: view.ActCheckout})
+}
+
+// resolveAll resolves every reference (the focus when there is none), or
+// none: the shopper is told which one does not resolve.
+func (t *plannerTurn) resolveAll(in Intent) ([]string, bool) {
+	refs := in.Refs
+	if len(refs) == 0 {
+		refs = []Ref{{Focus: true}}
+	}
+	var skus []string
+	for _, r := range refs {
+		sku, ok := t.resolve(r)
+		if !ok {
+			return nil, false
+		}
+		if !slices.Contains(skus, sku) {
+			skus = append(skus, sku)
+		}
+	}
+	return skus, true
+}
+
+// tooMany tells the shopper the most one cart line holds, when qty is over it.
+func (t *plannerTurn) tooMany(qty int) bool {
+	if qty <= catalog.MaxCartQuantity {
+		return false
+	}
+	t.say(rTooMany, catalog.MaxCartQuantity)
+	return true
+}
+
+// changed words a cart change from the tool's data.
+func (t *plannerTurn) changed(key replyKey, res tools.Result) {
+	d := dataAs[cartChange](res)
+	line := d.Added
+	if line == nil {
+		line = d.Updated
+	}
+	if line == nil {
+		line = d.Removed
+	}
+	if line == nil {
+		line = &changedLine{}
+	}
+	t.say(key, changeView{Title: line.Title, Qty: line.Qty, Units: d.Cart.Units, Total: d.Cart.Total})
+}
+
+// addByName finds the product and adds the best match in stock.
+func (t *plannerTurn) addByName(ctx context.Context, in Intent) error {
+	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: listLimit})
+	if err != nil {
+		return t.fail(err)
+	}
+	for _, c := range res.Cards {
+		if c.InStock {
+			t.s.State.Focus = c.SKU
+			t.cartButtons()
+			return t.addSKU(ctx, c.SKU, in.Qty)
+		}
+	}
+	t.say(rNothing, listView{Query: q})
+	return nil
+}
+
+// remove takes the products referred to, or the cart line named, out of
+// the cart.
+func (t *plannerTurn) remove(ctx context.Context, in Intent) error {
+	var skus []string
+	if len(in.Refs) > 0 || in.Query == "" {
+		var ok bool
+		if skus, ok = t.resolveAll(in); !ok {
+			return nil
+		}
+	} else {
+		sku, ok, err := t.cartLineNamed(ctx, in.Query)
+		if !ok {
+			return err
+		}
+		skus = []string{sku}
+	}
+	for _, sku := range skus {
+		res, err := t.call(ctx, "remove_from_cart", map[string]string{"sku": sku})
+		if err != nil {
+			if err := t.fail(err); err != nil {
+				return err
+			}
+			continue
+		}
+		t.changed(rRemoved, res)
+	}
+	return nil
+}
+
+// cartLineNamed finds the cart line whose title has every word of name.
+func (t *plannerTurn) cartLineNamed(ctx context.Context, name string) (string, bool, error) {
+	res, err := t.call(ctx, "view_cart", struct{}{})
+	if err != nil {
+		return "", false, t.fail(err)
+	}
+	if res.Cart != nil {
+		for _, l := range res.Cart.Lines {
+			if titleHas(l.Title, name) {
+				return l.SKU, true, nil
+			}
+		}
+	}
+	t.say(rNotInCart, name)
+	return "", false, nil
+}
+
+func (t *plannerTurn) setQty(ctx context.Context, in Intent) error {
+	sku, ok := t.resolve(firstRef(in))
+	if !ok {
+		return nil
+	}
+	if t.tooMany(in.Qty) {
+		return nil
+	}
+	res, err := t.call(ctx, "update_cart_item", map[string]any{"sku": sku, "quantity": in.Qty})
+	if err != nil {
+		return t.fail(err)
+	}
+	if in.Qty == 0 {
+		t.changed(rRemoved, res)
+	} else {
+		t.changed(rUpdated, res)
+	}
+	return nil
+}
+
+func (t *plannerTurn) cart(ctx context.Context, _ Intent) error {
+	res, err := t.call(ctx, "view_cart", struct{}{})
+	if err != nil {
+		return t.fail(err)
+	}
+	if res.Cart == nil || len(res.Cart.Lines) == 0 {
+		t.say(rCartEmpty, nil)
+		t.button("btn.cats", view.Action{Kind: view.ActCategories})
+		return nil
+	}
+	t.say(rCart, res.Cart)
+	t.button("btn.checkout", view.Action{Kind: view.ActCheckout})
+	return nil
+}
+
+// maxClear bounds the removals of one "clear the cart".
+const maxClear = 30
+
+func (t *plannerTurn) clearCart(ctx context.Context, _ Intent) error {
+	res, err := t.call(ctx, "view_cart", struct{}{})
+	if err != nil {
+		return t.fail(err)
+	}
+	if res.Cart != nil {
+		for i, l := range res.Cart.Lines {
+			if i == maxClear {
+				break
+			}
+			if _, err := t.call(ctx, "remove_from_cart", map[string]string{"sku": l.SKU}); err != nil {
+				return t.fail(err)
+			}
+		}
+	}
+	t.say(rCleared, nil)
+	return nil
+}

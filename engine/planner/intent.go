@@ -1,0 +1,390 @@
+package planner
+
+import (
+	"strings"
+
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/tools"
+)
+
+// The offline planner's intent parser: pure functions from a message (and
+// the conversation's memory) to an Intent. It is a list of small matchers
+// tried in order; whatever none of them claims is a product search. The
+// vocabulary is in vocab.go, one table per idea, English and
+// Russian side by side.
+
+// IntentKind names what a message asks for.
+type IntentKind string
+
+const (
+	IntentSearch       IntentKind = "search"        // Query, MinPrice, MaxPrice, Sort
+	IntentAdd          IntentKind = "add"           // Refs, Qty of each
+	IntentAddByName    IntentKind = "add_by_name"   // Query, Qty
+	IntentRemove       IntentKind = "remove"        // Refs, or Query (a title in the cart)
+	IntentSetQty       IntentKind = "set_qty"       // Refs[0], Qty
+	IntentClearCart    IntentKind = "clear_cart"    //
+	IntentCart         IntentKind = "cart"          //
+	IntentCheckout     IntentKind = "checkout"      //
+	IntentField        IntentKind = "field"         // Field, Value: a checkout detail
+	IntentConfirm      IntentKind = "confirm"       // yes to the checkout summary
+	IntentCancel       IntentKind = "cancel"        // abandons the checkout
+	IntentOrders       IntentKind = "orders"        // Order (optional)
+	IntentCategories   IntentKind = "categories"    // Query: the parent (optional)
+	IntentPopular      IntentKind = "popular"       // best sellers of the whole shop
+	IntentDetails      IntentKind = "details"       // Refs[0]
+	IntentSimilar      IntentKind = "similar"       // Refs[0]
+	IntentCompare      IntentKind = "compare"       // Refs (none: everything shown)
+	IntentAvailability IntentKind = "availability"  // Refs[0]
+	IntentReviews      IntentKind = "reviews"       // Refs[0]
+	IntentShoppingList IntentKind = "shopping_list" // Days, Budget
+	IntentStats        IntentKind = "stats"         // Days
+	IntentHuman        IntentKind = "human"         // Value: the message, as the reason
+	IntentHelp         IntentKind = "help"          // Topic "own_data": a request about someone else
+	IntentGreeting     IntentKind = "greeting"      //
+	IntentThanks       IntentKind = "thanks"        //
+	IntentRefuse       IntentKind = "refuse"        // Topic "shop_data": prices, stock, reviews are not ours to change
+)
+
+// Intent is one parsed message.
+type Intent struct {
+	Kind     IntentKind
+	Lang     string  // "en" or "ru"
+	Query    string  // search words, a product name, a category or a reason
+	MinPrice float64 // in the shop currency; 0: no bound
+	MaxPrice float64 // 0: no bound
+	Sort     string  // a search_products sort; "" for relevance
+	Refs     []Ref   // products referred to, in order
+	Qty      int     // 0 when not given
+	Order    string  // an order number, "SB-…"
+	Field    string  // the checkout detail answered: name, phone, address
+	Value    string  // its value, as typed
+	Days     int     // shopping list horizon, statistics period; 0: default
+	Budget   float64 // shopping list budget; 0: none
+	Topic    string  // why help or a refusal is given
+}
+
+// Ref is a product the shopper points at.
+type Ref struct {
+	Pos   int  // 1-based position in State.Shown; -1 is the last
+	Focus bool // "it", "this": State.Focus
+}
+
+// parseMsg is a message being parsed.
+type parseMsg struct {
+	raw  string
+	toks []string // lower-cased words, ё folded to е
+	lang string
+	st   *tools.State
+}
+
+// ParseIntent reads one message. locale (the platform's, e.g. "ru-RU")
+// decides the language of messages without letters; st may be nil.
+func ParseIntent(text, locale string, st *tools.State) Intent {
+	if st == nil {
+		st = &tools.State{}
+	}
+	m := &parseMsg{raw: strings.TrimSpace(text), toks: tools.Tokenize(text), st: st}
+	m.lang = tools.DetectLang(m.raw, locale, capturing(st))
+	in := parse(m)
+	in.Lang = m.lang
+	return in
+}
+
+func parse(m *parseMsg) Intent {
+	if len(m.toks) == 0 {
+		return Intent{Kind: IntentHelp}
+	}
+	if capturing(m.st) {
+		// A name or an address may say "user" or "admin"; only an
+		// attempt to change the rules is not a contact detail.
+		if overridesRules(m.toks) {
+			return Intent{Kind: IntentHelp, Topic: "own_data"}
+		}
+		return matchCapture(m)
+	}
+	if in, ok := matchInjection(m); ok {
+		return in
+	}
+	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
+		if in, ok := matchYesNo(m); ok {
+			return in
+		}
+	}
+	for _, match := range matchers {
+		if in, ok := match(m); ok {
+			return in
+		}
+	}
+	return matchSearch(m)
+}
+
+// matchers are tried in order after the checkout-specific ones: actions on
+// products first (they name a verb and a product), then commands, then
+// small talk. Whatever is left is a search.
+var matchers = []func(*parseMsg) (Intent, bool){
+	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
+	matchClearCart, matchRemove, matchSetQty, matchAdd, matchDetails,
+	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
+	matchCategories, matchHuman, matchPopular, matchSmallTalk,
+}
+
+func capturing(st *tools.State) bool {
+	if st == nil || st.Checkout == nil {
+		return false
+	}
+	switch st.Checkout.Awaiting {
+	case "name", "phone", "address":
+		return true
+	}
+	return false
+}
+
+// matchCapture reads a message while checkout waits for a contact detail:
+// it is that detail, unless it is plainly a command.
+func matchCapture(m *parseMsg) Intent {
+	if in, ok := matchCommand(m); ok {
+		return in
+	}
+	field := m.st.Checkout.Awaiting
+	return Intent{Kind: IntentField, Field: field, Value: cutFieldPrefix(m.raw, field)}
+}
+
+// cutFieldPrefix drops "my name is", "адрес:" and the like.
+func cutFieldPrefix(value, field string) string {
+	value = strings.TrimSpace(value)
+	for _, p := range fieldPrefixes[field] {
+		if len(value) <= len(p) || !strings.EqualFold(value[:len(p)], p) {
+			continue
+		}
+		if rest := value[len(p):]; rest[0] == ' ' || rest[0] == ':' {
+			return strings.TrimSpace(strings.TrimLeft(rest, " :"))
+		}
+	}
+	return value
+}
+
+// matchCommand recognizes a whole-message command: "cart", "отмена".
+func matchCommand(m *parseMsg) (Intent, bool) {
+	rest := cutAll(m.toks, vPolite)
+	for _, c := range commands {
+		if len(rest) > 0 && onlyPhrase(rest, c.words) {
+			return Intent{Kind: c.kind}, true
+		}
+	}
+	return Intent{}, false
+}
+
+// matchYesNo answers the checkout summary.
+func matchYesNo(m *parseMsg) (Intent, bool) {
+	rest := cutAll(m.toks, vPolite)
+	switch {
+	case len(rest) > 0 && allIn(rest, vYes):
+		return Intent{Kind: IntentConfirm}, true
+	case len(rest) > 0 && (allIn(rest, vNo) || onlyPhrase(rest, vCancel)):
+		return Intent{Kind: IntentCancel}, true
+	}
+	return Intent{}, false
+}
+
+// matchInjection catches attempts to change the rules or reach someone
+// else's data: the answer is help about the shopper's own shopping.
+func matchInjection(m *parseMsg) (Intent, bool) {
+	if overridesRules(m.toks) || hasPhrase(m.toks, vOtherPeople) || accountNumber(m.toks) {
+		return Intent{Kind: IntentHelp, Topic: "own_data"}, true
+	}
+	return Intent{}, false
+}
+
+func overridesRules(toks []string) bool {
+	return (hasPhrase(toks, vOverride) && hasPhrase(toks, vRules)) || hasPhrase(toks, vJailbreak)
+}
+
+// matchShopData refuses requests to change prices, stock or reviews: no
+// tool writes them.
+func matchShopData(m *parseMsg) (Intent, bool) {
+	if (hasPhrase(m.toks, vSetVerb) && hasPhrase(m.toks, vShopData)) || hasPhrase(m.toks, vFreebie) {
+		return Intent{Kind: IntentRefuse, Topic: "shop_data"}, true
+	}
+	return Intent{}, false
+}
+
+func matchCompare(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vCompare) {
+		return Intent{}, false
+	}
+	refs, _ := extractRefs(m.toks, true)
+	return Intent{Kind: IntentCompare, Refs: refs}, true
+}
+
+// refIntent matches a keyword plus a product reference; with no reference
+// the product in focus is meant ("something like this", "отзывы").
+func refIntent(m *parseMsg, kind IntentKind, keywords phrases, bareOK bool) (Intent, bool) {
+	if !hasPhrase(m.toks, keywords) {
+		return Intent{}, false
+	}
+	refs, rest := extractRefs(m.toks, false)
+	if len(refs) == 0 {
+		rest = cutAll(cutAll(rest, keywords), vFiller)
+		if !bareOK || len(rest) > 0 {
+			return Intent{}, false
+		}
+		refs = []Ref{{Focus: true}}
+	}
+	return Intent{Kind: kind, Refs: refs[:1]}, true
+}
+
+func matchSimilar(m *parseMsg) (Intent, bool) { return refIntent(m, IntentSimilar, vSimilar, true) }
+func matchReviews(m *parseMsg) (Intent, bool) { return refIntent(m, IntentReviews, vReviews, true) }
+func matchAvailability(m *parseMsg) (Intent, bool) {
+	return refIntent(m, IntentAvailability, vAvailability, false)
+}
+
+func matchDetails(m *parseMsg) (Intent, bool) {
+	if in, ok := refIntent(m, IntentDetails, vDetails, true); ok {
+		return in, true
+	}
+	// A bare reference ("the second one", "второй") asks about it.
+	refs, rest := extractRefs(m.toks, false)
+	if len(refs) > 0 && len(cutAll(rest, vFiller)) == 0 && !refs[0].Focus {
+		return Intent{Kind: IntentDetails, Refs: refs[:1]}, true
+	}
+	return Intent{}, false
+}
+
+// matchClearCart: "clear my cart", "очисти корзину" (but not "is my cart
+// empty?": the verb comes first).
+func matchClearCart(m *parseMsg) (Intent, bool) {
+	rest := cutAll(m.toks, vPolite)
+	if len(rest) > 1 && startsWithPhrase(rest, vClear) && hasPhrase(rest, vCartWord) {
+		return Intent{Kind: IntentClearCart}, true
+	}
+	return Intent{}, false
+}
+
+func matchRemove(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vRemove) {
+		return Intent{}, false
+	}
+	refs, rest := extractRefs(m.toks, false)
+	if len(refs) > 0 {
+		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), maxRefsPerAction)]}, true
+	}
+	name := cutAll(cutAll(cutAll(rest, vRemove), vCartWord), vFiller)
+	return Intent{Kind: IntentRemove, Query: queryOf(name)}, true
+}
+
+// matchSetQty: "change the first to 3", "make it 3", "измени второй на 2".
+func matchSetQty(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vSetVerb) {
+		return Intent{}, false
+	}
+	refs, rest := extractRefs(m.toks, false)
+	qty, _, ok := extractQty(rest)
+	if len(refs) == 0 || !ok {
+		return Intent{}, false
+	}
+	return Intent{Kind: IntentSetQty, Refs: refs[:1], Qty: qty}, true
+}
+
+// matchAdd: "add 2 of the first one", "добавь второй", "add running
+// shoes", "I'll take it", "первый в корзину".
+func matchAdd(m *parseMsg) (Intent, bool) {
+	verb := hasPhrase(m.toks, vAdd)
+	refs, rest := extractRefs(m.toks, false)
+	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {
+		return Intent{}, false
+	}
+	qty, rest, _ := extractQty(rest)
+	if len(refs) > 0 {
+		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), maxRefsPerAction)], Qty: qty}, true
+	}
+	name := cutAll(cutAll(cutAll(rest, vAdd), vToCart), vFiller)
+	if len(name) == 0 {
+		return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
+	}
+	return Intent{Kind: IntentAddByName, Query: queryOf(name), Qty: qty}, true
+}
+
+func matchOrders(m *parseMsg) (Intent, bool) {
+	number := orderNumber(m.toks)
+	if number == "" && (!hasPhrase(m.toks, vOrders) || hasPhrase(m.toks, vCheckout)) {
+		return Intent{}, false
+	}
+	return Intent{Kind: IntentOrders, Order: number}, true
+}
+
+func matchCheckout(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentCheckout}, hasPhrase(m.toks, vCheckout)
+}
+
+func matchCart(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentCart}, hasPhrase(m.toks, vCartWord)
+}
+
+func matchCategories(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vCategories) {
+		return Intent{}, false
+	}
+	parent := cutAll(cutAll(m.toks, vCategories), vFiller)
+	return Intent{Kind: IntentCategories, Query: queryOf(parent)}, true
+}
+
+func matchHuman(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentHuman, Value: m.raw}, hasPhrase(m.toks, vHuman)
+}
+
+// matchPopular: "what's popular" lists the best sellers; "popular
+// headphones" is left to the search, sorted by popularity.
+func matchPopular(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vPopular) {
+		return Intent{}, false
+	}
+	rest := cutAll(cutAll(m.toks, vPopular), vFiller)
+	return Intent{Kind: IntentPopular}, len(rest) == 0
+}
+
+func matchShoppingList(m *parseMsg) (Intent, bool) {
+	if !hasPhrase(m.toks, vShoppingList) {
+		return Intent{}, false
+	}
+	in := Intent{Kind: IntentShoppingList, Days: daysIn(m.toks)}
+	if i := findAny(m.toks, vBudget); i >= 0 {
+		in.Budget, _, _ = analysis.AmountAt(m.toks, i+1)
+	}
+	return in, true
+}
+
+func matchStats(m *parseMsg) (Intent, bool) {
+	return Intent{Kind: IntentStats, Days: daysIn(m.toks)}, hasPhrase(m.toks, vStats)
+}
+
+// matchSmallTalk: greetings, help, thanks and bare yes/no, when nothing
+// else is said.
+func matchSmallTalk(m *parseMsg) (Intent, bool) {
+	rest := cutAll(m.toks, vPolite)
+	for _, c := range []struct {
+		kind  IntentKind
+		words phrases
+	}{{IntentGreeting, vGreeting}, {IntentHelp, vHelp}, {IntentThanks, vThanks}, {IntentHelp, vYes}, {IntentHelp, vNo}, {IntentCancel, vCancel}} {
+		if len(rest) > 0 && allIn(rest, c.words) {
+			return Intent{Kind: c.kind}, true
+		}
+	}
+	return Intent{}, false
+}
+
+// matchSearch is the fallback: price limits and sort hints become filters,
+// filler words go, the rest is the query. Nothing left at all is a request
+// for help.
+func matchSearch(m *parseMsg) Intent {
+	in := Intent{Kind: IntentSearch}
+	toks, prices := analysis.CutPrices(m.toks)
+	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
+	toks = extractSort(toks, &in)
+	words := cutAll(cutAll(toks, vFiller), vGreeting)
+	in.Query = queryOf(words)
+	if in.Query == "" && in.MinPrice == 0 && in.MaxPrice == 0 && in.Sort == "" {
+		return Intent{Kind: IntentHelp}
+	}
+	return in
+}

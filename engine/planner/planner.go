@@ -1,0 +1,221 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"shopbot/engine/tools"
+	"shopbot/engine/view"
+)
+
+// Planner answers without a model: it parses the message into an Intent
+// (intent.go), runs the tools that serve it through the Toolbox,
+// exactly as the model's calls are run, and words the reply from their
+// results (text.go). It is deterministic: no model, no randomness,
+// no clock but the session's.
+type Planner struct {
+	tb *tools.Toolbox
+}
+
+// New returns a planner over the engine's tools.
+func New(tb *tools.Toolbox) *Planner { return &Planner{tb: tb} }
+
+// Plan is the planner's answer to one message. Buttons are the turn's
+// quick replies in the shopper's language; adapters should show them rather
+// than the Results' own buttons, which tools label in English for the model.
+type Plan struct {
+	Text    string         // the reply, in the shopper's language
+	Calls   []PlannedCall  // tools run, in order, for the transcript
+	Results []tools.Result // their results (cards, cart, order) for the adapter
+	Buttons []view.Button  // quick replies, labelled in the shopper's language
+}
+
+// PlannedCall is one tool call of a plan, as the transcript records it.
+type PlannedCall struct {
+	ID, Name, Args, Content string // Content/IsErr from toolMessage(res, err)
+	IsErr                   bool
+}
+
+// Answer handles one message. Problems the shopper can fix (an unknown
+// product, not enough stock, a bad phone number) are answered politely; an
+// internal failure is returned as an error, with the calls made so far in
+// the plan for the transcript.
+func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Plan, error) {
+	if s.State == nil {
+		s.State = &tools.State{}
+	}
+	in := ParseIntent(text, s.Locale, s.State)
+	t := &plannerTurn{p: p, s: s, lang: in.Lang}
+	handle, ok := intentHandlers[in.Kind]
+	if !ok {
+		handle = (*plannerTurn).help
+	}
+	err := handle(t, ctx, in)
+	return t.plan, errors.Join(err, t.err)
+}
+
+// plannerTurn is one Answer in progress.
+type plannerTurn struct {
+	p    *Planner
+	s    *tools.Session
+	lang string
+	plan Plan
+	err  error // a reply that could not be rendered
+}
+
+var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) error{
+	IntentSearch:       (*plannerTurn).search,
+	IntentAdd:          (*plannerTurn).add,
+	IntentAddByName:    (*plannerTurn).addByName,
+	IntentRemove:       (*plannerTurn).remove,
+	IntentSetQty:       (*plannerTurn).setQty,
+	IntentClearCart:    (*plannerTurn).clearCart,
+	IntentCart:         (*plannerTurn).cart,
+	IntentCheckout:     (*plannerTurn).checkout,
+	IntentField:        (*plannerTurn).field,
+	IntentConfirm:      (*plannerTurn).confirm,
+	IntentCancel:       (*plannerTurn).cancel,
+	IntentOrders:       (*plannerTurn).orders,
+	IntentCategories:   (*plannerTurn).categories,
+	IntentPopular:      (*plannerTurn).popular,
+	IntentDetails:      (*plannerTurn).details,
+	IntentSimilar:      (*plannerTurn).similar,
+	IntentCompare:      (*plannerTurn).compare,
+	IntentAvailability: (*plannerTurn).availability,
+	IntentReviews:      (*plannerTurn).reviews,
+	IntentShoppingList: (*plannerTurn).shoppingList,
+	IntentStats:        (*plannerTurn).stats,
+	IntentHuman:        (*plannerTurn).human,
+	IntentHelp:         (*plannerTurn).help,
+	IntentGreeting:     (*plannerTurn).greeting,
+	IntentThanks:       (*plannerTurn).thanks,
+	IntentRefuse:       (*plannerTurn).refuse,
+}
+
+// ---- plumbing ----
+
+// call runs a tool through the Toolbox and records it. args is a struct or
+// map of plain values, so it always marshals.
+func (t *plannerTurn) call(ctx context.Context, name string, args any) (tools.Result, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("engine: planner: %s arguments: %w", name, err)
+	}
+	res, err := t.p.tb.Call(ctx, t.s, name, string(raw))
+	content, isErr := tools.ModelMessage(res, err)
+	t.plan.Calls = append(t.plan.Calls, PlannedCall{
+		ID: t.callID(), Name: name, Args: string(raw), Content: content, IsErr: isErr,
+	})
+	if err == nil {
+		t.plan.Results = append(t.plan.Results, res)
+	}
+	return res, err
+}
+
+// callID names the next call, unique within the conversation when the
+// turn's dedup key is short enough to include.
+func (t *plannerTurn) callID() string {
+	n := strconv.Itoa(len(t.plan.Calls) + 1)
+	if k := t.s.DedupKey; k != "" && len(k) <= 40 {
+		return "planner-" + k + "-" + n
+	}
+	return "planner-" + n
+}
+
+// fail answers a tool error: one the shopper can act on is shown (as the
+// tool worded it, the way the model would read it); anything else fails
+// the turn.
+func (t *plannerTurn) fail(err error) error {
+	if !tools.IsUserError(err) {
+		return fmt.Errorf("engine: planner: %w", err)
+	}
+	var te *tools.ToolError
+	msg := strings.ReplaceAll(err.Error(), "catalog: ", "")
+	if errors.As(err, &te) {
+		msg = te.Msg
+	}
+	if strings.HasPrefix(msg, "arguments") { // a schema violation: nothing to show the shopper
+		t.say(rCantDo, nil)
+		return nil
+	}
+	t.say(rToolError, msg)
+	return nil
+}
+
+// say appends a rendered reply to the plan's text.
+func (t *plannerTurn) say(key replyKey, data any) {
+	text, err := renderReply(t.lang, key, data)
+	if err != nil {
+		t.err = errors.Join(t.err, err)
+		return
+	}
+	if t.plan.Text != "" {
+		t.plan.Text += "\n\n"
+	}
+	t.plan.Text += text
+}
+
+// button adds a quick reply labelled from the reply table.
+func (t *plannerTurn) button(key replyKey, a view.Action) {
+	t.plan.Buttons = append(t.plan.Buttons, view.NewButton(replyLabel(t.lang, key), a))
+}
+
+func (t *plannerTurn) shopButtons() {
+	t.button("btn.cats", view.Action{Kind: view.ActCategories})
+	t.button("btn.cart", view.Action{Kind: view.ActCart})
+	t.button("btn.orders", view.Action{Kind: view.ActOrders})
+}
+
+// dataAs reads a tool's Data through its JSON form: the JSON is the
+// contract the model reads, so the planner reads the same.
+func dataAs[T any](res tools.Result) T {
+	var v T
+	if b, err := json.Marshal(res.Data); err == nil {
+		_ = json.Unmarshal(b, &v) // a shape mismatch leaves zero values
+	}
+	return v
+}
+
+// resolve turns a reference into a SKU of State.Shown or State.Focus; when
+// it cannot, the shopper is told why and ok is false.
+func (t *plannerTurn) resolve(r Ref) (sku string, ok bool) {
+	st := t.s.State
+	if r.Focus {
+		switch {
+		case st.Focus != "":
+			return st.Focus, true
+		case len(st.Shown) == 1:
+			return st.Shown[0], true
+		case len(st.Shown) == 0:
+			t.say(rNoShown, nil)
+		default:
+			t.say(rWhich, nil)
+		}
+		return "", false
+	}
+	if len(st.Shown) == 0 {
+		t.say(rNoShown, nil)
+		return "", false
+	}
+	i := r.Pos - 1
+	if r.Pos == -1 {
+		i = len(st.Shown) - 1
+	}
+	if i < 0 || i >= len(st.Shown) {
+		t.say(rOutOfRange, struct{ N, Pos int }{len(st.Shown), r.Pos})
+		return "", false
+	}
+	st.Focus = st.Shown[i]
+	return st.Focus, true
+}
+
+func firstRef(in Intent) Ref {
+	if len(in.Refs) == 0 {
+		return Ref{Focus: true}
+	}
+	return in.Refs[0]
+}

@@ -1,0 +1,402 @@
+package tools
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type checkoutArgs struct {
+	Name    string `json:"name"`
+	Phone   string `json:"phone"`
+	Address string `json:"address"`
+	Confirm bool   `json:"confirm"`
+}
+
+// checkoutData is what the model reads at each step of a checkout.
+type checkoutData struct {
+	Status      string            `json:"status"` // need_details, confirm, placed
+	Missing     []string          `json:"missing,omitempty"`
+	Invalid     map[string]string `json:"invalid,omitempty"`
+	Summary     *checkoutSummary  `json:"summary,omitempty"`
+	Reason      string            `json:"reason,omitempty"`
+	Instruction string            `json:"instruction,omitempty"`
+	Order       *placedOrder      `json:"order,omitempty"`
+}
+
+type checkoutSummary struct {
+	Lines   []cartLineData  `json:"lines"`
+	Total   string          `json:"total"`
+	Contact checkoutContact `json:"contact"`
+}
+
+type checkoutContact struct {
+	Name    string `json:"name"`
+	Phone   string `json:"phone"`
+	Address string `json:"address"`
+}
+
+type placedOrder struct {
+	Number string `json:"number"`
+	Total  string `json:"total"`
+	Status string `json:"status"`
+}
+
+// Why a confirmation did not place the order.
+const (
+	ReasonChanged = "prices or cart changed"
+	reasonUnseen  = "the shopper has not seen the summary yet"
+)
+
+// errSummaryStale rolls back an order whose content differs from the
+// summary the shopper confirmed.
+var errSummaryStale = errors.New("engine: order differs from the confirmed summary")
+
+func checkoutTool(d *Deps) Tool {
+	return Tool{
+		Name:        "checkout",
+		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
+		Schema: object(map[string]any{
+			"name":    str("recipient's full name", 100),
+			"phone":   str("phone", 32),
+			"address": str("shipping address", 300),
+			"confirm": map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a checkoutArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			return runCheckout(ctx, d, s, a)
+		},
+	}
+}
+
+func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Result, error) {
+	if s.DedupKey == "" {
+		return Result{}, errors.New("engine: checkout: the turn has no dedup key, so the order cannot be idempotent")
+	}
+	// A replayed turn finds the order it already placed (and delivers
+	// its notice if the run that placed it stopped before).
+	if o, err := d.orders().OrderByKey(ctx, s.IdempotencyKey()); err == nil {
+		if o.CartScope != s.Scope.Key() {
+			return Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
+		}
+		d.deliverPending(ctx, s, orderEffect)
+		return orderPlaced(s, o), nil
+	} else if !errors.Is(err, catalog.ErrNotFound) {
+		return Result{}, err
+	}
+	cart, err := d.carts().Cart(ctx, s.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(cart.Items) == 0 {
+		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
+	}
+	ct, missing, invalid := resolveContact(s, a)
+	if len(missing) > 0 || len(invalid) > 0 {
+		return needDetails(s, ct, missing, invalid), nil
+	}
+	fp := fingerprint(cartFingerprintLines(cart), ct)
+	if !a.Confirm {
+		return showSummary(ctx, d, s, cart, ct, fp, "")
+	}
+	if reason := confirmProblem(s, fp); reason != "" {
+		return showSummary(ctx, d, s, cart, ct, fp, reason)
+	}
+	o, err := placeConfirmed(ctx, d, s, ct, fp)
+	switch {
+	case errors.Is(err, errSummaryStale):
+		return refreshSummary(ctx, d, s, ct)
+	case errors.Is(err, catalog.ErrOutOfStock):
+		return Result{}, orderStockError(ctx, d, s, err)
+	case err != nil:
+		return Result{}, err
+	}
+	return orderPlaced(s, o), nil
+}
+
+// resolveContact takes each field from the arguments, else from the
+// checkout in progress, else from the customer's saved contact, and
+// validates it. Valid fields are kept in the checkout state.
+func resolveContact(s *Session, a checkoutArgs) (ct checkoutContact, missing []string, invalid map[string]string) {
+	prev := s.State.Checkout
+	if prev == nil {
+		prev = &CheckoutState{}
+	}
+	saved := s.Customer.Contact
+	fields := []struct {
+		name              string
+		arg, state, saved string
+		check             func(string) string
+		dst               *string
+	}{
+		{"name", a.Name, prev.Name, saved.Name, checkName, &ct.Name},
+		{"phone", a.Phone, prev.Phone, saved.Phone, checkPhone, &ct.Phone},
+		{"address", a.Address, prev.Address, saved.Address, checkAddress, &ct.Address},
+	}
+	for _, f := range fields {
+		v := firstNonEmpty(CleanText(f.arg), CleanText(f.state), CleanText(f.saved))
+		switch {
+		case v == "":
+			missing = append(missing, f.name)
+		case f.check(v) != "":
+			if invalid == nil {
+				invalid = map[string]string{}
+			}
+			invalid[f.name] = f.check(v)
+		default:
+			*f.dst = v
+		}
+	}
+	return ct, missing, invalid
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// CleanText turns control characters (newlines included) into spaces and
+// collapses runs of spaces: contact details are stored as plain text.
+func CleanText(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+}
+
+func checkName(v string) string {
+	if n := len([]rune(v)); n < 2 || n > 100 {
+		return "must be 2 to 100 characters"
+	}
+	return ""
+}
+
+func checkPhone(v string) string {
+	digits := 0
+	for i, r := range v {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == '+' && i == 0, r == ' ', r == '-', r == '(', r == ')':
+		default:
+			return "may contain only digits, spaces, - ( ) and a leading +"
+		}
+	}
+	if digits < 7 || digits > 15 {
+		return "must have 7 to 15 digits"
+	}
+	return ""
+}
+
+func checkAddress(v string) string {
+	if n := len([]rune(v)); n < 5 || n > 300 {
+		return "must be 5 to 300 characters"
+	}
+	return ""
+}
+
+func needDetails(s *Session, ct checkoutContact, missing []string, invalid map[string]string) Result {
+	awaiting := ""
+	if len(missing) > 0 {
+		awaiting = missing[0]
+	} else {
+		for _, f := range []string{"name", "phone", "address"} {
+			if _, bad := invalid[f]; bad {
+				awaiting = f
+				break
+			}
+		}
+	}
+	s.State.Checkout = &CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
+	return Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}
+}
+
+// fingerprintLine is a cart or order line as the summary fingerprint sees it.
+type fingerprintLine struct {
+	SKU       string `json:"sku"`
+	Qty       int    `json:"qty"`
+	UnitPrice int64  `json:"unit_price"`
+	Currency  string `json:"currency"`
+}
+
+func cartFingerprintLines(c *catalog.Cart) []fingerprintLine {
+	var out []fingerprintLine
+	for _, it := range c.Items {
+		if it.Product != nil {
+			out = append(out, fingerprintLine{it.Product.SKU, it.Quantity, it.Product.Price, it.Product.Currency})
+		}
+	}
+	return out
+}
+
+func orderFingerprintLines(o *catalog.Order) []fingerprintLine {
+	out := make([]fingerprintLine, len(o.Items))
+	for i, it := range o.Items {
+		out[i] = fingerprintLine{it.SKU, it.Quantity, it.UnitPrice, o.Currency}
+	}
+	return out
+}
+
+// fingerprint is the sha256 of what the shopper confirms: every line with
+// its quantity and unit price, the total and currency, and the contact.
+func fingerprint(lines []fingerprintLine, ct checkoutContact) string {
+	lines = append([]fingerprintLine(nil), lines...)
+	sort.Slice(lines, func(i, j int) bool { return lines[i].SKU < lines[j].SKU })
+	var total int64
+	currency := ""
+	for _, l := range lines {
+		total += l.UnitPrice * int64(l.Qty)
+		if currency == "" {
+			currency = l.Currency
+		}
+	}
+	b, _ := json.Marshal(struct { // a struct of strings and numbers always marshals
+		Lines    []fingerprintLine `json:"lines"`
+		Total    int64             `json:"total"`
+		Currency string            `json:"currency"`
+		Contact  checkoutContact   `json:"contact"`
+	}{lines, total, currency, ct})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// confirmProblem says why a confirmation cannot place the order, or "".
+func confirmProblem(s *Session, fp string) string {
+	st := s.State.Checkout
+	switch {
+	case st == nil || st.Summary == "" || st.SummaryTurn == s.DedupKey:
+		return reasonUnseen
+	case st.Summary != fp:
+		return ReasonChanged
+	}
+	return ""
+}
+
+// showSummary saves the contact and asks the shopper to confirm the cart
+// as it is now; only a later turn can confirm it.
+func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, fp, reason string) (Result, error) {
+	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
+	key := s.effects().effectKey("contact", JSON(contact))
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
+		return nil, catalog.SaveContact(ctx, tx, s.Customer.ID, contact)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	s.Customer.Contact = contact
+	s.State.Checkout = &CheckoutState{
+		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
+		Summary: fp, SummaryTurn: s.DedupKey,
+	}
+	cv := view.CartViewOf(cart, s.Currency)
+	data := cartDataOf(cv)
+	return Result{
+		Data: checkoutData{
+			Status:      "confirm",
+			Summary:     &checkoutSummary{Lines: data.Lines, Total: data.Total, Contact: ct},
+			Reason:      reason,
+			Instruction: "show this summary to the shopper and ask them to confirm",
+		},
+		Cart: cv,
+		Buttons: []view.Button{
+			view.NewButton(s.Label(BtnConfirm), view.Action{Kind: view.ActConfirm}),
+			view.NewButton(s.Label(BtnEditCart), view.Action{Kind: view.ActCart}),
+		},
+	}, nil
+}
+
+// refreshSummary shows the summary of the cart as it is now, after the
+// order transaction found it changed.
+func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact) (Result, error) {
+	cart, err := d.carts().Cart(ctx, s.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(cart.Items) == 0 {
+		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
+	}
+	return showSummary(ctx, d, s, cart, ct, fingerprint(cartFingerprintLines(cart), ct), ReasonChanged)
+}
+
+// orderEffect is the journal key of a turn's order: one per turn, since
+// the order is idempotent on the turn's key.
+const orderEffect = "order"
+
+// placeConfirmed places the order in a transaction that rolls back unless
+// the order holds exactly the lines, prices and contact of the confirmed
+// summary: the cart may change between the check and the order (a shared
+// cart has several writers). The order's notice to the merchant is kept
+// in the journal with it and delivered after the commit.
+func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, fp string) (*catalog.Order, error) {
+	var order *catalog.Order
+	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
+		o, err := catalog.PlaceOrder(ctx, tx, catalog.OrderRequest{
+			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
+			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
+			Contact: catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
+		})
+		if err != nil {
+			return nil, err
+		}
+		placed := checkoutContact{Name: o.ContactName, Phone: o.Phone, Address: o.ShippingAddress}
+		if fingerprint(orderFingerprintLines(o), placed) != fp {
+			return nil, errSummaryStale
+		}
+		order = o
+		return &view.Notice{
+			Kind: view.NoticeOrderPlaced, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+			Customer: s.Customer.DisplayName, Order: view.OrderViewOf(o),
+		}, nil
+	})
+	if err != nil || applied {
+		return order, err
+	}
+	// A concurrent run of the same turn placed it.
+	return d.orders().OrderByKey(ctx, s.IdempotencyKey())
+}
+
+func orderPlaced(s *Session, o *catalog.Order) Result {
+	s.State.Checkout = nil
+	return Result{
+		Data: checkoutData{Status: "placed", Order: &placedOrder{
+			Number: o.Number, Total: catalog.FormatPrice(o.Total, o.Currency), Status: string(o.Status),
+		}},
+		Order: view.OrderViewOf(o),
+	}
+}
+
+// orderStockError names the product that ran out between the summary and
+// the order; nothing was ordered.
+func orderStockError(ctx context.Context, d *Deps, s *Session, err error) error {
+	cart, cerr := d.carts().Cart(ctx, s.Scope)
+	if cerr != nil {
+		return err
+	}
+	for _, it := range cart.Items {
+		p := it.Product
+		if p == nil || (p.Active && p.Stock >= it.Quantity) {
+			continue
+		}
+		if !p.Active || p.Stock == 0 {
+			return Errorf("no order was placed: %s (%s) is out of stock; remove it from the cart", p.Title, p.SKU)
+		}
+		return Errorf("no order was placed: only %d of %s (%s) left, the cart has %d; lower the quantity",
+			p.Stock, p.Title, p.SKU, it.Quantity)
+	}
+	return Errorf("no order was placed: %s", strings.ReplaceAll(err.Error(), "catalog: ", ""))
+}

@@ -1,0 +1,37 @@
+// Package tools holds Shopbot's shopping tools: the functions the model,
+// the offline planner and the buttons call. What they show (product cards,
+// the cart, orders, buttons and their actions, notices) is engine/view.
+//
+// One file per tool (search_products.go … request_human.go), listed in
+// tools.go in the order the model sees them. A Tool is a name, a strict
+// JSON schema (schema.go: additionalProperties false, bounds and enums) and
+// a Run function over a Session. Toolbox.Call (tool.go) is the way in: it
+// validates the arguments against the schema, decodes them into the tool's
+// typed struct and recovers a panic into an error; ModelMessage is the one
+// place an outcome becomes what the model reads, {"error": ...} for a
+// ToolError or a catalog error the shopper can fix, a generic failure for
+// anything else.
+//
+// Identity and cart scope come from the Session, which the engine builds
+// from the platform-verified turn; no schema has a user, customer, chat or
+// cart id. A Result carries compact data for the model and what the
+// adapters render (view.Card, view.CartView, view.OrderView, view.Button,
+// rendered from catalog data, never from model text). Tools read through
+// narrow interfaces declared here (store.go: Products, Carts, Orders;
+// Store implements them over catalog and a bun.IDB, and a test may pass a
+// fake of function fields) and the Searcher; they write only through the
+// effects journal below, in a transaction on Deps.DB.
+//
+// Side effects are idempotent per turn (effects.go). Each one — a cart
+// change, the order, the saved contact, a handoff — commits in its own
+// short transaction together with a row of the effects journal
+// (catalog.ClaimEffect), keyed by the turn (conversation + DedupKey) and
+// the effect (kind, hash of canonical arguments, occurrence in the turn);
+// a turn run again after a crash finds its rows and skips them. A notice
+// owed to the merchant is written with its effect and claimed once after
+// the commit (catalog.TakeEffectNotice). The engine gives each turn its
+// Journal with the crash hook of its tests.
+//
+// Imports run one way: tools imports catalog, catalog/search, engine/view
+// and engine/llm (a ToolSpec per tool), never engine or the planner.
+package tools

@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/search"
+)
+
+// testEnv is a demo shop on SQLite and one shopper's session.
+type testEnv struct {
+	db      *bun.DB
+	deps    *Deps
+	tools   *Toolbox
+	session *Session
+}
+
+// fixedNow is the clock of engine tests.
+var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+func newTestEnv(t testing.TB) *testEnv {
+	t.Helper()
+	db := catalogtest.SQLite(t)
+	return newTestEnvOn(t, db)
+}
+
+func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := demo.Load(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	deps := &Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
+	tb, err := NewToolbox(Tools(deps)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testEnv{db: db, deps: deps, tools: tb, session: newTestSession(t, db, "web", "shopper-1")}
+}
+
+// newTestSession is a personal session of a web shopper.
+func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *Session {
+	t.Helper()
+	ctx := context.Background()
+	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: channel, ChatID: userID}, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Session{
+		Channel: channel, ChatID: userID, DedupKey: "turn-1",
+		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
+		State: &State{}, Currency: "USD", Now: fixedNow,
+	}
+}
+
+// call runs a tool and fails the test on an unexpected error.
+func (e *testEnv) call(t testing.TB, name, args string) Result {
+	t.Helper()
+	res, err := e.tools.Call(context.Background(), e.session, name, args)
+	if err != nil {
+		t.Fatalf("%s(%s): %v", name, args, err)
+	}
+	return res
+}

@@ -1,0 +1,97 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type getOrderStatusArgs struct {
+	OrderNumber string `json:"order_number"`
+}
+
+// orderBrief is an order as the model reads it.
+type orderBrief struct {
+	Number   string          `json:"number"`
+	Status   string          `json:"status"`
+	Total    string          `json:"total"`
+	Date     string          `json:"date"` // YYYY-MM-DD
+	Tracking string          `json:"tracking,omitempty"`
+	Lines    []orderLineData `json:"lines"`
+}
+
+type orderLineData struct {
+	SKU   string `json:"sku"`
+	Title string `json:"title"`
+	Qty   int    `json:"qty"`
+}
+
+func orderBriefOf(o *catalog.Order) orderBrief {
+	b := orderBrief{
+		Number: o.Number, Status: string(o.Status), Total: catalog.FormatPrice(o.Total, o.Currency),
+		Date: o.CreatedAt.UTC().Format("2006-01-02"), Tracking: o.TrackingNote, Lines: make([]orderLineData, len(o.Items)),
+	}
+	for i, it := range o.Items {
+		b.Lines[i] = orderLineData{SKU: it.SKU, Title: it.Title, Qty: it.Quantity}
+	}
+	return b
+}
+
+// recentOrdersLimit is how many orders a status request without a number lists.
+const recentOrdersLimit = 5
+
+func getOrderStatusTool(d *Deps) Tool {
+	return Tool{
+		Name:        "get_order_status",
+		Description: "Status of an order by number, or of the shopper's latest orders.",
+		Schema: object(map[string]any{
+			"order_number": str("e.g. SB-7KQ2M9XD", 20),
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a getOrderStatusArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			if number := strings.TrimSpace(a.OrderNumber); number != "" {
+				return orderByNumber(ctx, d, s, number)
+			}
+			return recentOrders(ctx, d, s)
+		},
+	}
+}
+
+// orderByNumber shows an order only to the customer who placed it or, for
+// a shared cart, to the chat it was ordered from. Any other order is
+// reported exactly like a missing one.
+func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Result, error) {
+	o, err := d.orders().Order(ctx, number)
+	if errors.Is(err, catalog.ErrNotFound) {
+		return Result{}, Errorf("no order with that number")
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if o.CustomerID != s.Customer.ID && o.CartScope != s.Scope.Key() {
+		return Result{}, Errorf("no order with that number")
+	}
+	return Result{Data: map[string]any{"order": orderBriefOf(o)}, Order: view.OrderViewOf(o)}, nil
+}
+
+func recentOrders(ctx context.Context, d *Deps, s *Session) (Result, error) {
+	os, err := d.orders().CustomerOrders(ctx, s.Customer.ID, recentOrdersLimit)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(os) == 0 {
+		return Result{Data: map[string]any{"orders": []orderBrief{}, "empty": true}}, nil
+	}
+	briefs := make([]orderBrief, len(os))
+	for i := range os {
+		briefs[i] = orderBriefOf(&os[i])
+	}
+	return Result{Data: map[string]any{"orders": briefs}, Order: view.OrderViewOf(&os[0])}, nil
+}

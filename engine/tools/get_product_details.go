@@ -1,0 +1,76 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type productSKUArgs struct {
+	SKU string `json:"sku"`
+}
+
+// productDetails is one product as the model reads it when the shopper asks
+// about it: every figure from the catalog, the description in full.
+type productDetails struct {
+	SKU         string            `json:"sku"`
+	Title       string            `json:"title"`
+	Brand       string            `json:"brand,omitempty"`
+	Category    string            `json:"category,omitempty"`
+	Price       string            `json:"price"`
+	Stock       int               `json:"stock"`
+	InStock     bool              `json:"in_stock"`
+	Rating      float64           `json:"rating"`
+	Reviews     int               `json:"reviews"`
+	Description string            `json:"description"`
+	Attributes  map[string]string `json:"attributes,omitempty"`
+}
+
+func getProductDetailsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "get_product_details",
+		Description: "Full details of a product.",
+		Schema:      object(map[string]any{"sku": sku()}, "sku"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a productSKUArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			p, err := sellableProduct(ctx, d, a.SKU)
+			if err != nil {
+				return Result{}, err
+			}
+			card := view.CardOf(p)
+			s.State.Remember([]view.Card{card})
+			s.State.Focus = p.SKU
+			buttons := []view.Button{view.NewButton(s.Label(BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
+			if card.InStock {
+				buttons = append([]view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+			}
+			return Result{
+				Data: productDetails{
+					SKU: p.SKU, Title: p.Title, Brand: p.Brand, Category: card.Category, Price: card.PriceText,
+					Stock: card.Stock, InStock: card.InStock, Rating: p.RatingAvg, Reviews: p.RatingCount,
+					Description: p.Description, Attributes: p.Attributes,
+				},
+				Cards:   []view.Card{card},
+				Buttons: buttons,
+			}, nil
+		},
+	}
+}
+
+// sellableProduct loads a product the shop still sells: an unknown SKU is
+// ErrNotFound, an archived one a ToolError saying it is no longer sold.
+func sellableProduct(ctx context.Context, d *Deps, sku string) (*catalog.Product, error) {
+	p, err := d.products().Product(ctx, sku)
+	if err != nil {
+		return nil, err
+	}
+	if !p.Active {
+		return nil, Errorf("product %s (%s) is no longer sold; offer similar products instead", p.SKU, p.Title)
+	}
+	return p, nil
+}

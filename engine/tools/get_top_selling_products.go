@@ -1,0 +1,50 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"shopbot/catalog/search"
+	"shopbot/engine/view"
+)
+
+type getTopSellingArgs struct {
+	Category string `json:"category"`
+	Limit    int    `json:"limit"`
+}
+
+func getTopSellingProductsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "get_top_selling_products",
+		Description: "Best sellers in stock, in the shop or a category.",
+		Schema: object(map[string]any{
+			"category": str("empty for the whole shop", 100),
+			"limit":    integer("default 5", 1, 10),
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a getTopSellingArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			q := search.Query{Category: strings.TrimSpace(a.Category), InStockOnly: true, Sort: search.SortPopular, Limit: 5}
+			if a.Limit > 0 {
+				q.Limit = min(a.Limit, 10)
+			}
+			res, err := d.Search.Search(ctx, q)
+			if err != nil {
+				return Result{}, err
+			}
+			cards := view.CardsOf(res.Products)
+			s.State.Remember(cards)
+			data := map[string]any{"products": briefs(cards)}
+			if q.Category != "" {
+				data["category"] = q.Category
+			}
+			if len(cards) == 0 {
+				data["note"] = "nothing in stock matches; check the category name with get_categories"
+			}
+			return Result{Data: data, Cards: cards}, nil
+		},
+	}
+}

@@ -1,0 +1,48 @@
+package tools
+
+import "strings"
+
+// LabelKey names a button label the tools put on their buttons.
+type LabelKey int
+
+// The button labels.
+const (
+	BtnConfirm LabelKey = iota
+	BtnEditCart
+	BtnAdd
+	BtnAddToCart
+	BtnMoreLikeThis
+	BtnCheckout
+	BtnViewCart
+)
+
+var labels = map[string]map[LabelKey]string{
+	"en": {
+		BtnConfirm:      "Confirm order",
+		BtnEditCart:     "Edit cart",
+		BtnAdd:          "Add",
+		BtnAddToCart:    "Add to cart",
+		BtnMoreLikeThis: "More like this",
+		BtnCheckout:     "Checkout",
+		BtnViewCart:     "View cart",
+	},
+	"ru": {
+		BtnConfirm:      "Подтвердить заказ",
+		BtnEditCart:     "Изменить корзину",
+		BtnAdd:          "Добавить",
+		BtnAddToCart:    "В корзину",
+		BtnMoreLikeThis: "Похожие",
+		BtnCheckout:     "Оформить заказ",
+		BtnViewCart:     "Корзина",
+	},
+}
+
+// Label is a button label in the session's language; English is the
+// fallback.
+func (s *Session) Label(key LabelKey) string {
+	lang := "en"
+	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
+		lang = "ru"
+	}
+	return labels[lang][key]
+}

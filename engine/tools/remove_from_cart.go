@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type removeFromCartArgs struct {
+	SKU string `json:"sku"`
+}
+
+func removeFromCartTool(d *Deps) Tool {
+	return Tool{
+		Name:        "remove_from_cart",
+		Description: "Remove a product from the cart.",
+		Schema:      object(map[string]any{"sku": sku()}, "sku"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a removeFromCartArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			return removeCartItem(ctx, d, s, strings.TrimSpace(a.SKU))
+		},
+	}
+}
+
+// removeCartItem removes sku from the session's cart; a product that is not
+// in the cart is a ToolError.
+func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Result, error) {
+	key := s.effects().effectKey("remove", sku)
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
+		return nil, catalog.RemoveCartItem(ctx, tx, s.Scope, sku)
+	})
+	if errors.Is(err, catalog.ErrNotFound) {
+		return Result{}, Errorf("%s is not in the cart", sku)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	cart, err := d.carts().Cart(ctx, s.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	title := sku
+	if p, err := d.products().Product(ctx, sku); err == nil {
+		title = p.Title
+	}
+	view := view.CartViewOf(cart, s.Currency)
+	return cartChanged(s, map[string]any{
+		"removed": map[string]any{"sku": sku, "title": title},
+		"cart":    cartDataOf(view),
+	}, view), nil
+}

@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type requestHumanArgs struct {
+	Reason string `json:"reason"`
+}
+
+func requestHumanTool(d *Deps) Tool {
+	reason := str("why, in a sentence", 500)
+	reason["minLength"] = 3
+	return Tool{
+		Name:        "request_human",
+		Description: "Hand the chat to the shop's team: the shopper asks for a person, or the tools cannot help.",
+		Schema:      object(map[string]any{"reason": reason}, "reason"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a requestHumanArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			text := CleanText(a.Reason)
+			if len([]rune(text)) < 3 {
+				return Result{}, Errorf("reason must be at least 3 characters")
+			}
+			if s.Conversation == nil {
+				return Result{}, errors.New("engine: request_human: session has no conversation")
+			}
+			key := s.effects().effectKey("handoff", text)
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
+				if err := catalog.FlagNeedsHuman(ctx, tx, s.Conversation.ID, text); err != nil {
+					return nil, err
+				}
+				return &view.Notice{
+					Kind: view.NoticeHandoff, Where: s.Conversation.Key(), ConversationID: s.Conversation.ID,
+					Customer: s.Customer.DisplayName, Text: text,
+				}, nil
+			})
+			if err != nil {
+				return Result{}, err
+			}
+			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
+			return Result{Data: map[string]string{
+				"status":  "requested",
+				"message": "A team member has been notified and will reply in this chat.",
+			}}, nil
+		},
+	}
+}

@@ -1,0 +1,95 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/view"
+)
+
+type searchProductsArgs struct {
+	Query    string   `json:"query"`
+	Category string   `json:"category"`
+	MinPrice *float64 `json:"min_price"`
+	MaxPrice *float64 `json:"max_price"`
+	InStock  *bool    `json:"in_stock"`
+	Sort     string   `json:"sort"`
+	Limit    int      `json:"limit"`
+}
+
+// pricesFromQuery reads a price limit the model left in the query text
+// ("backpack under 100") when it set no price argument, so the stated
+// limit filters the results; ranking leaves the phrase out
+// (search.Query.RankText).
+func (a *searchProductsArgs) pricesFromQuery() {
+	if a.MinPrice != nil || a.MaxPrice != nil {
+		return
+	}
+	_, r := analysis.CutPrices(Tokenize(a.Query))
+	if r.Min > 0 {
+		a.MinPrice = &r.Min
+	}
+	if r.Max > 0 {
+		a.MaxPrice = &r.Max
+	}
+}
+
+func searchProductsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "search_products",
+		Description: "Search products. Prices are decimals in the shop currency.",
+		Schema: object(map[string]any{
+			"query":     str("e.g. 'waterproof jacket'", 200),
+			"category":  str("e.g. 'Shoes > Running'", 100),
+			"min_price": num("", 0),
+			"max_price": num("", 0),
+			"in_stock":  map[string]any{"type": "boolean", "description": "default true"},
+			"sort":      enum("default relevance", "relevance", "price_asc", "price_desc", "rating", "popular"),
+			"limit":     integer("default 5", 1, 10),
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a searchProductsArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			a.pricesFromQuery()
+			q := search.Query{Text: strings.TrimSpace(a.Query), Category: a.Category, InStockOnly: true, Sort: search.Sort(a.Sort), Limit: 5}
+			if a.InStock != nil {
+				q.InStockOnly = *a.InStock
+			}
+			if a.Limit > 0 {
+				q.Limit = min(a.Limit, 10)
+			}
+			var err error
+			if a.MinPrice != nil {
+				if q.MinPrice, err = ToMinor(*a.MinPrice, s.Currency); err != nil {
+					return Result{}, err
+				}
+			}
+			if a.MaxPrice != nil {
+				if q.MaxPrice, err = ToMinor(*a.MaxPrice, s.Currency); err != nil {
+					return Result{}, err
+				}
+				if q.MaxPrice == 0 {
+					return Result{}, Errorf("max_price must be above 0")
+				}
+			}
+			if q.MaxPrice > 0 && q.MinPrice > q.MaxPrice {
+				return Result{}, Errorf("min_price is above max_price")
+			}
+			res, err := d.Search.Search(ctx, q)
+			if err != nil {
+				return Result{}, err
+			}
+			cards := view.CardsOf(res.Products)
+			s.State.Remember(cards)
+			return Result{
+				Data:  map[string]any{"total": res.Total, "products": briefs(cards)},
+				Cards: cards,
+			}, nil
+		},
+	}
+}

@@ -1,0 +1,141 @@
+package tools
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+// Session is what a tool knows about who is asking. The engine builds it
+// from the platform-verified turn; tools take identity and cart scope from
+// here and never from their arguments.
+type Session struct {
+	// The turn, as the engine received it from an adapter.
+	Channel  string       // telegram, slack, web, console
+	ChatID   string       // the chat (DM, group, channel)
+	ThreadID string       // Slack thread, else empty
+	Locale   string       // the platform locale, e.g. "en", "ru"; may be empty
+	Text     string       // what the shopper wrote; empty for a button press
+	Action   *view.Action // the button pressed, if any
+	// DedupKey identifies the turn (engine.Turn.DedupKey); the turn's
+	// effects are journaled under it (effects.go).
+	DedupKey string
+
+	Customer     *catalog.Customer
+	Conversation *catalog.Conversation
+	Scope        catalog.CartScope // personal, or the chat's shared cart
+	State        *State            // memory across turns, saved after the turn
+	Currency     string            // the shop currency
+	Now          time.Time
+	// Journal is the turn's view of the effects journal (effects.go),
+	// shared by the copies of the session concurrent tools work on; nil
+	// gets one on first use.
+	Journal *Journal
+}
+
+// IdempotencyKey derives the order key from the turn: a replayed platform
+// update yields the same key, so checkout cannot create a second order.
+func (s *Session) IdempotencyKey() string {
+	return s.Channel + ":" + s.ChatID + ":" + s.DedupKey
+}
+
+// State is the engine's memory of a conversation, kept in the
+// conversation row as JSON.
+type State struct {
+	// Shown lists the SKUs of the cards last shown, in order, so "the
+	// second one" and "add 2 of the first" resolve.
+	Shown []string `json:"shown,omitempty"`
+	// Focus is the product the conversation is about ("this one").
+	Focus string `json:"focus,omitempty"`
+	// Checkout is an order being prepared, if any.
+	Checkout *CheckoutState `json:"checkout,omitempty"`
+	// Lang is the language the shopper last wrote in ("en", "ru"), so a
+	// button press, which has no text, is answered in it.
+	Lang string `json:"lang,omitempty"`
+	// Done holds the DedupKeys of the conversation's last turns, so a
+	// turn an adapter delivers again (resumed after a crash or a deploy)
+	// is not answered, nor its cart change made, twice.
+	Done []string `json:"done,omitempty"`
+}
+
+// keepDone is how many turns' keys State.Done keeps.
+const keepDone = 16
+
+// Handled reports whether the turn of key has been handled.
+func (st *State) Handled(key string) bool { return slices.Contains(st.Done, key) }
+
+// MarkDone records key as handled, forgetting the oldest beyond keepDone.
+func (st *State) MarkDone(key string) {
+	if key == "" || st.Handled(key) {
+		return
+	}
+	st.Done = append(st.Done, key)
+	if n := len(st.Done) - keepDone; n > 0 {
+		st.Done = slices.Delete(st.Done, 0, n)
+	}
+}
+
+// CheckoutState tracks a checkout across turns.
+type CheckoutState struct {
+	// Awaiting is the contact field the shopper was just asked for
+	// ("name", "phone", "address"), or "confirm" after the summary.
+	Awaiting string `json:"awaiting,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Phone    string `json:"phone,omitempty"`
+	Address  string `json:"address,omitempty"`
+	// Summary fingerprints the cart and contact the shopper was shown
+	// (cart lines, prices, contact); confirm must match it.
+	Summary string `json:"summary,omitempty"`
+	// SummaryTurn is the DedupKey of the turn that showed the summary:
+	// a confirmation in that same turn did not follow a summary the
+	// shopper saw.
+	SummaryTurn string `json:"summary_turn,omitempty"`
+}
+
+// LoadState decodes a conversation's state; broken state starts afresh
+// rather than failing the turn.
+func LoadState(raw string) *State {
+	st := new(State)
+	if raw != "" {
+		_ = json.Unmarshal([]byte(raw), st)
+	}
+	return st
+}
+
+// Encode is the state as JSON, for the conversation row.
+func (st *State) Encode() string {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return "{}"
+	}
+	return string(b)
+}
+
+// Remember records the cards just shown.
+func (st *State) Remember(cards []view.Card) {
+	if len(cards) == 0 {
+		return
+	}
+	st.Shown = st.Shown[:0]
+	for _, c := range cards {
+		st.Shown = append(st.Shown, c.SKU)
+	}
+	if len(cards) == 1 {
+		st.Focus = cards[0].SKU
+	}
+}
+
+// Lang is the shopper's language: of this turn's text, else the one they
+// last wrote in, else the platform locale's.
+func (s *Session) Lang() string {
+	if s.Text != "" {
+		return DetectLang(s.Text, s.Locale, s.State.Checkout != nil)
+	}
+	if s.State.Lang != "" {
+		return s.State.Lang
+	}
+	return DetectLang("", s.Locale, false)
+}

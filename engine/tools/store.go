@@ -1,0 +1,112 @@
+package tools
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+// What tools read, as narrow interfaces, so a tool can run against a fake
+// as well as a database (Deps.Products, Carts, Orders; nil reads the
+// catalog through Store). Writes are not behind them: each one commits
+// with its row of the effects journal in one transaction (effects.go).
+
+// Products is the catalog as tools read it.
+type Products interface {
+	Product(ctx context.Context, sku string) (*catalog.Product, error)
+	Products(ctx context.Context, skus []string) ([]catalog.Product, error)
+	Categories(ctx context.Context) ([]catalog.Category, error)
+	CategoryCounts(ctx context.Context) (map[int64]int, error)
+	Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error)
+}
+
+// Carts reads a cart.
+type Carts interface {
+	Cart(ctx context.Context, scope catalog.CartScope) (*catalog.Cart, error)
+}
+
+// Orders reads a shopper's orders and purchases.
+type Orders interface {
+	Order(ctx context.Context, number string) (*catalog.Order, error)
+	OrderByKey(ctx context.Context, key string) (*catalog.Order, error)
+	CustomerOrders(ctx context.Context, customerID int64, limit int) ([]catalog.Order, error)
+	PurchaseHistory(ctx context.Context, customerID int64, since time.Time) ([]catalog.PurchaseLine, error)
+}
+
+// Store reads the catalog in a database: Products, Carts and Orders over
+// the catalog package's repository functions.
+type Store struct{ DB bun.IDB }
+
+// Product implements Products.
+func (s Store) Product(ctx context.Context, sku string) (*catalog.Product, error) {
+	return catalog.GetProduct(ctx, s.DB, sku)
+}
+
+// Products implements Products.
+func (s Store) Products(ctx context.Context, skus []string) ([]catalog.Product, error) {
+	return catalog.GetProducts(ctx, s.DB, skus)
+}
+
+// Categories implements Products.
+func (s Store) Categories(ctx context.Context) ([]catalog.Category, error) {
+	return catalog.ListCategories(ctx, s.DB)
+}
+
+// CategoryCounts implements Products.
+func (s Store) CategoryCounts(ctx context.Context) (map[int64]int, error) {
+	return catalog.CategoryProductCounts(ctx, s.DB)
+}
+
+// Reviews implements Products.
+func (s Store) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
+	return catalog.ListReviews(ctx, s.DB, productID, limit)
+}
+
+// Cart implements Carts.
+func (s Store) Cart(ctx context.Context, scope catalog.CartScope) (*catalog.Cart, error) {
+	return catalog.GetCart(ctx, s.DB, scope)
+}
+
+// Order implements Orders.
+func (s Store) Order(ctx context.Context, number string) (*catalog.Order, error) {
+	return catalog.GetOrder(ctx, s.DB, number)
+}
+
+// OrderByKey implements Orders.
+func (s Store) OrderByKey(ctx context.Context, key string) (*catalog.Order, error) {
+	return catalog.GetOrderByKey(ctx, s.DB, key)
+}
+
+// CustomerOrders implements Orders.
+func (s Store) CustomerOrders(ctx context.Context, customerID int64, limit int) ([]catalog.Order, error) {
+	return catalog.ListCustomerOrders(ctx, s.DB, customerID, limit)
+}
+
+// PurchaseHistory implements Orders.
+func (s Store) PurchaseHistory(ctx context.Context, customerID int64, since time.Time) ([]catalog.PurchaseLine, error) {
+	return catalog.PurchaseHistory(ctx, s.DB, customerID, since)
+}
+
+func (d *Deps) products() Products {
+	if d.Products != nil {
+		return d.Products
+	}
+	return Store{DB: d.DB}
+}
+
+func (d *Deps) carts() Carts {
+	if d.Carts != nil {
+		return d.Carts
+	}
+	return Store{DB: d.DB}
+}
+
+func (d *Deps) orders() Orders {
+	if d.Orders != nil {
+		return d.Orders
+	}
+	return Store{DB: d.DB}
+}

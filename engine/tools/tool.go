@@ -1,0 +1,290 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+	"shopbot/engine/llm"
+	"shopbot/engine/view"
+)
+
+// Searcher is the search the tools need (package search implements it).
+type Searcher interface {
+	Search(ctx context.Context, q search.Query) (search.Results, error)
+	Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error)
+}
+
+// Deps are what tools work with.
+type Deps struct {
+	// DB is where effects are written, each with its journal row in one
+	// transaction (effects.go), and what Products, Carts and Orders read
+	// when they are nil.
+	DB       *bun.DB
+	Products Products
+	Carts    Carts
+	Orders   Orders
+	Search   Searcher
+	Currency string           // the shop currency, e.g. "USD"
+	Now      func() time.Time // clock; time.Now in production
+	// Notify tells someone outside the turn (an order placed, a handoff).
+	// It must not block; nil drops notices.
+	Notify func(n view.Notice)
+}
+
+// notify sends n through d.Notify when there is one.
+func (d *Deps) notify(n view.Notice) {
+	if d.Notify != nil {
+		d.Notify(n)
+	}
+}
+
+// Tool is one function the model (or the offline planner, or a button) can
+// call. Each tool lives in its own file, named after the tool.
+type Tool struct {
+	Name        string
+	Description string
+	// Schema is the JSON Schema of the arguments: an object with
+	// additionalProperties false, enums and bounds. No tool has a user,
+	// customer, chat or cart id parameter.
+	Schema map[string]any
+	// Run executes the tool for the session. args have been validated
+	// against Schema. An error becomes a tool error the model can act on.
+	Run func(ctx context.Context, s *Session, args json.RawMessage) (Result, error)
+
+	compiled *jsonschema.Schema
+}
+
+// Result is what a tool returns: compact data for the model, and what the
+// adapters render (cards, cart, order, buttons).
+type Result struct {
+	Data    any // marshalled as the tool message the model reads
+	Cards   []view.Card
+	Cart    *view.CartView
+	Order   *view.OrderView
+	Buttons []view.Button
+}
+
+// ToolError is a problem the model (or shopper) can fix: a bad argument, an
+// unknown SKU, not enough stock. Its message is shown to the model as is.
+type ToolError struct{ Msg string }
+
+func (e *ToolError) Error() string { return e.Msg }
+
+// Errorf builds a ToolError.
+func Errorf(format string, args ...any) error {
+	return &ToolError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Toolbox holds the tools by name, their schemas compiled.
+type Toolbox struct {
+	byName map[string]*Tool
+	order  []*Tool
+	specs  []llm.ToolSpec
+}
+
+// NewToolbox compiles the tools' schemas. A broken schema is a programming
+// error and fails here, at startup.
+func NewToolbox(tools ...Tool) (*Toolbox, error) {
+	tb := &Toolbox{byName: map[string]*Tool{}}
+	for i := range tools {
+		t := tools[i]
+		if err := t.compile(); err != nil {
+			return nil, err
+		}
+		tb.byName[t.Name] = &t
+		tb.order = append(tb.order, &t)
+		tb.specs = append(tb.specs, llm.ToolSpec{Name: t.Name, Description: t.Description, Parameters: lean(t.Schema)})
+	}
+	return tb, nil
+}
+
+func (t *Tool) compile() error {
+	raw, err := json.Marshal(t.Schema)
+	if err != nil {
+		return fmt.Errorf("engine: tool %s schema: %w", t.Name, err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return fmt.Errorf("engine: tool %s schema: %w", t.Name, err)
+	}
+	c := jsonschema.NewCompiler()
+	url := "tool://" + t.Name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return fmt.Errorf("engine: tool %s schema: %w", t.Name, err)
+	}
+	if t.compiled, err = c.Compile(url); err != nil {
+		return fmt.Errorf("engine: tool %s schema: %w", t.Name, err)
+	}
+	return nil
+}
+
+// Has reports whether the toolbox has a tool of that name.
+func (tb *Toolbox) Has(name string) bool {
+	_, ok := tb.byName[name]
+	return ok
+}
+
+// Specs describes every tool to the model. String length bounds are left
+// out of what the model reads (they cost prompt tokens on every call and
+// matter only to hostile input); Call still enforces the full schema.
+func (tb *Toolbox) Specs() []llm.ToolSpec { return tb.specs }
+
+// lean copies a schema without minLength/maxLength.
+func lean(schema map[string]any) map[string]any {
+	out := make(map[string]any, len(schema))
+	for k, v := range schema {
+		switch k {
+		case "minLength", "maxLength":
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			v = lean(x)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// maxArgsBytes bounds tool arguments; the longest legitimate call (a
+// checkout with an address) is far below it.
+const maxArgsBytes = 4 << 10
+
+// Call validates the arguments and runs the named tool. Unknown tools,
+// malformed JSON and schema violations come back as a ToolError; a panic in
+// a tool is recovered into an error, never a crash.
+func (tb *Toolbox) Call(ctx context.Context, s *Session, name string, args string) (res Result, err error) {
+	t, ok := tb.byName[name]
+	if !ok {
+		return Result{}, Errorf("unknown tool %q; use one of the tools listed", truncate(name, 40))
+	}
+	if strings.TrimSpace(args) == "" {
+		args = "{}"
+	}
+	if len(args) > maxArgsBytes {
+		return Result{}, Errorf("arguments too long (%d bytes, at most %d)", len(args), maxArgsBytes)
+	}
+	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
+	if err != nil {
+		return Result{}, Errorf("arguments are not valid JSON: %v", err)
+	}
+	if err := t.compiled.Validate(inst); err != nil {
+		return Result{}, Errorf("arguments do not match the schema: %s", schemaMessage(err))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("engine: tool %s panicked: %v", name, p)
+		}
+	}()
+	return t.Run(ctx, s, json.RawMessage(args))
+}
+
+// schemaMessage flattens a validation error into one line for the model.
+func schemaMessage(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var parts []string
+	var walk func(u *jsonschema.OutputUnit)
+	walk = func(u *jsonschema.OutputUnit) {
+		if u.Error != nil {
+			loc := u.InstanceLocation
+			if loc == "" {
+				loc = "arguments"
+			}
+			parts = append(parts, loc+": "+u.Error.String())
+		}
+		for i := range u.Errors {
+			walk(&u.Errors[i])
+		}
+	}
+	walk(ve.BasicOutput())
+	if len(parts) == 0 {
+		return strings.ReplaceAll(err.Error(), "\n", "; ")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// DecodeArgs decodes validated arguments into a tool's typed struct.
+func DecodeArgs(args json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return Errorf("arguments: %v", err)
+	}
+	return nil
+}
+
+// ToMinor converts a decimal amount in the shop currency (as the model
+// writes prices) to minor units, rounding to the nearest unit.
+func ToMinor(amount float64, currency string) (int64, error) {
+	if amount < 0 || math.IsNaN(amount) || math.IsInf(amount, 0) || amount > 1e9 {
+		return 0, Errorf("price %v out of range (0 to 1000000000)", amount)
+	}
+	digits, ok := catalog.CurrencyDigits(currency)
+	if !ok {
+		digits = 2
+	}
+	return int64(math.Round(amount * math.Pow10(digits))), nil
+}
+
+// userErrors are catalog errors the shopper or model can act on; their
+// message goes to the model. Anything else is an internal failure.
+var userErrors = []error{
+	catalog.ErrNotFound, catalog.ErrOutOfStock, catalog.ErrInvalid, catalog.ErrEmptyCart,
+	catalog.ErrIdempotencyKey, catalog.ErrInvalidTransition,
+}
+
+// IsUserError reports an error the shopper or model caused and can fix.
+func IsUserError(err error) bool {
+	var te *ToolError
+	if errors.As(err, &te) {
+		return true
+	}
+	for _, ue := range userErrors {
+		if errors.Is(err, ue) {
+			return true
+		}
+	}
+	return false
+}
+
+// ModelMessage is the one place a tool's outcome becomes what the model
+// reads: data as compact JSON, or {"error": "..."}.
+func ModelMessage(res Result, err error) (content string, isErr bool) {
+	if err == nil {
+		return JSON(res.Data), false
+	}
+	var te *ToolError
+	if errors.As(err, &te) {
+		return JSON(map[string]string{"error": te.Msg}), true
+	}
+	if IsUserError(err) {
+		return JSON(map[string]string{"error": strings.ReplaceAll(err.Error(), "catalog: ", "")}), true
+	}
+	return JSON(map[string]string{"error": "the tool failed; try again later or tell the shopper"}), true
+}
+
+// JSON encodes compactly without HTML escaping: the model reads
+// "Shoes > Running", not "Shoes \u003e Running".
+func JSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return `{"error":"result could not be encoded"}`
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

@@ -1,0 +1,24 @@
+package tools
+
+// Tools returns every shopping tool, in the order the model sees them.
+func Tools(d *Deps) []Tool {
+	return []Tool{
+		searchProductsTool(d),
+		getProductDetailsTool(d),
+		getAvailabilityTool(d),
+		compareProductsTool(d),
+		getSimilarProductsTool(d),
+		getCategoriesTool(d),
+		getTopSellingProductsTool(d),
+		getReviewsSummaryTool(d),
+		addToCartTool(d),
+		updateCartItemTool(d),
+		removeFromCartTool(d),
+		viewCartTool(d),
+		checkoutTool(d),
+		getOrderStatusTool(d),
+		getPurchaseStatisticsTool(d),
+		generateShoppingListTool(d),
+		requestHumanTool(d),
+	}
+}

@@ -1,0 +1,57 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type updateCartItemArgs struct {
+	SKU      string `json:"sku"`
+	Quantity int    `json:"quantity"`
+}
+
+func updateCartItemTool(d *Deps) Tool {
+	return Tool{
+		Name:        "update_cart_item",
+		Description: "Set a product's quantity in the cart; 0 removes it.",
+		Schema: object(map[string]any{
+			"sku":      sku(),
+			"quantity": integer("0 removes", 0, catalog.MaxCartQuantity),
+		}, "sku", "quantity"),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a updateCartItemArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			a.SKU = strings.TrimSpace(a.SKU)
+			if a.Quantity == 0 {
+				return removeCartItem(ctx, d, s, a.SKU)
+			}
+			key := s.effects().effectKey("set", a.SKU+"|"+strconv.Itoa(a.Quantity))
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
+				_, err := catalog.SetCartQuantity(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
+				return nil, err
+			})
+			if err != nil {
+				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+			}
+			cart, err := d.carts().Cart(ctx, s.Scope)
+			if err != nil {
+				return Result{}, err
+			}
+			_, title := cartQty(cart, a.SKU)
+			view := view.CartViewOf(cart, s.Currency)
+			return cartChanged(s, map[string]any{
+				"updated": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
+				"cart":    cartDataOf(view),
+			}, view), nil
+		},
+	}
+}

@@ -1,0 +1,118 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+func viewCartTool(d *Deps) Tool {
+	return Tool{
+		Name:        "view_cart",
+		Description: "Show the cart (shared in group chats).",
+		Schema:      object(map[string]any{}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a struct{}
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			cart, err := d.carts().Cart(ctx, s.Scope)
+			if err != nil {
+				return Result{}, err
+			}
+			cv := view.CartViewOf(cart, s.Currency)
+			if len(cv.Lines) == 0 {
+				return Result{Data: map[string]any{"empty": true}, Cart: cv}, nil
+			}
+			return Result{
+				Data:    cartDataOf(cv),
+				Cart:    cv,
+				Buttons: []view.Button{view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout})},
+			}, nil
+		},
+	}
+}
+
+// cartData is a cart as the model reads it: amounts already formatted.
+type cartData struct {
+	Shared bool           `json:"shared,omitempty"`
+	Units  int            `json:"units"`
+	Total  string         `json:"total"`
+	Lines  []cartLineData `json:"lines"`
+}
+
+type cartLineData struct {
+	SKU       string `json:"sku"`
+	Title     string `json:"title"`
+	Qty       int    `json:"qty"`
+	LineTotal string `json:"line_total"`
+	AddedBy   string `json:"added_by,omitempty"`
+	// Available is set when stock fell below the quantity in the cart.
+	Available *int `json:"available,omitempty"`
+}
+
+func cartDataOf(v *view.CartView) cartData {
+	out := cartData{Shared: v.Shared, Units: v.Units, Total: v.TotalText, Lines: make([]cartLineData, len(v.Lines))}
+	for i, l := range v.Lines {
+		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
+		if l.Stock < l.Qty {
+			out.Lines[i].Available = &l.Stock
+		}
+	}
+	return out
+}
+
+// cartChanged is the result of a tool that changed the cart.
+func cartChanged(s *Session, data any, cv *view.CartView) Result {
+	res := Result{Data: data, Cart: cv}
+	if len(cv.Lines) > 0 {
+		res.Buttons = []view.Button{
+			view.NewButton(s.Label(BtnViewCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout}),
+		}
+	}
+	return res
+}
+
+// cartQty returns how many units of sku the cart holds and the product's
+// title.
+func cartQty(c *catalog.Cart, sku string) (qty int, title string) {
+	for _, it := range c.Items {
+		if it.Product != nil && it.Product.SKU == sku {
+			return it.Quantity, it.Product.Title
+		}
+	}
+	return 0, ""
+}
+
+// cartChangeError explains a failed cart change in words the model can
+// act on: an unknown SKU, or how many units are available.
+func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err error) error {
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+		return Errorf("no product with sku %q; find it with search_products first", sku)
+	case !errors.Is(err, catalog.ErrOutOfStock):
+		return err
+	}
+	p, perr := d.products().Product(ctx, sku)
+	if perr != nil {
+		return err
+	}
+	if !p.Active {
+		return Errorf("%s (%s) is no longer sold", p.Title, sku)
+	}
+	msg := fmt.Sprintf("not enough stock of %s (%s): %d available", p.Title, sku, p.Stock)
+	if cart, cerr := d.carts().Cart(ctx, s.Scope); cerr == nil {
+		if have, _ := cartQty(cart, sku); have > 0 {
+			msg += fmt.Sprintf(", %d already in the cart", have)
+		}
+	}
+	return &ToolError{Msg: msg}
+}
+
+// ModelCart is a cart as the model reads it in a tool result's "cart".
+func ModelCart(v *view.CartView) any { return cartDataOf(v) }

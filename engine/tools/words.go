@@ -1,0 +1,51 @@
+package tools
+
+import (
+	"strings"
+	"unicode"
+)
+
+// maxTokens bounds the words Tokenize returns.
+const maxTokens = 80
+
+// DetectLang: Cyrillic means Russian; Latin letters mean English, except a
+// contact detail typed in a Russian conversation; no letters at all follow
+// the platform locale.
+func DetectLang(text, locale string, capture bool) string {
+	latin := false
+	for _, r := range text {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return "ru"
+		}
+		latin = latin || unicode.IsLetter(r)
+	}
+	ru := strings.HasPrefix(strings.ToLower(locale), "ru")
+	if ru && (!latin || capture) {
+		return "ru"
+	}
+	return "en"
+}
+
+// Tokenize lower-cases text and splits it into words, keeping the marks
+// prices and order numbers need ($, ₽, -, ., ,).
+func Tokenize(text string) []string {
+	text = strings.NewReplacer("ё", "е", "Ё", "е", "’", "'", "`", "'", "×", "x", "–", "-", "—", "-").Replace(strings.ToLower(text))
+	fields := strings.FieldsFunc(text, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("$₽€£#№.,-'+<>", r)
+	})
+	var out []string
+	for _, f := range fields {
+		if f = strings.Trim(f, ".,-'+"); f != "" && len(out) < maxTokens {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// truncate cuts s to n runes, marking the cut with an ellipsis.
+func truncate(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,166 @@
+package view
+
+import (
+	"strings"
+	"time"
+
+	"shopbot/catalog"
+)
+
+// CardOf renders a product for shoppers from catalog data.
+func CardOf(p *catalog.Product) Card {
+	c := Card{
+		SKU: p.SKU, Title: p.Title, Brand: p.Brand, Price: p.Price, Currency: p.Currency,
+		PriceText: catalog.FormatPrice(p.Price, p.Currency), Stock: AvailableStock(p), InStock: p.InStock(),
+		Rating: p.RatingAvg, RatingCount: p.RatingCount, Summary: Summary(p.Description, 160),
+		Attributes: p.Attributes,
+	}
+	if p.Category != nil {
+		c.Category = p.Category.Path
+	}
+	if len(p.ImageURLs) > 0 {
+		c.ImageURL = p.ImageURLs[0]
+	}
+	return c
+}
+
+func CardsOf(ps []catalog.Product) []Card {
+	out := make([]Card, len(ps))
+	for i := range ps {
+		out[i] = CardOf(&ps[i])
+	}
+	return out
+}
+
+func AvailableStock(p *catalog.Product) int {
+	if !p.Active {
+		return 0
+	}
+	return p.Stock
+}
+
+// Summary cuts text at a word boundary.
+func Summary(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= n {
+		return string(r)
+	}
+	cut := string(r[:n])
+	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, ",.;: ") + "…"
+}
+
+// CartViewOf renders a cart.
+func CartViewOf(c *catalog.Cart, currency string) *CartView {
+	v := &CartView{Shared: c.Scope != "" && strings.HasPrefix(c.Scope, "chat:"), Currency: currency, Lines: []CartLine{}}
+	for _, it := range c.Items {
+		if it.Product == nil {
+			continue
+		}
+		line := CartLine{
+			SKU: it.Product.SKU, Title: it.Product.Title, Qty: it.Quantity,
+			UnitPrice: it.Product.Price, LineTotal: it.Product.Price * int64(it.Quantity),
+			Stock: AvailableStock(it.Product),
+		}
+		line.PriceText = catalog.FormatPrice(line.LineTotal, it.Product.Currency)
+		if it.Adder != nil {
+			line.AddedBy = it.Adder.DisplayName
+		}
+		v.Lines = append(v.Lines, line)
+	}
+	total, cur := c.Total()
+	if cur != "" {
+		v.Currency = cur
+	}
+	v.Total, v.Units = total, c.Count()
+	v.TotalText = catalog.FormatPrice(v.Total, v.Currency)
+	return v
+}
+
+// OrderViewOf renders an order.
+func OrderViewOf(o *catalog.Order) *OrderView {
+	v := &OrderView{
+		Number: o.Number, Status: string(o.Status), Total: o.Total, Currency: o.Currency,
+		TotalText: catalog.FormatPrice(o.Total, o.Currency), CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339),
+		Tracking: o.TrackingNote, Lines: []OrderLine{},
+	}
+	for _, it := range o.Items {
+		v.Lines = append(v.Lines, OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
+	}
+	return v
+}
+
+// Card is a product as the shopper sees it. Every figure comes from the
+// catalog, never from model text.
+type Card struct {
+	SKU         string            `json:"sku"`
+	Title       string            `json:"title"`
+	Brand       string            `json:"brand,omitempty"`
+	Category    string            `json:"category,omitempty"`
+	Price       int64             `json:"price"` // minor units
+	Currency    string            `json:"currency"`
+	PriceText   string            `json:"price_text"` // "$89.99"
+	Stock       int               `json:"stock"`
+	InStock     bool              `json:"in_stock"`
+	Rating      float64           `json:"rating,omitempty"`
+	RatingCount int               `json:"rating_count,omitempty"`
+	ImageURL    string            `json:"image_url,omitempty"`
+	Summary     string            `json:"summary,omitempty"`
+	Attributes  map[string]string `json:"attributes,omitempty"`
+}
+
+// Button is a quick reply or a card button.
+type Button struct {
+	Label  string `json:"label"`
+	Action Action `json:"-"`
+	Data   string `json:"data"` // Action.Encode()
+}
+
+// NewButton builds a button for an action.
+func NewButton(label string, a Action) Button {
+	return Button{Label: label, Action: a, Data: a.Encode()}
+}
+
+// CartView is a cart as shown to shoppers.
+type CartView struct {
+	Shared    bool       `json:"shared"`
+	Lines     []CartLine `json:"lines"`
+	Units     int        `json:"units"`
+	Total     int64      `json:"total"`
+	Currency  string     `json:"currency"`
+	TotalText string     `json:"total_text"`
+}
+
+// CartLine is one product in a cart.
+type CartLine struct {
+	SKU       string `json:"sku"`
+	Title     string `json:"title"`
+	Qty       int    `json:"qty"`
+	UnitPrice int64  `json:"unit_price"`
+	LineTotal int64  `json:"line_total"`
+	PriceText string `json:"price_text"` // line total, formatted
+	Stock     int    `json:"stock"`
+	AddedBy   string `json:"added_by,omitempty"` // shared carts: who added it
+}
+
+// OrderView is an order as shown to shoppers.
+type OrderView struct {
+	Number    string      `json:"number"`
+	Status    string      `json:"status"`
+	Lines     []OrderLine `json:"lines"`
+	Total     int64       `json:"total"`
+	Currency  string      `json:"currency"`
+	TotalText string      `json:"total_text"`
+	CreatedAt string      `json:"created_at"` // RFC 3339
+	Tracking  string      `json:"tracking,omitempty"`
+}
+
+// OrderLine is one line of an order at the price paid.
+type OrderLine struct {
+	SKU       string `json:"sku"`
+	Title     string `json:"title"`
+	Qty       int    `json:"qty"`
+	UnitPrice int64  `json:"unit_price"`
+}
