@@ -11,8 +11,13 @@ test: vet
 	@bash .ci/weaviate-server >/dev/null
 	SHOPBOT_WEAVIATE_BIN=$$(bash .ci/weaviate-server) SHOPBOT_REQUIRE_WEAVIATE=1 $(GO) test -race -count=1 ./...
 
+# staticcheck is pinned and comes from the module proxy (cached after the
+# first run).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 vet:
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/shopbot ./bot

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,6 +23,9 @@ type process struct {
 // startProcesses starts n `shopbot serve` in dir with the README's
 // defaults (no DATABASE_URL: sqlite:shopbot.db in the working directory),
 // all before any is ready, and waits until each listens.
+// readyRE is the banner's last line.
+var readyRE = regexp.MustCompile(`Ready in \S+\.`)
+
 func startProcesses(t *testing.T, dir string, n int) []*process {
 	t.Helper()
 	var env []string
@@ -60,11 +64,17 @@ func startProcesses(t *testing.T, dir string, n int) []*process {
 
 func (p *process) waitListening(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for p.base == "" {
-		if m := addrRE.FindStringSubmatch(p.stdout.String()); m != nil {
-			p.base = "http://" + m[1]
-			return
+	p.base = "http://" + p.waitPrinted(t, addrRE, 20*time.Second)[1]
+}
+
+// waitPrinted waits until the process has printed a line matching re and
+// returns the match.
+func (p *process) waitPrinted(t *testing.T, re *regexp.Regexp, within time.Duration) []string {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		if m := re.FindStringSubmatch(p.stdout.String()); m != nil {
+			return m
 		}
 		select {
 		case err := <-p.exited:
@@ -73,7 +83,7 @@ func (p *process) waitListening(t *testing.T) {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no address printed; stderr: %s", p.stderr)
+			t.Fatalf("nothing matching %q printed; stdout: %s\nstderr: %s", re, p.stdout, p.stderr)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -104,6 +114,8 @@ func TestProcessDefaultsTwoAtOnce(t *testing.T) {
 	outs := make([]*server, len(ps))
 	for i, p := range ps {
 		waitFor200(t, p.base+"/readyz")
+		// /readyz may answer before the banner's last line is through the pipe.
+		p.waitPrinted(t, readyRE, 20*time.Second)
 		if !strings.Contains(p.stdout.String(), "database   sqlite (shopbot.db)") {
 			t.Errorf("process %d did not start on the default database:\n%s", i, p.stdout)
 		}

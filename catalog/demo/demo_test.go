@@ -99,8 +99,8 @@ func TestInterruptedLoadLeavesNothing(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		db.AddQueryHook(&cancelAfter{after: 20, cancel: cancel})
-		if _, err := demo.Load(ctx, db); err == nil {
+		hooked := db.WithQueryHook(&cancelAfter{after: 20, cancel: cancel})
+		if _, err := demo.Load(ctx, hooked); err == nil {
 			t.Fatal("load succeeded despite cancellation")
 		}
 		bg := context.Background()
