@@ -113,7 +113,8 @@ type Engine struct {
 	planner *planner.Planner
 	chats   *chatLocks
 	history *historyCache
-	writes  *groupCommit
+	writes  *groupCommit // the turns' messages and state
+	hits    *groupCommit // rate-limit counts (limits.go)
 	metrics *metrics
 	log     *slog.Logger
 	live    *liveSettings
@@ -141,6 +142,7 @@ func New(cfg Config) (*Engine, error) {
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),
+		hits:    newGroupCommit(cfg.DB),
 		metrics: newMetrics(cfg.Registry),
 		log:     cfg.Logger,
 		live:    &liveSettings{},

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/uptrace/bun"
+
 	"shopbot/catalog"
 	"shopbot/engine/tools"
 )
@@ -53,14 +55,20 @@ func (c *chatLocks) lock(key string) func() {
 // allowTurn counts the turn against its customer's rate limit (RateLimit
 // turns per RateWindow) before any of the turn's work. The counter lives
 // in the database (catalog.Hit), so the limit holds across replicas and
-// restarts. It is one statement on its own, outside the group commit of
-// the turns' writes: alone it costs a turn less (about 7 % of the engine's
-// p50 instead of 14 %). Ended counters are pruned with the effects
-// journal (prune.go).
+// restarts. The counts of turns arriving together share a transaction of
+// their own on SQLite (e.hits, group commit apart from the turns' writes,
+// which a turn would otherwise wait behind): with 2,000 conversations the
+// single write slot is then taken once for many counts, not once each.
+// Ended counters are pruned with the effects journal (prune.go).
 func (e *Engine) allowTurn(ctx context.Context, s *tools.Session) (bool, error) {
 	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
 	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
-	res, err := catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
+	var res catalog.HitResult
+	err := e.hits.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+		var err error
+		res, err = catalog.Hit(ctx, tx, key, lim, s.Now)
+		return err
+	})
 	if err != nil {
 		return false, err
 	}
