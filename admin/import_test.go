@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -43,18 +42,8 @@ func (p *panel) upload(name, body string) string {
 // twoReplicas runs fn with two panels on one database (two connection
 // pools, as two shopbot processes), on SQLite and on Postgres.
 func twoReplicas(t *testing.T, fn func(t *testing.T, a, b *panel)) {
-	t.Run("sqlite", func(t *testing.T) {
-		url := "sqlite:" + filepath.Join(t.TempDir(), "shared.db")
-		fn(t, newPanel(t, catalogtest.SQLiteURL(t, url)), newPanel(t, catalogtest.SQLiteURL(t, url)))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		db, url := catalogtest.Postgres(t)
-		other, _, err := catalog.OpenDB(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { other.Close() })
-		fn(t, newPanel(t, db), newPanel(t, other))
+	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
+		fn(t, newPanel(t, dbs[0]), newPanel(t, dbs[1]))
 	})
 }
 

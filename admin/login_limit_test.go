@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,9 +14,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 
 	"shopbot/admin"
-	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -27,65 +26,65 @@ import (
 // are refused with the wait, and a refused attempt with the right
 // password does not sign in. A restarted panel keeps the count.
 func TestSignInLimitAcrossReplicas(t *testing.T) {
-	for _, kind := range []string{"sqlite", "postgres"} {
-		t.Run(kind, func(t *testing.T) {
-			dbs := openReplicas(t, kind, map[string]int{"sqlite": 2, "postgres": 3}[kind])
-			if _, err := admin.EnsureAdmin(context.Background(), dbs[0], testPassword); err != nil {
-				t.Fatal(err)
-			}
-			now := time.Date(2026, 11, 25, 10, 11, 0, 0, time.UTC) // 4 minutes before the window ends
-			var checks atomic.Int32
-			servers := make([]http.Handler, len(dbs))
-			for i, db := range dbs {
-				servers[i] = replicaPanel(db, now, &checks)
-			}
-			codes := make([]int, 60)
-			bodies := make([]string, 60)
-			var wg sync.WaitGroup
-			for i := range 60 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					pw := fmt.Sprintf("guess-%d", i)
-					if i%10 == 9 {
-						pw = testPassword
-					}
-					codes[i], bodies[i] = attemptSignIn(servers[i%len(servers)], fmt.Sprintf("203.0.113.%d", i%25), "admin", pw)
-				}()
-			}
-			wg.Wait()
-			if n := checks.Load(); n != 5 {
-				t.Errorf("%d passwords compared for one user, want exactly 5", n)
-			}
-			refused := 0
-			for i, code := range codes {
-				switch code {
-				case http.StatusUnauthorized, http.StatusSeeOther:
-				case http.StatusTooManyRequests:
-					refused++
-					if !strings.Contains(bodies[i], "Too many sign-in attempts for this user; try again in 4 minutes.") {
-						t.Errorf("refusal %d does not say why and how long:\n%s", i, bodies[i])
-					}
-				default:
-					t.Fatalf("attempt %d: status %d\n%s", i, code, bodies[i])
+	catalogtest.EachReplicas(t, 3, func(t *testing.T, dbs []*bun.DB) {
+		if dbs[0].Dialect().Name() == dialect.SQLite {
+			dbs = dbs[:2] // two processes on one SQLite file
+		}
+		if _, err := admin.EnsureAdmin(context.Background(), dbs[0], testPassword); err != nil {
+			t.Fatal(err)
+		}
+		now := time.Date(2026, 11, 25, 10, 11, 0, 0, time.UTC) // 4 minutes before the window ends
+		var checks atomic.Int32
+		servers := make([]http.Handler, len(dbs))
+		for i, db := range dbs {
+			servers[i] = replicaPanel(db, now, &checks)
+		}
+		codes := make([]int, 60)
+		bodies := make([]string, 60)
+		var wg sync.WaitGroup
+		for i := range 60 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				pw := fmt.Sprintf("guess-%d", i)
+				if i%10 == 9 {
+					pw = testPassword
 				}
+				codes[i], bodies[i] = attemptSignIn(servers[i%len(servers)], fmt.Sprintf("203.0.113.%d", i%25), "admin", pw)
+			}()
+		}
+		wg.Wait()
+		if n := checks.Load(); n != 5 {
+			t.Errorf("%d passwords compared for one user, want exactly 5", n)
+		}
+		refused := 0
+		for i, code := range codes {
+			switch code {
+			case http.StatusUnauthorized, http.StatusSeeOther:
+			case http.StatusTooManyRequests:
+				refused++
+				if !strings.Contains(bodies[i], "Too many sign-in attempts for this user; try again in 4 minutes.") {
+					t.Errorf("refusal %d does not say why and how long:\n%s", i, bodies[i])
+				}
+			default:
+				t.Fatalf("attempt %d: status %d\n%s", i, code, bodies[i])
 			}
-			if refused != 55 {
-				t.Errorf("%d attempts refused, want 55", refused)
-			}
-			restarted := replicaPanel(dbs[0], now, &checks)
-			if code, _ := attemptSignIn(restarted, "198.51.100.1", "ADMIN", testPassword); code != http.StatusTooManyRequests {
-				t.Errorf("after a restart, another address, the name's case changed: %d, want 429", code)
-			}
-			if n := checks.Load(); n != 5 {
-				t.Errorf("%d passwords compared after the restart, want still 5", n)
-			}
-			next := replicaPanel(dbs[0], now.Add(4*time.Minute), &checks)
-			if code, _ := attemptSignIn(next, "198.51.100.1", "admin", testPassword); code != http.StatusSeeOther {
-				t.Errorf("in the next window: %d, want signed in", code)
-			}
-		})
-	}
+		}
+		if refused != 55 {
+			t.Errorf("%d attempts refused, want 55", refused)
+		}
+		restarted := replicaPanel(dbs[0], now, &checks)
+		if code, _ := attemptSignIn(restarted, "198.51.100.1", "ADMIN", testPassword); code != http.StatusTooManyRequests {
+			t.Errorf("after a restart, another address, the name's case changed: %d, want 429", code)
+		}
+		if n := checks.Load(); n != 5 {
+			t.Errorf("%d passwords compared after the restart, want still 5", n)
+		}
+		next := replicaPanel(dbs[0], now.Add(4*time.Minute), &checks)
+		if code, _ := attemptSignIn(next, "198.51.100.1", "admin", testPassword); code != http.StatusSeeOther {
+			t.Errorf("in the next window: %d, want signed in", code)
+		}
+	})
 }
 
 // TestSignInLimitPerAddress: one address gets 20 attempts per window
@@ -109,30 +108,6 @@ func TestSignInLimitPerAddress(t *testing.T) {
 	if code, _ := attemptSignIn(srv, "203.0.113.8", "user24", "guess"); code != http.StatusUnauthorized {
 		t.Errorf("another address: %d, want its own count", code)
 	}
-}
-
-// openReplicas opens n pools on one fresh database of kind.
-func openReplicas(t *testing.T, kind string, n int) []*bun.DB {
-	t.Helper()
-	var dbs []*bun.DB
-	if kind == "sqlite" {
-		url := "sqlite:" + filepath.Join(t.TempDir(), "shopbot.db")
-		for range n {
-			dbs = append(dbs, catalogtest.SQLiteURL(t, url))
-		}
-		return dbs
-	}
-	first, url := catalogtest.Postgres(t)
-	dbs = append(dbs, first)
-	for len(dbs) < n {
-		db, _, err := catalog.OpenDB(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		dbs = append(dbs, db)
-	}
-	return dbs
 }
 
 // replicaPanel is a panel process behind a proxy at 10.0.0.1, counting its

@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,33 +13,6 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 )
-
-// replicas runs fn against n handles on one database, as n processes
-// would open it: on SQLite n pools on one file, on Postgres n pools on one
-// fresh database.
-func replicas(t *testing.T, n int, fn func(t *testing.T, dbs []*bun.DB)) {
-	t.Run("sqlite", func(t *testing.T) {
-		url := "sqlite:" + filepath.Join(t.TempDir(), "shopbot.db")
-		dbs := make([]*bun.DB, n)
-		for i := range dbs {
-			dbs[i] = catalogtest.SQLiteURL(t, url)
-		}
-		fn(t, dbs)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		first, url := catalogtest.Postgres(t)
-		dbs := []*bun.DB{first}
-		for len(dbs) < n {
-			db, _, err := catalog.OpenDB(url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			dbs = append(dbs, db)
-		}
-		fn(t, dbs)
-	})
-}
 
 // TestHitWindow: Max hits are allowed in a window, the next are refused
 // with the time left, and the next window starts the count again.
@@ -101,7 +73,7 @@ func TestHitBadInput(t *testing.T) {
 // TestHitAcrossReplicas: 90 concurrent hits through three pools on one
 // database allow exactly Max.
 func TestHitAcrossReplicas(t *testing.T) {
-	replicas(t, 3, func(t *testing.T, dbs []*bun.DB) {
+	catalogtest.EachReplicas(t, 3, func(t *testing.T, dbs []*bun.DB) {
 		lim := catalog.Limit{Max: 7, Window: time.Hour}
 		now := time.Now()
 		var allowed atomic.Int32

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -19,32 +18,6 @@ import (
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 )
-
-// onReplicas runs fn with n handles on one database, as n processes open
-// it: n pools on one SQLite file, then n pools on one Postgres database.
-func onReplicas(t *testing.T, n int, fn func(t *testing.T, dbs []*bun.DB)) {
-	t.Run("sqlite", func(t *testing.T) {
-		url := "sqlite:" + filepath.Join(t.TempDir(), "shopbot.db")
-		dbs := make([]*bun.DB, n)
-		for i := range dbs {
-			dbs[i] = catalogtest.SQLiteURL(t, url)
-		}
-		fn(t, dbs)
-	})
-	t.Run("postgres", func(t *testing.T) {
-		first, url := catalogtest.Postgres(t)
-		dbs := []*bun.DB{first}
-		for len(dbs) < n {
-			db, _, err := catalog.OpenDB(url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { db.Close() })
-			dbs = append(dbs, db)
-		}
-		fn(t, dbs)
-	})
-}
 
 // replicaClock is the engines' shared, injected clock.
 type replicaClock struct{ ns atomic.Int64 }
@@ -71,7 +44,7 @@ func limitedEngine(t *testing.T, db *bun.DB, clock *replicaClock) *Engine {
 // RateLimit times per window; refused turns store nothing; the next
 // window accepts again; a restarted engine keeps the count.
 func TestRateLimitAcrossReplicas(t *testing.T) {
-	onReplicas(t, 3, func(t *testing.T, dbs []*bun.DB) {
+	catalogtest.EachReplicas(t, 3, func(t *testing.T, dbs []*bun.DB) {
 		if dbs[0].Dialect().Name().String() == "sqlite" {
 			dbs = dbs[:2]
 		}
@@ -154,7 +127,7 @@ func conversationRow(t *testing.T, db *bun.DB, chatID string) string {
 // TestDailyTokenBudgetAcrossReplicas: tokens one replica spent count on
 // another: it answers with the planner without calling the model.
 func TestDailyTokenBudgetAcrossReplicas(t *testing.T) {
-	onReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
+	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
 		llm := llmtest.NewServer(t)
 		llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
 		engines := make([]*Engine, len(dbs))

@@ -119,6 +119,34 @@ func Each(t *testing.T, fn func(t *testing.T, db *bun.DB)) {
 	})
 }
 
+// EachReplicas runs fn with n connection pools on one database, as n
+// shopbot processes (replicas) would open it: n pools on one SQLite file,
+// then n pools on one fresh Postgres database.
+func EachReplicas(t *testing.T, n int, fn func(t *testing.T, dbs []*bun.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) {
+		url := "sqlite:" + filepath.Join(t.TempDir(), "shopbot.db")
+		dbs := make([]*bun.DB, n)
+		for i := range dbs {
+			dbs[i] = SQLiteURL(t, url)
+		}
+		fn(t, dbs)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		first, url := Postgres(t)
+		dbs := []*bun.DB{first}
+		for len(dbs) < n {
+			db, _, err := catalog.OpenDB(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			dbs = append(dbs, db)
+		}
+		fn(t, dbs)
+	})
+}
+
 func migrate(t testing.TB, db *bun.DB) {
 	t.Helper()
 	if _, _, err := migrations.Migrate(context.Background(), db); err != nil {

@@ -2,7 +2,6 @@ package importer_test
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,24 +12,6 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/importer"
 )
-
-// twoReplicas runs fn against SQLite and Postgres with two connection
-// pools on one database, as two shopbot processes would have.
-func twoReplicas(t *testing.T, fn func(t *testing.T, a, b *bun.DB)) {
-	t.Run("sqlite", func(t *testing.T) {
-		url := "sqlite:" + filepath.Join(t.TempDir(), "shared.db")
-		fn(t, catalogtest.SQLiteURL(t, url), catalogtest.SQLiteURL(t, url))
-	})
-	t.Run("postgres", func(t *testing.T) {
-		a, url := catalogtest.Postgres(t)
-		b, _, err := catalog.OpenDB(url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { b.Close() })
-		fn(t, a, b)
-	})
-}
 
 // fakeClock advances only when told.
 type fakeClock struct{ now time.Time }
@@ -43,7 +24,8 @@ func (c *fakeClock) Now() time.Time { return c.now }
 // counts and the first 1,000 errors, and the rest are counted. A job whose
 // heartbeat stopped (its process died) reads as interrupted.
 func TestJobRecordsProgress(t *testing.T) {
-	twoReplicas(t, func(t *testing.T, db, other *bun.DB) {
+	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
+		db, other := dbs[0], dbs[1]
 		ctx := context.Background()
 		clock := &fakeClock{now: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
 		body := badRows(5000, "many") + "GOOD-2,Good,2.00,1\n"
