@@ -1,20 +1,17 @@
 package engine
 
 import (
-	"context"
 	"testing"
-	"time"
 
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
 	"shopbot/engine/tools"
+	"shopbot/engine/tools/toolstest"
 )
 
-// testEnv is a demo shop on SQLite and one shopper's session.
+// testEnv is a demo shop on SQLite and one shopper's session
+// (toolstest.Env under the names these tests use).
 type testEnv struct {
 	db      *bun.DB
 	deps    *tools.Deps
@@ -23,43 +20,21 @@ type testEnv struct {
 }
 
 // fixedNow is the clock of engine tests.
-var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+var fixedNow = toolstest.Now
 
 func newTestEnv(t testing.TB) *testEnv {
 	t.Helper()
-	db := catalogtest.SQLite(t)
-	return newTestEnvOn(t, db)
+	return newTestEnvOn(t, catalogtest.SQLite(t))
 }
 
 func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
-	deps := &tools.Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
-	tb, err := tools.NewToolbox(tools.Tools(deps)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testEnv{db: db, deps: deps, tools: tb, session: newTestSession(t, db, "web", "shopper-1")}
+	e := toolstest.New(t, db)
+	return &testEnv{db: e.DB, deps: e.Deps, tools: e.Tools, session: e.Session}
 }
 
-// newTestSession is a personal session of a web shopper.
+// newTestSession is a personal session of a shopper on channel.
 func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
 	t.Helper()
-	ctx := context.Background()
-	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: channel, ChatID: userID}, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &tools.Session{
-		Channel: channel, ChatID: userID, DedupKey: "turn-1",
-		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
-		State: &tools.State{}, Currency: "USD", Now: fixedNow,
-	}
+	return toolstest.Session(t, db, channel, userID)
 }

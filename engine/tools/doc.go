@@ -34,4 +34,6 @@
 //
 // Imports run one way: tools imports catalog, catalog/search, engine/view
 // and engine/llm (a ToolSpec per tool), never engine or the planner.
+// engine/tools/toolstest builds the demo shop, tools and session the
+// engine's and the planner's tests start from.
 package tools

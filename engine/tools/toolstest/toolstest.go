@@ -1,0 +1,64 @@
+// Package toolstest builds what the tests of the engine and the offline
+// planner start from: the demo shop on a migrated database, the tools over
+// it, and one shopper's session, on a fixed clock. Production code never
+// imports it. (The tools package's own tests keep an internal copy: they
+// cannot import a package that imports tools.)
+package toolstest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/demo"
+	"shopbot/catalog/search"
+	"shopbot/engine/tools"
+)
+
+// Now is the clock of engine tests.
+var Now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
+
+// Env is a demo shop and one web shopper's session.
+type Env struct {
+	DB      *bun.DB
+	Deps    *tools.Deps
+	Tools   *tools.Toolbox
+	Session *tools.Session
+}
+
+// New loads the demo shop into db and builds the tools over it, with
+// database keyword search and the fixed clock.
+func New(t testing.TB, db *bun.DB) *Env {
+	t.Helper()
+	if _, err := demo.Load(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	deps := &tools.Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
+	tb, err := tools.NewToolbox(tools.Tools(deps)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Env{DB: db, Deps: deps, Tools: tb, Session: Session(t, db, "web", "shopper-1")}
+}
+
+// Session is a personal session of a shopper on channel.
+func Session(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
+	t.Helper()
+	ctx := context.Background()
+	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: channel, ChatID: userID}, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tools.Session{
+		Channel: channel, ChatID: userID, DedupKey: "turn-1",
+		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
+		State: &tools.State{}, Currency: "USD", Now: Now,
+	}
+}
