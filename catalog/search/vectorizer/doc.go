@@ -22,6 +22,6 @@
 //
 // The embedded search index (../embedded) embeds every product when it is
 // built or changed and each query when it is searched, and fuses cosine
-// similarity with its keyword score. embedtest fakes the embeddings
+// similarity with its keyword score. vectorizertest fakes the embeddings
 // endpoint for tests.
 package vectorizer
