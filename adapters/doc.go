@@ -6,6 +6,10 @@
 // carrying the platform-verified identity, and renders the engine's events
 // natively. Adapters hold no business logic; each has one place where a
 // failure becomes a polite reply (engine.PoliteMessage) and a log line.
+// Adapters talk only to the engine: what they need outside a turn (a
+// payment's checks and record, a toast's stock, an App Home, whether a
+// thread is the assistant's, a database outage's 503) comes from engine
+// calls, and none imports the catalog (imports_test.go fails if one does).
 //
 // Every HTTP edge reads its body with ReadBody (body.go): over the edge's
 // limit, the rest is drained (up to 8 MB) so the client reads a 413

@@ -10,6 +10,7 @@ import (
 
 	"shopbot/adapters"
 	slackad "shopbot/adapters/slack"
+	"shopbot/engine"
 )
 
 // slackApp is the Slack adapter; its zero value (Slack not configured)
@@ -23,14 +24,14 @@ type slackApp struct {
 // registers its notifiers with the hub: the orders channel hears of
 // every channel's orders and handoffs, Slack shoppers of their orders'
 // status and merchant replies.
-func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng slackad.Handler, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*slackApp, error) {
+func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*slackApp, error) {
 	if cfg.SlackBotToken == "" {
 		return &slackApp{}, nil
 	}
 	ad, err := slackad.New(ctx, slackad.Config{
 		BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
 		APIURL: cfg.SlackAPIURL, OrdersChannel: cfg.SlackOrdersChannel, AdminURL: adminURL(cfg),
-		DB: db, Engine: eng, Logger: log.With("adapter", "slack"), Registry: reg,
+		DB: db, Engine: eng, Shop: eng, Logger: log.With("adapter", "slack"), Registry: reg,
 	})
 	if err != nil {
 		return nil, err

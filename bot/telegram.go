@@ -21,7 +21,7 @@ type telegramBot struct {
 
 // newTelegram builds the Telegram adapter when TELEGRAM_BOT_TOKEN is set
 // (nil otherwise) and registers it with the hub for shopper notices.
-func newTelegram(cfg *Config, db *bun.DB, eng telegram.Handler, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*telegramBot, error) {
+func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*telegramBot, error) {
 	if cfg.TelegramBotToken == "" {
 		return nil, nil
 	}
@@ -29,7 +29,7 @@ func newTelegram(cfg *Config, db *bun.DB, eng telegram.Handler, hub *adapters.Hu
 		Token: cfg.TelegramBotToken, APIURL: cfg.TelegramAPIURL,
 		WebhookURL: cfg.TelegramWebhookURL, WebhookSecret: cfg.TelegramWebhookSecret,
 		PaymentToken: cfg.TelegramPaymentToken, ShopName: cfg.ShopName,
-		Engine: eng, DB: db, Logger: log.With("adapter", "telegram"), Registry: reg,
+		Engine: eng, Shop: eng, DB: db, Logger: log.With("adapter", "telegram"), Registry: reg,
 	})
 	if err != nil {
 		return nil, err

@@ -77,10 +77,19 @@
 // interface and its request and response types); engine/openai implements
 // it over any OpenAI-compatible server, and bot wires it in.
 //
+// EventDone also says what checkout awaits after the turn (awaiting.go),
+// so Telegram offers its share-phone keyboard without reading the state.
+// Outside turns, adapters ask the engine rather than the catalog:
+// PreCheckout and ConfirmPayment (payments.go: prices re-checked and the
+// order marked paid in one place for every channel that takes payments,
+// idempotent on the charge), Home (home.go: a shopper's carts and orders,
+// as view.Home), CanAdd and HasConversation (lookup.go).
+//
 // Handle's error classifies the failure for the adapter: ErrRateLimited,
 // ErrBadTurn, ErrReplayed, and ErrUnavailable when the database could not
 // serve (catalog.Unavailable) — HTTP adapters answer that one with 503 and
-// Retry-After; the shopper was told once, through the sink.
+// Retry-After; the shopper was told once, through the sink. Unavailable
+// classifies an adapter's own database errors the same way.
 //
 // The engine is split along its seams, and imports run one way:
 //

@@ -230,6 +230,7 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if err != nil {
 		return "error", err
 	}
+	sink = awaitingSink{sink, s}
 	if e.cfg.Crash != nil {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)

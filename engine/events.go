@@ -29,6 +29,9 @@ type Event struct {
 	Buttons []view.Button
 	Cart    *view.CartView
 	Order   *view.OrderView
+	// Awaiting, on EventDone, is what checkout waits for from the
+	// shopper after this turn, or "" (awaiting.go).
+	Awaiting Awaiting
 }
 
 // Sink receives a turn's reply as it is produced. Adapters render each

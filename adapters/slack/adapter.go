@@ -15,11 +15,21 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Handler is the engine as the Slack adapter uses it.
 type Handler interface {
 	Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error
+}
+
+// Shop is what the adapter asks the engine outside a turn: a user's App
+// Home, and whether a channel thread is one the assistant takes part in.
+// *engine.Engine implements it; it is apart from Handler so tests can
+// fake the turns and keep the real shop.
+type Shop interface {
+	Home(ctx context.Context, who engine.Shopper) (*view.Home, error)
+	HasConversation(ctx context.Context, key engine.ConversationKey) (bool, error)
 }
 
 // Config is what the adapter needs.
@@ -35,6 +45,7 @@ type Config struct {
 
 	DB         *bun.DB
 	Engine     Handler
+	Shop       Shop
 	Logger     *slog.Logger
 	Registry   prometheus.Registerer
 	HTTPClient *http.Client
@@ -65,8 +76,8 @@ type Adapter struct {
 // New builds the adapter; work accepted from Slack runs under ctx (the
 // process's), and Wait returns once it has finished.
 func New(ctx context.Context, cfg Config) (*Adapter, error) {
-	if cfg.BotToken == "" || cfg.DB == nil || cfg.Engine == nil {
-		return nil, errors.New("slack: bot token, DB and engine are required")
+	if cfg.BotToken == "" || cfg.DB == nil || cfg.Engine == nil || cfg.Shop == nil {
+		return nil, errors.New("slack: bot token, DB, engine and shop are required")
 	}
 	if cfg.SigningSecret == "" && cfg.AppToken == "" {
 		return nil, errors.New("slack: SLACK_SIGNING_SECRET (Events API over HTTP) or SLACK_APP_TOKEN (Socket Mode) is required")

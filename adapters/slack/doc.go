@@ -43,7 +43,7 @@
 // back further calls of that method.
 //
 // The App Home tab shows the user's cart, the channel carts they added to
-// and their recent orders. Notifiers deliver merchant notices (new orders,
+// and their recent orders (engine.Home builds it, home.go renders it). Notifiers deliver merchant notices (new orders,
 // handoffs from any channel) to the orders channel and shopper notices
 // (order status, merchant replies) to the Slack thread they belong to.
 package slack

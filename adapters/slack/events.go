@@ -14,7 +14,6 @@ import (
 	"github.com/slack-go/slack/slackevents"
 
 	"shopbot/adapters"
-	"shopbot/catalog"
 	"shopbot/engine"
 )
 
@@ -74,7 +73,7 @@ var errBadPayload = errors.New("slack: malformed payload")
 // it later. An unreachable database is a 503.
 func (a *Adapter) notAccepted(w http.ResponseWriter, r *http.Request, msg string, err error) {
 	a.log.ErrorContext(r.Context(), msg, "err", err)
-	if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+	if errors.Is(engine.Unavailable(err), engine.ErrUnavailable) {
 		w.Header().Set("Retry-After", "5")
 		http.Error(w, "try again", http.StatusServiceUnavailable)
 		return
@@ -204,11 +203,11 @@ func (a *Adapter) eventJob(ctx context.Context, team string, ev any) (string, fu
 // ownThread reports whether the assistant holds a conversation in this
 // channel thread.
 func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
-	_, err := catalog.FindConversation(ctx, a.cfg.DB, catalog.ConversationKey{Channel: "slack", ChatID: channel, ThreadID: thread})
-	if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+	ok, err := a.cfg.Shop.HasConversation(ctx, engine.ConversationKey{Channel: "slack", ChatID: channel, ThreadID: thread})
+	if err != nil {
 		a.log.WarnContext(ctx, "slack thread lookup failed", "channel_id", channel, "err", err)
 	}
-	return err == nil
+	return ok
 }
 
 // turnJob is the work for one message: a turn answered in channel (in

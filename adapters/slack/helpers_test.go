@@ -94,20 +94,21 @@ func newEnvOn(t testing.TB, db *bun.DB, h slackad.Handler, opts ...option) *env 
 }
 
 // start runs an adapter answered by h (the real engine when nil) behind
-// a new HTTP server.
+// a new HTTP server. The real engine is its Shop (App Home, thread
+// lookups) either way.
 func (e *env) start(h slackad.Handler) {
 	t := e.t
+	ecfg := e.ecfg
+	ecfg.Registry = prometheus.NewRegistry()
+	eng, err := engine.New(ecfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if h == nil {
-		ecfg := e.ecfg
-		ecfg.Registry = prometheus.NewRegistry()
-		eng, err := engine.New(ecfg)
-		if err != nil {
-			t.Fatal(err)
-		}
 		h = eng
 	}
 	acfg := e.acfg
-	acfg.Engine = h
+	acfg.Engine, acfg.Shop = h, eng
 	e.reg = prometheus.NewRegistry() // the metrics of the adapter running now
 	acfg.Registry = e.reg
 	ctx, cancel := context.WithCancel(context.Background())

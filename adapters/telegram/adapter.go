@@ -17,11 +17,22 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // Handler is the engine as the adapter uses it.
 type Handler interface {
 	Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error
+}
+
+// Shop is what the adapter asks the engine outside a turn: whether a
+// pressed product can be added (the toast), and whether a payment may go
+// ahead and its record once made. *engine.Engine implements it; it is
+// apart from Handler so tests can fake the turns and keep the real shop.
+type Shop interface {
+	CanAdd(ctx context.Context, sku string) (bool, error)
+	PreCheckout(ctx context.Context, p engine.Payment) error
+	ConfirmPayment(ctx context.Context, p engine.Payment) (*view.OrderView, bool, error)
 }
 
 // Config is what the adapter needs. Zero durations get the defaults.
@@ -34,6 +45,7 @@ type Config struct {
 	ShopName      string
 
 	Engine   Handler
+	Shop     Shop
 	DB       *bun.DB
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
@@ -53,8 +65,8 @@ type Config struct {
 }
 
 func (c *Config) defaults() error {
-	if c.Token == "" || c.Engine == nil || c.DB == nil {
-		return errors.New("telegram: token, engine and database are required")
+	if c.Token == "" || c.Engine == nil || c.Shop == nil || c.DB == nil {
+		return errors.New("telegram: token, engine, shop and database are required")
 	}
 	if c.WebhookURL != "" && c.WebhookSecret == "" {
 		return errors.New("telegram: TELEGRAM_WEBHOOK_SECRET is required with TELEGRAM_WEBHOOK_URL")

@@ -88,7 +88,7 @@ func runUntilCrash(t *testing.T, db *bun.DB, crashAt int) []string {
 		t.Fatal(err)
 	}
 	srv := telegramtest.NewServer(t, token)
-	a, err = New(Config{Token: token, APIURL: srv.URL, DB: db, Engine: eng, Logger: logger(t), Registry: prometheus.NewRegistry(),
+	a, err = New(Config{Token: token, APIURL: srv.URL, DB: db, Engine: eng, Shop: eng, Logger: logger(t), Registry: prometheus.NewRegistry(),
 		PollTimeout: time.Second, PrivateEvery: time.Millisecond, GroupEvery: time.Millisecond, Burst: 100})
 	if err != nil {
 		t.Fatal(err)

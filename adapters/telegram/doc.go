@@ -32,10 +32,12 @@
 //
 // Commands (/start with a deep-link SKU, /help, /cart, /orders, /menu)
 // and buttons map to engine actions and need no model. Checkout offers a
-// request_contact keyboard for the phone; with a payment provider token
-// an invoice follows the order, the pre-checkout query is refused when
-// the order, a price or a product changed, and a successful payment marks
-// the order paid once per telegram_payment_charge_id. Notify delivers
+// request_contact keyboard for the phone (when the turn's EventDone says
+// it awaits one); with a payment provider token an invoice follows the
+// order, the pre-checkout query is refused when the order, a price or a
+// product changed (engine.PreCheckout; texts.go words its reasons), and a
+// successful payment marks the order paid once per
+// telegram_payment_charge_id (engine.ConfirmPayment). Notify delivers
 // order status changes and merchant replies (engine.Notifier).
 //
 // Limits (send.go): new messages are paced per chat (about 1/s private,

@@ -10,7 +10,6 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"shopbot/catalog"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -202,12 +201,12 @@ func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	case view.ActAdd:
 		ctx, cancel := context.WithTimeout(ctx, toastCheckWithin)
 		defer cancel()
-		p, err := catalog.GetProduct(ctx, a.cfg.DB, act.SKU)
+		can, err := a.cfg.Shop.CanAdd(ctx, act.SKU)
 		switch {
-		case errors.Is(err, catalog.ErrNotFound) || err == nil && !p.InStock():
-			return text(locale, txtSoldOut)
 		case err != nil:
 			return "" // the chat will say what happened
+		case !can:
+			return text(locale, txtSoldOut)
 		}
 		return text(locale, txtAdded)
 	case view.ActSet:

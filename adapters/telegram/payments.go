@@ -11,7 +11,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"shopbot/catalog"
+	"shopbot/engine"
 	"shopbot/engine/view"
 )
 
@@ -78,42 +78,42 @@ func (a *Adapter) preCheckout(ctx context.Context, q *models.PreCheckoutQuery) {
 	}
 }
 
-// refusal returns why the payment must not go ahead, or "".
+// refusal returns why the payment must not go ahead, or "": the engine
+// checks, this words its answer in the shopper's language.
 func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, locale string) string {
 	number, ok := strings.CutPrefix(q.InvoicePayload, payloadPrefix)
-	if !ok {
+	if !ok || q.From == nil {
 		return text(locale, txtRefuseNotPayable)
 	}
-	o, err := catalog.GetOrder(ctx, a.cfg.DB, number)
+	err := a.cfg.Shop.PreCheckout(ctx, engine.Payment{
+		Channel: "telegram", OrderNumber: number, Amount: int64(q.TotalAmount), Currency: q.Currency,
+	})
+	var no *engine.Refusal
 	switch {
-	case errors.Is(err, catalog.ErrNotFound):
-		return text(locale, txtRefuseNotPayable)
-	case err != nil:
-		a.log.ErrorContext(ctx, "telegram pre-checkout: order unreadable", "order", number, "err", err)
-		return text(locale, txtRefuseTryAgain)
-	case o.Status != catalog.StatusNew || o.PaymentChargeID != nil:
-		return text(locale, txtRefuseNotPayable)
-	case int64(q.TotalAmount) != o.Total || !strings.EqualFold(q.Currency, o.Currency):
-		return text(locale, txtRefuseTotal)
-	case q.From == nil || o.Channel != "telegram":
-		return text(locale, txtRefuseNotPayable)
+	case err == nil:
+		return ""
+	case errors.As(err, &no):
+		return refusalText(locale, no)
 	}
-	for _, it := range o.Items {
-		p, err := catalog.GetProduct(ctx, a.cfg.DB, it.SKU)
-		switch {
-		case errors.Is(err, catalog.ErrNotFound) || err == nil && !p.Active:
-			return fmt.Sprintf(text(locale, txtRefuseGone), it.Title)
-		case err != nil:
-			return text(locale, txtRefuseTryAgain)
-		case p.Price != it.UnitPrice:
-			return fmt.Sprintf(text(locale, txtRefusePrice), it.Title)
-		}
-	}
-	return ""
+	a.log.ErrorContext(ctx, "telegram pre-checkout: order not checked", "order", number, "err", err)
+	return text(locale, txtRefuseTryAgain)
 }
 
-// paid records a successful payment; the same charge reported twice
-// changes nothing and says nothing the second time.
+// refusalText words the engine's refusal of a payment.
+func refusalText(locale string, no *engine.Refusal) string {
+	switch no.Reason {
+	case engine.RefuseTotalChanged:
+		return text(locale, txtRefuseTotal)
+	case engine.RefuseProductGone:
+		return fmt.Sprintf(text(locale, txtRefuseGone), no.Title)
+	case engine.RefusePriceChanged:
+		return fmt.Sprintf(text(locale, txtRefusePrice), no.Title)
+	}
+	return text(locale, txtRefuseNotPayable)
+}
+
+// paid records a successful payment through the engine; the same charge
+// reported twice changes nothing and says nothing the second time.
 func (a *Adapter) paid(ctx context.Context, m *models.Message) {
 	sp := m.SuccessfulPayment
 	number, ok := strings.CutPrefix(sp.InvoicePayload, payloadPrefix)
@@ -121,13 +121,13 @@ func (a *Adapter) paid(ctx context.Context, m *models.Message) {
 		a.log.ErrorContext(ctx, "telegram payment for an unknown payload", "charge_id", sp.TelegramPaymentChargeID)
 		return
 	}
-	o, first, err := catalog.MarkOrderPaid(ctx, a.cfg.DB, number, "telegram", sp.TelegramPaymentChargeID)
+	o, first, err := a.cfg.Shop.ConfirmPayment(ctx, engine.Payment{
+		Channel: "telegram", OrderNumber: number, Amount: int64(sp.TotalAmount), Currency: sp.Currency,
+		ChargeID: sp.TelegramPaymentChargeID,
+	})
 	if err != nil {
 		a.log.ErrorContext(ctx, "telegram payment not recorded", "order", number, "charge_id", sp.TelegramPaymentChargeID, "err", err)
 		return
-	}
-	if int64(sp.TotalAmount) != o.Total {
-		a.log.ErrorContext(ctx, "telegram payment amount differs from the order total", "order", number, "paid", sp.TotalAmount, "total", o.Total)
 	}
 	if !first {
 		return

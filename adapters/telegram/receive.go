@@ -15,7 +15,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/adapters"
-	"shopbot/catalog"
+	"shopbot/engine"
 )
 
 // maxUpdateBytes bounds a webhook body.
@@ -57,7 +57,7 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err := a.accept(r.Context(), u, body, time.Now()); err != nil {
 		a.log.ErrorContext(r.Context(), "telegram update not recorded; Telegram will redeliver", "update_id", u.ID, "err", err)
 		code := http.StatusInternalServerError
-		if errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable) {
+		if errors.Is(engine.Unavailable(err), engine.ErrUnavailable) {
 			w.Header().Set("Retry-After", "5")
 			code = http.StatusServiceUnavailable
 		}

@@ -30,6 +30,7 @@ type reply struct {
 	stream     *streamer
 	buttons    []view.Button
 	placed     *view.OrderView // an order this turn placed
+	awaiting   engine.Awaiting // what checkout waits for after the turn
 	lastTyping time.Time
 	cartShown  bool // the cart was rendered in this turn
 	gone       bool
@@ -85,6 +86,7 @@ func (r *reply) Send(ctx context.Context, ev engine.Event) error {
 	case engine.EventButtons:
 		r.buttons = append(r.buttons, ev.Buttons...)
 	case engine.EventDone:
+		r.awaiting = ev.Awaiting
 		r.flush(ctx, true)
 	case engine.EventError:
 		if r.seg.Len() > 0 {

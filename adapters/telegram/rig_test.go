@@ -91,8 +91,9 @@ func newRig(t testing.TB, db *bun.DB, mod func(*Config)) *rig {
 	seed(t, db)
 	srv := telegramtest.NewServer(t, token)
 	reg := prometheus.NewRegistry()
+	eng := newEngine(t, db)
 	cfg := Config{
-		Token: token, APIURL: srv.URL, ShopName: "Test <Shop> & Co", DB: db, Engine: newEngine(t, db),
+		Token: token, APIURL: srv.URL, ShopName: "Test <Shop> & Co", DB: db, Engine: eng, Shop: eng,
 		Logger: logger(t), Registry: reg, PollTimeout: time.Second,
 		PrivateEvery: time.Millisecond, GroupEvery: time.Millisecond, Burst: 100,
 	}

@@ -1,8 +1,8 @@
 // Package view is what Shopbot shows people, as plain data: product
-// cards, the cart and order views, buttons with the Action each one
-// triggers (encoded for callback data and parsed back by ParseAction,
-// since clients send it), and the Notices that tell a merchant or shopper
-// about something outside their turn.
+// cards, the cart and order views, a shopper's Home (home.go), buttons
+// with the Action each one triggers (encoded for callback data and parsed
+// back by ParseAction, since clients send it), and the Notices that tell
+// a merchant or shopper about something outside their turn.
 //
 // Data flows down to it and out of it: engine/tools renders catalog rows
 // into views (CardOf, CartViewOf, OrderViewOf: every figure from the
