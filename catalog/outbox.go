@@ -11,10 +11,10 @@ import (
 // OutboxKind says what happened to a product.
 type OutboxKind string
 
-const (
-	OutboxProductUpsert OutboxKind = "product.upsert"
-	OutboxProductDelete OutboxKind = "product.delete"
-)
+// OutboxProductUpsert is the one kind written: the index re-reads the
+// product and removes it if it is gone or archived, so a deletion needs no
+// kind of its own (the schema still admits 'product.delete').
+const OutboxProductUpsert OutboxKind = "product.upsert"
 
 // OutboxEvent is a pending search-index change. It is written in the same
 // transaction as the catalog change, so the index can lag but never miss one.
