@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 	"modernc.org/sqlite" // the pure-Go SQLite driver
 
+	"shopbot/catalog/clip"
 	"shopbot/catalog/sqliteconn"
 )
 
@@ -125,7 +126,7 @@ func redactScheme(raw string) string {
 		return raw[:i+3] + "…"
 	}
 	if len(raw) > 20 {
-		return raw[:20] + "…"
+		return clip.Bytes(raw, 20) + "…"
 	}
 	return raw
 }
