@@ -74,5 +74,6 @@
 // connector: the process's write slot and the prepared hot statements),
 // catalog/groupcommit (writers that share commits) and catalog/chatlock
 // (Postgres advisory locks that order a chat's turns across replicas,
-// which bot/ hands to the engine).
+// which bot/ hands to the engine). catalog/clip cuts text to a bound
+// without breaking a character, for the catalog and everything above it.
 package catalog
