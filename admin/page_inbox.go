@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 )
 
 // inboxPage is /admin/conversations.
@@ -25,11 +26,7 @@ type inboxRow struct{ catalog.InboxRow }
 
 // Preview is the last message cut to a line.
 func (r inboxRow) Preview() string {
-	s := strings.Join(strings.Fields(r.LastMessage), " ")
-	if rs := []rune(s); len(rs) > 120 {
-		return string(rs[:120]) + "…"
-	}
-	return s
+	return clip.Shorten(strings.Join(strings.Fields(r.LastMessage), " "), 120)
 }
 
 const inboxPerPage = 50

@@ -7,7 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
+	"shopbot/catalog/chatlock"
 	"shopbot/engine"
 	"shopbot/engine/llm"
 	"shopbot/engine/openai"
@@ -25,7 +25,7 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 	if !strings.HasPrefix(cfg.DatabaseURL, "postgres") {
 		return nil, func() {}
 	}
-	locks := catalog.OpenChatLocks(cfg.DatabaseURL, chatLockSessions)
+	locks := chatlock.Open(cfg.DatabaseURL, chatLockSessions)
 	return locks, func() { locks.Close() }
 }
 

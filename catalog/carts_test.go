@@ -49,7 +49,7 @@ func TestCartScopes(t *testing.T) {
 		if _, err := catalog.AddToCart(ctx, db, team, "B-1", 2, anna.ID); !errors.Is(err, catalog.ErrOutOfStock) {
 			t.Errorf("beyond stock: err = %v, want ErrOutOfStock", err)
 		}
-		if _, err := catalog.SetCartItem(ctx, db, team, "A-1", catalog.MaxCartQuantity+1, anna.ID); !errors.Is(err, catalog.ErrInvalid) {
+		if _, err := catalog.SetCartQuantity(ctx, db, team, "A-1", catalog.MaxCartQuantity+1, anna.ID); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("huge quantity: err = %v, want ErrInvalid", err)
 		}
 		if _, err := catalog.AddToCart(ctx, db, team, "NOPE", 1, anna.ID); !errors.Is(err, catalog.ErrNotFound) {
@@ -63,11 +63,14 @@ func TestCartScopes(t *testing.T) {
 		}
 
 		// Setting 0 removes; removing twice is not found.
-		c = mustCart(t)(catalog.SetCartItem(ctx, db, team, "B-1", 0, bob.ID))
+		if _, err := catalog.SetCartQuantity(ctx, db, team, "B-1", 0, bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		c = mustCart(t)(catalog.GetCart(ctx, db, team))
 		if len(c.Items) != 1 {
 			t.Errorf("after removal: %d lines", len(c.Items))
 		}
-		if _, err := catalog.RemoveFromCart(ctx, db, team, "B-1"); !errors.Is(err, catalog.ErrNotFound) {
+		if err := catalog.RemoveCartItem(ctx, db, team, "B-1"); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("remove twice: err = %v, want ErrNotFound", err)
 		}
 		if _, err := catalog.GetCart(ctx, db, catalog.CartScope{}); !errors.Is(err, catalog.ErrInvalid) {

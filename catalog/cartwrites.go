@@ -150,22 +150,3 @@ func AddToCart(ctx context.Context, db bun.IDB, scope CartScope, sku string, qua
 	}
 	return GetCart(ctx, db, scope)
 }
-
-// SetCartItem sets the quantity of a product in the scope's cart (0
-// removes it) with SetCartQuantity and returns the updated cart. by is
-// the customer making the change; it becomes AddedBy when the line is new.
-func SetCartItem(ctx context.Context, db bun.IDB, scope CartScope, sku string, quantity int, by int64) (*Cart, error) {
-	if _, err := SetCartQuantity(ctx, db, scope, sku, quantity, by); err != nil {
-		return nil, err
-	}
-	return GetCart(ctx, db, scope)
-}
-
-// RemoveFromCart deletes a product's line from the scope's cart with
-// RemoveCartItem and returns the updated cart.
-func RemoveFromCart(ctx context.Context, db bun.IDB, scope CartScope, sku string) (*Cart, error) {
-	if err := RemoveCartItem(ctx, db, scope, sku); err != nil {
-		return nil, err
-	}
-	return GetCart(ctx, db, scope)
-}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog/clip"
 )
 
 // Role says who wrote a message.
@@ -154,7 +156,7 @@ func SetPaused(ctx context.Context, db bun.IDB, conversationID int64, paused boo
 // FlagNeedsHuman marks a conversation for a merchant's attention.
 func FlagNeedsHuman(ctx context.Context, db bun.IDB, conversationID int64, reason string) error {
 	res, err := db.NewUpdate().Model((*Conversation)(nil)).
-		Set("needs_human = ?", true).Set("needs_human_reason = ?", truncate(reason, 500)).
+		Set("needs_human = ?", true).Set("needs_human_reason = ?", clip.Bytes(reason, 500)).
 		Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }

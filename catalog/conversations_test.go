@@ -90,11 +90,11 @@ func TestOutbox(t *testing.T) {
 		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "A", "B"); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductDelete, "C"); err != nil {
+		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "C"); err != nil {
 			t.Fatal(err)
 		}
 		evs, err := catalog.PendingOutbox(ctx, db, 10)
-		if err != nil || len(evs) != 3 || evs[0].SKU != "A" || evs[2].Kind != catalog.OutboxProductDelete {
+		if err != nil || len(evs) != 3 || evs[0].SKU != "A" || evs[2].SKU != "C" || evs[2].Kind != catalog.OutboxProductUpsert {
 			t.Fatalf("pending = %+v, %v", evs, err)
 		}
 		if err := catalog.RetryOutbox(ctx, db, evs[0].ID, errors.New("weaviate down"), time.Hour); err != nil {

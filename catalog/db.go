@@ -13,6 +13,9 @@ import (
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/pgdriver"
 	"modernc.org/sqlite" // the pure-Go SQLite driver
+
+	"shopbot/catalog/clip"
+	"shopbot/catalog/sqliteconn"
 )
 
 // DBInfo describes an opened database for startup output and logs; it never
@@ -74,7 +77,7 @@ func OpenDB(raw string) (*bun.DB, DBInfo, error) {
 }
 
 // sqliteBusyTimeout is how long a writer waits for the write lock, held by
-// another process (busy_timeout) or by this one (writerQueue).
+// another process (busy_timeout) or by this one (sqliteconn's write slot).
 const sqliteBusyTimeout = 10 * time.Second
 
 func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
@@ -103,7 +106,7 @@ func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 	if err != nil {
 		return nil, info, fmt.Errorf("open sqlite %s: %w", info.Location, err)
 	}
-	sqldb := sql.OpenDB(queuedConnector{Connector: connector, q: newWriterQueue(sqliteBusyTimeout)})
+	sqldb := sql.OpenDB(sqliteconn.NewConnector(connector, sqliteBusyTimeout))
 	sqldb.SetMaxOpenConns(8)
 	sqldb.SetMaxIdleConns(8)
 	sqldb.SetConnMaxIdleTime(0)
@@ -123,7 +126,7 @@ func redactScheme(raw string) string {
 		return raw[:i+3] + "…"
 	}
 	if len(raw) > 20 {
-		return raw[:20] + "…"
+		return clip.Bytes(raw, 20) + "…"
 	}
 	return raw
 }

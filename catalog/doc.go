@@ -1,4 +1,4 @@
-// Package catalog owns Shopbot's domain types and their storage: categories,
+// Package catalog is Shopbot's domain, its types and their storage: categories,
 // products and stock, reviews, customers, carts, orders, conversations and
 // messages, the merchant's settings, the search-index outbox (the adapters
 // keep their own inboxes), and everything the admin panel reads and
@@ -32,7 +32,7 @@
 // change nothing twice.
 //
 // SQLite has one writer at a time: every transaction takes the write lock
-// at BEGIN, and this process queues its writers in Go (sqlitewriter.go)
+// at BEGIN, and this process queues its writers in Go (sqliteconn)
 // rather than letting them sleep in SQLite's busy handler. Writers that
 // come in bursts (the engine persisting turns, the Slack inbox) share
 // commits through GroupCommit (groupcommit.go).
@@ -47,7 +47,7 @@
 // conversation, the cart summary, the token count, the messages) are
 // constant SQL with $N arguments rather than bun's query builder, which
 // writes the values into the text: each SQLite connection keeps them
-// prepared (sqlitestmts.go), so a turn parses no SQL; a turn's messages go
+// prepared (sqliteconn), so a turn parses no SQL; a turn's messages go
 // in INSERTs of at most 500 rows, so no turn passes SQLite's variable
 // limit. Everything else is built with bun.
 //
@@ -68,4 +68,12 @@
 //
 // Money is integer minor units plus an ISO 4217 currency code; money.go
 // parses and formats it.
+//
+// The infrastructure under the domain lives beside it, each in a package
+// that knows nothing of products or carts: catalog/sqliteconn (the SQLite
+// connector: the process's write slot and the prepared hot statements),
+// catalog/groupcommit (writers that share commits) and catalog/chatlock
+// (Postgres advisory locks that order a chat's turns across replicas,
+// which bot/ hands to the engine). catalog/clip cuts text to a bound
+// without breaking a character, for the catalog and everything above it.
 package catalog

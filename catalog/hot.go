@@ -16,7 +16,7 @@ import (
 
 // The statements every chat turn runs, written with $N placeholders and
 // sent with their arguments through database/sql, so that SQLite keeps
-// them prepared (sqlitestmts.go); Postgres's driver formats them into the
+// them prepared (catalog/sqliteconn); Postgres's driver formats them into the
 // text as bun does. Both databases read $N the same way. Everything else
 // goes through bun's query builder.
 

@@ -56,7 +56,7 @@ var (
 
 // Hit counts one hit of key at now against lim and reports whether it is
 // allowed: one statement, which on SQLite takes the process's write slot
-// like every other write (sqlitewriter.go).
+// like every other write (catalog/sqliteconn).
 func Hit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time) (HitResult, error) {
 	if key == "" || len(key) > maxLimitKey || lim.Max <= 0 || lim.Window < time.Millisecond {
 		return HitResult{}, fmt.Errorf("catalog: hit %q: %w: key of 1 to %d bytes, a positive limit and window required",

@@ -6,15 +6,17 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog/clip"
 )
 
 // OutboxKind says what happened to a product.
 type OutboxKind string
 
-const (
-	OutboxProductUpsert OutboxKind = "product.upsert"
-	OutboxProductDelete OutboxKind = "product.delete"
-)
+// OutboxProductUpsert is the one kind written: the index re-reads the
+// product and removes it if it is gone or archived, so a deletion needs no
+// kind of its own (the schema still admits 'product.delete').
+const OutboxProductUpsert OutboxKind = "product.upsert"
 
 // OutboxEvent is a pending search-index change. It is written in the same
 // transaction as the catalog change, so the index can lag but never miss one.
@@ -74,7 +76,7 @@ func AckOutbox(ctx context.Context, db bun.IDB, ids ...int64) error {
 func RetryOutbox(ctx context.Context, db bun.IDB, id int64, cause error, delay time.Duration) error {
 	res, err := db.NewUpdate().Model((*OutboxEvent)(nil)).
 		Set("attempts = attempts + 1").
-		Set("last_error = ?", truncate(cause.Error(), 500)).
+		Set("last_error = ?", clip.Bytes(cause.Error(), 500)).
 		Set("available_at = ?", time.Now().UTC().Add(delay)).
 		Where("id = ?", id).Exec(ctx)
 	return expectOneRow(res, err, "outbox event %d", id)
@@ -87,14 +89,4 @@ func CountOutbox(ctx context.Context, db bun.IDB) (int, error) {
 		return 0, fmt.Errorf("catalog: count outbox: %w", err)
 	}
 	return int(n), nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 { // do not split a UTF-8 sequence
-		n--
-	}
-	return s[:n]
 }

@@ -43,7 +43,7 @@ type Config struct {
 	// 200,000); past it the offline planner answers.
 	DailyTokens int
 	// ChatLocks, when set, also serializes each chat's turns across
-	// processes (catalog.ChatLocks on Postgres); within a process the
+	// processes (chatlock.Locks on Postgres); within a process the
 	// engine always does.
 	ChatLocks ChatLocker
 	// Notifier hears of orders placed and handoffs requested, for the

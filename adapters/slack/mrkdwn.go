@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"shopbot/engine/view"
 )
 
 // escape applies Slack's three control-character escapes.
@@ -132,13 +134,7 @@ func cutRunes(s string, n int) (string, string) {
 }
 
 // truncateRunes shortens s to n runes, ending with … when cut.
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	head, _ := cutRunes(s, n-1)
-	return head + "…"
-}
+func truncateRunes(s string, n int) string { return view.Shorten(s, n) }
 
 // fallbackText is a message's plain text for notifications.
 func fallbackText(s string) string {

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf16"
+
+	"shopbot/engine/view"
 )
 
 // Telegram's limits, in UTF-16 code units of the visible text.
@@ -280,10 +282,4 @@ func utf16Len(s string) int {
 }
 
 // truncateVisible cuts plain text to n runes with an ellipsis.
-func truncateVisible(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:max(n-1, 0)])) + "…"
-}
+func truncateVisible(s string, n int) string { return view.Shorten(s, n) }

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"shopbot/catalog/clip"
 )
 
 // ErrNotTabular reports a file that is neither CSV nor JSONL.
@@ -205,7 +207,7 @@ func newCSVReader(r io.Reader, name string) (*csvReader, error) {
 		names[i] = col
 		if !slices.Contains(Columns, col) {
 			return nil, fmt.Errorf("%s: %w: unknown column %q in the header (columns: %s)",
-				name, ErrNotTabular, truncate(h, 40), strings.Join(Columns, ","))
+				name, ErrNotTabular, clip.Shorten(h, 40), strings.Join(Columns, ","))
 		}
 		index[col] = i
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 )
 
 // Columns lists the fields of an import file, in the order a CSV header
@@ -48,7 +49,7 @@ func (t *Text) UnmarshalJSON(b []byte) error {
 	case len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')):
 		*t = Text(b)
 	default:
-		return fmt.Errorf("want a string or a number, got %s", truncate(string(b), 20))
+		return fmt.Errorf("want a string or a number, got %s", clip.Shorten(string(b), 20))
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	if s := strings.TrimSpace(string(r.Stock)); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > 10_000_000 {
-			return in, fmt.Errorf("%w: stock %q must be a whole number from 0 to 10000000", catalog.ErrInvalid, truncate(s, 40))
+			return in, fmt.Errorf("%w: stock %q must be a whole number from 0 to 10000000", catalog.ErrInvalid, clip.Shorten(s, 40))
 		}
 		in.Stock = n
 	}
@@ -161,16 +162,9 @@ func imageURLs(cell string) ([]string, error) {
 	for _, f := range strings.FieldsFunc(cell, func(r rune) bool { return r == '|' || r == ' ' || r == '\n' }) {
 		u, err := url.Parse(f)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("%w: image_url %q is not an http(s) URL", catalog.ErrInvalid, truncate(f, 60))
+			return nil, fmt.Errorf("%w: image_url %q is not an http(s) URL", catalog.ErrInvalid, clip.Shorten(f, 60))
 		}
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

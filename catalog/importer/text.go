@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"shopbot/catalog/clip"
 )
 
 // Text hygiene. A field of an import file may carry bytes that break later
@@ -68,7 +70,7 @@ func displayText(s string, max int) string {
 		s = s[:4*max+4] // no need to scan a 1 MB cell to keep max runes of it
 	}
 	s = strings.ToValidUTF8(s, "\uFFFD")
-	return truncate(cleanField(s, false), max)
+	return clip.Shorten(cleanField(s, false), max)
 }
 
 // invalidUTF8 names the first field of fields that is not valid UTF-8.

@@ -63,7 +63,7 @@ func TestFallback(t *testing.T) {
 	if got() != "secondary" || primary.calls.Load() != calls {
 		t.Error("primary asked again during the cooldown")
 	}
-	if n := testutil.ToFloat64(m.FallbackCounter("weaviate")); n != 2 {
+	if n := fallbacks(t, reg, "weaviate"); n != 2 {
 		t.Errorf("fallbacks = %v, want 2", n)
 	}
 	time.Sleep(60 * time.Millisecond)
@@ -77,7 +77,7 @@ func TestFallback(t *testing.T) {
 	if ps, err := fb.Similar(ctx, "X", 3); err != nil || ps[0].SKU != "secondary" {
 		t.Errorf("similar: %v, %v", ps, err)
 	}
-	if n := testutil.ToFloat64(m.FallbackCounter("weaviate")); n != 2 {
+	if n := fallbacks(t, reg, "weaviate"); n != 2 {
 		t.Errorf("not found counted as a fallback: %v", n)
 	}
 
@@ -91,4 +91,27 @@ func TestFallback(t *testing.T) {
 	if c := testutil.CollectAndCount(reg, "shopbot_search_latency_seconds"); c != 2 {
 		t.Errorf("latency series: %d, want one per backend", c)
 	}
+}
+
+// fallbacks reads shopbot_search_fallback_total{backend} from reg, as a
+// scrape would; 0 when the series does not exist yet.
+func fallbacks(t *testing.T, reg *prometheus.Registry, backend string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != "shopbot_search_fallback_total" {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "backend" && l.GetValue() == backend {
+					return m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return 0
 }

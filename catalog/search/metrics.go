@@ -26,8 +26,3 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		}, []string{"backend"}),
 	}
 }
-
-// FallbackCounter is the fallback series of a backend (for tests).
-func (m *Metrics) FallbackCounter(backend string) prometheus.Counter {
-	return m.fallback.WithLabelValues(backend)
-}

@@ -13,11 +13,11 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
+	"shopbot/catalog/clip"
 	"shopbot/engine/llm"
 )
 
@@ -79,14 +79,10 @@ func (o *Client) scrub(s string) string {
 		s = strings.ReplaceAll(s, o.apiKey, "[redacted]")
 	}
 	const maxLen = 200
-	if len(s) <= maxLen {
-		return s
+	if cut := clip.Bytes(s, maxLen); len(cut) < len(s) {
+		return cut + "…"
 	}
-	cut := maxLen
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return s
 }
 
 // retryAfter reads the server's requested wait: retry-after-ms (OpenAI's

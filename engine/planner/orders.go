@@ -4,7 +4,9 @@ package planner
 import (
 	"context"
 	"errors"
+	"strings"
 
+	"shopbot/catalog/clip"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -146,7 +148,7 @@ func (t *plannerTurn) refuse(context.Context, Intent) error {
 }
 
 func (t *plannerTurn) human(ctx context.Context, in Intent) error {
-	reason := truncateRunes(tools.CleanText(in.Value), 400)
+	reason := strings.TrimSpace(clip.Runes(tools.CleanText(in.Value), 400))
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}

@@ -4,6 +4,8 @@ package planner
 import (
 	"strconv"
 	"strings"
+
+	"shopbot/catalog/clip"
 )
 
 // extractRefs takes the product references out of toks: ordinals ("the
@@ -188,14 +190,7 @@ func accountNumber(toks []string) bool {
 const maxQueryRunes = 100
 
 func queryOf(words []string) string {
-	return truncateRunes(strings.Join(words, " "), maxQueryRunes)
-}
-
-func truncateRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return strings.TrimSpace(string(r[:n]))
-	}
-	return s
+	return strings.TrimSpace(clip.Runes(strings.Join(words, " "), maxQueryRunes))
 }
 
 func isAlnum(s string) bool {

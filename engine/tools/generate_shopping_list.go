@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 	"shopbot/engine/view"
 )
 
@@ -204,7 +205,7 @@ func shoppingResult(s *Session, list shoppingList) Result {
 	for _, it := range list.Items {
 		res.Cards = append(res.Cards, view.CardOf(it.product))
 		if it.InStock && len(res.Buttons) < maxShoppingButtons {
-			res.Buttons = append(res.Buttons, view.NewButton(s.Label(BtnAdd)+" "+truncate(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
+			res.Buttons = append(res.Buttons, view.NewButton(s.Label(BtnAdd)+" "+clip.Shorten(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
 		}
 	}
 	s.State.Remember(res.Cards)

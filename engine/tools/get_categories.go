@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 	"shopbot/engine/view"
 )
 
@@ -130,11 +131,11 @@ func ResolveCategoryArg(all []catalog.Category, arg string) (*catalog.Category, 
 		for i, c := range suffixed {
 			paths[i] = c.Path
 		}
-		return nil, Errorf("category %q is ambiguous; use one of: %s", truncate(arg, 100), strings.Join(paths, "; "))
+		return nil, Errorf("category %q is ambiguous; use one of: %s", clip.Shorten(arg, 100), strings.Join(paths, "; "))
 	}
 	var roots []string
 	for _, c := range catalog.Children(all, nil) {
 		roots = append(roots, c.Name)
 	}
-	return nil, Errorf("unknown category %q; top-level categories are: %s", truncate(arg, 100), strings.Join(roots, ", "))
+	return nil, Errorf("unknown category %q; top-level categories are: %s", clip.Shorten(arg, 100), strings.Join(roots, ", "))
 }

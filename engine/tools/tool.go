@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 	"shopbot/catalog/search"
 	"shopbot/engine/llm"
 	"shopbot/engine/view"
@@ -167,7 +168,7 @@ const maxArgsBytes = 4 << 10
 func (tb *Toolbox) Call(ctx context.Context, s *Session, name string, args string) (res Result, err error) {
 	t, ok := tb.byName[name]
 	if !ok {
-		return Result{}, Errorf("unknown tool %q; use one of the tools listed", truncate(name, 40))
+		return Result{}, Errorf("unknown tool %q; use one of the tools listed", clip.Shorten(name, 40))
 	}
 	if strings.TrimSpace(args) == "" {
 		args = "{}"

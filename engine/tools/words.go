@@ -41,11 +41,3 @@ func Tokenize(text string) []string {
 	}
 	return out
 }
-
-// truncate cuts s to n runes, marking the cut with an ellipsis.
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
-}

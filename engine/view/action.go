@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"shopbot/catalog/clip"
 )
 
 // ActionKind names what a button does. Buttons work without a model.
@@ -52,7 +54,7 @@ func ParseAction(s string) (Action, error) {
 	switch a.Kind {
 	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm:
 	default:
-		return Action{}, fmt.Errorf("engine: unknown action %q", truncate(parts[0], 20))
+		return Action{}, fmt.Errorf("engine: unknown action %q", clip.Shorten(parts[0], 20))
 	}
 	if len(parts) > 1 {
 		a.SKU = parts[1]
@@ -60,7 +62,7 @@ func ParseAction(s string) (Action, error) {
 	if len(parts) > 2 && parts[2] != "" {
 		n, err := strconv.Atoi(parts[2])
 		if err != nil || n < 0 || n > 99 {
-			return Action{}, fmt.Errorf("engine: bad quantity in action %q", truncate(s, 40))
+			return Action{}, fmt.Errorf("engine: bad quantity in action %q", clip.Shorten(s, 40))
 		}
 		a.Qty = n
 	}
@@ -68,11 +70,4 @@ func ParseAction(s string) (Action, error) {
 		a.Arg = parts[3]
 	}
 	return a, nil
-}
-
-func truncate(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

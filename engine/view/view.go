@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 )
 
 // CardOf renders a product for shoppers from catalog data.
@@ -38,6 +39,11 @@ func AvailableStock(p *catalog.Product) int {
 	}
 	return p.Stock
 }
+
+// Shorten fits s in at most n runes for a reader, marking a cut with "…"
+// (clip.Shorten): the adapters' way to it, as they import no package under
+// catalog/.
+func Shorten(s string, n int) string { return clip.Shorten(s, n) }
 
 // Summary cuts text at a word boundary.
 func Summary(s string, n int) string {

@@ -2,7 +2,8 @@ package analysis
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"shopbot/catalog/clip"
 )
 
 // Query limits: a 10 KB paste is cut, not rejected; a query has at most
@@ -71,16 +72,8 @@ func compound(g []string) (QueryWord, bool) {
 	return w, true
 }
 
-// Truncate cuts s to at most n bytes on a rune boundary.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
+// Truncate cuts s to at most n bytes on a rune boundary (clip.Bytes).
+func Truncate(s string, n int) string { return clip.Bytes(s, n) }
 
 // Alternative is one way a word of a query matches: a product containing
 // all of Stems (terms as Terms makes them), worth Weight — 1 for the word

@@ -12,11 +12,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/param"
+
+	"shopbot/catalog/clip"
 )
 
 // ErrUnavailable wraps every failure to get vectors from a remote
@@ -149,7 +150,7 @@ func (o *OpenAI) Embed(ctx context.Context, texts []string) ([][]float32, error)
 	out := make([][]float32, len(texts))
 	var req pending
 	for i, t := range texts {
-		t = clip(t)
+		t = clip.Bytes(t, maxInputBytes) // what one input may hold
 		if strings.IndexFunc(t, isWordRune) < 0 {
 			continue // filled with zeros below, once the length is known
 		}
@@ -344,21 +345,7 @@ func (o *OpenAI) scrub(s string) string {
 	if o.apiKey != "" {
 		s = strings.ReplaceAll(s, o.apiKey, "[redacted]")
 	}
-	return clipTo(s, 300)
-}
-
-// clip cuts a text to what one input may hold.
-func clip(s string) string { return clipTo(s, maxInputBytes) }
-
-// clipTo cuts s to at most n bytes on a rune boundary.
-func clipTo(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return clip.Bytes(s, 300)
 }
 
 // checkBaseURL rejects what would fail on every request. The URL is not

@@ -13,6 +13,7 @@ import (
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 )
@@ -311,7 +312,7 @@ func (b *Backend) queryVector(ctx context.Context, text string) []float32 {
 	}
 	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
 	defer cancel()
-	vecs, err := b.emb.Embed(ctx, []string{truncate(text, analysis.MaxQueryBytes)})
+	vecs, err := b.emb.Embed(ctx, []string{clip.Bytes(text, analysis.MaxQueryBytes)})
 	if err != nil || len(vecs) != 1 {
 		b.log.WarnContext(ctx, "weaviate: embedding the query failed; keywords only", "embedder", b.emb.Name(), "err", err)
 		return nil
@@ -368,17 +369,6 @@ func sortKeys(s search.Sort) [][2]string {
 		return [][2]string{{"sold_count", "desc"}, {"rating_count", "desc"}, {"sku", "asc"}}
 	}
 	return [][2]string{{"in_stock", "desc"}, {"rating_count", "desc"}, {"sku", "asc"}}
-}
-
-// truncate cuts s to at most n bytes on a rune boundary.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }
 
 // errUnknown wraps a missing product.

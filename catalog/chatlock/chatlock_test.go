@@ -1,4 +1,4 @@
-package catalog_test
+package chatlock_test
 
 import (
 	"context"
@@ -7,15 +7,15 @@ import (
 	"testing"
 	"time"
 
-	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/chatlock"
 )
 
 // Two processes (two lock pools) on one database: the second turn of a
 // chat waits for the first; another chat does not.
 func TestChatLocksSerializeAcrossProcesses(t *testing.T) {
 	url := catalogtest.NewPostgresDatabase(t)
-	a, b := catalog.OpenChatLocks(url, 4), catalog.OpenChatLocks(url, 4)
+	a, b := chatlock.Open(url, 4), chatlock.Open(url, 4)
 	t.Cleanup(func() { a.Close(); b.Close() })
 	ctx := context.Background()
 
@@ -74,7 +74,7 @@ func TestChatLocksSerializeAcrossProcesses(t *testing.T) {
 // chat locked in one process still waits in the other.
 func TestChatLocksManyChatsFewSessions(t *testing.T) {
 	url := catalogtest.NewPostgresDatabase(t)
-	a, b := catalog.OpenChatLocks(url, 2), catalog.OpenChatLocks(url, 2)
+	a, b := chatlock.Open(url, 2), chatlock.Open(url, 2)
 	t.Cleanup(func() { a.Close(); b.Close() })
 	ctx := context.Background()
 	var unlocks []func()
@@ -105,7 +105,7 @@ func TestChatLocksManyChatsFewSessions(t *testing.T) {
 // no-op.
 func TestChatLocksSurviveALostSession(t *testing.T) {
 	url := catalogtest.NewPostgresDatabase(t)
-	a, b := catalog.OpenChatLocks(url, 1), catalog.OpenChatLocks(url, 1)
+	a, b := chatlock.Open(url, 1), chatlock.Open(url, 1)
 	t.Cleanup(func() { a.Close(); b.Close() })
 	ctx := context.Background()
 	stale, err := a.Lock(ctx, "telegram\x007")

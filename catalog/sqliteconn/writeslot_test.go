@@ -1,4 +1,4 @@
-package catalog
+package sqliteconn
 
 import (
 	"context"
@@ -20,7 +20,7 @@ func queuedDB(t *testing.T, timeout time.Duration) *sql.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := sql.OpenDB(queuedConnector{Connector: connector, q: newWriterQueue(timeout)})
+	db := sql.OpenDB(NewConnector(connector, timeout))
 	t.Cleanup(func() { db.Close() })
 	if _, err := db.Exec(`CREATE TABLE n (v INTEGER NOT NULL)`); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package catalog
+package chatlock
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 )
 
-// ChatLocks serializes the turns of one chat across every shopbot process
+// Locks serializes the turns of one chat across every shopbot process
 // sharing a Postgres database, with a session advisory lock per chat held
 // for the whole turn.
 //
@@ -32,14 +32,14 @@ import (
 // it failed), Postgres releases every lock it held: the holder opens a new
 // session for the next lock, and the turns in flight finish without the
 // cross-process guard.
-type ChatLocks struct {
+type Locks struct {
 	db      *sql.DB
 	holders []*lockHolder
 }
 
-// chatLockSpace keeps chat locks apart from other advisory locks (the
+// lockSpace keeps chat locks apart from other advisory locks (the
 // migrator's) in pg_advisory_lock(int, int)'s first key.
-const chatLockSpace = 0x5b07
+const lockSpace = 0x5b07
 
 // Lock statements are non-blocking; this bounds a round trip.
 const lockStatementTimeout = 5 * time.Second
@@ -50,16 +50,16 @@ const (
 	lockRetryMax = 200 * time.Millisecond
 )
 
-// OpenChatLocks opens the lock sessions (holders of them) for a
-// postgres:// DATABASE_URL. Nothing connects until the first Lock.
-func OpenChatLocks(databaseURL string, holders int) *ChatLocks {
+// Open opens the lock sessions (holders of them) for a postgres://
+// DATABASE_URL. Nothing connects until the first Lock.
+func Open(databaseURL string, holders int) *Locks {
 	holders = max(holders, 1)
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(databaseURL), pgdriver.WithDialTimeout(5*time.Second),
 		pgdriver.WithReadTimeout(lockStatementTimeout), pgdriver.WithWriteTimeout(lockStatementTimeout))
 	db := sql.OpenDB(connector)
 	db.SetMaxOpenConns(holders)
 	db.SetMaxIdleConns(holders)
-	l := &ChatLocks{db: db, holders: make([]*lockHolder, holders)}
+	l := &Locks{db: db, holders: make([]*lockHolder, holders)}
 	for i := range l.holders {
 		l.holders[i] = &lockHolder{db: db}
 	}
@@ -68,14 +68,14 @@ func OpenChatLocks(databaseURL string, holders int) *ChatLocks {
 
 // Lock waits until no other process holds key's lock, then holds it until
 // the returned unlock is called. A cancelled ctx stops the wait.
-func (l *ChatLocks) Lock(ctx context.Context, key string) (unlock func(), err error) {
-	k := chatLockKey(key)
+func (l *Locks) Lock(ctx context.Context, key string) (unlock func(), err error) {
+	k := lockKey(key)
 	h := l.holders[uint32(k)%uint32(len(l.holders))]
 	wait := lockRetryMin
 	for {
 		session, ok, err := h.try(ctx, k)
 		if err != nil {
-			return nil, fmt.Errorf("catalog: chat lock: %w", err)
+			return nil, fmt.Errorf("chatlock: %w", err)
 		}
 		if ok {
 			return func() { h.unlock(k, session) }, nil
@@ -84,13 +84,13 @@ func (l *ChatLocks) Lock(ctx context.Context, key string) (unlock func(), err er
 		case <-time.After(wait):
 			wait = min(2*wait, lockRetryMax)
 		case <-ctx.Done():
-			return nil, fmt.Errorf("catalog: chat lock: %w", ctx.Err())
+			return nil, fmt.Errorf("chatlock: %w", ctx.Err())
 		}
 	}
 }
 
 // Close closes the lock sessions, which releases any lock still held.
-func (l *ChatLocks) Close() error {
+func (l *Locks) Close() error {
 	for _, h := range l.holders {
 		h.mu.Lock()
 		h.drop()
@@ -125,7 +125,7 @@ func (h *lockHolder) try(ctx context.Context, k int32) (session int, ok bool, er
 	// giving up must not cut a statement short on a shared session.
 	sctx, cancel := context.WithTimeout(context.Background(), lockStatementTimeout)
 	defer cancel()
-	if err := h.conn.QueryRowContext(sctx, "SELECT pg_try_advisory_lock($1, $2)", chatLockSpace, k).Scan(&ok); err != nil {
+	if err := h.conn.QueryRowContext(sctx, "SELECT pg_try_advisory_lock($1, $2)", lockSpace, k).Scan(&ok); err != nil {
 		h.drop()
 		return 0, false, err
 	}
@@ -141,7 +141,7 @@ func (h *lockHolder) unlock(k int32, session int) {
 	ctx, cancel := context.WithTimeout(context.Background(), lockStatementTimeout)
 	defer cancel()
 	var released bool
-	if err := h.conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1, $2)", chatLockSpace, k).Scan(&released); err != nil || !released {
+	if err := h.conn.QueryRowContext(ctx, "SELECT pg_advisory_unlock($1, $2)", lockSpace, k).Scan(&released); err != nil || !released {
 		// The lock may still be held: ending the session is the one sure
 		// way to release it.
 		h.drop()
@@ -161,8 +161,8 @@ func (h *lockHolder) drop() {
 	h.conn = nil
 }
 
-// chatLockKey maps a chat key to pg_advisory_lock's int4 second key.
-func chatLockKey(key string) int32 {
+// lockKey maps a chat key to pg_advisory_lock's int4 second key.
+func lockKey(key string) int32 {
 	h := fnv.New32a()
 	h.Write([]byte(key))
 	return int32(h.Sum32())

@@ -1,4 +1,4 @@
-package catalog
+package sqliteconn
 
 import (
 	"context"
@@ -9,10 +9,10 @@ import (
 
 // bun writes every argument into the SQL text, so SQLite parses each of
 // its statements anew: about a tenth of a chat turn's CPU went to SQLite's
-// parser. The few statements every turn runs (hot.go) are written with $N
-// placeholders and sent with their arguments instead, and each SQLite
-// connection keeps those prepared, by SQL text: the second time, SQLite
-// only binds and steps. Statements without arguments (all of bun's) are
+// parser. The few statements every turn runs (catalog/hot.go) are written
+// with $N placeholders and sent with their arguments instead, and each
+// SQLite connection keeps those prepared, by SQL text: the second time,
+// SQLite only binds and steps. Statements without arguments (all of bun's) are
 // not kept, as their text is rarely seen twice.
 
 // maxCachedStmts bounds a connection's prepared statements; the hot ones

@@ -1,4 +1,4 @@
-package catalog
+package sqliteconn
 
 import (
 	"context"
@@ -19,6 +19,16 @@ import (
 // next waiter when released. The busy handler still arbitrates between
 // processes sharing the file.
 
+// NewConnector wraps the SQLite driver's connector (modernc.org/sqlite's,
+// opened with _txlock=immediate) so that its connections take one write
+// slot shared by all of them and keep their hot statements prepared
+// (stmts.go). writeWait bounds a writer's wait for the slot; give it the
+// busy_timeout the DSN sets, which it stands in for. A connection of
+// another driver is passed through unchanged.
+func NewConnector(sqlite driver.Connector, writeWait time.Duration) driver.Connector {
+	return queuedConnector{Connector: sqlite, q: newWriterQueue(writeWait)}
+}
+
 // writerQueue is the process's single write slot for one database file.
 type writerQueue struct {
 	slot chan struct{}
@@ -33,7 +43,7 @@ func newWriterQueue(timeout time.Duration) *writerQueue {
 }
 
 // errWriteSlot is what a writer gets after waiting the whole timeout.
-var errWriteSlot = errors.New("catalog: sqlite: database is locked (waited too long for the write slot)")
+var errWriteSlot = errors.New("sqlite: database is locked (waited too long for the write slot)")
 
 func (q *writerQueue) acquire(ctx context.Context) error {
 	select {
