@@ -136,6 +136,8 @@ func (sh *tableShop) run(t *testing.T, ex exchange) []string {
 	s.Locale = ex.locale
 	p := New(sh.tools)
 	var fails []string
+	var prev []view.Card         // the last listing before this turn
+	var seen = map[string]bool{} // every card listed before this turn
 	for i, tu := range ex.turns {
 		s.DedupKey = fmt.Sprintf("turn-%d", i+1)
 		s.Text = tu.text
@@ -147,9 +149,15 @@ func (sh *tableShop) run(t *testing.T, ex exchange) []string {
 			s.State.Lang = s.Lang()
 		}
 		for _, c := range tu.checks {
-			if msg := sh.check(t, s, plan, c); msg != "" {
+			if msg := sh.check(t, s, plan, resolveRefs(c, prev), seen); msg != "" {
 				fails = append(fails, fmt.Sprintf("> %s\n  %s: %s\n  reply: %s\n  calls: %s", tu.text, c, msg,
 					strings.ReplaceAll(plan.Text, "\n", " | "), planCallNames(plan)))
+			}
+		}
+		if cards := listed(plan); len(cards) > 0 {
+			prev = cards
+			for _, c := range cards {
+				seen[c.SKU] = true
 			}
 		}
 	}
@@ -175,7 +183,7 @@ func skusOf(cards []view.Card) []string {
 }
 
 // check runs one check line; it returns what is wrong, or "".
-func (sh *tableShop) check(t *testing.T, s *tools.Session, p Plan, line string) string {
+func (sh *tableShop) check(t *testing.T, s *tools.Session, p Plan, line string, seen map[string]bool) string {
 	key, arg, _ := strings.Cut(line, ":")
 	arg = strings.TrimSpace(arg)
 	cards := listed(p)
@@ -214,6 +222,15 @@ func (sh *tableShop) check(t *testing.T, s *tools.Session, p Plan, line string) 
 				if !cardIs(c, cond) {
 					return fmt.Sprintf("%s %q (%s) is not %s", c.SKU, c.Title, c.PriceText, cond)
 				}
+			}
+		}
+	case "listed new":
+		if len(got) == 0 {
+			return "nothing listed"
+		}
+		for _, sku := range got {
+			if seen[sku] {
+				return fmt.Sprintf("listed %v again", sku)
 			}
 		}
 	case "nothing listed":
@@ -272,6 +289,71 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// resolveRefs replaces @1, @last, @cheapest, @priciest and @best in a
+// check with the SKU (in a "says" check, the title) of that card of the
+// previous listing.
+func resolveRefs(line string, prev []view.Card) string {
+	if !strings.Contains(line, "@") {
+		return line
+	}
+	says := strings.HasPrefix(line, "says")
+	words := strings.Fields(line)
+	for i, w := range words {
+		name, rest, _ := strings.Cut(strings.TrimPrefix(w, "@"), "=")
+		if !strings.HasPrefix(w, "@") {
+			continue
+		}
+		c, ok := pick(prev, name)
+		if !ok {
+			words[i] = "(no-card-" + name + ")"
+			continue
+		}
+		v := c.SKU
+		if says {
+			v = c.Title
+		}
+		if rest != "" {
+			v += "=" + rest
+		}
+		words[i] = v
+	}
+	return strings.Join(words, " ")
+}
+
+func pick(cards []view.Card, name string) (view.Card, bool) {
+	if len(cards) == 0 {
+		return view.Card{}, false
+	}
+	best := cards[0]
+	for _, c := range cards[1:] {
+		switch name {
+		case "cheapest":
+			if c.Price < best.Price {
+				best = c
+			}
+		case "priciest":
+			if c.Price > best.Price {
+				best = c
+			}
+		case "best":
+			if c.Rating > best.Rating {
+				best = c
+			}
+		}
+	}
+	switch name {
+	case "cheapest", "priciest", "best":
+		return best, true
+	case "last":
+		return cards[len(cards)-1], true
+	}
+	n, err := strconv.Atoi(name)
+	if err != nil || n < 1 || n > len(cards) {
+		return view.Card{}, false
+	}
+	return cards[n-1], true
 }
 
 // cardIs checks price<=N, price>=N, title~a|b (a word of the title or
