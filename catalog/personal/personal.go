@@ -56,8 +56,9 @@ func Find(text string) []Span {
 		}
 	}
 	for _, loc := range phoneRe.FindAllStringIndex(text, -1) {
-		if d := digits(text[loc[0]:loc[1]]); d >= minPhoneDigits && d <= maxPhoneDigits && !partOfWord(text, loc[0]) {
-			spans = append(spans, Span{Phone, loc[0], loc[1]})
+		start, end := loc[0], cutBefore(spans, text, loc[0], loc[1])
+		if d := digits(text[start:end]); d >= minPhoneDigits && d <= maxPhoneDigits && !partOfWord(text, start) {
+			spans = append(spans, Span{Phone, start, end})
 		}
 	}
 	return dedupe(spans)
@@ -81,6 +82,21 @@ func dedupe(spans []Span) []Span {
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].Start < kept[j].Start })
 	return kept
+}
+
+// cutBefore ends a phone number match where an address found inside it
+// begins: in "+1 303 555 0188 742 Evergreen Terrace" the house number is
+// not the phone's.
+func cutBefore(spans []Span, text string, start, end int) int {
+	for _, s := range spans {
+		if s.Kind == Address && s.Start > start && s.Start < end {
+			end = s.Start
+		}
+	}
+	for end > start && strings.ContainsRune(" ().-", rune(text[end-1])) && text[end-1] != ')' {
+		end--
+	}
+	return end
 }
 
 // partOfWord reports whether the digits at i continue a word ("SB-1234…",
