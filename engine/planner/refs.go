@@ -23,7 +23,7 @@ var (
 	// vRefFiller are words that only point: "the one", "that", "этот".
 	// vPointing marks a message that points at a shown card without a
 	// verb: "the glass one", "which is the cheapest?".
-	vPointing = ph("the|that|this|one|cheapest|cheaper|most expensive|best rated|best|тот|та|этот|эту|самый|самую|самое|самая|дешев*|дорог*|лучш*")
+	vPointing  = ph("the|that|this|one|cheapest|cheaper|most expensive|best rated|best|тот|та|этот|эту|самый|самую|самое|самая|дешев*|дорог*|лучш*")
 	vRefFiller = ph("one|ones|the|a|an|that|those|these|this|it|its|of|and|also|too|please|which|is|are|" +
 		"тот|та|те|эти|этот|эту|и|тоже|также")
 )

@@ -157,11 +157,11 @@ var (
 	vDetails      = ph("details|detail|more about|tell me about|tell me more|more info|info|information|describe|specs|" +
 		"specifications|what is|подробн*|расскажи*|описани*|характеристик*|что за|инфо*")
 
-	vClear    = ph("clear|empty|очисти*|очистить|опустош*")
-	vRemove   = ph("remove|delete|take out|drop|get rid of|убер*|убра*|удали*|удалить|выкин*|исключи*")
-	vAdd      = ph("add|добав*|полож*|докинь|закинь")
-	vBuy      = ph("buy|take|i'll take|ill take|get|order|purchase|want|give me|купи*|куплю|беру|возьм*|закаж*|хочу")
-	vToCart   = ph("to cart|to the cart|to my cart|into cart|in cart|in the cart|into the cart|into my cart|in my cart|" +
+	vClear  = ph("clear|empty|очисти*|очистить|опустош*")
+	vRemove = ph("remove|delete|take out|drop|get rid of|убер*|убра*|удали*|удалить|выкин*|исключи*")
+	vAdd    = ph("add|добав*|полож*|докинь|закинь")
+	vBuy    = ph("buy|take|i'll take|ill take|get|order|purchase|want|give me|купи*|куплю|беру|возьм*|закаж*|хочу")
+	vToCart = ph("to cart|to the cart|to my cart|into cart|in cart|in the cart|into the cart|into my cart|in my cart|" +
 		"to basket|to the basket|to my basket|in my basket|into my basket|в корзину")
 	vCartWord = ph("cart|basket|trolley|корзин*")
 	vCheckout = ph("checkout|check out|place order|place the order|place an order|place my order|complete order|" +
@@ -173,10 +173,10 @@ var (
 	vHuman = ph("human|operator|real person|live person|live agent|a person|customer service|customer support|" +
 		"support team|talk to someone|speak to someone|оператор*|живой человек|живого человека|с человеком|" +
 		"позови человека|позовите человека|нужен человек|менеджер*|поддержк*|консультант*")
-	vPopular      = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
-	vMore = ph("more|next|next page|page|others|other|another page|rest|else|" +
+	vPopular = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
+	vMore    = ph("more|next|next page|page|others|other|another page|rest|else|" +
 		"еще|дальше|следующ*|другие|остальные|страниц*")
-	vMoreFiller   = ph("options|results|ones|them|of|those|these|please|pls|any|else|what|other|than|here|" +
+	vMoreFiller = ph("options|results|ones|them|of|those|these|please|pls|any|else|what|other|than|here|" +
 		"пожалуйста|варианты|вариантов|еще|покажи|ли|есть")
 	vPopularFiller = ph("right now|now|these days|this week|today|at the moment|currently|here|usually|people|" +
 		"do people buy|people buy|buy|buying|selling|sells|sell|hot|in demand|сейчас|обычно|у вас|в моде|покупают|берут")
