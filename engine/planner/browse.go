@@ -72,7 +72,14 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 		Total int `json:"total"`
 	}](res).Total, len(res.Cards))
 	args.Query = q
-	t.remember(args, lv.Total)
+	t.remember(args, lv.Total, len(res.Cards))
+	if kept := bestCovered(res.Cards, q); len(kept) < len(res.Cards) {
+		// Only the cards with every word are shown, and later pages
+		// keep to such cards.
+		t.keepShown(kept)
+		t.s.State.Listing.Exact = true
+		lv.Cards, lv.Total = kept, len(kept)
+	}
 	t.s.State.Focus = soleMatch(res.Cards, q)
 	t.say(rFound, lv)
 	t.cardButtons(res.Cards)

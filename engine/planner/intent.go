@@ -246,7 +246,8 @@ func matchCompare(m *parseMsg) (Intent, bool) {
 // else the shown cards its words pick. rest is what names no shown card.
 func (m *parseMsg) shownRefs(verbs phrases, several bool) (refs []Ref, rest []string) {
 	refs, rest = extractRefs(m.toks, false)
-	if len(refs) > 0 || len(m.st.ShownCards) == 0 {
+	focusOnly := len(refs) == 1 && refs[0].Focus
+	if len(refs) > 0 && !(focusOnly && hasSuperlative(rest)) || len(m.st.ShownCards) == 0 {
 		return refs, rest
 	}
 	_, words, _ := extractQty(cutAll(rest, verbs))
@@ -391,8 +392,8 @@ func matchHuman(m *parseMsg) (Intent, bool) {
 // matchOneMore: "one more", "another one", "ещё одну": the product in
 // focus (the one just added) once more.
 func matchOneMore(m *parseMsg) (Intent, bool) {
-	rest := cutAll(cutAll(m.toks, vPolite), vRefFiller)
-	qty, rest, ok := extractQty(rest)
+	qty, rest, ok := extractQty(cutAll(m.toks, vPolite))
+	rest = cutAll(rest, vRefFiller)
 	if !ok {
 		qty = 1
 	}
@@ -408,7 +409,7 @@ func matchOneMore(m *parseMsg) (Intent, bool) {
 // matchMore: "show more", "next page", "any others?", "ещё": the next
 // page of the last search.
 func matchMore(m *parseMsg) (Intent, bool) {
-	rest := cutAll(cutAll(cutAll(m.toks, vPolite), vFiller), vMoreFiller)
+	rest := cutAll(cutAll(m.toks, vPolite), vMoreFiller)
 	if len(rest) == 0 || !allIn(rest, vMore) {
 		return Intent{}, false
 	}
@@ -421,7 +422,7 @@ func matchPopular(m *parseMsg) (Intent, bool) {
 	if !hasPhrase(m.toks, vPopular) {
 		return Intent{}, false
 	}
-	rest := cutAll(cutAll(cutAll(m.toks, vPopular), vFiller), vPopularFiller)
+	rest := cutAll(cutAll(cutAll(m.toks, vPopular), vPopularFiller), vFiller)
 	return Intent{Kind: IntentPopular}, len(rest) == 0
 }
 

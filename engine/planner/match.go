@@ -17,19 +17,116 @@ import (
 // maxProbes bounds the words checked against the whole catalog per turn.
 const maxProbes = 3
 
+// queryUnit is a word of a query, or a phrase the synonym table knows
+// ("коврик для йоги"), with the stems that match it.
+type queryUnit struct {
+	surface string
+	alts    [][]string // each alternative: stems a card must all have
+}
+
+// queryUnits splits q as the search does: words without stop words,
+// multi-word synonym phrases kept whole.
+func queryUnits(q string) []queryUnit {
+	ws := analysis.QueryWords(q)
+	syn := synonyms()
+	var out []queryUnit
+	for i := 0; i < len(ws); {
+		if g, _, n := syn.PhraseAt(ws[i:]); g >= 0 && n > 1 {
+			var surf []string
+			for _, w := range ws[i : i+n] {
+				surf = append(surf, w.Surface)
+			}
+			out = append(out, queryUnit{surface: strings.Join(surf, " "), alts: syn.Members(g)})
+			i += n
+			continue
+		}
+		w := ws[i]
+		u := queryUnit{surface: w.Surface, alts: [][]string{{w.Key}}}
+		for _, g := range syn.GroupsOf(w.Key) {
+			u.alts = append(u.alts, syn.Members(g)...)
+		}
+		out = append(out, u)
+		i++
+	}
+	return out
+}
+
+// significant reports whether a unit must be matched: a number or a
+// one- or two-letter word is a detail ("size 44", "6 year old").
+func (u queryUnit) significant() bool {
+	return len([]rune(u.surface)) >= 3 && !isDigits(u.surface)
+}
+
+func (u queryUnit) coveredBy(have map[string]bool) bool {
+	for _, alt := range u.alts {
+		if allIn2(alt, have) {
+			return true
+		}
+	}
+	return false
+}
+
+// coverage is how many significant units of q each card covers, and how
+// many there are.
+func coverage(cards []view.Card, units []queryUnit) (per []int, n int) {
+	per = make([]int, len(cards))
+	for _, u := range units {
+		if !u.significant() {
+			continue
+		}
+		n++
+		for i, c := range cards {
+			if u.coveredBy(cardStems(c)) {
+				per[i]++
+			}
+		}
+	}
+	return per, n
+}
+
+// bestCovered keeps the cards that cover every word of q when some do:
+// the rest matched fewer words, or only a vector neighbourhood, and the
+// shopper asked for all of them ("desk lamp" is no desk mat).
+func bestCovered(cards []view.Card, q string) []view.Card {
+	per, n := coverage(cards, queryUnits(q))
+	if n == 0 {
+		return cards
+	}
+	var out []view.Card
+	for i, c := range cards {
+		if per[i] == n {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return cards
+	}
+	return out
+}
+
 // unknownWords returns the words of q that no product of the catalog has:
 // a word no listed card covers (in its text or through a synonym) is
 // looked up alone, by keywords only (a non-relevance sort), so a vector
 // neighbour does not count as a match.
 func (t *plannerTurn) unknownWords(ctx context.Context, q string, cards []view.Card) ([]string, error) {
-	var uncovered []analysis.QueryWord
-	for _, w := range analysis.QueryWords(q) {
-		if len([]rune(w.Surface)) < 3 || isDigits(w.Surface) {
+	var uncovered []queryUnit
+	for _, u := range queryUnits(q) {
+		if !u.significant() {
 			continue
 		}
-		if !anyCovers(cards, w.Key) {
-			uncovered = append(uncovered, w)
+		covered := false
+		for _, c := range cards {
+			if u.coveredBy(cardStems(c)) {
+				covered = true
+				break
+			}
 		}
+		if !covered {
+			uncovered = append(uncovered, u)
+		}
+	}
+	if len(uncovered) == 0 {
+		return nil, nil
 	}
 	// The lookups must not change what the shopper was shown.
 	saved := *t.s.State
@@ -38,16 +135,16 @@ func (t *plannerTurn) unknownWords(ctx context.Context, q string, cards []view.C
 		st.Shown, st.ShownCards, st.Focus, st.Listing = saved.Shown, saved.ShownCards, saved.Focus, saved.Listing
 	}()
 	var missing []string
-	for i, w := range uncovered {
+	for i, u := range uncovered {
 		if i == maxProbes {
 			break
 		}
-		res, err := t.p.tb.Call(ctx, t.s, "search_products", `{"query":`+jsonString(w.Surface)+`,"sort":"rating","limit":1}`)
+		res, err := t.p.tb.Call(ctx, t.s, "search_products", `{"query":`+jsonString(u.surface)+`,"sort":"rating","limit":1}`)
 		if err != nil {
 			return nil, t.fail(err)
 		}
 		if len(res.Cards) == 0 {
-			missing = append(missing, w.Surface)
+			missing = append(missing, u.surface)
 		}
 	}
 	return missing, nil
@@ -72,32 +169,6 @@ func (t *plannerTurn) noMatch(ctx context.Context, q string, missing []string) e
 	}
 	t.say(rNoMatch, v)
 	return nil
-}
-
-func anyCovers(cards []view.Card, stem string) bool {
-	for _, c := range cards {
-		if covers(c, stem) {
-			return true
-		}
-	}
-	return false
-}
-
-// covers reports whether a card's text has the stem, or a synonym of it.
-func covers(c view.Card, stem string) bool {
-	have := cardStems(c)
-	if have[stem] {
-		return true
-	}
-	syn := synonyms()
-	for _, g := range syn.GroupsOf(stem) {
-		for _, member := range syn.Members(g) {
-			if allIn2(member, have) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func allIn2(stems []string, have map[string]bool) bool {
@@ -178,4 +249,16 @@ func jsonString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// exactOnly keeps the cards that cover every word of q.
+func exactOnly(cards []view.Card, q string) []view.Card {
+	per, n := coverage(cards, queryUnits(q))
+	var out []view.Card
+	for i, c := range cards {
+		if per[i] == n {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -10,10 +10,22 @@ import (
 )
 
 // remember keeps the search whose page was just shown, so "show more"
-// continues it.
-func (t *plannerTurn) remember(args plannedSearch, total int) {
+// continues it: Offset is where the next page starts (the search found
+// got results from args.Offset on).
+func (t *plannerTurn) remember(args plannedSearch, total, got int) {
 	t.s.State.Listing = &tools.Listing{Query: args.Query, Category: args.Category, MinPrice: args.MinPrice,
-		MaxPrice: args.MaxPrice, Sort: args.Sort, Offset: args.Offset, Total: total}
+		MaxPrice: args.MaxPrice, Sort: args.Sort, Offset: args.Offset + got, Total: total}
+}
+
+// keepShown replaces the cards of the turn's last result (and what the
+// shopper is remembered to have seen) with those the planner shows.
+func (t *plannerTurn) keepShown(cards []view.Card) {
+	if n := len(t.plan.Results); n > 0 {
+		t.plan.Results[n-1].Cards = cards
+	}
+	listing := t.s.State.Listing
+	t.s.State.Remember(cards)
+	t.s.State.Listing = listing
 }
 
 // more shows the next page of the last search: the same query and
@@ -25,7 +37,7 @@ func (t *plannerTurn) more(ctx context.Context, _ Intent) error {
 		t.shopButtons()
 		return nil
 	}
-	next := l.Offset + len(t.s.State.Shown)
+	next := l.Offset
 	if next >= l.Total || next > maxOffset {
 		t.say(rNoMore, nil)
 		t.button("btn.cats", view.Action{Kind: view.ActCategories})
@@ -37,19 +49,25 @@ func (t *plannerTurn) more(ctx context.Context, _ Intent) error {
 	if err != nil {
 		return t.fail(err)
 	}
-	if len(res.Cards) == 0 {
-		t.say(rNoMore, nil)
-		return nil
-	}
 	total := max(dataAs[struct {
 		Total int `json:"total"`
 	}](res).Total, next+len(res.Cards))
-	t.remember(args, total)
+	t.remember(args, total, len(res.Cards))
+	cards := res.Cards
+	if l.Exact {
+		cards = exactOnly(cards, l.Query)
+		t.keepShown(cards)
+		t.s.State.Listing.Exact = true
+	}
+	if len(cards) == 0 {
+		t.say(rNoMore, nil)
+		return nil
+	}
 	t.say(rMore, struct {
 		Cards           []view.Card
 		From, To, Total int
-	}{res.Cards, next + 1, next + len(res.Cards), total})
-	t.cardButtons(res.Cards)
+	}{cards, next + 1, next + len(res.Cards), total})
+	t.cardButtons(cards)
 	return nil
 }
 

@@ -19,13 +19,17 @@ type shownPick struct {
 }
 
 var (
+	vBoth = ph("both|both of them|оба|обе|обоих")
+	// vSuperlativeLead are the words before a superlative: "the most",
+	// "самый", "самых".
+	vSuperlativeLead = ph("the|most|very|самый|самая|самое|самые|самую|самых|самого|самой|самым")
 	vAll = ph("both|them|all of them|all|each|both of them|оба|обе|обоих|их|все|всех|всё")
 	// vRefFiller are words that only point: "the one", "that", "этот".
 	// vPointing marks a message that points at a shown card without a
 	// verb: "the glass one", "which is the cheapest?".
 	vPointing  = ph("the|that|this|one|cheapest|cheaper|most expensive|best rated|best|тот|та|этот|эту|самый|самую|самое|самая|дешев*|дорог*|лучш*")
 	vRefFiller = ph("one|ones|the|a|an|that|those|these|this|it|its|of|and|also|too|please|which|is|are|" +
-		"тот|та|те|эти|этот|эту|и|тоже|также")
+		"тот|та|те|эти|этот|эту|и|тоже|также|popular|популярн*|по|самый|самая|самое|самые|самую|самых|самого|самой")
 )
 
 // pickShown reads words (the message without its verb) against the shown
@@ -33,7 +37,7 @@ var (
 // meant ("remove the notebooks", "compare the kettles").
 func pickShown(words []string, st *tools.State, several bool) shownPick {
 	var p shownPick
-	all := hasPhrase(words, vAll)
+	all, both := hasPhrase(words, vAll), hasPhrase(words, vBoth)
 	words = cutAll(words, vAll)
 	words, p.sort, p.n = cutSuperlative(words)
 	content := cutAll(cutAll(cutAll(words, vRefFiller), vFiller), vPolite)
@@ -60,7 +64,7 @@ func pickShown(words []string, st *tools.State, several bool) shownPick {
 	case p.sort != "":
 		sortCards(cands, p.sort)
 		cands = cands[:min(max(p.n, 1), len(cands))]
-	case all && len(content) == 0 && hasPhrase(words, ph("both|оба|обе|обоих")):
+	case both && len(content) == 0:
 		cands = cands[:min(2, len(cands))]
 	case all || len(content) > 0:
 		cands = cands[:min(maxRefsPerAction, len(cands))]
@@ -144,6 +148,9 @@ func cutSuperlative(words []string) (rest []string, sort string, n int) {
 			continue
 		}
 		l := matchLen(words, i, s.words)
+		for i > 0 && matchLen(words, i-1, vSuperlativeLead) == 1 {
+			i, l = i-1, l+1
+		}
 		if i > 0 {
 			if q, ok := qtyOf(words[i-1]); ok && q > 0 && q <= maxRefsPerAction {
 				n, i, l = q, i-1, l+1
@@ -152,6 +159,13 @@ func cutSuperlative(words []string) (rest []string, sort string, n int) {
 		return append(slices.Clone(words[:i]), words[i+l:]...), s.sort, n
 	}
 	return words, "", 0
+}
+
+// hasSuperlative reports whether words say "the cheapest", "the best
+// rated" and the like.
+func hasSuperlative(words []string) bool {
+	_, sort, _ := cutSuperlative(words)
+	return sort != ""
 }
 
 func sortCards(cards []shownCandidate, sort string) {

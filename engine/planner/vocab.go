@@ -151,7 +151,7 @@ var (
 	vFreebie = ph("for free|free of charge|100% off|discount|discounts|coupon|бесплатно|даром|скидк*|промокод*")
 
 	vCompare      = ph("compare|comparison|versus|vs|difference between|differences|сравни*|сравнен*|разниц*|отличи*|отлича*")
-	vSimilar      = ph("similar|like this|like that|like it|alternatives|alternative|something else|похож*|аналог*|подобн*|вроде этого|такое же|такой же|такие же")
+	vSimilar      = ph("more like|something like|similar to|similar|like this|like that|like it|alternatives|alternative|something else|похож*|аналог*|подобн*|вроде этого|такое же|такой же|такие же")
 	vReviews      = ph("review|reviews|what do people say|what people say|feedback|opinions|отзыв*|мнени*")
 	vAvailability = ph("in stock|available|availability|how many left|how many are left|в наличии|наличи*|есть ли|остал*")
 	vDetails      = ph("details|detail|more about|tell me about|tell me more|more info|info|information|describe|specs|" +
@@ -173,7 +173,7 @@ var (
 	vHuman = ph("human|operator|real person|live person|live agent|a person|customer service|customer support|" +
 		"support team|talk to someone|speak to someone|оператор*|живой человек|живого человека|с человеком|" +
 		"позови человека|позовите человека|нужен человек|менеджер*|поддержк*|консультант*")
-	vPopular = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
+	vPopular = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают|people buy|people usually buy|do people buy|usually buy|most bought|покупают|берут")
 	vMore    = ph("more|next|next page|page|others|other|another page|rest|else|" +
 		"еще|дальше|следующ*|другие|остальные|страниц*")
 	vMoreFiller = ph("options|results|ones|them|of|those|these|please|pls|any|else|what|other|than|here|" +

@@ -85,8 +85,11 @@ type Listing struct {
 	MinPrice float64 `json:"min_price,omitempty"`
 	MaxPrice float64 `json:"max_price,omitempty"`
 	Sort     string  `json:"sort,omitempty"`
-	Offset   int     `json:"offset,omitempty"`
+	Offset   int     `json:"offset,omitempty"` // where the next page starts
 	Total    int     `json:"total,omitempty"`
+	// Exact: only the products with every word of the query were shown,
+	// and later pages keep to them.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // keepDone is how many turns' keys State.Done keeps.
