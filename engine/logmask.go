@@ -15,7 +15,9 @@ type maskingHandler struct{ next slog.Handler }
 
 func maskPersonal(h slog.Handler) slog.Handler { return maskingHandler{h} }
 
-func (h maskingHandler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
+func (h maskingHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	return h.next.Enabled(ctx, l)
+}
 
 func (h maskingHandler) Handle(ctx context.Context, r slog.Record) error {
 	out := slog.NewRecord(r.Time, r.Level, personal.Mask(r.Message), r.PC)

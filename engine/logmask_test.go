@@ -21,7 +21,7 @@ func TestLogsMaskContactDetails(t *testing.T) {
 	var buf bytes.Buffer
 	env := newTestEnv(t)
 	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
-		Now: func() time.Time { return fixedNow },
+		Now:    func() time.Time { return fixedNow },
 		Logger: slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ var (
 	// vSuperlativeLead are the words before a superlative: "the most",
 	// "самый", "самых".
 	vSuperlativeLead = ph("the|most|very|самый|самая|самое|самые|самую|самых|самого|самой|самым")
-	vAll = ph("both|them|all of them|all|each|both of them|оба|обе|обоих|их|все|всех|всё")
+	vAll             = ph("both|them|all of them|all|each|both of them|оба|обе|обоих|их|все|всех|всё")
 	// vRefFiller are words that only point: "the one", "that", "этот".
 	// vPointing marks a message that points at a shown card without a
 	// verb: "the glass one", "which is the cheapest?".
