@@ -250,14 +250,12 @@ func (m *parseMsg) shownRefs(verbs phrases, several bool) (refs []Ref, rest []st
 	if len(refs) > 0 && !(focusOnly && hasSuperlative(rest)) || len(m.st.ShownCards) == 0 {
 		return refs, rest
 	}
-	_, words, _ := extractQty(cutAll(rest, verbs))
+	words := cutAll(rest, verbs)
 	p := pickShown(words, m.st, several)
 	if len(p.refs) == 0 {
 		return nil, rest
 	}
-	_, rest, _ = extractQty(rest) // keep the quantity for the caller
-	q, _, ok := extractQty(cutAll(rest, verbs))
-	if ok && p.n != q {
+	if q, _, ok := extractQty(words); ok && p.n == 0 { // "add 2 of the cheapest": the quantity, for the caller
 		return p.refs, []string{strconv.Itoa(q)}
 	}
 	return p.refs, nil

@@ -76,7 +76,7 @@ func coverage(cards []view.Card, units []queryUnit) (per []int, n int) {
 		}
 		n++
 		for i, c := range cards {
-			if u.coveredBy(cardStems(c)) {
+			if u.coveredBy(cardStems(c, false)) {
 				per[i]++
 			}
 		}
@@ -116,7 +116,7 @@ func (t *plannerTurn) unknownWords(ctx context.Context, q string, cards []view.C
 		}
 		covered := false
 		for _, c := range cards {
-			if u.coveredBy(cardStems(c)) {
+			if u.coveredBy(cardStems(c, true)) {
 				covered = true
 				break
 			}
@@ -180,9 +180,14 @@ func allIn2(stems []string, have map[string]bool) bool {
 	return len(stems) > 0
 }
 
-func cardStems(c view.Card) map[string]bool {
+// cardStems are the stems of a card's title, brand, category and
+// attributes, and with described of its summary too.
+func cardStems(c view.Card, described bool) map[string]bool {
 	var b strings.Builder
-	b.WriteString(c.Title + " " + c.Brand + " " + c.Category + " " + c.Summary)
+	b.WriteString(c.Title + " " + c.Brand + " " + c.Category)
+	if described {
+		b.WriteString(" " + c.Summary)
+	}
 	for _, v := range c.Attributes {
 		b.WriteString(" " + v)
 	}

@@ -40,6 +40,7 @@ func pickShown(words []string, st *tools.State, several bool) shownPick {
 	all, both := hasPhrase(words, vAll), hasPhrase(words, vBoth)
 	words = cutAll(words, vAll)
 	words, p.sort, p.n = cutSuperlative(words)
+	_, words, _ = extractQty(words) // a quantity is no name ("add 2 glass kettles")
 	content := cutAll(cutAll(cutAll(words, vRefFiller), vFiller), vPolite)
 	cands := shownCandidates(st)
 	if len(content) > 0 {
