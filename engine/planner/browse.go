@@ -73,12 +73,14 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 	}](res).Total, len(res.Cards))
 	args.Query = q
 	t.remember(args, lv.Total, len(res.Cards))
-	if kept := bestCovered(res.Cards, q); len(kept) < len(res.Cards) {
+	if kept, exact := bestCovered(res.Cards, q); exact {
 		// Only the cards with every word are shown, and later pages
 		// keep to such cards.
-		t.keepShown(kept)
+		if len(kept) < len(res.Cards) {
+			t.keepShown(kept)
+			lv.Cards, lv.Total = kept, len(kept)
+		}
 		t.s.State.Listing.Exact = true
-		lv.Cards, lv.Total = kept, len(kept)
 	}
 	t.s.State.Focus = soleMatch(res.Cards, q)
 	t.say(rFound, lv)

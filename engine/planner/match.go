@@ -87,21 +87,21 @@ func coverage(cards []view.Card, units []queryUnit) (per []int, n int) {
 // bestCovered keeps the cards that cover every word of q when some do:
 // the rest matched fewer words, or only a vector neighbourhood, and the
 // shopper asked for all of them ("desk lamp" is no desk mat).
-func bestCovered(cards []view.Card, q string) []view.Card {
+// exact reports whether some card has every word.
+func bestCovered(cards []view.Card, q string) (kept []view.Card, exact bool) {
 	per, n := coverage(cards, queryUnits(q))
 	if n == 0 {
-		return cards
+		return cards, false
 	}
-	var out []view.Card
 	for i, c := range cards {
 		if per[i] == n {
-			out = append(out, c)
+			kept = append(kept, c)
 		}
 	}
-	if len(out) == 0 {
-		return cards
+	if len(kept) == 0 {
+		return cards, false
 	}
-	return out
+	return kept, true
 }
 
 // unknownWords returns the words of q that no product of the catalog has:

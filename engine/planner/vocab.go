@@ -177,7 +177,7 @@ var (
 	vMore    = ph("more|next|next page|page|others|other|another page|rest|else|" +
 		"еще|дальше|следующ*|другие|остальные|страниц*")
 	vMoreFiller = ph("options|results|ones|them|of|those|these|please|pls|any|else|what|other|than|here|" +
-		"пожалуйста|варианты|вариантов|еще|покажи|ли|есть")
+		"пожалуйста|варианты|вариантов|покажи|ли|есть")
 	vPopularFiller = ph("right now|now|these days|this week|today|at the moment|currently|here|usually|people|" +
 		"do people buy|people buy|buy|buying|selling|sells|sell|hot|in demand|сейчас|обычно|у вас|в моде|покупают|берут")
 	vShoppingList = ph("shopping list|grocery list|список покупок|список продуктов")
