@@ -241,8 +241,9 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 // the search answered the shopper itself (nothing found).
 func (t *plannerTurn) compareFound(ctx context.Context, in Intent) (ok bool, err error) {
 	n := min(max(in.Qty, 2), maxCompare)
-	args := plannedSearch{Query: in.Query, Sort: in.Sort, Limit: n}
-	res, q, err := t.find(ctx, args)
+	// By relevance, then ordered here: a price sort over keywords would
+	// rank a charger that mentions laptops among "the cheapest laptops".
+	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: 10})
 	if err != nil {
 		return false, t.fail(err)
 	}
@@ -256,8 +257,28 @@ func (t *plannerTurn) compareFound(ctx context.Context, in Intent) (ok bool, err
 		}
 		return false, t.noMatch(ctx, q, missing)
 	}
+	cards, _ := bestCovered(res.Cards, q)
+	cards = slices.Clone(cards)
+	sortViewCards(cards, in.Sort)
+	t.keepShown(cards[:min(n, len(cards))])
 	t.plan.Results = t.plan.Results[:len(t.plan.Results)-1] // shown by the comparison instead
 	return true, nil
+}
+
+// sortViewCards orders cards by a search_products sort (stable; "" and
+// relevance keep the order).
+func sortViewCards(cards []view.Card, sort string) {
+	slices.SortStableFunc(cards, func(a, b view.Card) int {
+		switch sort {
+		case "price_asc":
+			return cmpInt(a.Price, b.Price)
+		case "price_desc":
+			return cmpInt(b.Price, a.Price)
+		case "rating":
+			return cmpInt(int64(b.Rating*100), int64(a.Rating*100))
+		}
+		return 0
+	})
 }
 
 // compareSKUs resolves the products to compare: those named, or every card

@@ -189,7 +189,11 @@ func cardStems(c view.Card, described bool) map[string]bool {
 		b.WriteString(" " + c.Summary)
 	}
 	for _, v := range c.Attributes {
-		b.WriteString(" " + v)
+		// A list ("iPhone, Android, USB-C laptops") says what a
+		// product works with, not what it is.
+		if !strings.Contains(v, ",") {
+			b.WriteString(" " + v)
+		}
 	}
 	have := map[string]bool{}
 	for _, w := range strings.FieldsFunc(strings.ToLower(b.String()), func(r rune) bool {

@@ -129,10 +129,15 @@ func newTableShop(t *testing.T) *tableShop {
 	return &tableShop{db: db, tools: tb}
 }
 
+// session is a new shopper's.
+func (sh *tableShop) session(t *testing.T) *tools.Session {
+	sh.n++
+	return toolstest.Session(t, sh.db, "web", fmt.Sprintf("table-%d", sh.n))
+}
+
 // run plays an exchange and returns what went wrong (nil: it passed).
 func (sh *tableShop) run(t *testing.T, ex exchange) []string {
-	sh.n++
-	s := toolstest.Session(t, sh.db, "web", fmt.Sprintf("table-%d", sh.n))
+	s := sh.session(t)
 	s.Locale = ex.locale
 	p := New(sh.tools)
 	var fails []string
