@@ -63,10 +63,7 @@ func (t *plannerTurn) more(ctx context.Context, _ Intent) error {
 		t.say(rNoMore, nil)
 		return nil
 	}
-	t.say(rMore, struct {
-		Cards           []view.Card
-		From, To, Total int
-	}{cards, next + 1, next + len(res.Cards), total})
+	t.say(rMore, cards)
 	t.cardButtons(cards)
 	return nil
 }

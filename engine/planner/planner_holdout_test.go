@@ -22,7 +22,9 @@ func TestPlannerHoldout(t *testing.T) {
 	}
 	rate := float64(n-len(failed)) / float64(n)
 	t.Logf("planner holdout: %d of %d exchanges pass (%.1f%%)", n-len(failed), n, rate*100)
-	if rate < minPassRate {
-		t.Errorf("planner holdout: %.1f%% pass, want at least %.0f%%", rate*100, minPassRate*100)
+	// Issue 15: the held-out third within 5 points of the table, which
+	// passes at least minPassRate.
+	if rate < minPassRate-0.05 {
+		t.Errorf("planner holdout: %.1f%% pass, want at least %.0f%%", rate*100, (minPassRate-0.05)*100)
 	}
 }

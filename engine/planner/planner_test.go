@@ -458,10 +458,7 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		rTooMany:      99,
 		rList:         shoppingListView{DaysAhead: 7, Total: "$1.00"},
 		rStats:        statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
-		rMore: struct {
-			Cards           []view.Card
-			From, To, Total int
-		}{[]view.Card{card}, 6, 6, 6},
+		rMore:         []view.Card{card},
 		rNoMatch: struct {
 			Query      string
 			Missing    []string
