@@ -77,6 +77,10 @@
 // interface and its request and response types); engine/openai implements
 // it over any OpenAI-compatible server, and bot wires it in.
 //
+// The engine's logger masks the contact details shoppers type (phone
+// numbers, e-mails, street addresses; catalog/personal) in every string
+// and error it logs (logmask.go), the turn's text included.
+//
 // Handle's error classifies the failure for the adapter: ErrRateLimited,
 // ErrBadTurn, ErrReplayed, and ErrUnavailable when the database could not
 // serve (catalog.Unavailable) — HTTP adapters answer that one with 503 and
