@@ -42,11 +42,27 @@ var addressRes = []*regexp.Regexp{
 
 // Find returns the contact details of text, in order, without overlaps.
 func Find(text string) []Span {
-	var spans []Span
-	for _, loc := range emailRe.FindAllStringIndex(text, -1) {
-		spans = append(spans, Span{Email, loc[0], loc[1]})
+	// Every detail has a digit, an @ or (a Russian street) Cyrillic
+	// letters: most messages need no regular expression at all.
+	hasDigit, hasAt, hasCyrillic := false, false, false
+	for _, r := range text {
+		hasDigit = hasDigit || r >= '0' && r <= '9'
+		hasAt = hasAt || r == '@'
+		hasCyrillic = hasCyrillic || r >= 0x400 && r <= 0x4ff
 	}
-	for _, re := range addressRes {
+	if !hasDigit && !hasAt && !hasCyrillic {
+		return nil
+	}
+	var spans []Span
+	if hasAt {
+		for _, loc := range emailRe.FindAllStringIndex(text, -1) {
+			spans = append(spans, Span{Email, loc[0], loc[1]})
+		}
+	}
+	for i, re := range addressRes {
+		if i == 0 && !hasDigit || i > 0 && !hasCyrillic {
+			continue
+		}
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
 			start, end := m[0], m[1]
 			if len(m) >= 4 && m[2] >= 0 { // the group skips the boundary before it
@@ -54,6 +70,9 @@ func Find(text string) []Span {
 			}
 			spans = append(spans, Span{Address, start, end})
 		}
+	}
+	if !hasDigit {
+		return dedupe(spans)
 	}
 	for _, loc := range phoneRe.FindAllStringIndex(text, -1) {
 		start, end := loc[0], cutBefore(spans, text, loc[0], loc[1])

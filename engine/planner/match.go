@@ -8,6 +8,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"shopbot/catalog/search/analysis"
@@ -70,13 +71,17 @@ func (u queryUnit) coveredBy(have map[string]bool) bool {
 // many there are.
 func coverage(cards []view.Card, units []queryUnit) (per []int, n int) {
 	per = make([]int, len(cards))
+	stems := make([]map[string]bool, len(cards))
+	for i, c := range cards {
+		stems[i] = cardStems(c, false)
+	}
 	for _, u := range units {
 		if !u.significant() {
 			continue
 		}
 		n++
-		for i, c := range cards {
-			if u.coveredBy(cardStems(c, false)) {
+		for i := range cards {
+			if u.coveredBy(stems[i]) {
 				per[i]++
 			}
 		}
@@ -110,13 +115,19 @@ func bestCovered(cards []view.Card, q string) (kept []view.Card, exact bool) {
 // neighbour does not count as a match.
 func (t *plannerTurn) unknownWords(ctx context.Context, q string, cards []view.Card) ([]string, error) {
 	var uncovered []queryUnit
+	var stems []map[string]bool
 	for _, u := range queryUnits(q) {
 		if !u.significant() {
 			continue
 		}
+		if stems == nil {
+			for _, c := range cards {
+				stems = append(stems, cardStems(c, true))
+			}
+		}
 		covered := false
-		for _, c := range cards {
-			if u.coveredBy(cardStems(c, true)) {
+		for _, have := range stems {
+			if u.coveredBy(have) {
 				covered = true
 				break
 			}
@@ -199,9 +210,30 @@ func cardStems(c view.Card, described bool) map[string]bool {
 	for _, w := range strings.FieldsFunc(strings.ToLower(b.String()), func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
 	}) {
-		have[analysis.Stem(strings.ReplaceAll(w, "ё", "е"))] = true
+		have[stem(w)] = true
 	}
 	return have
+}
+
+// stems memoizes analysis.Stem for card words: the catalog's vocabulary is
+// small, and stemming every card of every list would cost more than the
+// search that found them. Bounded, so odd text cannot grow it forever.
+var (
+	stems     sync.Map // word → stem
+	stemCount atomic.Int64
+)
+
+const maxStems = 100_000
+
+func stem(w string) string {
+	if s, ok := stems.Load(w); ok {
+		return s.(string)
+	}
+	s := analysis.Stem(strings.ReplaceAll(w, "ё", "е"))
+	if stemCount.Add(1) <= maxStems {
+		stems.Store(strings.Clone(w), s)
+	}
+	return s
 }
 
 var (
