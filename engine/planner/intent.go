@@ -343,6 +343,9 @@ func matchSetQty(m *parseMsg) (Intent, bool) {
 // shoes", "I'll take it", "первый в корзину".
 func matchAdd(m *parseMsg) (Intent, bool) {
 	verb := hasPhrase(m.toks, vAdd)
+	if !verb && !hasPhrase(m.toks, vBuy) && !hasPhrase(m.toks, vToCart) {
+		return Intent{}, false
+	}
 	refs, rest := m.shownRefs(ph("add|buy|take|get|order|purchase|want|i'll|ill|give|put|to|into|in|cart|basket|my|"+
 		"добав*|полож*|докинь|закинь|купи*|куплю|беру|возьм*|закаж*|хочу|в|корзин*"), false)
 	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {

@@ -115,24 +115,25 @@ func bestCovered(cards []view.Card, q string) (kept []view.Card, exact bool) {
 // neighbour does not count as a match.
 func (t *plannerTurn) unknownWords(ctx context.Context, q string, cards []view.Card) ([]string, error) {
 	var uncovered []queryUnit
-	var stems []map[string]bool
+	var titles, full []map[string]bool // stems of each card, without and with its summary
 	for _, u := range queryUnits(q) {
 		if !u.significant() {
 			continue
 		}
-		if stems == nil {
+		if titles == nil {
 			for _, c := range cards {
-				stems = append(stems, cardStems(c, true))
+				titles = append(titles, cardStems(c, false))
 			}
 		}
-		covered := false
-		for _, have := range stems {
-			if u.coveredBy(have) {
-				covered = true
-				break
+		if anyCovered(u, titles) {
+			continue
+		}
+		if full == nil {
+			for _, c := range cards {
+				full = append(full, cardStems(c, true))
 			}
 		}
-		if !covered {
+		if !anyCovered(u, full) {
 			uncovered = append(uncovered, u)
 		}
 	}
@@ -182,6 +183,15 @@ func (t *plannerTurn) noMatch(ctx context.Context, q string, missing []string) e
 	return nil
 }
 
+func anyCovered(u queryUnit, stems []map[string]bool) bool {
+	for _, have := range stems {
+		if u.coveredBy(have) {
+			return true
+		}
+	}
+	return false
+}
+
 func allIn2(stems []string, have map[string]bool) bool {
 	for _, s := range stems {
 		if !have[s] {
@@ -194,6 +204,32 @@ func allIn2(stems []string, have map[string]bool) bool {
 // cardStems are the stems of a card's title, brand, category and
 // attributes, and with described of its summary too.
 func cardStems(c view.Card, described bool) map[string]bool {
+	key := cardKey{c.SKU, c.Title, described}
+	if have, ok := cardStemCache.Load(key); ok {
+		return have.(map[string]bool)
+	}
+	have := computeCardStems(c, described)
+	if cardStemCount.Add(1) <= maxCardStems {
+		cardStemCache.Store(key, have)
+	}
+	return have
+}
+
+// cardKey names a card's stems in the cache: a product whose title
+// changes is stemmed anew. The maps are read-only once stored.
+type cardKey struct {
+	sku, title string
+	described  bool
+}
+
+var (
+	cardStemCache sync.Map // cardKey → map[string]bool
+	cardStemCount atomic.Int64
+)
+
+const maxCardStems = 20_000
+
+func computeCardStems(c view.Card, described bool) map[string]bool {
 	var b strings.Builder
 	b.WriteString(c.Title + " " + c.Brand + " " + c.Category)
 	if described {
