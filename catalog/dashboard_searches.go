@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog/personal"
 )
 
 // SearchToolName is the name the search tool's calls and results are
@@ -83,7 +85,9 @@ func searchQueries(ctx context.Context, db bun.IDB, results []Message, since tim
 	return queries, nil
 }
 
-// searchQuery is the normalized query of the search tool's arguments.
+// searchQuery is the normalized query of the search tool's arguments, or
+// "" for one holding a phone number, an e-mail or a street address: what
+// a shopper typed about themselves is not shown as a popular search.
 func searchQuery(arguments string) string {
 	var a struct {
 		Query    string `json:"query"`
@@ -93,6 +97,9 @@ func searchQuery(arguments string) string {
 	q := strings.ToLower(strings.Join(strings.Fields(a.Query), " "))
 	if q == "" {
 		q = strings.ToLower(a.Category)
+	}
+	if personal.Contains(q) {
+		return ""
 	}
 	return q
 }

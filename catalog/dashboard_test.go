@@ -131,6 +131,12 @@ func TestSearchCounts(t *testing.T) {
 			&catalog.Message{Role: catalog.RoleTool, ToolCallID: "c9", ToolName: "add_to_cart", Content: `{"total":0}`},
 			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("c3", `{"query":"red shoes"}`)}},
 			result("c3", `{"total":0}`),
+			// Contact details a shopper typed are no search statistics.
+			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{
+				call("p1", `{"query":"Eva Stone, +1 555 0100"}`), call("p2", `{"query":"eva.stone@example.com"}`),
+				call("p3", `{"query":"1 Main St, Springfield"}`),
+			}},
+			result("p1", `{"total":0}`), result("p2", `{"total":0}`), result("p3", `{"total":4}`),
 			&catalog.Message{Role: catalog.RoleAssistant, CreatedAt: old, ToolCalls: []catalog.ToolCall{call("c4", `{"query":"sandals"}`)}},
 			&catalog.Message{Role: catalog.RoleTool, CreatedAt: old, ToolCallID: "c4", ToolName: catalog.SearchToolName, Content: `{"total":0}`},
 		)

@@ -85,6 +85,10 @@
 // idempotent on the charge), Home (home.go: a shopper's carts and orders,
 // as view.Home), CanAdd and HasConversation (lookup.go).
 //
+// The engine's logger masks the contact details shoppers type (phone
+// numbers, e-mails, street addresses; catalog/personal) in every string
+// and error it logs (logmask.go), the turn's text included.
+//
 // Handle's error classifies the failure for the adapter: ErrRateLimited,
 // ErrBadTurn, ErrReplayed, and ErrUnavailable when the database could not
 // serve (catalog.Unavailable) — HTTP adapters answer that one with 503 and

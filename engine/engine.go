@@ -144,7 +144,7 @@ func New(cfg Config) (*Engine, error) {
 		writes:  newGroupCommit(cfg.DB),
 		hits:    newGroupCommit(cfg.DB),
 		metrics: newMetrics(cfg.Registry),
-		log:     cfg.Logger,
+		log:     slog.New(maskPersonal(cfg.Logger.Handler())),
 		live:    &liveSettings{},
 		pruner:  &effectPruner{},
 		notices: notices,
@@ -181,6 +181,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
 		return err
 	}
+	e.log.DebugContext(ctx, "turn", "channel", t.Channel, "chat_id", t.ChatID, "text", t.Text)
 	key := t.Channel + "\x00" + t.ChatID + "\x00" + t.ThreadID
 	unlock := e.chats.lock(key)
 	defer unlock()

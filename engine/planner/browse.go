@@ -31,6 +31,7 @@ type plannedSearch struct {
 	MaxPrice float64 `json:"max_price,omitempty"`
 	Sort     string  `json:"sort,omitempty"`
 	Limit    int     `json:"limit,omitempty"`
+	Offset   int     `json:"offset,omitempty"`
 }
 
 // listLimit is how many cards a list shows.
@@ -49,6 +50,7 @@ func (t *plannerTurn) search(ctx context.Context, in Intent) error {
 }
 
 func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSearch) error {
+	found := len(t.plan.Results)
 	res, q, err := t.find(ctx, args)
 	if err != nil {
 		return t.fail(err)
@@ -59,9 +61,28 @@ func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSear
 		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return nil
 	}
+	if missing, err := t.unknownWords(ctx, q, res.Cards); err != nil || len(missing) > 0 {
+		if err != nil {
+			return err
+		}
+		t.plan.Results = t.plan.Results[:found] // the partial matches are not shown
+		return t.noMatch(ctx, q, missing)
+	}
 	lv.Total = max(dataAs[struct {
 		Total int `json:"total"`
 	}](res).Total, len(res.Cards))
+	args.Query = q
+	t.remember(args, lv.Total, len(res.Cards))
+	if kept, exact := bestCovered(res.Cards, q); exact {
+		// Only the cards with every word are shown, and later pages
+		// keep to such cards.
+		if len(kept) < len(res.Cards) {
+			t.keepShown(kept)
+			lv.Cards, lv.Total = kept, len(kept)
+		}
+		t.s.State.Listing.Exact = true
+	}
+	t.s.State.Focus = soleMatch(res.Cards, q)
 	t.say(rFound, lv)
 	t.cardButtons(res.Cards)
 	return nil
@@ -182,6 +203,13 @@ func (t *plannerTurn) list(key replyKey, cards []view.Card) {
 const maxCompare = 5
 
 func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
+	if in.Query != "" {
+		ok, err := t.compareFound(ctx, in)
+		if !ok || err != nil {
+			return err
+		}
+		in.Refs = nil
+	}
 	skus, ok := t.compareSKUs(in)
 	if !ok {
 		return nil
@@ -206,6 +234,51 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 	t.say(rCompare, cv)
 	t.cardButtons(res.Cards)
 	return nil
+}
+
+// compareFound searches for "the two cheapest wireless headphones" and
+// leaves the first Qty found shown, for the comparison; ok is false when
+// the search answered the shopper itself (nothing found).
+func (t *plannerTurn) compareFound(ctx context.Context, in Intent) (ok bool, err error) {
+	n := min(max(in.Qty, 2), maxCompare)
+	// By relevance, then ordered here: a price sort over keywords would
+	// rank a charger that mentions laptops among "the cheapest laptops".
+	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: 10})
+	if err != nil {
+		return false, t.fail(err)
+	}
+	if len(res.Cards) == 0 {
+		t.say(rNothing, listView{Query: q})
+		return false, nil
+	}
+	if missing, err := t.unknownWords(ctx, q, res.Cards); err != nil || len(missing) > 0 {
+		if err != nil {
+			return false, err
+		}
+		return false, t.noMatch(ctx, q, missing)
+	}
+	cards, _ := bestCovered(res.Cards, q)
+	cards = slices.Clone(cards)
+	sortViewCards(cards, in.Sort)
+	t.keepShown(cards[:min(n, len(cards))])
+	t.plan.Results = t.plan.Results[:len(t.plan.Results)-1] // shown by the comparison instead
+	return true, nil
+}
+
+// sortViewCards orders cards by a search_products sort (stable; "" and
+// relevance keep the order).
+func sortViewCards(cards []view.Card, sort string) {
+	slices.SortStableFunc(cards, func(a, b view.Card) int {
+		switch sort {
+		case "price_asc":
+			return cmpInt(a.Price, b.Price)
+		case "price_desc":
+			return cmpInt(b.Price, a.Price)
+		case "rating":
+			return cmpInt(int64(b.Rating*100), int64(a.Rating*100))
+		}
+		return 0
+	})
 }
 
 // compareSKUs resolves the products to compare: those named, or every card

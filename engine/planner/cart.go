@@ -58,6 +58,7 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 	if err != nil {
 		return t.fail(err)
 	}
+	t.s.State.Focus = sku // "one more", "make that 3"
 	t.changed(rAdded, res)
 	return nil
 }
@@ -139,11 +140,14 @@ func (t *plannerTurn) remove(ctx context.Context, in Intent) error {
 			return nil
 		}
 	} else {
-		sku, ok, err := t.cartLineNamed(ctx, in.Query)
+		named, ok, err := t.cartLinesNamed(ctx, in.Query)
 		if !ok {
 			return err
 		}
-		skus = []string{sku}
+		skus = named
+	}
+	if in.Qty > 0 && len(skus) == 1 {
+		return t.removeSome(ctx, skus[0], in.Qty)
 	}
 	for _, sku := range skus {
 		res, err := t.call(ctx, "remove_from_cart", map[string]string{"sku": sku})
@@ -158,21 +162,49 @@ func (t *plannerTurn) remove(ctx context.Context, in Intent) error {
 	return nil
 }
 
-// cartLineNamed finds the cart line whose title has every word of name.
-func (t *plannerTurn) cartLineNamed(ctx context.Context, name string) (string, bool, error) {
+// removeSome takes n units of a product out of the cart ("remove one"),
+// the whole line when it holds no more.
+func (t *plannerTurn) removeSome(ctx context.Context, sku string, n int) error {
 	res, err := t.call(ctx, "view_cart", struct{}{})
 	if err != nil {
-		return "", false, t.fail(err)
+		return t.fail(err)
 	}
+	have := 0
 	if res.Cart != nil {
 		for _, l := range res.Cart.Lines {
-			if titleHas(l.Title, name) {
-				return l.SKU, true, nil
+			if l.SKU == sku {
+				have = l.Qty
 			}
 		}
 	}
-	t.say(rNotInCart, name)
-	return "", false, nil
+	if have == 0 {
+		t.say(rNotInCart, sku)
+		return nil
+	}
+	t.s.State.Focus = sku
+	return t.setQty(ctx, Intent{Refs: []Ref{{Focus: true}}, Qty: max(have-n, 0)})
+}
+
+// cartLinesNamed finds the cart lines whose title has every word of name
+// ("remove the notebooks": all of them).
+func (t *plannerTurn) cartLinesNamed(ctx context.Context, name string) ([]string, bool, error) {
+	res, err := t.call(ctx, "view_cart", struct{}{})
+	if err != nil {
+		return nil, false, t.fail(err)
+	}
+	var skus []string
+	if res.Cart != nil {
+		for _, l := range res.Cart.Lines {
+			if titleHas(l.Title, name) && len(skus) < maxRefsPerAction {
+				skus = append(skus, l.SKU)
+			}
+		}
+	}
+	if len(skus) == 0 {
+		t.say(rNotInCart, name)
+		return nil, false, nil
+	}
+	return skus, true, nil
 }
 
 func (t *plannerTurn) setQty(ctx context.Context, in Intent) error {

@@ -50,6 +50,12 @@ func (t *plannerTurn) checkout(ctx context.Context, _ Intent) error {
 
 func (t *plannerTurn) field(ctx context.Context, in Intent) error {
 	args := map[string]any{in.Field: in.Value}
+	if len(in.Contact) > 0 {
+		args = map[string]any{}
+		for f, v := range in.Contact {
+			args[f] = v
+		}
+	}
 	res, err := t.call(ctx, "checkout", args)
 	var te *tools.ToolError
 	if errors.As(err, &te) { // too long for the schema, typically

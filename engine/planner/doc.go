@@ -13,6 +13,23 @@
 // It is deterministic: no model, no randomness, no clock but the
 // session's.
 //
+// It follows the conversation through the session State: the cards last
+// shown (their titles, prices and ratings) and the search that listed
+// them. References resolve against them (slots.go for ordinals and "it",
+// refs.go for "both", "the two cheapest", "the glass one"); "show more"
+// runs the same search from the next offset (paging.go). A search shows
+// only the products that have every word asked for when some do, and
+// says honestly that nothing matches when no product has one of the words
+// (match.go, which looks the word up alone). Price phrases said as
+// negations ("nothing over $80") become ceilings (prices.go). At checkout
+// one message may give every contact detail in any order (contact.go);
+// outside checkout, a phone number, an e-mail or an address is neither
+// searched for nor stored as a query (catalog/personal finds them).
+//
+// Its exchange table (testdata/exchanges.txt, played by table_test.go)
+// holds multi-turn conversations in English and Russian; a held-out third
+// (exchanges_holdout.txt) measures how well the planner generalizes.
+//
 // It imports engine/tools and catalog; the engine imports it, never the
 // other way round.
 package planner

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"strconv"
 	"strings"
 
+	"shopbot/catalog/personal"
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/tools"
 )
@@ -43,6 +45,8 @@ const (
 	IntentGreeting     IntentKind = "greeting"      //
 	IntentThanks       IntentKind = "thanks"        //
 	IntentRefuse       IntentKind = "refuse"        // Topic "shop_data": prices, stock, reviews are not ours to change
+	IntentMore         IntentKind = "more"          // the next page of the last search
+	IntentPersonal     IntentKind = "personal"      // contact details typed outside checkout
 )
 
 // Intent is one parsed message.
@@ -61,6 +65,9 @@ type Intent struct {
 	Days     int     // shopping list horizon, statistics period; 0: default
 	Budget   float64 // shopping list budget; 0: none
 	Topic    string  // why help or a refusal is given
+	// Contact holds the checkout details one message gave at once, by
+	// field (name, phone, address); Field and Value are then unused.
+	Contact map[string]string
 }
 
 // Ref is a product the shopper points at.
@@ -105,6 +112,11 @@ func parse(m *parseMsg) Intent {
 	if in, ok := matchInjection(m); ok {
 		return in
 	}
+	if personal.Contains(m.raw) {
+		// A phone, an e-mail or an address is not a product to search
+		// for, nor a query to keep in the statistics.
+		return Intent{Kind: IntentPersonal}
+	}
 	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
 		if in, ok := matchYesNo(m); ok {
 			return in
@@ -123,7 +135,7 @@ func parse(m *parseMsg) Intent {
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
 	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
-	matchClearCart, matchRemove, matchSetQty, matchAdd, matchDetails,
+	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
 	matchCategories, matchHuman, matchPopular, matchSmallTalk,
 }
@@ -145,7 +157,11 @@ func matchCapture(m *parseMsg) Intent {
 	if in, ok := matchCommand(m); ok {
 		return in
 	}
-	field := m.st.Checkout.Awaiting
+	co := m.st.Checkout
+	field := co.Awaiting
+	if c := parseContact(m.raw, field == "name"); len(c) > 1 || len(c) == 1 && c[field] == "" {
+		return Intent{Kind: IntentField, Contact: c}
+	}
 	return Intent{Kind: IntentField, Field: field, Value: cutFieldPrefix(m.raw, field)}
 }
 
@@ -208,12 +224,41 @@ func matchShopData(m *parseMsg) (Intent, bool) {
 	return Intent{}, false
 }
 
+// matchCompare: "compare the first and the third", "compare them",
+// "compare the two cheapest wireless headphones" (a search, then the
+// comparison of what it found first).
 func matchCompare(m *parseMsg) (Intent, bool) {
 	if !hasPhrase(m.toks, vCompare) {
 		return Intent{}, false
 	}
-	refs, _ := extractRefs(m.toks, true)
-	return Intent{Kind: IntentCompare, Refs: refs}, true
+	refs, rest := extractRefs(m.toks, true)
+	if len(refs) > 0 {
+		return Intent{Kind: IntentCompare, Refs: refs}, true
+	}
+	p := pickShown(cutAll(rest, vCompare), m.st, true)
+	if len(p.query) > 0 {
+		return Intent{Kind: IntentCompare, Query: queryOf(p.query), Sort: p.sort, Qty: max(p.n, 2)}, true
+	}
+	return Intent{Kind: IntentCompare, Refs: p.refs}, true
+}
+
+// shownRefs are the references of a message: ordinals and "it" first,
+// else the shown cards its words pick. rest is what names no shown card.
+func (m *parseMsg) shownRefs(verbs phrases, several bool) (refs []Ref, rest []string) {
+	refs, rest = extractRefs(m.toks, false)
+	focusOnly := len(refs) == 1 && refs[0].Focus
+	if len(refs) > 0 && !(focusOnly && hasSuperlative(rest)) || len(m.st.ShownCards) == 0 {
+		return refs, rest
+	}
+	words := cutAll(rest, verbs)
+	p := pickShown(words, m.st, several)
+	if len(p.refs) == 0 {
+		return nil, rest
+	}
+	if q, _, ok := extractQty(words); ok && p.n == 0 { // "add 2 of the cheapest": the quantity, for the caller
+		return p.refs, []string{strconv.Itoa(q)}
+	}
+	return p.refs, nil
 }
 
 // refIntent matches a keyword plus a product reference; with no reference
@@ -222,7 +267,7 @@ func refIntent(m *parseMsg, kind IntentKind, keywords phrases, bareOK bool) (Int
 	if !hasPhrase(m.toks, keywords) {
 		return Intent{}, false
 	}
-	refs, rest := extractRefs(m.toks, false)
+	refs, rest := m.shownRefs(keywords, false)
 	if len(refs) == 0 {
 		rest = cutAll(cutAll(rest, keywords), vFiller)
 		if !bareOK || len(rest) > 0 {
@@ -243,8 +288,12 @@ func matchDetails(m *parseMsg) (Intent, bool) {
 	if in, ok := refIntent(m, IntentDetails, vDetails, true); ok {
 		return in, true
 	}
-	// A bare reference ("the second one", "второй") asks about it.
+	// A bare reference ("the second one", "второй", "which is the
+	// cheapest?") asks about it.
 	refs, rest := extractRefs(m.toks, false)
+	if len(refs) == 0 && hasPhrase(m.toks, vPointing) {
+		refs, rest = m.shownRefs(nil, false)
+	}
 	if len(refs) > 0 && len(cutAll(rest, vFiller)) == 0 && !refs[0].Focus {
 		return Intent{Kind: IntentDetails, Refs: refs[:1]}, true
 	}
@@ -262,15 +311,16 @@ func matchClearCart(m *parseMsg) (Intent, bool) {
 }
 
 func matchRemove(m *parseMsg) (Intent, bool) {
-	if !hasPhrase(m.toks, vRemove) {
+	if !hasPhrase(m.toks, vRemove) && !(hasPhrase(m.toks, ph("take")) && hasPhrase(m.toks, ph("out"))) {
 		return Intent{}, false
 	}
 	refs, rest := extractRefs(m.toks, false)
+	qty, rest, _ := extractQty(rest)
 	if len(refs) > 0 {
-		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), maxRefsPerAction)]}, true
+		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), maxRefsPerAction)], Qty: qty}, true
 	}
-	name := cutAll(cutAll(cutAll(rest, vRemove), vCartWord), vFiller)
-	return Intent{Kind: IntentRemove, Query: queryOf(name)}, true
+	name := cutAll(cutAll(cutAll(cutAll(rest, vRemove), vCartWord), vFiller), ph("take|out|actually|из|those|these"))
+	return Intent{Kind: IntentRemove, Query: queryOf(name), Qty: qty}, true
 }
 
 // matchSetQty: "change the first to 3", "make it 3", "измени второй на 2".
@@ -279,9 +329,12 @@ func matchSetQty(m *parseMsg) (Intent, bool) {
 		return Intent{}, false
 	}
 	refs, rest := extractRefs(m.toks, false)
-	qty, _, ok := extractQty(rest)
-	if len(refs) == 0 || !ok {
+	qty, rest, ok := extractQty(rest)
+	if !ok || len(cutAll(cutAll(cutAll(rest, vSetVerb), vFiller), ph("pcs|pieces|units|шт|штук|штуки"))) > 0 && len(refs) == 0 {
 		return Intent{}, false
+	}
+	if len(refs) == 0 { // "make that 3": the product in focus
+		refs = []Ref{{Focus: true}}
 	}
 	return Intent{Kind: IntentSetQty, Refs: refs[:1], Qty: qty}, true
 }
@@ -290,7 +343,11 @@ func matchSetQty(m *parseMsg) (Intent, bool) {
 // shoes", "I'll take it", "первый в корзину".
 func matchAdd(m *parseMsg) (Intent, bool) {
 	verb := hasPhrase(m.toks, vAdd)
-	refs, rest := extractRefs(m.toks, false)
+	if !verb && !hasPhrase(m.toks, vBuy) && !hasPhrase(m.toks, vToCart) {
+		return Intent{}, false
+	}
+	refs, rest := m.shownRefs(ph("add|buy|take|get|order|purchase|want|i'll|ill|give|put|to|into|in|cart|basket|my|"+
+		"добав*|полож*|докинь|закинь|купи*|куплю|беру|возьм*|закаж*|хочу|в|корзин*"), false)
 	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {
 		return Intent{}, false
 	}
@@ -333,13 +390,40 @@ func matchHuman(m *parseMsg) (Intent, bool) {
 	return Intent{Kind: IntentHuman, Value: m.raw}, hasPhrase(m.toks, vHuman)
 }
 
+// matchOneMore: "one more", "another one", "ещё одну": the product in
+// focus (the one just added) once more.
+func matchOneMore(m *parseMsg) (Intent, bool) {
+	qty, rest, ok := extractQty(cutAll(m.toks, vPolite))
+	rest = cutAll(rest, vRefFiller)
+	if !ok {
+		qty = 1
+	}
+	switch {
+	case len(rest) == 1 && (rest[0] == "another" || ok && rest[0] == "more"):
+	case len(rest) == 1 && ok && (rest[0] == "еще" || rest[0] == "ещё"):
+	default:
+		return Intent{}, false
+	}
+	return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
+}
+
+// matchMore: "show more", "next page", "any others?", "ещё": the next
+// page of the last search.
+func matchMore(m *parseMsg) (Intent, bool) {
+	rest := cutAll(cutAll(m.toks, vPolite), vMoreFiller)
+	if len(rest) == 0 || !allIn(rest, vMore) {
+		return Intent{}, false
+	}
+	return Intent{Kind: IntentMore}, true
+}
+
 // matchPopular: "what's popular" lists the best sellers; "popular
 // headphones" is left to the search, sorted by popularity.
 func matchPopular(m *parseMsg) (Intent, bool) {
 	if !hasPhrase(m.toks, vPopular) {
 		return Intent{}, false
 	}
-	rest := cutAll(cutAll(m.toks, vPopular), vFiller)
+	rest := cutAll(cutAll(cutAll(m.toks, vPopular), vPopularFiller), vFiller)
 	return Intent{Kind: IntentPopular}, len(rest) == 0
 }
 
@@ -378,7 +462,7 @@ func matchSmallTalk(m *parseMsg) (Intent, bool) {
 // for help.
 func matchSearch(m *parseMsg) Intent {
 	in := Intent{Kind: IntentSearch}
-	toks, prices := analysis.CutPrices(m.toks)
+	toks, prices := analysis.CutPrices(negatedFloors(m.toks))
 	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
 	toks = extractSort(toks, &in)
 	words := cutAll(cutAll(toks, vFiller), vGreeting)

@@ -94,6 +94,8 @@ var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) 
 	IntentGreeting:     (*plannerTurn).greeting,
 	IntentThanks:       (*plannerTurn).thanks,
 	IntentRefuse:       (*plannerTurn).refuse,
+	IntentMore:         (*plannerTurn).more,
+	IntentPersonal:     (*plannerTurn).personal,
 }
 
 // ---- plumbing ----

@@ -458,6 +458,12 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		rTooMany:      99,
 		rList:         shoppingListView{DaysAhead: 7, Total: "$1.00"},
 		rStats:        statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
+		rMore:         []view.Card{card},
+		rNoMatch: struct {
+			Query      string
+			Missing    []string
+			Categories []string
+		}{"dinosaur gift", []string{"dinosaur"}, []string{"Toys"}},
 	}
 	for lang := range replyTexts {
 		for key := range replyTexts[lang] {

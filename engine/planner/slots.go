@@ -24,6 +24,12 @@ func extractRefs(toks []string, digits bool) (refs []Ref, rest []string) {
 			pos, ok = smallNumber(t)
 		}
 		switch {
+		case ok && pos == 1 && i+1 < len(toks) && firstFew(toks[i+1]) > 1:
+			// "the first two", "первые три": the first n.
+			for n := 1; n <= firstFew(toks[i+1]); n++ {
+				refs = addRef(refs, Ref{Pos: n})
+			}
+			i++
 		case ok:
 			refs = addRef(refs, Ref{Pos: pos})
 			if i+1 < len(toks) && (toks[i+1] == "one" || toks[i+1] == "ones") {
@@ -36,6 +42,14 @@ func extractRefs(toks []string, digits bool) (refs []Ref, rest []string) {
 		}
 	}
 	return refs, rest
+}
+
+// firstFew reads the n of "the first n" (2 to 5), or 0.
+func firstFew(t string) int {
+	if n, ok := qtyOf(t); ok && n >= 2 && n <= maxRefsPerAction {
+		return n
+	}
+	return 0
 }
 
 func addRef(refs []Ref, r Ref) []Ref {

@@ -59,6 +59,11 @@ const (
 	rList           replyKey = "list"
 	rStats          replyKey = "stats"
 	rCheckoutStatus replyKey = "checkout_status"
+	rMore           replyKey = "more"
+	rNoMore         replyKey = "no_more"
+	rNoListing      replyKey = "no_listing"
+	rPersonal       replyKey = "personal"
+	rNoMatch        replyKey = "no_match"
 )
 
 // Shared pieces, defined once per language and used by the templates
@@ -128,6 +133,11 @@ var replyTexts = map[string]map[replyKey]string{
 			`{{.Orders}} {{plural .Orders "order" "orders"}}, {{.Units}} {{plural .Units "item" "items"}}, {{.Spend}} in total.` +
 			`{{range $i, $it := .Items}}{{if lt $i 5}}` + "\n" + `• {{$it.Title}} × {{$it.Quantity}} — {{$it.Spend}}{{end}}{{end}}{{end}}`,
 		rCheckoutStatus: `The checkout didn't finish. Please say "checkout" to try again.`,
+		rMore:           `More products:{{template "items" .}}`,
+		rNoMore:         `There are no more products for that search. Try other words or browse the categories.`,
+		rNoListing:      `I haven't searched for anything yet. Tell me what you're looking for, e.g. "running shoes under 100".`,
+		rPersonal:       `That looks like contact details. I only need them when you place an order, so I haven't saved or searched for them. Say "checkout" when your cart is ready.`,
+		rNoMatch:        `Sorry, we have nothing that matches "{{.Query}}"{{with .Missing}} (no {{join . ", "}}){{end}}.{{with .Categories}} Perhaps one of our categories: {{join . ", "}}?{{end}}`,
 		"btn.cart":      "🛒 Cart",
 		"btn.checkout":  "Checkout",
 		"btn.confirm":   "✅ Place the order",
@@ -197,6 +207,11 @@ var replyTexts = map[string]map[replyKey]string{
 			`{{.Orders}} {{plural .Orders "заказ" "заказа" "заказов"}}, {{.Units}} {{plural .Units "товар" "товара" "товаров"}}, всего {{.Spend}}.` +
 			`{{range $i, $it := .Items}}{{if lt $i 5}}` + "\n" + `• {{$it.Title}} × {{$it.Quantity}} — {{$it.Spend}}{{end}}{{end}}{{end}}`,
 		rCheckoutStatus: `Оформление не завершилось. Напишите «оформить заказ», чтобы попробовать снова.`,
+		rMore:           `Ещё товары:{{template "items" .}}`,
+		rNoMore:         `Больше товаров по этому запросу нет. Попробуйте другие слова или загляните в каталог.`,
+		rNoListing:      `Я ещё ничего не искал. Напишите, что вам нужно, например «кроссовки до 100».`,
+		rPersonal:       `Похоже, это контактные данные. Они нужны только при оформлении заказа, поэтому я их не сохранил и не искал. Напишите «оформить заказ», когда корзина будет готова.`,
+		rNoMatch:        `К сожалению, у нас нет ничего по запросу «{{.Query}}»{{with .Missing}} (нет: {{join . ", "}}){{end}}.{{with .Categories}} Может быть, подойдёт одна из категорий: {{join . ", "}}?{{end}}`,
 		"btn.cart":      "🛒 Корзина",
 		"btn.checkout":  "Оформить заказ",
 		"btn.confirm":   "✅ Оформить",

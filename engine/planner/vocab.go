@@ -151,17 +151,18 @@ var (
 	vFreebie = ph("for free|free of charge|100% off|discount|discounts|coupon|бесплатно|даром|скидк*|промокод*")
 
 	vCompare      = ph("compare|comparison|versus|vs|difference between|differences|сравни*|сравнен*|разниц*|отличи*|отлича*")
-	vSimilar      = ph("similar|like this|like that|like it|alternatives|alternative|something else|похож*|аналог*|подобн*|вроде этого|такое же|такой же|такие же")
+	vSimilar      = ph("more like|something like|similar to|similar|like this|like that|like it|alternatives|alternative|something else|похож*|аналог*|подобн*|вроде этого|такое же|такой же|такие же")
 	vReviews      = ph("review|reviews|what do people say|what people say|feedback|opinions|отзыв*|мнени*")
 	vAvailability = ph("in stock|available|availability|how many left|how many are left|в наличии|наличи*|есть ли|остал*")
 	vDetails      = ph("details|detail|more about|tell me about|tell me more|more info|info|information|describe|specs|" +
 		"specifications|what is|подробн*|расскажи*|описани*|характеристик*|что за|инфо*")
 
-	vClear    = ph("clear|empty|очисти*|очистить|опустош*")
-	vRemove   = ph("remove|delete|take out|drop|get rid of|убер*|убра*|удали*|удалить|выкин*|исключи*")
-	vAdd      = ph("add|добав*|полож*|докинь|закинь")
-	vBuy      = ph("buy|take|i'll take|ill take|get|order|purchase|want|купи*|куплю|беру|возьм*|закаж*|хочу")
-	vToCart   = ph("to cart|to the cart|to my cart|into cart|in cart|in the cart|into the cart|to basket|to the basket|в корзину")
+	vClear  = ph("clear|empty|очисти*|очистить|опустош*")
+	vRemove = ph("remove|delete|take out|drop|get rid of|убер*|убра*|удали*|удалить|выкин*|исключи*")
+	vAdd    = ph("add|добав*|полож*|докинь|закинь")
+	vBuy    = ph("buy|take|i'll take|ill take|get|order|purchase|want|give me|купи*|куплю|беру|возьм*|закаж*|хочу")
+	vToCart = ph("to cart|to the cart|to my cart|into cart|in cart|in the cart|into the cart|into my cart|in my cart|" +
+		"to basket|to the basket|to my basket|in my basket|into my basket|в корзину")
 	vCartWord = ph("cart|basket|trolley|корзин*")
 	vCheckout = ph("checkout|check out|place order|place the order|place an order|place my order|complete order|" +
 		"complete my order|complete the order|complete purchase|proceed to checkout|pay|оформ*|оплат*|заказать")
@@ -172,7 +173,13 @@ var (
 	vHuman = ph("human|operator|real person|live person|live agent|a person|customer service|customer support|" +
 		"support team|talk to someone|speak to someone|оператор*|живой человек|живого человека|с человеком|" +
 		"позови человека|позовите человека|нужен человек|менеджер*|поддержк*|консультант*")
-	vPopular      = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают")
+	vPopular = ph("popular|most popular|bestsellers|bestseller|best sellers|best seller|best selling|best-selling|top selling|top sellers|top-selling|trending|what's hot|популярн*|хит|хиты|хитов|бестселлер*|топ продаж|что покупают|чаще всего покупают|people buy|people usually buy|do people buy|usually buy|most bought|покупают|берут")
+	vMore    = ph("more|next|next page|page|others|other|another page|rest|else|" +
+		"еще|дальше|следующ*|другие|остальные|страниц*")
+	vMoreFiller = ph("options|results|ones|them|of|those|these|please|pls|any|else|what|other|than|here|" +
+		"пожалуйста|варианты|вариантов|покажи|ли|есть")
+	vPopularFiller = ph("right now|now|these days|this week|today|at the moment|currently|here|usually|people|" +
+		"do people buy|people buy|buy|buying|selling|sells|sell|hot|in demand|сейчас|обычно|у вас|в моде|покупают|берут")
 	vShoppingList = ph("shopping list|grocery list|список покупок|список продуктов")
 	vBudget       = ph("budget|under|up to|within|max|бюджет*|до|в пределах")
 	vStats        = ph("statistics|stats|spending|how much did i spend|how much have i spent|purchase history|статистик*|сколько я потратил*|мои расходы|расходы")
@@ -185,7 +192,7 @@ var (
 	vFiller = ph("show me|show|me|i|i'm|im|i'd|want|wanna|need|would|like|looking|look|for|find|search|searching|get|" +
 		"got|have|has|do|does|you|your|any|some|a|an|the|of|with|in|on|at|to|and|or|can|could|please|pls|something|" +
 		"anything|items|item|products|product|stuff|options|what|what's|whats|which|there|are|is|it|it's|one|ones|from|" +
-		"about|this|that|these|those|be|let|let's|see|most|my|more|" +
+		"about|this|that|these|those|be|let|let's|see|most|my|more|at home|for home|" +
 		"покажи|покажите|показать|хочу|хотел|хотела|хотим|бы|найди|найдите|найти|ищу|поищи|нужны|нужен|нужна|нужно|" +
 		"надо|есть|ли|у|вас|мне|пожалуйста|какие|какой|какая|какое|подбери|посоветуй*|что-нибудь|что-то|что|товары|" +
 		"товар|для|и|в|с|на|по|из|о|об|про|а|же|мой|мою|мои|можно|еще|то|так|вот|там|самые|самый|самая|самое")

@@ -18,6 +18,7 @@ type searchProductsArgs struct {
 	InStock  *bool    `json:"in_stock"`
 	Sort     string   `json:"sort"`
 	Limit    int      `json:"limit"`
+	Offset   int      `json:"offset"`
 }
 
 // pricesFromQuery reads a price limit the model left in the query text
@@ -37,6 +38,10 @@ func (a *searchProductsArgs) pricesFromQuery() {
 	}
 }
 
+// maxSearchOffset bounds paging: nobody reads a hundred results in a
+// chat, and a deep offset costs the backend.
+const maxSearchOffset = 100
+
 func searchProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "search_products",
@@ -49,6 +54,7 @@ func searchProductsTool(d *Deps) Tool {
 			"in_stock":  map[string]any{"type": "boolean", "description": "default true"},
 			"sort":      enum("default relevance", "relevance", "price_asc", "price_desc", "rating", "popular"),
 			"limit":     integer("default 5", 1, 10),
+			"offset":    integer("results to skip, for the next page", 0, maxSearchOffset),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a searchProductsArgs
@@ -63,6 +69,7 @@ func searchProductsTool(d *Deps) Tool {
 			if a.Limit > 0 {
 				q.Limit = min(a.Limit, 10)
 			}
+			q.Offset = min(max(a.Offset, 0), maxSearchOffset)
 			var err error
 			if a.MinPrice != nil {
 				if q.MinPrice, err = ToMinor(*a.MinPrice, s.Currency); err != nil {

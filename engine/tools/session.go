@@ -48,8 +48,15 @@ type State struct {
 	// Shown lists the SKUs of the cards last shown, in order, so "the
 	// second one" and "add 2 of the first" resolve.
 	Shown []string `json:"shown,omitempty"`
+	// ShownCards is what the shopper saw of each card of Shown (title,
+	// brand, price, rating), so "the cheapest", "the best rated", "the
+	// glass one" resolve without reading the catalog again.
+	ShownCards []ShownCard `json:"shown_cards,omitempty"`
 	// Focus is the product the conversation is about ("this one").
 	Focus string `json:"focus,omitempty"`
+	// Listing is the search that produced Shown, so "show more" continues
+	// it; nil when Shown came from another tool.
+	Listing *Listing `json:"listing,omitempty"`
 	// Checkout is an order being prepared, if any.
 	Checkout *CheckoutState `json:"checkout,omitempty"`
 	// Lang is the language the shopper last wrote in ("en", "ru"), so a
@@ -59,6 +66,30 @@ type State struct {
 	// turn an adapter delivers again (resumed after a crash or a deploy)
 	// is not answered, nor its cart change made, twice.
 	Done []string `json:"done,omitempty"`
+}
+
+// ShownCard is one card of State.Shown as the shopper saw it.
+type ShownCard struct {
+	SKU    string  `json:"sku"`
+	Title  string  `json:"title"`
+	Brand  string  `json:"brand,omitempty"`
+	Price  int64   `json:"price"` // minor units
+	Rating float64 `json:"rating,omitempty"`
+}
+
+// Listing is a product search as the shopper last paged through it:
+// its arguments, the offset of the page shown and how many match.
+type Listing struct {
+	Query    string  `json:"query,omitempty"`
+	Category string  `json:"category,omitempty"`
+	MinPrice float64 `json:"min_price,omitempty"`
+	MaxPrice float64 `json:"max_price,omitempty"`
+	Sort     string  `json:"sort,omitempty"`
+	Offset   int     `json:"offset,omitempty"` // where the next page starts
+	Total    int     `json:"total,omitempty"`
+	// Exact: only the products with every word of the query were shown,
+	// and later pages keep to them.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // keepDone is how many turns' keys State.Done keeps.
@@ -119,9 +150,10 @@ func (st *State) Remember(cards []view.Card) {
 	if len(cards) == 0 {
 		return
 	}
-	st.Shown = st.Shown[:0]
+	st.Shown, st.ShownCards, st.Listing = st.Shown[:0], st.ShownCards[:0], nil
 	for _, c := range cards {
 		st.Shown = append(st.Shown, c.SKU)
+		st.ShownCards = append(st.ShownCards, ShownCard{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Price: c.Price, Rating: c.Rating})
 	}
 	if len(cards) == 1 {
 		st.Focus = cards[0].SKU
