@@ -22,6 +22,13 @@ type Index interface {
 	Upsert(ctx context.Context, db bun.IDB, skus ...string) error
 }
 
+// PassageIndex is an Index that also keeps passages (shop pages...):
+// passage events (catalog.OutboxPassages) reach it by their source keys.
+// For an index without it, they are acknowledged unread.
+type PassageIndex interface {
+	UpsertPassages(ctx context.Context, db bun.IDB, keys ...string) error
+}
+
 // readier is an Index that can tell whether it is reachable.
 type readier interface {
 	Ready(ctx context.Context) error
@@ -116,17 +123,28 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 // deliver upserts the events' products and acknowledges them.
 func (w *Worker) deliver(ctx context.Context, evs []catalog.OutboxEvent) error {
 	seen := map[string]bool{}
-	var skus []string
+	var skus, keys []string
 	ids := make([]int64, len(evs))
 	for i, ev := range evs {
 		ids[i] = ev.ID
-		if !seen[ev.SKU] {
+		switch {
+		case ev.Kind == catalog.OutboxPassages && !seen["\x00"+ev.SKU]:
+			seen["\x00"+ev.SKU] = true
+			keys = append(keys, ev.SKU)
+		case ev.Kind != catalog.OutboxPassages && !seen[ev.SKU]:
 			seen[ev.SKU] = true
 			skus = append(skus, ev.SKU)
 		}
 	}
-	if err := w.idx.Upsert(ctx, w.db, skus...); err != nil {
-		return err
+	if len(skus) > 0 {
+		if err := w.idx.Upsert(ctx, w.db, skus...); err != nil {
+			return err
+		}
+	}
+	if pi, ok := w.idx.(PassageIndex); ok && len(keys) > 0 {
+		if err := pi.UpsertPassages(ctx, w.db, keys...); err != nil {
+			return err
+		}
 	}
 	if err := catalog.AckOutbox(ctx, w.db, ids...); err != nil {
 		return err

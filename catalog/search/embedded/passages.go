@@ -1,0 +1,436 @@
+package embedded
+
+// Passages is the embedded passage index (shop pages now, reviews next):
+// a small in-process hybrid index beside the product index, sharing its
+// analysis and fusion but not its data. Passages are few next to
+// products (1,000 pages make some 5,000), so it keeps plain structures:
+// a posting list of (document, weighted frequency) per stem, BM25 with
+// the passage's title and heading counted twice, and float32 vectors
+// compared exactly with every passage of the kind.
+//
+// A query's words (analysis.QueryWords) become slots as in the product
+// index: a word matches its stem, a compound's parts together, or its
+// synonyms (weight 0.4). Typo correction is left out: shoppers ask
+// policy questions in few common words. Results are the passages that
+// match a word or whose similarity reaches the floor, ranked by
+// (1-alpha)·keyword + alpha·similarity, each normalized over the
+// results as hybrid.go does for products (keyword: words matched plus
+// the BM25 share of the best).
+
+import (
+	"cmp"
+	"context"
+	"log/slog"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+	"shopbot/catalog/search/analysis"
+	"shopbot/catalog/search/vectorizer"
+)
+
+var _ search.PassageSearcher = (*Passages)(nil)
+
+const (
+	// titleBoost weighs the words of a passage's title and heading.
+	titleBoost = 2
+	// passageB is BM25's length normalization, weaker than for products
+	// (k1 is theirs): chunks differ in length by how paragraphs fell, and
+	// a short one is no more to the point.
+	passageB = 0.3
+)
+
+// PassageOptions configures a Passages index.
+type PassageOptions struct {
+	// Synonyms: nil means analysis.DefaultSynonyms.
+	Synonyms [][]string
+	// Embedder adds vector similarity; nil ranks by keywords alone. One
+	// that learns from texts (vectorizer.Local) is fitted on the passages
+	// at Rebuild, so it must not be the product index's.
+	Embedder vectorizer.Embedder
+	// Alpha: nil means search.DefaultAlpha; MinSimilarity 0 means
+	// search.DefaultMinSimilarity.
+	Alpha         *float64
+	MinSimilarity float64
+	// Poll is how often Follow looks for changes; default 500 ms.
+	Poll   time.Duration
+	Logger *slog.Logger
+}
+
+// Passages is the in-process passage index. It is safe for concurrent
+// use: searches share a read lock; Rebuild, Upsert and Follow take turns.
+type Passages struct {
+	syn   *analysis.Synonyms
+	emb   vectorizer.Embedder
+	alpha float32
+	floor float32
+	poll  time.Duration
+	log   *slog.Logger
+
+	writeMu sync.Mutex // serializes writers
+	built   bool
+
+	mu sync.RWMutex // guards st
+	st *pstate
+}
+
+// NewPassages returns an empty passage index; call Rebuild or Follow.
+func NewPassages(opts PassageOptions) *Passages {
+	if opts.Synonyms == nil {
+		opts.Synonyms = analysis.DefaultSynonyms()
+	}
+	x := &Passages{syn: analysis.NewSynonyms(opts.Synonyms), emb: opts.Embedder,
+		floor: float32(cmp.Or(opts.MinSimilarity, search.DefaultMinSimilarity)),
+		poll:  cmp.Or(opts.Poll, 500*time.Millisecond),
+		log:   cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)), st: newPState()}
+	if x.emb != nil {
+		x.alpha = search.DefaultAlpha
+		if opts.Alpha != nil {
+			x.alpha = float32(min(max(*opts.Alpha, 0), 1))
+		}
+	}
+	return x
+}
+
+// pdoc is one indexed passage.
+type pdoc struct {
+	p       catalog.Passage
+	terms   map[string]float32 // stem → weighted frequency
+	length  float32
+	vec     []float32 // unit length; nil: none
+	removed bool
+}
+
+// pposting is one document of a stem's posting list.
+type pposting struct {
+	doc int32
+	tf  float32
+}
+
+// pstate is one generation of the index. Removed documents stay in docs
+// and postings, skipped, until compaction rebuilds the state.
+type pstate struct {
+	docs     []pdoc
+	sources  map[string][]int32 // PassageKey → documents
+	postings map[string][]pposting
+	live     int
+	totalLen float64
+	newest   time.Time // newest UpdatedAt indexed
+}
+
+func newPState() *pstate {
+	return &pstate{sources: map[string][]int32{}, postings: map[string][]pposting{}}
+}
+
+// Len returns the number of indexed passages.
+func (x *Passages) Len() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.st.live
+}
+
+// analyzePassage counts a passage's weighted stems.
+func analyzePassage(p *catalog.Passage) (map[string]float32, float32) {
+	terms := map[string]float32{}
+	var n float32
+	add := func(text string, w float32) {
+		analysis.EachTerm(text, nil, func(_, stem string, _ bool) {
+			terms[stem] += w
+			n += w
+		})
+	}
+	add(p.Title, titleBoost)
+	add(p.Heading, titleBoost)
+	add(p.Body, 1)
+	return terms, n
+}
+
+// passageVectorText is what a passage's vector is computed from.
+func passageVectorText(p *catalog.Passage) string {
+	return p.Title + ". " + p.Heading + ". " + analysis.Truncate(p.Body, 600)
+}
+
+// add appends a passage (analyzed, with its vector) to st.
+func (st *pstate) add(d pdoc) {
+	id := int32(len(st.docs))
+	st.docs = append(st.docs, d)
+	for stem, tf := range d.terms {
+		st.postings[stem] = append(st.postings[stem], pposting{doc: id, tf: tf})
+	}
+	key := d.p.Key()
+	st.sources[key] = append(st.sources[key], id)
+	st.live++
+	st.totalLen += float64(d.length)
+	if d.p.UpdatedAt.After(st.newest) {
+		st.newest = d.p.UpdatedAt
+	}
+}
+
+// removeSource marks the passages of one source removed.
+func (st *pstate) removeSource(key string) {
+	for _, id := range st.sources[key] {
+		d := &st.docs[id]
+		if !d.removed {
+			d.removed = true
+			st.live--
+			st.totalLen -= float64(d.length)
+		}
+	}
+	delete(st.sources, key)
+}
+
+// compacted returns st without its removed documents, when they have come
+// to outnumber the live ones; otherwise st itself.
+func (st *pstate) compacted() *pstate {
+	if dead := len(st.docs) - st.live; dead < 64 || dead < st.live {
+		return st
+	}
+	n := newPState()
+	for _, d := range st.docs {
+		if !d.removed {
+			n.add(d)
+		}
+	}
+	n.newest = st.newest
+	return n
+}
+
+// SearchPassages implements search.PassageSearcher.
+func (x *Passages) SearchPassages(ctx context.Context, q search.PassageQuery) ([]search.Passage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ws := analysis.QueryWords(q.Text)
+	if len(ws) == 0 {
+		return nil, nil
+	}
+	var qvec []float32
+	if x.emb != nil && x.alpha > 0 {
+		qvec = queryVec(ctx, x.emb, q.Text)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	st := x.st
+	slots := st.slots(ws, x.syn)
+	cands := st.keywordScores(slots, q)
+	st.similarities(cands, qvec, q, x.floor)
+	return st.rank(cands, x.alpha, x.floor, q.PassageLimit()), nil
+}
+
+// queryVec embeds a query, or returns nil when the embedder fails (the
+// query is then answered by keywords alone).
+func queryVec(ctx context.Context, emb vectorizer.Embedder, text string) []float32 {
+	ctx, cancel := context.WithTimeout(ctx, queryEmbedTimeout)
+	defer cancel()
+	vecs, err := emb.Embed(ctx, []string{analysis.Truncate(text, analysis.MaxQueryBytes)})
+	if err != nil || len(vecs) != 1 {
+		return nil
+	}
+	return vecs[0]
+}
+
+// pslot is one query word's alternatives: each a set of stems that must
+// all occur, and its weight.
+type pslot []analysis.Alternative
+
+// slots resolves query words against the vocabulary; words no passage
+// contains are left out.
+func (st *pstate) slots(ws []analysis.QueryWord, syn *analysis.Synonyms) []pslot {
+	var out []pslot
+	for i := 0; i < len(ws); {
+		g, m, n := syn.PhraseAt(ws[i:])
+		for _, w := range ws[i : i+n] {
+			var sl pslot
+			st.addAlt(&sl, []string{w.Key}, 1)
+			if len(w.Parts) > 1 {
+				st.addAlt(&sl, w.Parts, 1)
+			}
+			for _, gi := range syn.GroupsOf(w.Key) {
+				st.addGroup(&sl, syn, gi, -1)
+			}
+			if g >= 0 {
+				st.addGroup(&sl, syn, g, m)
+			}
+			if len(sl) > 0 && !slices.ContainsFunc(out, func(o pslot) bool { return slices.Equal(o[0].Stems, sl[0].Stems) }) {
+				out = append(out, sl)
+			}
+		}
+		i += n
+	}
+	return out[:min(len(out), analysis.MaxSlots)]
+}
+
+func (st *pstate) addGroup(sl *pslot, syn *analysis.Synonyms, g, skip int) {
+	for i, stems := range syn.Members(g) {
+		if i != skip {
+			st.addAlt(sl, stems, synonymWeight)
+		}
+	}
+}
+
+// addAlt adds an alternative whose stems all occur somewhere.
+func (st *pstate) addAlt(sl *pslot, stems []string, w float32) {
+	for _, s := range stems {
+		if len(st.postings[s]) == 0 {
+			return
+		}
+	}
+	for _, a := range *sl {
+		if slices.Equal(a.Stems, stems) {
+			return
+		}
+	}
+	*sl = append(*sl, analysis.Alternative{Stems: stems, Weight: w})
+}
+
+// pcand is a candidate passage and its scores.
+type pcand struct {
+	doc     int32
+	matched int
+	bm25    float32
+	sim     float32
+	hasSim  bool
+}
+
+// keywordScores scores every passage of q's kind (and scope) that
+// matches a slot: per slot the best alternative's BM25 times its weight.
+func (st *pstate) keywordScores(slots []pslot, q search.PassageQuery) map[int32]*pcand {
+	cands := map[int32]*pcand{}
+	if st.live == 0 {
+		return cands
+	}
+	avg := float32(st.totalLen / float64(st.live))
+	n := float64(st.live)
+	for _, sl := range slots {
+		// The alternatives form one pseudo-term, as in the product index:
+		// weighted frequencies add up and saturate once, with the idf of
+		// the most frequent alternative.
+		df := 0
+		tfs := map[int32]float32{}
+		for _, a := range sl {
+			df = max(df, len(st.postings[a.Stems[0]]))
+			for _, p := range st.postings[a.Stems[0]] {
+				d := &st.docs[p.doc]
+				if d.removed || !st.wanted(d, q) {
+					continue
+				}
+				tf := p.tf
+				for _, s := range a.Stems[1:] {
+					tf = min(tf, d.terms[s]) // a phrase: all its stems, as often as the rarest
+				}
+				if tf > 0 {
+					tfs[p.doc] += a.Weight * tf
+				}
+			}
+		}
+		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
+		for doc, tf := range tfs {
+			d := &st.docs[doc]
+			c := cands[doc]
+			if c == nil {
+				c = &pcand{doc: doc}
+				cands[doc] = c
+			}
+			c.matched++
+			c.bm25 += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-passageB+passageB*d.length/avg))
+		}
+	}
+	return cands
+}
+
+func (st *pstate) wanted(d *pdoc, q search.PassageQuery) bool {
+	return d.p.Kind == q.Kind && (q.Scope == "" || d.p.Scope == q.Scope)
+}
+
+// similarities computes the similarity to qvec of every passage of q's
+// kind, adding those at or above floor as candidates.
+func (st *pstate) similarities(cands map[int32]*pcand, qvec []float32, q search.PassageQuery, floor float32) {
+	if qvec == nil {
+		return
+	}
+	for i := range st.docs {
+		d := &st.docs[i]
+		if d.removed || d.vec == nil || !st.wanted(d, q) || len(d.vec) != len(qvec) {
+			continue
+		}
+		sim := dotF32(d.vec, qvec)
+		c := cands[int32(i)]
+		if c == nil {
+			if sim < floor {
+				continue
+			}
+			c = &pcand{doc: int32(i)}
+			cands[int32(i)] = c
+		}
+		c.sim, c.hasSim = sim, true
+	}
+}
+
+func dotF32(a, b []float32) float32 {
+	var s float32
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+// rank fuses the scores and returns the best limit passages.
+func (st *pstate) rank(cands map[int32]*pcand, alpha, floor float32, limit int) []search.Passage {
+	var bestBM, kwHi float32
+	lo, hi := float32(2), float32(-2)
+	for _, c := range cands {
+		bestBM = max(bestBM, c.bm25)
+		if c.hasSim {
+			lo, hi = min(lo, c.sim), max(hi, c.sim)
+		}
+	}
+	lo = max(lo, floor)
+	raw := func(c *pcand) float32 {
+		if bestBM == 0 {
+			return float32(c.matched)
+		}
+		return float32(c.matched) + c.bm25/(bestBM*1.001)
+	}
+	for _, c := range cands {
+		kwHi = max(kwHi, raw(c))
+	}
+	type scored struct {
+		c     *pcand
+		fused float32
+	}
+	out := make([]scored, 0, len(cands))
+	for _, c := range cands {
+		var kwN, vecN float32
+		if c.matched > 0 {
+			kwN = raw(c) / kwHi
+		}
+		switch {
+		case !c.hasSim || c.sim < lo || hi < floor:
+		case hi > lo:
+			vecN = (c.sim - lo) / (hi - lo)
+		default:
+			vecN = 1
+		}
+		out = append(out, scored{c, (1-alpha)*kwN + alpha*vecN})
+	}
+	slices.SortFunc(out, func(a, b scored) int {
+		if c := cmp.Compare(b.fused, a.fused); c != 0 {
+			return c
+		}
+		pa, pb := &st.docs[a.c.doc].p, &st.docs[b.c.doc].p
+		return cmp.Or(cmp.Compare(pa.Ref, pb.Ref), cmp.Compare(pa.Seq, pb.Seq))
+	})
+	res := make([]search.Passage, 0, min(limit, len(out)))
+	for _, s := range out[:min(limit, len(out))] {
+		if s.fused <= 0 {
+			break
+		}
+		p := &st.docs[s.c.doc].p
+		res = append(res, search.Passage{Kind: p.Kind, Ref: p.Ref, Seq: p.Seq, Scope: p.Scope,
+			Title: p.Title, Heading: p.Heading, Text: p.Body, Score: float64(s.fused)})
+	}
+	return res
+}
