@@ -100,7 +100,7 @@ type pdoc struct {
 	p       catalog.Passage
 	terms   map[string]float32 // stem → weighted frequency
 	length  float32
-	vec     []float32 // unit length; nil: none
+	kind    uint8 // pstate.kinds[p.Kind]: compared per document per query
 	removed bool
 }
 
@@ -116,13 +116,15 @@ type pstate struct {
 	docs     []pdoc
 	sources  map[string][]int32 // PassageKey → documents
 	postings map[string][]pposting
+	vec      vecStore // by document id, quantized as the product index's
+	kinds    map[catalog.PassageKind]uint8
 	live     int
 	totalLen float64
 	newest   time.Time // newest UpdatedAt indexed
 }
 
 func newPState() *pstate {
-	return &pstate{sources: map[string][]int32{}, postings: map[string][]pposting{}}
+	return &pstate{sources: map[string][]int32{}, postings: map[string][]pposting{}, kinds: map[catalog.PassageKind]uint8{}}
 }
 
 // Len returns the number of indexed passages.
@@ -153,10 +155,24 @@ func passageVectorText(p *catalog.Passage) string {
 	return p.Title + ". " + p.Heading + ". " + analysis.Truncate(p.Body, 600)
 }
 
-// add appends a passage (analyzed, with its vector) to st.
-func (st *pstate) add(d pdoc) {
+// kindID numbers a kind (the first 255; more would all share 255).
+func (st *pstate) kindID(k catalog.PassageKind) uint8 {
+	id, ok := st.kinds[k]
+	if !ok {
+		id = uint8(min(len(st.kinds)+1, 255))
+		st.kinds[k] = id
+	}
+	return id
+}
+
+// add appends an analyzed passage and its vector (nil: none) to st.
+func (st *pstate) add(d pdoc, vec []float32) {
 	id := int32(len(st.docs))
+	d.kind = st.kindID(d.p.Kind)
 	st.docs = append(st.docs, d)
+	if vec != nil {
+		st.vec.set(id, vec, len(st.docs))
+	}
 	for stem, tf := range d.terms {
 		st.postings[stem] = append(st.postings[stem], pposting{doc: id, tf: tf})
 	}
@@ -189,9 +205,10 @@ func (st *pstate) compacted() *pstate {
 		return st
 	}
 	n := newPState()
-	for _, d := range st.docs {
+	for i, d := range st.docs {
 		if !d.removed {
-			n.add(d)
+			n.add(d, nil)
+			n.vec.copyFrom(int32(len(n.docs)-1), &st.vec, int32(i), len(n.docs))
 		}
 	}
 	n.newest = st.newest
@@ -214,10 +231,56 @@ func (x *Passages) SearchPassages(ctx context.Context, q search.PassageQuery) ([
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := x.st
-	slots := st.slots(ws, x.syn)
-	cands := st.keywordScores(slots, q)
-	st.similarities(cands, qvec, q, x.floor)
-	return st.rank(cands, x.alpha, x.floor, q.PassageLimit()), nil
+	s := pscratchPool.Get().(*pscratch)
+	defer pscratchPool.Put(s)
+	s.reset(len(st.docs))
+	want := filterFor(st, q)
+	st.keywordScores(st.slots(ws, x.syn), want, s)
+	st.similarities(qvec, want, x.floor, s)
+	return st.rank(s, x.alpha, x.floor, q.PassageLimit()), nil
+}
+
+// pscratch holds one query's per-document scores, dense by document id,
+// reused through a pool: a query touches thousands of passages, and maps
+// of them cost more than the scoring.
+type pscratch struct {
+	tf      []float32 // one slot's weighted frequency
+	bm25    []float32
+	sim     []float32
+	matched []uint8
+	hasSim  []bool
+	slotHit []int32 // documents of the current slot
+	cands   []int32 // documents matching a word or similar enough
+	inCands []bool
+}
+
+var pscratchPool = sync.Pool{New: func() any { return new(pscratch) }}
+
+func (s *pscratch) reset(n int) {
+	grow := func(a []float32) []float32 {
+		if cap(a) < n {
+			return make([]float32, n)
+		}
+		a = a[:n]
+		clear(a)
+		return a
+	}
+	s.tf, s.bm25, s.sim = grow(s.tf), grow(s.bm25), grow(s.sim)
+	if cap(s.matched) < n {
+		s.matched, s.hasSim, s.inCands = make([]uint8, n), make([]bool, n), make([]bool, n)
+	}
+	s.matched, s.hasSim, s.inCands = s.matched[:n], s.hasSim[:n], s.inCands[:n]
+	clear(s.matched)
+	clear(s.hasSim)
+	clear(s.inCands)
+	s.slotHit, s.cands = s.slotHit[:0], s.cands[:0]
+}
+
+func (s *pscratch) candidate(d int32) {
+	if !s.inCands[d] {
+		s.inCands[d] = true
+		s.cands = append(s.cands, d)
+	}
 }
 
 // queryVec embeds a query, or returns nil when the embedder fails (the
@@ -286,151 +349,148 @@ func (st *pstate) addAlt(sl *pslot, stems []string, w float32) {
 	*sl = append(*sl, analysis.Alternative{Stems: stems, Weight: w})
 }
 
-// pcand is a candidate passage and its scores.
-type pcand struct {
-	doc     int32
-	matched int
-	bm25    float32
-	sim     float32
-	hasSim  bool
-}
-
 // keywordScores scores every passage of q's kind (and scope) that
-// matches a slot: per slot the best alternative's BM25 times its weight.
-func (st *pstate) keywordScores(slots []pslot, q search.PassageQuery) map[int32]*pcand {
-	cands := map[int32]*pcand{}
+// matches a slot, by BM25.
+func (st *pstate) keywordScores(slots []pslot, want pfilter, s *pscratch) {
 	if st.live == 0 {
-		return cands
+		return
 	}
 	avg := float32(st.totalLen / float64(st.live))
-	n := float64(st.live)
+	// Posting lists keep removed passages until compaction, so the idf
+	// counts them on both sides: n is every document, removed or not.
+	n := float64(len(st.docs))
 	for _, sl := range slots {
 		// The alternatives form one pseudo-term, as in the product index:
 		// weighted frequencies add up and saturate once, with the idf of
 		// the most frequent alternative.
 		df := 0
-		tfs := map[int32]float32{}
+		s.slotHit = s.slotHit[:0]
 		for _, a := range sl {
 			df = max(df, len(st.postings[a.Stems[0]]))
 			for _, p := range st.postings[a.Stems[0]] {
 				d := &st.docs[p.doc]
-				if d.removed || !st.wanted(d, q) {
+				if d.removed || !want.ok(d) {
 					continue
 				}
 				tf := p.tf
-				for _, s := range a.Stems[1:] {
-					tf = min(tf, d.terms[s]) // a phrase: all its stems, as often as the rarest
+				for _, stem := range a.Stems[1:] {
+					tf = min(tf, d.terms[stem]) // a phrase: all its stems, as often as the rarest
 				}
 				if tf > 0 {
-					tfs[p.doc] += a.Weight * tf
+					if s.tf[p.doc] == 0 {
+						s.slotHit = append(s.slotHit, p.doc)
+					}
+					s.tf[p.doc] += a.Weight * tf
 				}
 			}
 		}
 		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
-		for doc, tf := range tfs {
-			d := &st.docs[doc]
-			c := cands[doc]
-			if c == nil {
-				c = &pcand{doc: doc}
-				cands[doc] = c
-			}
-			c.matched++
-			c.bm25 += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-passageB+passageB*d.length/avg))
+		for _, doc := range s.slotHit {
+			tf, d := s.tf[doc], &st.docs[doc]
+			s.tf[doc] = 0
+			s.matched[doc]++
+			s.bm25[doc] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-passageB+passageB*d.length/avg))
+			s.candidate(doc)
 		}
 	}
-	return cands
 }
 
-func (st *pstate) wanted(d *pdoc, q search.PassageQuery) bool {
-	return d.p.Kind == q.Kind && (q.Scope == "" || d.p.Scope == q.Scope)
+// pfilter is what a query keeps: a kind and, when scope is set, a scope.
+type pfilter struct {
+	kind  uint8 // 0: a kind never indexed, so nothing
+	scope string
+}
+
+func filterFor(st *pstate, q search.PassageQuery) pfilter {
+	return pfilter{kind: st.kinds[q.Kind], scope: q.Scope}
+}
+
+func (f pfilter) ok(d *pdoc) bool {
+	return d.kind == f.kind && f.kind != 0 && (f.scope == "" || d.p.Scope == f.scope)
 }
 
 // similarities computes the similarity to qvec of every passage of q's
 // kind, adding those at or above floor as candidates.
-func (st *pstate) similarities(cands map[int32]*pcand, qvec []float32, q search.PassageQuery, floor float32) {
-	if qvec == nil {
+func (st *pstate) similarities(qvec []float32, want pfilter, floor float32, s *pscratch) {
+	p := newProbe(qvec, st.vec.dim)
+	if p == nil {
 		return
 	}
 	for i := range st.docs {
 		d := &st.docs[i]
-		if d.removed || d.vec == nil || !st.wanted(d, q) || len(d.vec) != len(qvec) {
+		if d.removed || !want.ok(d) || !st.vec.has(int32(i)) {
 			continue
 		}
-		sim := dotF32(d.vec, qvec)
-		c := cands[int32(i)]
-		if c == nil {
-			if sim < floor {
-				continue
-			}
-			c = &pcand{doc: int32(i)}
-			cands[int32(i)] = c
+		sim := st.vec.sim(p, int32(i))
+		if s.matched[i] == 0 && sim < floor {
+			continue
 		}
-		c.sim, c.hasSim = sim, true
+		s.sim[i], s.hasSim[i] = sim, true
+		s.candidate(int32(i))
 	}
-}
-
-func dotF32(a, b []float32) float32 {
-	var s float32
-	for i := range a {
-		s += a[i] * b[i]
-	}
-	return s
 }
 
 // rank fuses the scores and returns the best limit passages.
-func (st *pstate) rank(cands map[int32]*pcand, alpha, floor float32, limit int) []search.Passage {
+func (st *pstate) rank(s *pscratch, alpha, floor float32, limit int) []search.Passage {
 	var bestBM, kwHi float32
 	lo, hi := float32(2), float32(-2)
-	for _, c := range cands {
-		bestBM = max(bestBM, c.bm25)
-		if c.hasSim {
-			lo, hi = min(lo, c.sim), max(hi, c.sim)
+	for _, d := range s.cands {
+		bestBM = max(bestBM, s.bm25[d])
+		if s.hasSim[d] {
+			lo, hi = min(lo, s.sim[d]), max(hi, s.sim[d])
 		}
 	}
 	lo = max(lo, floor)
-	raw := func(c *pcand) float32 {
+	raw := func(d int32) float32 {
 		if bestBM == 0 {
-			return float32(c.matched)
+			return float32(s.matched[d])
 		}
-		return float32(c.matched) + c.bm25/(bestBM*1.001)
+		return float32(s.matched[d]) + s.bm25[d]/(bestBM*1.001)
 	}
-	for _, c := range cands {
-		kwHi = max(kwHi, raw(c))
+	for _, d := range s.cands {
+		kwHi = max(kwHi, raw(d))
 	}
 	type scored struct {
-		c     *pcand
+		doc   int32
 		fused float32
 	}
-	out := make([]scored, 0, len(cands))
-	for _, c := range cands {
-		var kwN, vecN float32
-		if c.matched > 0 {
-			kwN = raw(c) / kwHi
+	better := func(a, b scored) bool {
+		if a.fused != b.fused {
+			return a.fused > b.fused
 		}
-		switch {
-		case !c.hasSim || c.sim < lo || hi < floor:
+		pa, pb := &st.docs[a.doc].p, &st.docs[b.doc].p
+		return cmp.Or(cmp.Compare(pa.Ref, pb.Ref), cmp.Compare(pa.Seq, pb.Seq)) < 0
+	}
+	top := make([]scored, 0, limit+1) // the best so far, best first
+	for _, d := range s.cands {
+		var kwN, vecN float32
+		if s.matched[d] > 0 {
+			kwN = raw(d) / kwHi
+		}
+		switch sim := s.sim[d]; {
+		case !s.hasSim[d] || sim < lo || hi < floor:
 		case hi > lo:
-			vecN = (c.sim - lo) / (hi - lo)
+			vecN = (sim - lo) / (hi - lo)
 		default:
 			vecN = 1
 		}
-		out = append(out, scored{c, (1-alpha)*kwN + alpha*vecN})
+		c := scored{d, (1-alpha)*kwN + alpha*vecN}
+		if c.fused <= 0 || len(top) == limit && !better(c, top[limit-1]) {
+			continue
+		}
+		i := len(top)
+		top = append(top, c)
+		for ; i > 0 && better(c, top[i-1]); i-- {
+			top[i] = top[i-1]
+		}
+		top[i] = c
+		top = top[:min(len(top), limit)]
 	}
-	slices.SortFunc(out, func(a, b scored) int {
-		if c := cmp.Compare(b.fused, a.fused); c != 0 {
-			return c
-		}
-		pa, pb := &st.docs[a.c.doc].p, &st.docs[b.c.doc].p
-		return cmp.Or(cmp.Compare(pa.Ref, pb.Ref), cmp.Compare(pa.Seq, pb.Seq))
-	})
-	res := make([]search.Passage, 0, min(limit, len(out)))
-	for _, s := range out[:min(limit, len(out))] {
-		if s.fused <= 0 {
-			break
-		}
-		p := &st.docs[s.c.doc].p
-		res = append(res, search.Passage{Kind: p.Kind, Ref: p.Ref, Seq: p.Seq, Scope: p.Scope,
-			Title: p.Title, Heading: p.Heading, Text: p.Body, Score: float64(s.fused)})
+	res := make([]search.Passage, len(top))
+	for i, c := range top {
+		p := &st.docs[c.doc].p
+		res[i] = search.Passage{Kind: p.Kind, Ref: p.Ref, Seq: p.Seq, Scope: p.Scope,
+			Title: p.Title, Heading: p.Heading, Text: p.Body, Score: float64(c.fused)}
 	}
 	return res
 }

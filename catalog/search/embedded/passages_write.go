@@ -3,7 +3,6 @@ package embedded
 import (
 	"context"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -39,10 +38,10 @@ func (x *Passages) rebuild(ctx context.Context, db bun.IDB) error {
 		}
 		f.Fit(texts)
 	}
-	docs := x.analyze(ctx, all)
+	docs, vecs := x.analyze(ctx, all)
 	st := newPState()
-	for _, d := range docs {
-		st.add(d)
+	for i, d := range docs {
+		st.add(d, vecs[i])
 	}
 	x.mu.Lock()
 	x.st = st
@@ -53,8 +52,9 @@ func (x *Passages) rebuild(ctx context.Context, db bun.IDB) error {
 
 // analyze makes documents of passages, with their vectors; when embedding
 // fails they rank by keywords alone (until the next rebuild or change).
-func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) []pdoc {
+func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) ([]pdoc, [][]float32) {
 	docs := make([]pdoc, len(ps))
+	vecs := make([][]float32, len(ps))
 	texts := make([]string, len(ps))
 	for i := range ps {
 		terms, n := analyzePassage(&ps[i])
@@ -62,12 +62,12 @@ func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) []pdoc {
 		texts[i] = passageVectorText(&ps[i])
 	}
 	if x.emb == nil || len(ps) == 0 {
-		return docs
+		return docs, vecs
 	}
 	for lo := 0; lo < len(ps); lo += embedBatch {
 		hi := min(lo+embedBatch, len(ps))
-		vecs, err := x.emb.Embed(ctx, texts[lo:hi])
-		if err == nil && len(vecs) != hi-lo {
+		got, err := x.emb.Embed(ctx, texts[lo:hi])
+		if err == nil && len(got) != hi-lo {
 			err = errWrongCount
 		}
 		if err != nil {
@@ -75,30 +75,9 @@ func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) []pdoc {
 				"embedder", x.emb.Name(), "passages", hi-lo, "err", err)
 			continue
 		}
-		for i, v := range vecs {
-			v = append([]float32(nil), v...)
-			if normalizeF32(v) {
-				docs[lo+i].vec = v
-			}
-		}
+		copy(vecs[lo:hi], got)
 	}
-	return docs
-}
-
-// normalizeF32 scales v to unit length; false for a zero vector.
-func normalizeF32(v []float32) bool {
-	var s float64
-	for _, f := range v {
-		s += float64(f) * float64(f)
-	}
-	if s == 0 || s != s {
-		return false
-	}
-	inv := float32(1 / math.Sqrt(s))
-	for i := range v {
-		v[i] *= inv
-	}
-	return true
+	return docs, vecs
 }
 
 // Upsert reloads the passages of these sources (PassageKey: "page:returns");
@@ -126,14 +105,14 @@ func (x *Passages) upsert(ctx context.Context, db bun.IDB, keys []string) error 
 			ps = append(ps, got...)
 		}
 	}
-	docs := x.analyze(ctx, ps)
+	docs, vecs := x.analyze(ctx, ps)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	for _, k := range keys {
 		x.st.removeSource(k)
 	}
-	for _, d := range docs {
-		x.st.add(d)
+	for i, d := range docs {
+		x.st.add(d, vecs[i])
 	}
 	x.st = x.st.compacted()
 	return nil
