@@ -150,11 +150,6 @@ func analyzePassage(p *catalog.Passage) (map[string]float32, float32) {
 	return terms, n
 }
 
-// passageVectorText is what a passage's vector is computed from.
-func passageVectorText(p *catalog.Passage) string {
-	return p.Title + ". " + p.Heading + ". " + analysis.Truncate(p.Body, 600)
-}
-
 // kindID numbers a kind (the first 255; more would all share 255).
 func (st *pstate) kindID(k catalog.PassageKind) uint8 {
 	id, ok := st.kinds[k]

@@ -34,7 +34,7 @@ func (x *Passages) rebuild(ctx context.Context, db bun.IDB) error {
 	if f, ok := x.emb.(fitter); ok {
 		texts := make([]string, len(all))
 		for i := range all {
-			texts[i] = passageVectorText(&all[i])
+			texts[i] = analysis.PassageVectorText(&all[i])
 		}
 		f.Fit(texts)
 	}
@@ -59,7 +59,7 @@ func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) ([]pdoc, [
 	for i := range ps {
 		terms, n := analyzePassage(&ps[i])
 		docs[i] = pdoc{p: ps[i], terms: terms, length: n}
-		texts[i] = passageVectorText(&ps[i])
+		texts[i] = analysis.PassageVectorText(&ps[i])
 	}
 	if x.emb == nil || len(ps) == 0 {
 		return docs, vecs

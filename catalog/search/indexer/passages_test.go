@@ -12,11 +12,8 @@ import (
 	"shopbot/catalog/search/indexer"
 )
 
-// passageIndex records product and passage upserts apart.
-type passageIndex struct {
-	fakeIndex
-	keys []string
-}
+// passageIndex records passage upserts.
+type passageIndex struct{ keys []string }
 
 func (p *passageIndex) UpsertPassages(_ context.Context, _ bun.IDB, keys ...string) error {
 	p.keys = append(p.keys, keys...)
@@ -37,12 +34,12 @@ func TestPassageEventsRouted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	idx := &passageIndex{}
-	if _, err := indexer.New(db, idx, indexer.Config{}).Drain(ctx); err != nil {
+	idx, pidx := &fakeIndex{}, &passageIndex{}
+	if _, err := indexer.New(db, idx, indexer.Config{Passages: pidx}).Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(idx.got, []string{"A"}) || !slices.Equal(idx.keys, []string{"page:returns"}) {
-		t.Errorf("products %v, passages %v", idx.got, idx.keys)
+	if !slices.Equal(idx.got, []string{"A"}) || !slices.Equal(pidx.keys, []string{"page:returns"}) {
+		t.Errorf("products %v, passages %v", idx.got, pidx.keys)
 	}
 	if _, err := catalog.UpsertPage(ctx, db, catalog.PageInput{Slug: "about", Title: "About", Body: "Us."}); err != nil {
 		t.Fatal(err)

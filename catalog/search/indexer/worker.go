@@ -22,9 +22,9 @@ type Index interface {
 	Upsert(ctx context.Context, db bun.IDB, skus ...string) error
 }
 
-// PassageIndex is an Index that also keeps passages (shop pages...):
-// passage events (catalog.OutboxPassages) reach it by their source keys.
-// For an index without it, they are acknowledged unread.
+// PassageIndex keeps passages (shop pages...): passage events
+// (catalog.OutboxPassages) reach it by their source keys. Without one
+// (Config.Passages nil) they are acknowledged unread.
 type PassageIndex interface {
 	UpsertPassages(ctx context.Context, db bun.IDB, keys ...string) error
 }
@@ -44,6 +44,8 @@ type Config struct {
 	// retried; defaults 1 s and 5 min.
 	MinBackoff, MaxBackoff time.Duration
 	Logger                 *slog.Logger
+	// Passages receives passage events; nil acknowledges them unread.
+	Passages PassageIndex
 	Metrics                *Metrics // nil: unregistered series
 }
 
@@ -141,8 +143,8 @@ func (w *Worker) deliver(ctx context.Context, evs []catalog.OutboxEvent) error {
 			return err
 		}
 	}
-	if pi, ok := w.idx.(PassageIndex); ok && len(keys) > 0 {
-		if err := pi.UpsertPassages(ctx, w.db, keys...); err != nil {
+	if w.cfg.Passages != nil && len(keys) > 0 {
+		if err := w.cfg.Passages.UpsertPassages(ctx, w.db, keys...); err != nil {
 			return err
 		}
 	}
