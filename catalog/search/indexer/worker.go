@@ -46,7 +46,7 @@ type Config struct {
 	Logger                 *slog.Logger
 	// Passages receives passage events; nil acknowledges them unread.
 	Passages PassageIndex
-	Metrics                *Metrics // nil: unregistered series
+	Metrics  *Metrics // nil: unregistered series
 }
 
 // Worker drains the outbox into an index.
