@@ -44,9 +44,10 @@ type Config struct {
 	// retried; defaults 1 s and 5 min.
 	MinBackoff, MaxBackoff time.Duration
 	Logger                 *slog.Logger
+	Metrics                *Metrics // nil: unregistered series
+
 	// Passages receives passage events; nil acknowledges them unread.
 	Passages PassageIndex
-	Metrics  *Metrics // nil: unregistered series
 }
 
 // Worker drains the outbox into an index.
