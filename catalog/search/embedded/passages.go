@@ -145,7 +145,7 @@ func analyzePassage(p *catalog.Passage) (map[string]float32, float32) {
 		})
 	}
 	add(p.Title, titleBoost)
-	add(p.Heading, titleBoost)
+	add(analysis.PassageHeading(p), titleBoost)
 	add(p.Body, 1)
 	return terms, n
 }

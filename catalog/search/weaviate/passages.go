@@ -230,7 +230,7 @@ func (x *Passages) put(ctx context.Context, ps []catalog.Passage, gen int64) err
 		if err != nil {
 			return fmt.Errorf("weaviate: encode passage %s: %w", p.Key(), err)
 		}
-		title, heading, body := terms(p.Title), terms(p.Heading), terms(p.Body)
+		title, heading, body := terms(p.Title), terms(analysis.PassageHeading(p)), terms(p.Body)
 		objs[i] = &models.Object{
 			Class: x.class,
 			ID:    strfmt.UUID(uuid.NewSHA1(passageNamespace, []byte(p.Key()+"#"+strconv.Itoa(p.Seq))).String()),
