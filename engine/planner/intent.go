@@ -122,6 +122,7 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
+	matchInfo, // info.go
 	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
 	matchClearCart, matchRemove, matchSetQty, matchAdd, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,

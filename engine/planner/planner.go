@@ -94,6 +94,7 @@ var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) 
 	IntentGreeting:     (*plannerTurn).greeting,
 	IntentThanks:       (*plannerTurn).thanks,
 	IntentRefuse:       (*plannerTurn).refuse,
+	IntentInfo:         (*plannerTurn).info, // info.go
 }
 
 // ---- plumbing ----
