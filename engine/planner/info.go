@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"shopbot/engine/tools"
 )
@@ -103,7 +104,7 @@ func (t *plannerTurn) info(ctx context.Context, in Intent) error {
 	best := shop.Passages[0]
 	quoted := []string{best.Text}
 	for _, p := range shop.Passages[1:] {
-		if p.Slug == best.Slug && len(quoted) < 2 {
+		if p.Slug == best.Slug && len(quoted) < 2 && isCyrillic(p.Text) == isCyrillic(best.Text) {
 			if p.Heading != "" && p.Heading != p.Page {
 				quoted = append(quoted, p.Heading+": "+p.Text)
 			} else {
@@ -117,6 +118,21 @@ func (t *plannerTurn) info(ctx context.Context, in Intent) error {
 	}
 	t.sayText(fmt.Sprintf(infoText.get(t.lang).quote, where, strings.Join(quoted, "\n\n")))
 	return nil
+}
+
+// isCyrillic reports whether text is mostly Cyrillic: a page's Russian
+// section is not quoted beside an English answer, nor the reverse.
+func isCyrillic(text string) bool {
+	var cyr, other int
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Cyrillic, r):
+			cyr++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return cyr > other
 }
 
 // infoText is the skill's wording per language (English is the default).
