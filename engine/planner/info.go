@@ -104,7 +104,7 @@ func (t *plannerTurn) info(ctx context.Context, in Intent) error {
 	best := shop.Passages[0]
 	quoted := []string{best.Text}
 	for _, p := range shop.Passages[1:] {
-		if p.Slug == best.Slug && len(quoted) < 2 && isCyrillic(p.Text) == isCyrillic(best.Text) {
+		if p.Slug == best.Slug && len(quoted) < 2 && mostlyCyrillic(p.Text) == mostlyCyrillic(best.Text) {
 			if p.Heading != "" && p.Heading != p.Page {
 				quoted = append(quoted, p.Heading+": "+p.Text)
 			} else {
@@ -120,9 +120,9 @@ func (t *plannerTurn) info(ctx context.Context, in Intent) error {
 	return nil
 }
 
-// isCyrillic reports whether text is mostly Cyrillic: a page's Russian
+// mostlyCyrillic reports whether text is mostly Cyrillic: a page's Russian
 // section is not quoted beside an English answer, nor the reverse.
-func isCyrillic(text string) bool {
+func mostlyCyrillic(text string) bool {
 	var cyr, other int
 	for _, r := range text {
 		switch {
