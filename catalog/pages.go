@@ -54,6 +54,8 @@ func (in *PageInput) Validate() error {
 		return fmt.Errorf("%w: missing slug", ErrInvalid)
 	case len(in.Slug) > MaxPageSlug || !slugRE.MatchString(in.Slug):
 		return fmt.Errorf("%w: slug %q must be 1–%d characters of a-z, 0-9 and single inner hyphens", ErrInvalid, clip(in.Slug, 80), MaxPageSlug)
+	case in.Slug == "new":
+		return fmt.Errorf("%w: slug \"new\" is reserved (the panel's new-page form)", ErrInvalid)
 	case !utf8.ValidString(in.Title) || !utf8.ValidString(in.Body):
 		return fmt.Errorf("%w: page %s: text is not valid UTF-8", ErrInvalid, in.Slug)
 	case in.Title == "":

@@ -89,6 +89,7 @@ func TestPageInputInvalid(t *testing.T) {
 			{Slug: "-lead", Title: "T"},
 			{Slug: "a--b", Title: "T"},
 			{Slug: "ok/../x", Title: "T"},
+			{Slug: "new", Title: "T"},
 			{Slug: strings.Repeat("a", catalog.MaxPageSlug+1), Title: "T"},
 			{Slug: "ok", Title: ""},
 			{Slug: "ok", Title: "two\nlines"},
