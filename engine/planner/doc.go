@@ -13,6 +13,10 @@
 // It is deterministic: no model, no randomness, no clock but the
 // session's.
 //
+// Questions about the shop itself (returns, shipping, payment, warranty,
+// contact) are answered from the shop's pages by info.go, quoting the
+// best passage with its page title.
+//
 // It imports engine/tools and catalog; the engine imports it, never the
 // other way round.
 package planner
