@@ -15,10 +15,19 @@ func (f passageFunc) SearchPassages(ctx context.Context, q search.PassageQuery) 
 }
 
 func TestPassageFallback(t *testing.T) {
-	down := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) { return nil, errors.New("refused") })
-	slow := passageFunc(func(ctx context.Context, _ search.PassageQuery) ([]search.Passage, error) { <-ctx.Done(); return nil, ctx.Err() })
-	up := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) { return []search.Passage{{Ref: "primary"}}, nil })
-	local := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) { return []search.Passage{{Ref: "local"}}, nil })
+	down := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) {
+		return nil, errors.New("refused")
+	})
+	slow := passageFunc(func(ctx context.Context, _ search.PassageQuery) ([]search.Passage, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	up := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) {
+		return []search.Passage{{Ref: "primary"}}, nil
+	})
+	local := passageFunc(func(context.Context, search.PassageQuery) ([]search.Passage, error) {
+		return []search.Passage{{Ref: "local"}}, nil
+	})
 	for _, tc := range []struct {
 		name    string
 		primary search.PassageSearcher
