@@ -23,6 +23,8 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
+require github.com/yuin/goldmark v1.8.7
+
 require (
 	github.com/asaskevich/govalidator v0.0.0-20230301143203-a9d515a09cc2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -28,6 +28,8 @@ type Handlers struct {
 
 	Orders, Order, SetOrderStatus http.HandlerFunc
 
+	Pages, NewPage, CreatePage, EditPage, SavePage, DeletePage http.HandlerFunc
+
 	Inbox, Transcript, Pause, Resume, Reply http.HandlerFunc
 
 	Playground, PlaygroundTrace http.HandlerFunc
@@ -65,6 +67,13 @@ func (s *Server) Handlers() Handlers {
 		Orders:         page(s.orders),
 		Order:          page(s.order),
 		SetOrderStatus: action(s.setOrderStatus),
+
+		Pages:      page(s.pagesList),
+		NewPage:    page(s.newPage),
+		CreatePage: action(s.createPage),
+		EditPage:   page(s.editPage),
+		SavePage:   action(s.savePage),
+		DeletePage: action(s.deletePage),
 
 		Inbox:      page(s.inbox),
 		Transcript: page(s.transcript),

@@ -38,6 +38,9 @@ func TestEveryPageRenders(t *testing.T) {
 			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
 			{"playground", "/admin/playground", "playground.js"},
 			{"settings", "/admin/settings", "Test Shop"},
+			{"pages", "/admin/pages", "Shipping and delivery"},
+			{"page_edit", "/admin/pages/shipping", "Countries we ship to"},
+			{"page_edit", "/admin/pages/new", "New page"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
 		} {
 			code, body := p.get(tc.path)

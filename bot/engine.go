@@ -11,7 +11,6 @@ import (
 	"shopbot/engine"
 	"shopbot/engine/llm"
 	"shopbot/engine/openai"
-	"shopbot/engine/tools"
 )
 
 // chatLockSessions is how many Postgres sessions hold this process's
@@ -33,7 +32,7 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 // when configured, else the offline planner alone. notify hears of orders
 // placed and handoffs (nil drops them). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
-func newEngine(cfg *Config, db *bun.DB, searcher tools.Searcher, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
+func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
 	var model llm.Model
 	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
 		model = openai.New(openai.Config{
@@ -44,6 +43,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher tools.Searcher, reg prometheus.
 	eng, err = engine.New(engine.Config{
 		DB:          db,
 		Search:      searcher,
+		Pages:       searcher.pages,
 		Model:       model,
 		ShopName:    cfg.ShopName,
 		Currency:    cfg.ShopCurrency,

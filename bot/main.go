@@ -63,6 +63,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return migrateCmd(ctx, e, rest)
 	case "import":
 		return importCmd(ctx, e, rest)
+	case "import-pages":
+		return importPagesCmd(ctx, e, rest)
 	case "reindex":
 		return reindexCmd(ctx, e, rest)
 	case "demo-catalog":
@@ -83,6 +85,7 @@ Usage:
   shopbot chat [flags]           talk to the bot in the terminal (one reply block per line when piped)
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
+  shopbot import-pages DIR       create or update shop pages from DIR/*.md by slug (file name)
   shopbot reindex [flags]        rebuild the configured search backend (Weaviate) from the database
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
   shopbot search-eval --judgments FILE [--verbose]

@@ -70,6 +70,14 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reindex: %w", err)
 	}
+	// The shop's pages too (their embedder is fitted on them first), since
+	// the outbox events dropped below include the pages'.
+	if err := s.pageIndex.Rebuild(ctx, db); err != nil {
+		return fmt.Errorf("reindex: pages: %w", err)
+	}
+	if err := s.weaviatePages.Rebuild(ctx, db); err != nil {
+		return fmt.Errorf("reindex: pages: %w", err)
+	}
 	took := time.Since(start)
 	// Changes recorded before the rebuild read the catalog are in it now.
 	dropped, err := indexer.Discard(ctx, db, start)

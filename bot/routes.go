@@ -79,6 +79,13 @@ func adminRoutes(mux *http.ServeMux, a admin.Handlers) {
 	mux.HandleFunc("GET /admin/orders/{number}", a.Order)
 	mux.HandleFunc("POST /admin/orders/{number}/status", a.SetOrderStatus)
 
+	mux.HandleFunc("GET /admin/pages", a.Pages)
+	mux.HandleFunc("GET /admin/pages/new", a.NewPage)
+	mux.HandleFunc("POST /admin/pages/new", a.CreatePage)
+	mux.HandleFunc("GET /admin/pages/{slug}", a.EditPage)
+	mux.HandleFunc("POST /admin/pages/{slug}", a.SavePage)
+	mux.HandleFunc("POST /admin/pages/{slug}/delete", a.DeletePage)
+
 	mux.HandleFunc("GET /admin/conversations", a.Inbox)
 	mux.HandleFunc("GET /admin/conversations/{id}", a.Transcript)
 	mux.HandleFunc("POST /admin/conversations/{id}/pause", a.Pause)

@@ -51,6 +51,8 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/admin/playground", "Playground"}, {"GET", "/admin/playground/trace", "PlaygroundTrace"},
 		{"GET", "/admin/settings", "SettingsPage"}, {"POST", "/admin/settings", "SaveSettings"},
 		{"POST", "/admin/staff", "AddStaff"}, {"POST", "/admin/staff/2/delete", "DeleteStaff"},
+		{"GET", "/admin/pages", "Pages"}, {"GET", "/admin/pages/new", "NewPage"}, {"POST", "/admin/pages/new", "CreatePage"},
+		{"GET", "/admin/pages/returns", "EditPage"}, {"POST", "/admin/pages/returns", "SavePage"}, {"POST", "/admin/pages/returns/delete", "DeletePage"},
 	} {
 		rec := httptest.NewRecorder()
 		mux.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
@@ -91,7 +93,8 @@ func adminPatterns(t *testing.T, mux *http.ServeMux) []string {
 			"/admin/products", "/admin/products/new", "/admin/products/1", "/admin/products/1/archive", "/admin/products/1/restore",
 			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status",
 			"/admin/conversations", "/admin/conversations/1", "/admin/conversations/1/pause", "/admin/conversations/1/resume",
-			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/settings", "/admin/staff", "/admin/staff/1/delete"} {
+			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",
+			"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete"} {
 			rec := httptest.NewRecorder()
 			mux.ServeHTTP(rec, httptest.NewRequest(m, p, nil))
 			if rec.Code == 200 {

@@ -31,6 +31,13 @@ type searchBackend struct {
 	alpha    float64
 	outbox   *indexer.Metrics
 	log      *slog.Logger
+
+	// The shop's pages (passages): their own embedded index, always
+	// built; with Weaviate also its passage collection, which the
+	// embedded one backs up. pages is what search_shop_info searches.
+	pages         tools.PassageSearcher
+	pageIndex     *embedded.Passages
+	weaviatePages *weaviate.Passages
 }
 
 // newSearch builds the configured backend, empty until load is called;
@@ -48,6 +55,14 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 	s := &searchBackend{index: idx, embedder: opts.Embedder.Name(), alpha: cfg.search.alpha,
 		outbox: indexer.NewMetrics(reg), log: log,
 		Searcher: search.NewMeasured(search.Named{Name: "embedded", Searcher: idx}, m)}
+	// The local embedder learns from the texts it is fitted on: the pages
+	// get one of their own, so fitting it on them moves no product vector.
+	pageEmb := opts.Embedder
+	if _, learns := pageEmb.(*vectorizer.Local); learns {
+		pageEmb = vectorizer.NewLocal(0)
+	}
+	s.pageIndex = embedded.NewPassages(embedded.PassageOptions{Embedder: pageEmb, Alpha: &cfg.search.alpha, Logger: log})
+	s.pages = s.pageIndex
 	if cfg.SearchBackend != "weaviate" {
 		return s, nil
 	}
@@ -57,6 +72,10 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 		return nil, usagef("%v", err)
 	}
 	s.weaviate = wv
+	if s.weaviatePages, err = wv.Passages(weaviate.PassageConfig{Embedder: pageEmb, Expander: s.pageIndex}); err != nil {
+		return nil, usagef("%v", err)
+	}
+	s.pages = search.PassageFallback{Primary: s.weaviatePages, Secondary: s.pageIndex, Logger: log}
 	s.Searcher = search.NewFallback(search.Named{Name: "weaviate", Searcher: wv}, search.Named{Name: "embedded", Searcher: idx},
 		search.FallbackConfig{Logger: log, Metrics: m})
 	return s, nil
@@ -76,18 +95,23 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 	}
 	log.DebugContext(ctx, "search index built", "products", s.index.Len(), "took", time.Since(start))
 	go s.index.Follow(ctx, db)
-	target := indexer.NoIndex
+	if err := s.pageIndex.Rebuild(ctx, db); err != nil {
+		return fmt.Errorf("build page index: %w", err)
+	}
+	go s.pageIndex.Follow(ctx, db)
+	target, wcfg := indexer.NoIndex, indexer.Config{Logger: log, Metrics: s.outbox}
 	if s.weaviate != nil {
 		target = s.weaviate
 		// Under the migration lock: replicas starting together on an
 		// empty collection fill it once, and two rebuilds cannot delete
 		// each other's objects as stale.
+		wcfg.Passages = s.weaviatePages
 		fill := func(ctx context.Context, db bun.IDB) error { s.fillWeaviate(ctx, db); return nil }
 		if _, _, err := migrations.Setup(ctx, db, fill); err != nil {
 			return fmt.Errorf("fill weaviate: %w", err)
 		}
 	}
-	w := indexer.New(db, target, indexer.Config{Logger: log, Metrics: s.outbox})
+	w := indexer.New(db, target, wcfg)
 	go func() { _ = w.Run(ctx) }()
 	return nil
 }
@@ -99,6 +123,10 @@ func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
 	if err != nil {
 		s.log.WarnContext(ctx, "weaviate unreachable at startup; searching the embedded index until it is back", "err", err)
 		return
+	}
+	// The pages are few: their collection is rewritten at every start.
+	if err := s.weaviatePages.Rebuild(ctx, db); err != nil {
+		s.log.WarnContext(ctx, "weaviate: writing the shop's pages failed; searching the embedded page index", "err", err)
 	}
 	if n > 0 || s.index.Len() == 0 {
 		return

@@ -64,6 +64,8 @@ type Config struct {
 	// nothing later in the turn is written or sent, and Handle returns
 	// ErrCrashed.
 	Crash func(step string) bool
+	// Pages searches the shop's pages (search_shop_info); nil: none.
+	Pages tools.PassageSearcher
 }
 
 func (c *Config) defaults() {
@@ -129,6 +131,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, errors.New("engine: DB and Search are required")
 	}
 	deps := &tools.Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
+	deps.Passages = cfg.Pages
 	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
 		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)

@@ -119,8 +119,12 @@ func Load(ctx context.Context, db bun.IDB) (int, error) {
 	return len(ps), nil
 }
 
-// write upserts ps with their ratings and adds their reviews.
+// write upserts ps with their ratings and adds their reviews, and the
+// demo pages.
 func write(ctx context.Context, tx bun.Tx, ps []Product) error {
+	if err := writePages(ctx, tx); err != nil {
+		return err
+	}
 	ins := make([]catalog.ProductInput, len(ps))
 	skus := make([]string, len(ps))
 	for i, p := range ps {

@@ -8,6 +8,11 @@
 // synthetic catalogs in the import format for scale tests
 // (`shopbot demo-catalog --size N`).
 //
+// The demo shop's pages (pages/*.md: returns, shipping with the countries
+// it ships to, payment, warranty, contact, about; each with a short Russian
+// section) are written with the catalog, in the `shopbot import-pages`
+// format (catalog.ParsePageFile).
+//
 // The data files use the import JSONL format (see package importer) plus
 // rating, rating_count and reviews.
 package demo

@@ -34,6 +34,11 @@
 //     shopper never sees an outage. Measured and Fallback record
 //     shopbot_search_latency_seconds by backend.
 //   - searchtest (subpackage): the conformance suite every backend runs.
+//   - Passages (passage.go): PassageSearcher and its types, the search of
+//     chunks of longer texts (shop pages; reviews next) in an index of
+//     their own on each backend (embedded.Passages, weaviate.Passages),
+//     ranked by the same hybrid machinery; RunPassages in searchtest
+//     checks both.
 //
 // Imports run one way: analysis and vectorizer import no search package;
 // this package imports analysis (Query.RankText); embedded and weaviate

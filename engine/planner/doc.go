@@ -30,6 +30,10 @@
 // holds multi-turn conversations in English and Russian; a held-out third
 // (exchanges_holdout.txt) measures how well the planner generalizes.
 //
+// Questions about the shop itself (returns, shipping, payment, warranty,
+// contact) are answered from the shop's pages by info.go, quoting the
+// best passage with its page title.
+//
 // It imports engine/tools and catalog; the engine imports it, never the
 // other way round.
 package planner

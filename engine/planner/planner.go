@@ -96,6 +96,7 @@ var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) 
 	IntentRefuse:       (*plannerTurn).refuse,
 	IntentMore:         (*plannerTurn).more,
 	IntentPersonal:     (*plannerTurn).personal,
+	IntentInfo:         (*plannerTurn).info, // info.go
 }
 
 // ---- plumbing ----

@@ -36,6 +36,8 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Search   Searcher
+	// Passages searches the shop's pages (search_shop_info); nil: none.
+	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"
 	Now      func() time.Time // clock; time.Now in production
 	// Notify tells someone outside the turn (an order placed, a handoff).

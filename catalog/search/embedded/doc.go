@@ -90,4 +90,13 @@
 // Expand (expand.go) hands the slots out as analysis.Alternative stems:
 // the Weaviate backend's query expansion, which needs this catalog's
 // vocabulary for typo corrections.
+//
+// # Passages
+//
+// Passages (passages.go, passages_write.go) is a separate, smaller index
+// of the passages of shop pages (and reviews next), with the same
+// analysis, synonyms, quantized vectors and fusion; it follows the
+// passages table the way Index follows products. Its embedder, when it
+// learns from texts, is its own: fitting it on pages must not move the
+// products' vectors.
 package embedded

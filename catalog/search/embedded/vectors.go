@@ -203,3 +203,19 @@ func (v *vecStore) distance(p *probe, d int32) int {
 	}
 	return n
 }
+
+// copyFrom gives document d the vector document sd has in src (or none),
+// for an index compacting its documents.
+func (v *vecStore) copyFrom(d int32, src *vecStore, sd int32, docs int) {
+	if !src.has(sd) {
+		v.clear(d)
+		return
+	}
+	if v.dim == 0 {
+		v.dim, v.words = src.dim, src.words
+	}
+	v.grow(max(docs, int(d)+1))
+	copy(v.vec(d), src.vec(sd))
+	copy(v.code(d), src.code(sd))
+	v.inv[d] = src.inv[sd]
+}

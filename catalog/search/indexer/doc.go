@@ -19,6 +19,10 @@
 // backend the worker runs over NoIndex, acknowledging events unread so
 // the outbox does not grow.
 //
+// Passage events (catalog.OutboxPassages, a shop page changed) carry a
+// source key instead of a SKU and go to Config.Passages (the Weaviate
+// passage collection); without one they are acknowledged unread.
+//
 // Metrics: shopbot_outbox_pending (events waiting), and
 // shopbot_outbox_delivered_total and shopbot_outbox_failures_total
 // (failed delivery attempts).

@@ -22,6 +22,13 @@ type Index interface {
 	Upsert(ctx context.Context, db bun.IDB, skus ...string) error
 }
 
+// PassageIndex keeps passages (shop pages...): passage events
+// (catalog.OutboxPassages) reach it by their source keys. Without one
+// (Config.Passages nil) they are acknowledged unread.
+type PassageIndex interface {
+	UpsertPassages(ctx context.Context, db bun.IDB, keys ...string) error
+}
+
 // readier is an Index that can tell whether it is reachable.
 type readier interface {
 	Ready(ctx context.Context) error
@@ -38,6 +45,9 @@ type Config struct {
 	MinBackoff, MaxBackoff time.Duration
 	Logger                 *slog.Logger
 	Metrics                *Metrics // nil: unregistered series
+
+	// Passages receives passage events; nil acknowledges them unread.
+	Passages PassageIndex
 }
 
 // Worker drains the outbox into an index.
@@ -116,17 +126,28 @@ func (w *Worker) Drain(ctx context.Context) (int, error) {
 // deliver upserts the events' products and acknowledges them.
 func (w *Worker) deliver(ctx context.Context, evs []catalog.OutboxEvent) error {
 	seen := map[string]bool{}
-	var skus []string
+	var skus, keys []string
 	ids := make([]int64, len(evs))
 	for i, ev := range evs {
 		ids[i] = ev.ID
-		if !seen[ev.SKU] {
+		switch {
+		case ev.Kind == catalog.OutboxPassages && !seen["\x00"+ev.SKU]:
+			seen["\x00"+ev.SKU] = true
+			keys = append(keys, ev.SKU)
+		case ev.Kind != catalog.OutboxPassages && !seen[ev.SKU]:
 			seen[ev.SKU] = true
 			skus = append(skus, ev.SKU)
 		}
 	}
-	if err := w.idx.Upsert(ctx, w.db, skus...); err != nil {
-		return err
+	if len(skus) > 0 {
+		if err := w.idx.Upsert(ctx, w.db, skus...); err != nil {
+			return err
+		}
+	}
+	if w.cfg.Passages != nil && len(keys) > 0 {
+		if err := w.cfg.Passages.UpsertPassages(ctx, w.db, keys...); err != nil {
+			return err
+		}
 	}
 	if err := catalog.AckOutbox(ctx, w.db, ids...); err != nil {
 		return err

@@ -88,3 +88,38 @@ func TestConformance(t *testing.T) {
 		})
 	})
 }
+
+// TestPassageConformance runs the passage suite against a real Weaviate
+// server, fed by the outbox worker, with the embedded passage index as
+// the expander and embedder, as bot wires it.
+func TestPassageConformance(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		searchtest.RunPassages(t, db, func(t *testing.T, db *bun.DB) search.PassageSearcher {
+			srv := weaviatetest.Shared(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			emb := vectorizer.NewLocal(0)
+			local := embedded.NewPassages(embedded.PassageOptions{Embedder: emb, Poll: 50 * time.Millisecond, Logger: testLogger(t)})
+			if err := local.Rebuild(ctx, db); err != nil {
+				t.Fatal(err)
+			}
+			b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(),
+				Embedder: vectorizer.NewLocal(0), Expander: embedded.New(embedded.Options{}), Alpha: search.DefaultAlpha, Logger: testLogger(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			px, err := b.Passages(weaviate.PassageConfig{Collection: collection(), Embedder: emb, Expander: local})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := px.Rebuild(ctx, db); err != nil {
+				t.Fatalf("rebuild: %v\n%s", err, srv.Output())
+			}
+			w := indexer.New(db, indexer.NoIndex, indexer.Config{Poll: 50 * time.Millisecond, Logger: testLogger(t), Passages: px})
+			done := make(chan struct{}, 2)
+			go func() { local.Follow(ctx, db); done <- struct{}{} }()
+			go func() { _ = w.Run(ctx); done <- struct{}{} }()
+			t.Cleanup(func() { cancel(); <-done; <-done })
+			return px
+		})
+	})
+}

@@ -58,4 +58,15 @@
 // collection serves every replica, so whichever replica's worker delivers
 // an event, all see it. While Weaviate is down, searches fall back to the
 // embedded index (search.Fallback).
+//
+// # Passages
+//
+// Backend.Passages is a second collection (default "ShopbotPassage") for
+// passages (shop pages now, reviews next; passages.go): one object per
+// passage with its kind, scope and source key as filters, its title,
+// heading and text as BM25 fields (2, 2, 1) and the payload returned to
+// callers. It is fed by the outbox's passage events
+// (indexer.Config.Passages): the current passages of a source are written,
+// then its older objects deleted. Queries are expanded against the
+// embedded passage index's vocabulary and ranked like products.
 package weaviate

@@ -25,6 +25,11 @@ type hit struct {
 
 // query runs a GraphQL Get of the collection and decodes its objects.
 func (b *Backend) query(ctx context.Context, get string) ([]hit, error) {
+	return b.queryClass(ctx, b.class, get)
+}
+
+// queryClass runs a GraphQL Get and decodes the objects of class.
+func (b *Backend) queryClass(ctx context.Context, class, get string) ([]hit, error) {
 	resp, err := b.client.GraphQL().Raw().WithQuery("{Get{" + get + "}}").Do(ctx)
 	if err != nil && ctx.Err() != nil {
 		return nil, fmt.Errorf("weaviate: query: %w", ctx.Err())
@@ -49,7 +54,7 @@ func (b *Backend) query(ctx context.Context, get string) ([]hit, error) {
 	if err := json.Unmarshal(raw, &data); err != nil {
 		return nil, fmt.Errorf("weaviate: query: decode: %w", err)
 	}
-	return data.Get[b.class], nil
+	return data.Get[class], nil
 }
 
 // args joins GraphQL arguments, leaving out empty ones.

@@ -15,6 +15,8 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine/tools"
 )
 
@@ -30,13 +32,19 @@ type Env struct {
 }
 
 // New loads the demo shop into db and builds the tools over it, with
-// database keyword search and the fixed clock.
+// database keyword search, the embedded index of the shop's pages and the
+// fixed clock.
 func New(t testing.TB, db *bun.DB) *Env {
 	t.Helper()
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
 	deps := &tools.Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
+	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
+	if err := pages.Rebuild(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	deps.Passages = pages // the demo shop's pages, for search_shop_info
 	tb, err := tools.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)

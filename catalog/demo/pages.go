@@ -1,0 +1,51 @@
+package demo
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+//go:embed pages/*.md
+var pageFiles embed.FS
+
+// Pages parses the demo shop's pages (returns, shipping, payment,
+// warranty, contact, about), written as `shopbot import-pages` reads them.
+func Pages() ([]catalog.PageInput, error) {
+	names, err := fs.Glob(pageFiles, "pages/*.md")
+	if err != nil {
+		return nil, err
+	}
+	out := make([]catalog.PageInput, 0, len(names))
+	for _, name := range names {
+		b, err := pageFiles.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		in, err := catalog.ParsePageFile(name, b)
+		if err != nil {
+			return nil, fmt.Errorf("demo: %s: %w", name, err)
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// writePages saves the demo pages, replacing pages of the same slugs.
+func writePages(ctx context.Context, tx bun.IDB) error {
+	pages, err := Pages()
+	if err != nil {
+		return err
+	}
+	for _, p := range pages {
+		if _, err := catalog.UpsertPage(ctx, tx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
