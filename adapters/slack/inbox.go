@@ -12,7 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
+	"shopbot/catalog/groupcommit"
 )
 
 // inboxRow is a request from Slack as received, kept until its work is
@@ -51,12 +51,12 @@ func storableKey(k string) bool {
 const keepHandled = 7 * 24 * time.Hour
 
 // inbox stores requests before they are acknowledged and marks them
-// handled after, both with group commit (catalog.GroupCommit): a burst of
+// handled after, both with group commit (groupcommit.Batcher): a burst of
 // requests costs a few commits instead of one each.
 type inbox struct {
 	db      *bun.DB
-	records catalog.GroupCommit[inboxRow, bool]
-	handled catalog.GroupCommit[string, bool]
+	records groupcommit.Batcher[inboxRow, bool]
+	handled groupcommit.Batcher[string, bool]
 }
 
 func newInbox(db *bun.DB) *inbox {

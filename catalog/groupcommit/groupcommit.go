@@ -1,11 +1,11 @@
-package catalog
+package groupcommit
 
 import (
 	"context"
 	"sync"
 )
 
-// GroupCommit writes items with group commit: the items that arrive while
+// Batcher writes items with group commit: the items that arrive while
 // a write is in flight are written together by the next one, so a burst
 // costs a few commits instead of one each — on SQLite every commit takes
 // the single write slot. The caller that finds no write in flight writes
@@ -15,7 +15,7 @@ import (
 // result per item, or an error for the whole batch. It runs without the
 // callers' cancellation: a caller that gives up does not stop a write
 // others wait for.
-type GroupCommit[T, R any] struct {
+type Batcher[T, R any] struct {
 	Write func(ctx context.Context, items []T) ([]R, error)
 	Max   int
 
@@ -36,7 +36,7 @@ type groupRes[R any] struct {
 
 // Do writes item, with whatever else is waiting, and returns its result;
 // if ctx ends first it returns ctx's error (the item may still be written).
-func (g *GroupCommit[T, R]) Do(ctx context.Context, item T) (R, error) {
+func (g *Batcher[T, R]) Do(ctx context.Context, item T) (R, error) {
 	req := groupReq[T, R]{item: item, done: make(chan groupRes[R], 1)}
 	g.mu.Lock()
 	g.pending = append(g.pending, req)
@@ -55,7 +55,7 @@ func (g *GroupCommit[T, R]) Do(ctx context.Context, item T) (R, error) {
 	}
 }
 
-func (g *GroupCommit[T, R]) flush(ctx context.Context) {
+func (g *Batcher[T, R]) flush(ctx context.Context) {
 	limit := g.Max
 	if limit <= 0 {
 		limit = 256
@@ -88,7 +88,7 @@ func (g *GroupCommit[T, R]) flush(ctx context.Context) {
 
 // Pending reports whether a write is in flight and how many items wait
 // for the next.
-func (g *GroupCommit[T, R]) Pending() (busy bool, n int) {
+func (g *Batcher[T, R]) Pending() (busy bool, n int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	return g.busy, len(g.pending)

@@ -1,4 +1,4 @@
-package catalog_test
+package groupcommit_test
 
 import (
 	"context"
@@ -7,18 +7,18 @@ import (
 	"testing"
 	"time"
 
-	"shopbot/catalog"
+	"shopbot/catalog/groupcommit"
 )
 
-// TestGroupCommit: items arriving while a write is in flight are written
+// TestBatcher: items arriving while a write is in flight are written
 // together, at most Max at a time; each caller gets its own item's
 // result, or the batch's error; a caller whose context ends stops
 // waiting, while the write goes on for the others.
-func TestGroupCommit(t *testing.T) {
+func TestBatcher(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var batches [][]int
-	g := catalog.GroupCommit[int, int]{Max: 3, Write: func(_ context.Context, items []int) ([]int, error) {
+	g := groupcommit.Batcher[int, int]{Max: 3, Write: func(_ context.Context, items []int) ([]int, error) {
 		if items[0] == 0 {
 			<-release // the first write holds the others back
 		}
@@ -66,7 +66,7 @@ func TestGroupCommit(t *testing.T) {
 }
 
 // waitFor waits until a write is in flight with n items waiting.
-func waitFor(t *testing.T, g *catalog.GroupCommit[int, int], n int) {
+func waitFor(t *testing.T, g *groupcommit.Batcher[int, int], n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
