@@ -168,12 +168,21 @@ func (in *Inbox) insert(ctx context.Context, batch []arrival) ([]bool, error) {
 // write runs fn on the held connection, taking one if there is none; a
 // failed connection is given back and replaced by the next write. Once
 // the inbox's context has ended, fn runs on the pool.
+//
+// A held connection outlives its pool's Close (database/sql lets a Conn
+// run queries until it is closed), so each write first asks the pool
+// whether it is closed: without waiting, as the context given is already
+// done — the pool reports its closing before it looks at the context.
 func (in *Inbox) write(ctx context.Context, fn func(bun.IDB) error) error {
 	in.mu.Lock()
 	conn, closed := in.conn, in.closed
 	in.mu.Unlock()
 	if closed {
 		return fn(in.db)
+	}
+	if err := in.poolClosed(); err != nil {
+		in.dropConn(conn)
+		return err
 	}
 	if conn == nil {
 		c, err := in.db.Conn(ctx)
@@ -192,14 +201,37 @@ func (in *Inbox) write(ctx context.Context, fn func(bun.IDB) error) error {
 	}
 	err := fn(conn)
 	if err != nil {
-		in.mu.Lock()
-		if in.conn == conn {
-			in.conn = nil
-		}
-		in.mu.Unlock()
-		conn.Close()
+		in.dropConn(conn)
 	}
 	return err
+}
+
+// poolClosed returns the pool's error once it is closed, nil otherwise.
+func (in *Inbox) poolClosed() error {
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	c, err := in.db.Conn(done)
+	if err == nil {
+		c.Close() // a free connection handed out all the same
+		return nil
+	}
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// dropConn gives conn back, if it is still the held one.
+func (in *Inbox) dropConn(conn *bun.Conn) {
+	if conn == nil {
+		return
+	}
+	in.mu.Lock()
+	if in.conn == conn {
+		in.conn = nil
+	}
+	in.mu.Unlock()
+	conn.Close()
 }
 
 func (in *Inbox) closeConn() {
