@@ -101,7 +101,7 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	m := newMetrics(cfg.Registry)
 	return &Adapter{
 		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: inbox.NewQueue(ctx, inbox.Limits{Workers: cfg.Workers}),
-		inbox: inbox.New(ctx, cfg.DB, "slack"),
+		inbox:   inbox.New(ctx, cfg.DB, "slack"),
 		metrics: m, log: cfg.Logger,
 	}, nil
 }
