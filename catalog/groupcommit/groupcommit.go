@@ -9,7 +9,13 @@ import (
 // a write is in flight are written together by the next one, so a burst
 // costs a few commits instead of one each — on SQLite every commit takes
 // the single write slot. The caller that finds no write in flight writes
-// batches until none is waiting; the others wait for their result.
+// the waiting batch; the others wait for their result.
+//
+// A caller waits for its own batch only: when it is written and more
+// items wait, the next batch is written by a new goroutine, not by the
+// caller that led the last one. Under a steady stream, a leader that kept
+// writing until nothing waited could be held for the whole stream (an
+// acknowledgement waiting behind everyone else's).
 //
 // Write stores a batch (at most Max items, default 256) and returns one
 // result per item, or an error for the whole batch. It runs without the
@@ -55,35 +61,37 @@ func (g *Batcher[T, R]) Do(ctx context.Context, item T) (R, error) {
 	}
 }
 
+// flush writes one batch of the waiting items, then hands the next batch,
+// if any, to a new goroutine.
 func (g *Batcher[T, R]) flush(ctx context.Context) {
 	limit := g.Max
 	if limit <= 0 {
 		limit = 256
 	}
-	for {
-		g.mu.Lock()
-		n := min(len(g.pending), limit)
-		batch := g.pending[:n:n]
-		g.pending = g.pending[n:]
-		if n == 0 {
-			g.busy = false
-			g.mu.Unlock()
-			return
-		}
-		g.mu.Unlock()
-		items := make([]T, n)
-		for i, r := range batch {
-			items[i] = r.item
-		}
-		res, err := g.Write(ctx, items)
-		for i, r := range batch {
-			out := groupRes[R]{err: err}
-			if err == nil && i < len(res) {
-				out.res = res[i]
-			}
-			r.done <- out
-		}
+	g.mu.Lock()
+	n := min(len(g.pending), limit)
+	batch := g.pending[:n:n]
+	g.pending = g.pending[n:]
+	g.mu.Unlock()
+	items := make([]T, n)
+	for i, r := range batch {
+		items[i] = r.item
 	}
+	res, err := g.Write(ctx, items)
+	for i, r := range batch {
+		out := groupRes[R]{err: err}
+		if err == nil && i < len(res) {
+			out.res = res[i]
+		}
+		r.done <- out
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.pending) == 0 {
+		g.busy = false
+		return
+	}
+	go g.flush(ctx)
 }
 
 // Pending reports whether a write is in flight and how many items wait

@@ -80,3 +80,38 @@ func waitFor(t *testing.T, g *groupcommit.Batcher[int, int], n int) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestBatcherLeaderWaitsForItsOwnBatch: the caller that wrote a batch
+// returns once it is written, while the items that arrived meanwhile are
+// written by another goroutine — a steady stream holds no caller.
+func TestBatcherLeaderWaitsForItsOwnBatch(t *testing.T) {
+	first, second := make(chan struct{}), make(chan struct{})
+	g := groupcommit.Batcher[int, int]{Write: func(_ context.Context, items []int) ([]int, error) {
+		switch items[0] {
+		case 0:
+			<-first
+		case 1:
+			<-second // the next batch is still being written ...
+		}
+		return items, nil
+	}}
+	ctx := context.Background()
+	led := make(chan int, 1)
+	go func() { r, _ := g.Do(ctx, 0); led <- r }()
+	waitFor(t, &g, 0)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if r, err := g.Do(ctx, 1); r != 1 || err != nil {
+			t.Errorf("item 1: %d, %v", r, err)
+		}
+	})
+	waitFor(t, &g, 1)
+	close(first)
+	select {
+	case <-led: // ... and the leader of the first is done
+	case <-time.After(10 * time.Second):
+		t.Fatal("the leader waited for a batch not its own")
+	}
+	close(second)
+	wg.Wait()
+}
