@@ -1,7 +1,9 @@
 // Package adapters groups the channel adapters, one subpackage per
 // platform: telegram (Bot API, long polling or webhook), slack (Events API
 // or Socket Mode), web (the JSON/SSE chat API) and console (the terminal,
-// `shopbot chat`). Each adapter verifies and
+// `shopbot chat`), and inbox, the update lifecycle the chat adapters
+// share (record before the ack, dedupe, per-chat queue, resume, prune,
+// the remembered cart message). Each adapter verifies and
 // de-duplicates incoming platform input, turns it into an engine.Turn
 // carrying the platform-verified identity, and renders the engine's events
 // natively. Adapters hold no business logic; each has one place where a

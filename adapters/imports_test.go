@@ -22,30 +22,13 @@ var allowedCatalogImports = map[string][]string{
 	"inbox": {"shopbot/catalog/groupcommit"},
 }
 
-// pendingMigration lists files that still import the catalog while
-// another branch rewrites them (helper A replaces the Slack inbox with the
-// shared adapters/inbox). The lead deletes each entry when that branch is
-// merged; an entry whose file no longer imports the catalog fails the
-// test, so none outlives its reason.
-var pendingMigration = map[string]string{
-	"slack/inbox.go": "helper A's inbox rewrite (catalog.GroupCommit)",
-}
-
 func TestAdaptersDoNotImportCatalog(t *testing.T) {
 	found, err := catalogImports(".", allowedCatalogImports)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for file, paths := range found {
-		if _, pending := pendingMigration[file]; pending {
-			continue
-		}
 		t.Errorf("adapters/%s imports %s: adapters get what they need from the engine", file, strings.Join(paths, ", "))
-	}
-	for file, why := range pendingMigration {
-		if _, still := found[file]; !still {
-			t.Errorf("adapters/%s no longer imports the catalog: delete its pendingMigration entry (%s)", file, why)
-		}
 	}
 }
 

@@ -35,7 +35,7 @@
 // at BEGIN, and this process queues its writers in Go (sqliteconn)
 // rather than letting them sleep in SQLite's busy handler. Writers that
 // come in bursts (the engine persisting turns, the Slack inbox) share
-// commits through GroupCommit (groupcommit.go).
+// commits through groupcommit.Batcher (package catalog/groupcommit).
 //
 // Limits shared by every replica (limits.go: the engine's turns per
 // customer, the panel's sign-in attempts) are counters in rate_limits,

@@ -6,7 +6,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
 
-	"shopbot/catalog"
+	"shopbot/catalog/groupcommit"
 )
 
 // maxGroup bounds the turns one transaction persists: enough to share a
@@ -30,12 +30,12 @@ type txFunc = func(context.Context, bun.Tx) error
 type groupCommit struct {
 	db     *bun.DB
 	group  bool // SQLite
-	writer catalog.GroupCommit[txFunc, error]
+	writer groupcommit.Batcher[txFunc, error]
 }
 
 func newGroupCommit(db *bun.DB) *groupCommit {
 	g := &groupCommit{db: db, group: db.Dialect().Name() == dialect.SQLite}
-	g.writer = catalog.GroupCommit[txFunc, error]{Write: g.write, Max: maxGroup}
+	g.writer = groupcommit.Batcher[txFunc, error]{Write: g.write, Max: maxGroup}
 	return g
 }
 

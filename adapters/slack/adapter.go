@@ -14,6 +14,7 @@ import (
 	"github.com/slack-go/slack"
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters/inbox"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -62,8 +63,8 @@ type Adapter struct {
 	cfg     Config
 	api     *api
 	client  *slack.Client
-	queue   *queue
-	inbox   *inbox
+	queue   *inbox.Queue
+	inbox   *inbox.Inbox
 	metrics *metrics
 	log     *slog.Logger
 
@@ -110,7 +111,8 @@ func New(ctx context.Context, cfg Config) (*Adapter, error) {
 	client := slack.New(cfg.BotToken, opts...)
 	m := newMetrics(cfg.Registry)
 	return &Adapter{
-		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: newQueue(ctx, cfg.Workers), inbox: newInbox(cfg.DB),
+		cfg: cfg, client: client, api: newAPI(client, m, cfg.Now), queue: inbox.NewQueue(ctx, inbox.Limits{Workers: cfg.Workers}),
+		inbox:   inbox.New(ctx, cfg.DB, "slack"),
 		metrics: m, log: cfg.Logger,
 	}, nil
 }
@@ -124,7 +126,7 @@ func (a *Adapter) Endpoints() (events, interactions, commands http.Handler) {
 
 // Wait blocks until the work accepted so far is done (after the process
 // context ends, the in-flight turns finish or give up).
-func (a *Adapter) Wait() { a.queue.wait() }
+func (a *Adapter) Wait() { a.queue.Wait() }
 
 // Check asks Slack who the bot is (auth.test), which also proves the
 // token; bot/ calls it at startup, else the first event does.

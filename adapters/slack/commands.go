@@ -69,7 +69,7 @@ func (a *Adapter) acceptCommand(ctx context.Context, cmd slack.SlashCommand) (*c
 	if err != nil {
 		return nil, fmt.Errorf("slack: encode command: %w", err)
 	}
-	return nil, a.record(ctx, inboxRow{Key: "cmd:" + cmd.TriggerID, Kind: kindCommand, Payload: string(payload)}, w)
+	return nil, a.record(ctx, "cmd:"+cmd.TriggerID, kindCommand, payload, w)
 }
 
 // commandWork is a slash command's immediate answer, or its work.

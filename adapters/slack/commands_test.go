@@ -98,7 +98,7 @@ func TestSlashCommandBadInput(t *testing.T) {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, b)
 		}
 	}
-	if n := e.count("slack_inbox"); n != 0 {
+	if n := e.count("inbox"); n != 0 {
 		t.Errorf("%d rows recorded", n)
 	}
 }

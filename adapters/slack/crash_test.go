@@ -77,7 +77,7 @@ func TestResumeAfterCrashAtEveryStep(t *testing.T) {
 			if qty := cartUnits(t, e); qty != 1 {
 				t.Errorf("cart holds %d items after the resume, want 1", qty)
 			}
-			if _, err := e.db.NewRaw("UPDATE slack_inbox SET handled_at = NULL").Exec(context.Background()); err != nil {
+			if _, err := e.db.NewRaw("UPDATE inbox SET handled_at = NULL WHERE source = 'slack'").Exec(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			e.restart(nil)

@@ -13,19 +13,22 @@
 // are stored as valid UTF-8 and message text is cleaned
 // (engine.CleanText) before the turn is built.
 //
-// An accepted request (event, button press, slash command) is stored in
-// the slack_inbox table before it is acknowledged — keyed by event_id or
-// trigger_id, with group commit: requests arriving together share one
-// write; Slack's retries then find the key and are dropped — and handled
-// afterwards on a per-conversation queue bounded by the process context:
-// turns of one thread run in order, threads run in parallel, at most
-// Config.Workers at a time. It is marked handled when its work ends;
-// Resume, at start, runs again what a stop cut short (inbox.go,
-// resume.go). The engine does not answer a turn twice, so a resumed turn
-// that had in fact finished changes nothing.
+// An accepted request (event, button press, slash command) goes through
+// the shared inbox (package adapters/inbox; Slack's side in inbox.go): it
+// is stored before it is acknowledged — keyed by event_id or trigger_id,
+// with group commit: requests arriving together share one write; Slack's
+// retries then find the key and are dropped — and handled afterwards on a
+// per-conversation queue bounded by the process context: turns of one
+// thread run in the order they came, threads run in parallel, at most
+// Config.Workers at a time, at most 256 waiting per conversation. It is
+// marked handled when its work ends; Resume, at start, runs again what a
+// stop cut short, decoding each stored request by its kind (event,
+// action, command). The engine does not answer a turn twice, so a resumed
+// turn that had in fact finished changes nothing.
 //
-// The cart message of each thread is stored (slack_carts, cartmsg.go), so
-// a restart or another replica updates it instead of posting another.
+// The cart message of each thread is remembered in the inbox's
+// cart_messages, so a restart or another replica updates it instead of
+// posting another.
 //
 // Conversations: an app_mention in a channel is answered in a thread, and
 // the thread is the conversation (engine.Turn.ThreadID), with one shared

@@ -54,7 +54,7 @@ func TestSlackBadIDs(t *testing.T) {
 	if code, b := signedPost(t, e, "/slack/interactions", "application/x-www-form-urlencoded", url.Values{"payload": {payload}}.Encode()); code != http.StatusBadRequest {
 		t.Errorf("interaction: %d %s", code, b)
 	}
-	if n := e.count("slack_inbox"); n != 0 {
+	if n := e.count("inbox"); n != 0 {
 		t.Errorf("%d recorded", n)
 	}
 }
@@ -97,7 +97,7 @@ func fuzzEnvs(f *testing.F) []*env {
 // noNUL fails t when the SQLite inbox holds a NUL (Postgres cannot).
 func noNUL(t *testing.T, e *env, input string) {
 	var n int
-	err := e.db.NewRaw(`SELECT count(*) FROM slack_inbox WHERE instr(event_key || payload, char(0)) > 0`).Scan(context.Background(), &n)
+	err := e.db.NewRaw(`SELECT count(*) FROM inbox WHERE instr(key || chat || payload, char(0)) > 0`).Scan(context.Background(), &n)
 	if err != nil || n != 0 {
 		t.Fatalf("NUL stored in %d inbox rows (%v) after %q", n, err, input)
 	}
@@ -161,7 +161,7 @@ func TestSlackPoliteOnceWhenDatabaseDown(t *testing.T) {
 	e := newEnv(t, downEngine{})
 	e.postEvent(dm("UANN", "D6", e.nextTS(), "sneakers"))
 	handled := func() bool {
-		n, err := e.db.NewSelect().Table("slack_inbox").Where("handled_at IS NOT NULL").Count(context.Background())
+		n, err := e.db.NewSelect().Table("inbox").Where("handled_at IS NOT NULL").Count(context.Background())
 		return err == nil && n == 1
 	}
 	if !e.fake.Wait(patience, handled) {

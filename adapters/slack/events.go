@@ -90,7 +90,7 @@ func (a *Adapter) acceptEvent(ctx context.Context, body []byte) (challenge strin
 	if err != nil || w.job == nil {
 		return challenge, err
 	}
-	return "", a.record(ctx, inboxRow{Key: key, Kind: kindEvent, Payload: string(body)}, w)
+	return "", a.record(ctx, key, kindEvent, body, w)
 }
 
 // eventWork parses an Events API envelope into the url_verification
@@ -127,46 +127,6 @@ func (a *Adapter) eventWork(ctx context.Context, body []byte, count bool) (chall
 type work struct {
 	queue string
 	job   func(context.Context)
-}
-
-// record stores a request in the inbox and queues its work, unless it was
-// recorded before (a retry); an error means nothing was recorded.
-func (a *Adapter) record(ctx context.Context, row inboxRow, w work) error {
-	if !storableKey(row.Key) {
-		return fmt.Errorf("%w: id over %d characters or with control characters", errBadPayload, maxKeyRunes)
-	}
-	row.Payload = strings.ToValidUTF8(row.Payload, "\uFFFD") // as decoding reads it
-	row.ReceivedAt = time.Now().UTC()
-	first, err := a.inbox.record(ctx, row)
-	if err != nil {
-		return err
-	}
-	if !first {
-		a.metrics.duplicates.Inc()
-		return nil
-	}
-	a.enqueue(ctx, row.Key, w)
-	return nil
-}
-
-// enqueue queues w's job; once the job has run to its end, the request is
-// marked handled. One cut short by shutdown, or dropped from a full queue,
-// stays unhandled and runs at the next start (the engine de-duplicates a
-// turn by its key, so a resumed turn places no second order).
-func (a *Adapter) enqueue(ctx context.Context, key string, w work) {
-	job := func(ctx context.Context) {
-		w.job(ctx)
-		if ctx.Err() != nil {
-			return
-		}
-		if err := a.inbox.done(ctx, key); err != nil {
-			a.log.WarnContext(ctx, "slack request not marked handled; it runs again at the next start", "key", key, "err", err)
-		}
-	}
-	if !a.queue.push(w.queue, job) {
-		a.metrics.queueDropped.Inc()
-		a.log.WarnContext(ctx, "slack work postponed to the next start", "key", w.queue)
-	}
 }
 
 // eventJob turns an inner event into queued work, or nil to ignore it.

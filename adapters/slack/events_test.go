@@ -110,7 +110,7 @@ func TestBotMessagesIgnored(t *testing.T) {
 	if calls := e.fake.Calls("chat.postMessage", "chat.startStream"); len(calls) != 0 {
 		t.Errorf("answered: %+v", calls)
 	}
-	if n := e.count("slack_inbox"); n != 0 {
+	if n := e.count("inbox"); n != 0 {
 		t.Errorf("%d ignored events recorded", n)
 	}
 }

@@ -2,126 +2,128 @@ package slack
 
 import (
 	"context"
-	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
-	"github.com/uptrace/bun"
+	"github.com/slack-go/slack"
 
-	"shopbot/catalog"
+	"shopbot/adapters/inbox"
 )
 
-// inboxRow is a request from Slack as received, kept until its work is
-// done so that one acknowledged but not yet handled survives a crash.
-type inboxRow struct {
-	bun.BaseModel `bun:"table:slack_inbox"`
-
-	Key        string     `bun:"event_key,pk"`
-	Kind       string     `bun:"kind,notnull"`
-	Payload    string     `bun:"payload,notnull"`
-	ReceivedAt time.Time  `bun:"received_at,notnull"`
-	HandledAt  *time.Time `bun:"handled_at"`
-}
-
-// Kinds of requests: what the payload is, and so how it becomes work
-// again when resumed.
+// Kinds of requests in the inbox: what the payload is, and so how it
+// becomes work again when resumed.
 const (
 	kindEvent   = "event"   // an Events API envelope
 	kindAction  = "action"  // an interaction payload
 	kindCommand = "command" // a slash command, as slack.SlashCommand JSON
 )
 
-// maxKeyRunes bounds an inbox key (Slack's ids are far shorter).
-const maxKeyRunes = 200
-
-// storableKey reports whether an inbox key, built from ids in the
-// request, can be stored as given: bounded, valid UTF-8, no control
-// characters. Altering it instead could make two requests one.
-func storableKey(k string) bool {
-	return utf8.ValidString(k) && utf8.RuneCountInString(k) <= maxKeyRunes &&
-		strings.IndexFunc(k, unicode.IsControl) < 0
-}
-
-// keepHandled is how long handled requests stay in the inbox; Slack
-// retries for minutes, not days.
-const keepHandled = 7 * 24 * time.Hour
-
-// inbox stores requests before they are acknowledged and marks them
-// handled after, both with group commit (catalog.GroupCommit): a burst of
-// requests costs a few commits instead of one each.
-type inbox struct {
-	db      *bun.DB
-	records catalog.GroupCommit[inboxRow, bool]
-	handled catalog.GroupCommit[string, bool]
-}
-
-func newInbox(db *bun.DB) *inbox {
-	in := &inbox{db: db}
-	in.records.Write = in.insert
-	in.handled.Write = in.markHandled
-	return in
-}
-
-// record stores row; first is false when its key was stored before (a
-// retry).
-func (in *inbox) record(ctx context.Context, row inboxRow) (first bool, err error) {
-	return in.records.Do(ctx, row)
-}
-
-// done marks the request of key handled.
-func (in *inbox) done(ctx context.Context, key string) error {
-	_, err := in.handled.Do(ctx, key)
-	return err
-}
-
-func (in *inbox) insert(ctx context.Context, rows []inboxRow) ([]bool, error) {
-	var keys []string
-	err := in.db.NewInsert().Model(&rows).On("CONFLICT DO NOTHING").Returning("event_key").Scan(ctx, &keys)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("slack: record %d requests: %w", len(rows), err)
+// record stores a request in the inbox and queues its work, unless it was
+// recorded before (a retry); an error means nothing was recorded. The
+// inbox's writer queues the work once the request is stored, also when
+// the request has given up waiting.
+func (a *Adapter) record(ctx context.Context, key, kind string, payload []byte, w work) error {
+	if !inbox.StorableKey(key) {
+		return fmt.Errorf("%w: id over %d characters or with control characters", errBadPayload, inbox.MaxKeyRunes)
 	}
-	fresh := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		fresh[k] = true
-	}
-	first := make([]bool, len(rows))
-	for i, r := range rows {
-		first[i] = fresh[r.Key]
-		delete(fresh, r.Key) // a key twice in one batch: the first wins
-	}
-	return first, nil
-}
-
-func (in *inbox) markHandled(ctx context.Context, keys []string) ([]bool, error) {
-	_, err := in.db.NewUpdate().Model((*inboxRow)(nil)).Set("handled_at = ?", time.Now().UTC()).
-		Where("event_key IN (?)", bun.List(keys)).Exec(ctx)
+	u := inbox.Update{Key: key, Chat: w.queue, Kind: kind, Payload: string(payload), ReceivedAt: time.Now()}
+	first, err := a.inbox.Record(ctx, u, func() { a.enqueue(ctx, key, w) })
 	if err != nil {
-		return nil, fmt.Errorf("slack: mark %d requests handled: %w", len(keys), err)
+		return err
 	}
-	return make([]bool, len(keys)), nil
-}
-
-// unhandled lists recorded requests not yet handled, oldest first.
-func (in *inbox) unhandled(ctx context.Context) ([]inboxRow, error) {
-	var rows []inboxRow
-	err := in.db.NewSelect().Model(&rows).Where("handled_at IS NULL").
-		Order("received_at", "event_key").Limit(10_000).Scan(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("slack: list unhandled requests: %w", err)
-	}
-	return rows, nil
-}
-
-// prune forgets handled requests received before cutoff.
-func (in *inbox) prune(ctx context.Context, cutoff time.Time) error {
-	_, err := in.db.NewDelete().Model((*inboxRow)(nil)).
-		Where("handled_at IS NOT NULL").Where("received_at < ?", cutoff.UTC()).Exec(ctx)
-	if err != nil {
-		return fmt.Errorf("slack: prune handled requests: %w", err)
+	if !first {
+		a.metrics.duplicates.Inc()
 	}
 	return nil
+}
+
+// enqueue queues w's job under its conversation; once the job has run to
+// its end, the request is marked handled. One cut short by shutdown, or
+// refused by a full queue, stays unhandled and runs at the next start
+// (the engine de-duplicates a turn by its key, so a resumed turn places
+// no second order).
+func (a *Adapter) enqueue(ctx context.Context, key string, w work) {
+	err := a.queue.Push(w.queue, inbox.Job{ID: key, Run: func(ctx context.Context, _ *inbox.Slot) {
+		w.job(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err := a.inbox.Done(ctx, key); err != nil {
+			a.log.WarnContext(ctx, "slack request not marked handled; it runs again at the next start", "key", key, "err", err)
+		}
+	}})
+	if err != nil && !errors.Is(err, inbox.ErrQueued) {
+		a.metrics.queueDropped.Inc()
+		a.log.WarnContext(ctx, "slack work postponed to the next start", "key", w.queue, "err", err)
+	}
+}
+
+// Resume forgets handled requests older than a week, then queues the work
+// of those acknowledged but not handled before the process stopped (a
+// crash, a deploy), oldest first; from then on it prunes once a day until
+// ctx ends. bot/ calls it before serving Slack.
+func (a *Adapter) Resume(ctx context.Context) error {
+	a.inbox.PruneOld(ctx, a.log)
+	rows, err := a.inbox.Unhandled(ctx)
+	if err != nil {
+		return err
+	}
+	for _, row := range rows {
+		w, err := a.workOf(ctx, row)
+		if err != nil || w.job == nil {
+			// Stored by an older version or damaged: nothing to redo.
+			a.log.WarnContext(ctx, "slack request not resumable; dropped", "key", row.Key, "kind", row.Kind, "err", err)
+			if err := a.inbox.Done(ctx, row.Key); err != nil {
+				return err
+			}
+			continue
+		}
+		a.enqueue(ctx, row.Key, w)
+	}
+	if len(rows) > 0 {
+		a.log.InfoContext(ctx, "slack requests resumed", "count", len(rows))
+	}
+	go a.inbox.PruneDaily(ctx, a.log)
+	return nil
+}
+
+// workOf turns a stored request back into its work.
+func (a *Adapter) workOf(ctx context.Context, row inbox.Update) (work, error) {
+	switch row.Kind {
+	case kindEvent:
+		_, _, w, err := a.eventWork(ctx, []byte(row.Payload), false)
+		return w, err
+	case kindAction:
+		_, w, err := a.interactionWork([]byte(row.Payload), false)
+		return w, err
+	case kindCommand:
+		var cmd slack.SlashCommand
+		if err := json.Unmarshal([]byte(row.Payload), &cmd); err != nil {
+			return work{}, fmt.Errorf("%w: %v", errBadPayload, err)
+		}
+		_, w, err := a.commandWork(cmd)
+		return w, err
+	}
+	return work{}, fmt.Errorf("%w: unknown kind %q", errBadPayload, row.Kind)
+}
+
+// cartMessage is the ts of the thread's cart message, "" when it has none
+// (or it cannot be read: a new message is then posted).
+func (a *Adapter) cartMessage(ctx context.Context, channel, thread string) string {
+	ts, err := a.inbox.CartMessage(ctx, channel, thread)
+	if err != nil {
+		a.log.WarnContext(ctx, "slack cart message not read", "channel_id", channel, "err", err)
+	}
+	return ts
+}
+
+// rememberCart stores ts as the thread's cart message; a stop does not
+// cancel it, as the message is posted already.
+func (a *Adapter) rememberCart(ctx context.Context, channel, thread, ts string) {
+	ctx = context.WithoutCancel(ctx)
+	if err := a.inbox.RememberCart(ctx, channel, thread, ts); err != nil {
+		a.log.WarnContext(ctx, "slack cart message not stored", "channel_id", channel, "err", err)
+	}
 }

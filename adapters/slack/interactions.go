@@ -47,7 +47,7 @@ func (a *Adapter) acceptInteraction(ctx context.Context, payload []byte) error {
 	if err != nil || w.job == nil {
 		return err
 	}
-	return a.record(ctx, inboxRow{Key: key, Kind: kindAction, Payload: string(payload)}, w)
+	return a.record(ctx, key, kindAction, payload, w)
 }
 
 // interactionWork parses an interaction payload into its inbox key and

@@ -51,7 +51,7 @@ func newCrashEnv(t *testing.T) (*env, hang) {
 // unhandled counts the inbox rows not yet handled.
 func (e *env) unhandled() int {
 	e.t.Helper()
-	n, err := e.db.NewSelect().Table("slack_inbox").Where("handled_at IS NULL").Count(context.Background())
+	n, err := e.db.NewSelect().Table("inbox").Where("handled_at IS NULL").Count(context.Background())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestResumeDropsUnreadable(t *testing.T) {
 		{"cmd:t8", "command", `{"user_id":"UANN"}`}, // no response_url
 		{"x:1", "telepathy", `{}`},
 	} {
-		if _, err := e.db.NewRaw("INSERT INTO slack_inbox (event_key, kind, payload, received_at) VALUES (?, ?, ?, ?)",
+		if _, err := e.db.NewRaw("INSERT INTO inbox (source, key, kind, payload, received_at) VALUES ('slack', ?, ?, ?, ?)",
 			row.key, row.kind, row.payload, time.Now().UTC()).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -170,14 +170,14 @@ func TestResumePrunes(t *testing.T) {
 		key string
 		at  time.Time
 	}{{"event:Old", old}, {"event:New", recent}} {
-		if _, err := e.db.NewRaw("INSERT INTO slack_inbox (event_key, kind, payload, received_at, handled_at) VALUES (?, 'event', '{}', ?, ?)",
+		if _, err := e.db.NewRaw("INSERT INTO inbox (source, key, kind, payload, received_at, handled_at) VALUES ('slack', ?, 'event', '{}', ?, ?)",
 			row.key, row.at, row.at).Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}
 	e.restart(nil)
 	var keys []string
-	if err := e.db.NewRaw("SELECT event_key FROM slack_inbox ORDER BY event_key").Scan(ctx, &keys); err != nil {
+	if err := e.db.NewRaw("SELECT key FROM inbox WHERE source = 'slack' ORDER BY key").Scan(ctx, &keys); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(keys, ",") != "event:New" {
@@ -218,7 +218,7 @@ func TestCartMessageSurvivesRestart(t *testing.T) {
 	})
 	e.ad.Wait() // the adapter remembers the new message after posting it
 	var stored string
-	if err := e.db.NewRaw("SELECT message_ts FROM slack_carts WHERE channel_id = 'C1' AND thread_ts = ?", root).Scan(context.Background(), &stored); err != nil {
+	if err := e.db.NewRaw("SELECT message_id FROM cart_messages WHERE source = 'slack' AND chat = 'C1' AND thread = ?", root).Scan(context.Background(), &stored); err != nil {
 		t.Fatal(err)
 	}
 	if stored != fresh.TS {

@@ -47,7 +47,7 @@ func TestUnsignedRequestsRejected(t *testing.T) {
 		}
 	}
 	e.ad.Wait() // work is queued before the ack, so any would be done now
-	for _, table := range []string{"slack_inbox", "customers", "conversations", "messages", "carts"} {
+	for _, table := range []string{"inbox", "customers", "conversations", "messages", "carts"} {
 		if n := e.count(table); n != 0 {
 			t.Errorf("%d rows in %s after rejected requests", n, table)
 		}

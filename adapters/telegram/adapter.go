@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters/inbox"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -114,7 +116,8 @@ type Adapter struct {
 	log     *slog.Logger
 	metrics *metrics
 	pacer   *pacer
-	queue   *chats
+	inbox   *inbox.Inbox
+	queue   *inbox.Queue
 	now     func() time.Time
 
 	ctx     context.Context // lives until Run returns
@@ -127,8 +130,9 @@ type Adapter struct {
 
 	goneMu    sync.Mutex
 	goneChats map[int64]time.Time
-	side      sync.WaitGroup // the inbox writer, pre-checkout answers, callback watchdogs
-	arrivals  chan arrival
+	side      sync.WaitGroup // updates being recorded, pre-checkout answers, callback answers, the pruner
+	sideMu    sync.Mutex     // orders side.Add before stop's side.Wait
+	stopping  bool
 }
 
 // New builds the adapter; Run starts it.
@@ -149,10 +153,8 @@ func New(cfg Config) (*Adapter, error) {
 		pacer: newPacer(cfg.PrivateEvery, cfg.GroupEvery, cfg.Burst), now: time.Now,
 		ctx: ctx, cancel: cancel, started: make(chan struct{}), goneChats: map[int64]time.Time{},
 	}
-	a.queue = newChats(ctx, a.handle, cfg.Concurrency)
-	a.arrivals = make(chan arrival, maxBatch)
-	a.side.Add(1)
-	go a.recordLoop()
+	a.inbox = inbox.New(ctx, cfg.DB, "telegram")
+	a.queue = inbox.NewQueue(ctx, inbox.Limits{Workers: cfg.Concurrency})
 	return a, nil
 }
 
@@ -171,13 +173,16 @@ func (a *Adapter) Run(ctx context.Context) error {
 	}
 	a.me.Store(me)
 	a.setCommands(ctx)
-	a.prune(ctx)
+	a.inbox.PruneOld(ctx, a.log)
 	if err := a.resume(ctx); err != nil {
 		return err
 	}
 	close(a.started)
 	a.side.Add(1)
-	go a.pruneDaily(ctx)
+	go func() {
+		defer a.side.Done()
+		a.inbox.PruneDaily(ctx, a.log)
+	}()
 	if a.cfg.WebhookURL != "" {
 		if err := a.setWebhook(ctx); err != nil {
 			return err
@@ -191,8 +196,24 @@ func (a *Adapter) Run(ctx context.Context) error {
 // stop cancels the chat queues and waits for the turns in flight.
 func (a *Adapter) stop() {
 	a.cancel()
-	a.queue.wait()
+	a.sideMu.Lock()
+	a.stopping = true
+	a.sideMu.Unlock()
+	a.queue.Wait()
 	a.side.Wait()
+}
+
+// enter counts an update being recorded in side, unless the adapter is
+// stopping: what it dispatches then adds to side while the count is above
+// zero, before stop waits.
+func (a *Adapter) enter() bool {
+	a.sideMu.Lock()
+	defer a.sideMu.Unlock()
+	if a.stopping {
+		return false
+	}
+	a.side.Add(1)
+	return true
 }
 
 // getMe asks the server who the bot is, retrying while it is unreachable.
@@ -235,52 +256,37 @@ func (a *Adapter) setWebhook(ctx context.Context) error {
 	return nil
 }
 
-// keepHandled is how long handled updates stay in the inbox; Telegram
-// stops redelivering long before.
-const keepHandled = 7 * 24 * time.Hour
-
-// prune forgets handled updates older than keepHandled.
-func (a *Adapter) prune(ctx context.Context) {
-	if err := pruneHandled(ctx, a.cfg.DB, time.Now().Add(-keepHandled)); err != nil && ctx.Err() == nil {
-		a.log.WarnContext(ctx, "telegram inbox not pruned", "err", err)
-	}
-}
-
-// pruneDaily prunes once a day after the prune at start.
-func (a *Adapter) pruneDaily(ctx context.Context) {
-	defer a.side.Done()
-	t := time.NewTicker(24 * time.Hour)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			a.prune(ctx)
-		}
-	}
-}
-
 // allowedUpdates are the update types the bot asks for.
 var allowedUpdates = []string{"message", "callback_query", "pre_checkout_query"}
 
-// resume queues the updates recorded before a restart but not handled.
+// resume queues the updates recorded before a restart but not handled,
+// in update_id order (the inbox lists them by arrival, and webhook
+// deliveries arrive out of order), before any new update is taken.
 func (a *Adapter) resume(ctx context.Context) error {
-	rows, err := unhandled(ctx, a.cfg.DB)
+	rows, err := a.inbox.Unhandled(ctx)
 	if err != nil {
 		return err
 	}
+	type resumed struct {
+		u        *models.Update
+		received time.Time
+	}
+	var todo []resumed
 	for _, r := range rows {
 		u, err := decodeUpdate([]byte(r.Payload))
-		if err != nil {
-			a.log.ErrorContext(ctx, "telegram: stored update unreadable, dropped", "update_id", r.UpdateID, "err", err)
-			_ = markHandled(ctx, a.cfg.DB, r.UpdateID)
+		if err != nil || updateKey(u) != r.Key {
+			a.log.ErrorContext(ctx, "telegram: stored update unreadable, dropped", "key", r.Key, "err", err)
+			_ = a.inbox.Done(ctx, r.Key)
 			continue
 		}
-		a.dispatch(u, r.ReceivedAt)
+		todo = append(todo, resumed{u, r.ReceivedAt})
+	}
+	sort.Slice(todo, func(i, j int) bool { return todo[i].u.ID < todo[j].u.ID })
+	for _, r := range todo {
+		a.dispatch(r.u, r.received)
 	}
 	if len(rows) > 0 {
-		a.log.InfoContext(ctx, "telegram updates resumed", "count", len(rows))
+		a.log.InfoContext(ctx, "telegram updates resumed", "count", len(todo))
 	}
 	return nil
 }

@@ -3,8 +3,8 @@
 //
 // Receiving: long polling by default, or a webhook (POST /telegram/webhook)
 // whose secret token is checked here (401, nothing recorded, on a
-// mismatch). Every update is written to the telegram_updates inbox before
-// it is acknowledged — the webhook answers 200, or the next getUpdates
+// mismatch). Every update is written to the shared inbox (package
+// adapters/inbox) before it is acknowledged — the webhook answers 200, or the next getUpdates
 // carries the offset past it — so an update acknowledged but not yet
 // handled survives a crash and is resumed at the next start; update_id
 // as the inbox key makes a redelivery a no-op. A body over 1 MB is a 413;
@@ -13,8 +13,10 @@
 // callback data are cleaned where the turn is built (handle.go turnBase),
 // so a NUL in a first_name never reaches the database.
 //
-// Ordering: updates go through a queue per chat, in update_id order, one
-// at a time; different chats run concurrently. Pre-checkout queries skip
+// Ordering: updates go through the inbox's queue per chat, in update_id
+// order (a resumed update and a fresh one too), one at a time; different
+// chats run concurrently, at most Config.Concurrency at once, and a turn
+// gives up its place while it waits for the pacer. Pre-checkout queries skip
 // the queue (Telegram waits 10 s at most), and button presses are
 // answered (with a toast such as "Added ✓") as soon as they are recorded,
 // before their turn runs.
@@ -25,7 +27,7 @@
 // boundaries; product cards as photos with captions (≤ 1,024) or text
 // cards, with Add to cart / Details / More like this buttons whose
 // callback data is view.Action.Encode() (≤ 64 bytes, checked); the cart
-// as one message edited in place (its id in telegram_chats) with − / +
+// as one message edited in place (its id remembered in the inbox) with − / +
 // per line and Checkout. Long answers stream as drafts
 // (sendMessageDraft) in private chats, else by editing a message at most
 // once per second.

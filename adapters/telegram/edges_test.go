@@ -108,7 +108,7 @@ func FuzzTelegramWebhook(f *testing.F) {
 			}
 		}
 		var n int
-		err := lite.db.NewRaw(`SELECT (SELECT count(*) FROM telegram_updates WHERE instr(payload, char(0)) > 0)
+		err := lite.db.NewRaw(`SELECT (SELECT count(*) FROM inbox WHERE instr(payload, char(0)) > 0)
 			+ (SELECT count(*) FROM customers WHERE instr(display_name || username || locale, char(0)) > 0)`).Scan(context.Background(), &n)
 		if err != nil || n != 0 {
 			t.Fatalf("NUL stored in %d rows (%v)", n, err)

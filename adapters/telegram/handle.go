@@ -31,7 +31,7 @@ func (a *Adapter) handle(ctx context.Context, j job) {
 	if ctx.Err() != nil {
 		return
 	}
-	if err := markHandled(context.WithoutCancel(ctx), a.cfg.DB, u.ID); err != nil {
+	if err := a.inbox.Done(context.WithoutCancel(ctx), updateKey(u)); err != nil {
 		a.log.ErrorContext(ctx, "telegram update handled but not marked; it will run again after a restart", "update_id", u.ID, "err", err)
 	}
 }

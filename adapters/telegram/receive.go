@@ -15,6 +15,7 @@ import (
 	"github.com/go-telegram/bot/models"
 
 	"shopbot/adapters"
+	"shopbot/adapters/inbox"
 	"shopbot/engine"
 )
 
@@ -81,10 +82,58 @@ func decodeUpdate(body []byte) (*models.Update, error) {
 	return &u, nil
 }
 
-// dispatch queues an update behind its chat's earlier ones. Pre-checkout
-// queries are answered at once (Telegram waits 10 s at most).
+// errStopping reports an update that arrived while the adapter stops.
+var errStopping = errors.New("telegram: stopping")
+
+// accept records an update durably and queues it for handling; a
+// redelivered update is recognised by its update_id and does nothing. It
+// returns once the update is recorded (or recording failed). The inbox's
+// writer queues what it recorded, so an update whose webhook request gave
+// up is still handled.
+func (a *Adapter) accept(ctx context.Context, u *models.Update, raw []byte, received time.Time) error {
+	if !a.enter() {
+		return errStopping
+	}
+	defer a.side.Done()
+	fresh, err := a.inbox.Record(ctx, inbox.Update{
+		Key: updateKey(u), Chat: chatKey(u), Kind: kindUpdate, Payload: string(raw), ReceivedAt: received,
+	}, func() {
+		a.metrics.updates.WithLabelValues(kindOf(u)).Inc()
+		a.dispatch(u, received)
+	})
+	if err != nil {
+		return err
+	}
+	a.metrics.ack.Observe(time.Since(received).Seconds())
+	if !fresh {
+		a.metrics.duplicates.Inc()
+	}
+	return nil
+}
+
+// kindUpdate is the inbox kind of every Telegram row: a Bot API Update.
+const kindUpdate = "update"
+
+// updateKey is an update's inbox key: its update_id.
+func updateKey(u *models.Update) string { return strconv.FormatInt(u.ID, 10) }
+
+// job is one recorded update being handled.
+type job struct {
+	update   *models.Update
+	received time.Time
+	slot     *slot // the running turn's share of Concurrency
+}
+
+// slot is a running turn's place among the turns allowed at once; the
+// turn gives it up while it waits for the pacer (reply.pace), so chats
+// that wait to send do not hold up chats that could work.
+type slot = inbox.Slot
+
+// dispatch queues an update behind its chat's earlier ones, in update_id
+// order. Pre-checkout queries are answered at once (Telegram waits 10 s
+// at most). An update the chat's full queue refuses stays unhandled and
+// runs at the next start.
 func (a *Adapter) dispatch(u *models.Update, received time.Time) {
-	j := job{update: u, received: received}
 	if u.CallbackQuery != nil {
 		a.answerAtOnce(u.CallbackQuery, received)
 	}
@@ -92,11 +141,16 @@ func (a *Adapter) dispatch(u *models.Update, received time.Time) {
 		a.side.Add(1)
 		go func() {
 			defer a.side.Done()
-			a.handle(a.ctx, j)
+			a.handle(a.ctx, job{update: u, received: received})
 		}()
 		return
 	}
-	a.queue.add(chatKey(u), j)
+	err := a.queue.Push(chatKey(u), inbox.Job{ID: updateKey(u), Seq: u.ID, Run: func(ctx context.Context, s *inbox.Slot) {
+		a.handle(ctx, job{update: u, received: received, slot: s})
+	}})
+	if errors.Is(err, inbox.ErrFull) {
+		a.log.WarnContext(a.ctx, "telegram chat queue full; update postponed to the next start", "update_id", u.ID, "chat_id", chatKey(u))
+	}
 }
 
 // chatKey is the chat an update belongs to.
@@ -224,3 +278,4 @@ func (a *Adapter) getUpdates(ctx context.Context, offset int64) ([]json.RawMessa
 	}
 	return out.Result, nil
 }
+

@@ -120,9 +120,7 @@ func TestResume(t *testing.T) {
 	seed(t, db)
 	u := telegramtest.Text(telegramtest.User(603, "Dee"), "/help")
 	u.ID = 5555
-	if _, err := recordBatch(context.Background(), db, []inboxRow{{UpdateID: u.ID, ChatID: "603", Payload: string(telegramtest.JSON(u)), ReceivedAt: time.Now()}}); err != nil {
-		t.Fatal(err)
-	}
+	record(t, db, u)
 	r := newRig(t, db, nil)
 	r.waitText("603", "What I can do")
 	r.waitHandled(u.ID)
@@ -183,32 +181,32 @@ func TestChatOrder(t *testing.T) {
 }
 
 // TestPrune: handled updates older than a week are forgotten at start;
-// recent ones stay.
+// recent ones stay, and so does an unhandled one, which is resumed.
 func TestPrune(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	seed(t, db)
 	ctx := context.Background()
-	old := time.Now().Add(-8 * 24 * time.Hour)
-	handled := time.Now()
+	old := time.Now().Add(-8 * 24 * time.Hour).UTC()
+	handled := time.Now().UTC()
+	for _, r := range []struct {
+		key      string
+		received time.Time
+	}{{"1", old}, {"2", time.Now().UTC()}} {
+		if _, err := db.NewRaw("INSERT INTO inbox (source, key, chat, kind, payload, received_at, handled_at) VALUES ('telegram', ?, '604', 'update', '{}', ?, ?)",
+			r.key, r.received, handled).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
 	u := telegramtest.Text(telegramtest.User(604, "Old"), "/help")
-	rows := []inboxRow{
-		{UpdateID: 1, ChatID: "604", Payload: "{}", ReceivedAt: old, HandledAt: &handled},
-		{UpdateID: 2, ChatID: "604", Payload: "{}", ReceivedAt: time.Now(), HandledAt: &handled},
-	}
-	if _, err := db.NewInsert().Model(&rows).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
 	u.ID = 3
-	if _, err := recordBatch(ctx, db, []inboxRow{{UpdateID: 3, ChatID: "604", Payload: string(telegramtest.JSON(u)), ReceivedAt: time.Now()}}); err != nil {
-		t.Fatal(err)
-	}
+	record(t, db, u)
 	r := newRig(t, db, nil)
 	r.waitHandled(3) // the unhandled one was resumed
-	var ids []int64
-	if err := db.NewSelect().Model((*inboxRow)(nil)).Column("update_id").Order("update_id").Scan(ctx, &ids); err != nil {
+	var keys []string
+	if err := db.NewRaw("SELECT key FROM inbox WHERE source = 'telegram' ORDER BY key").Scan(ctx, &keys); err != nil {
 		t.Fatal(err)
 	}
-	if len(ids) != 2 || ids[0] != 2 || ids[1] != 3 {
-		t.Errorf("inbox after pruning = %v, want [2 3]", ids)
+	if strings.Join(keys, ",") != "2,3" {
+		t.Errorf("inbox after pruning = %v, want [2 3]", keys)
 	}
 }

@@ -151,15 +151,16 @@ func (r *reply) cartTarget(ctx context.Context, key string) int {
 }
 
 func (r *reply) storedCart(ctx context.Context, key string) int {
-	id, err := cartMessage(ctx, r.a.cfg.DB, key)
+	id, err := r.a.inbox.CartMessage(ctx, key, "")
 	if err != nil {
 		r.a.log.WarnContext(ctx, "telegram cart message unknown", "err", err)
 	}
-	return id
+	n, _ := strconv.Atoi(id) // none: 0, a new message
+	return n
 }
 
 func (r *reply) saveCart(ctx context.Context, key string, id int) {
-	if err := saveCartMessage(ctx, r.a.cfg.DB, key, id); err != nil {
+	if err := r.a.inbox.RememberCart(ctx, key, "", strconv.Itoa(id)); err != nil {
 		r.a.log.WarnContext(ctx, "telegram cart message not remembered", "err", err)
 	}
 }

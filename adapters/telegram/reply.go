@@ -47,9 +47,9 @@ func (r *reply) pace(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	r.slot.release()
+	r.slot.Release()
 	err := sleep(ctx, d)
-	if !r.slot.acquire(ctx) && err == nil {
+	if !r.slot.Acquire(ctx) && err == nil {
 		err = ctx.Err()
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
 
+	"shopbot/adapters/inbox"
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
@@ -158,9 +160,7 @@ func (r *rig) waitHandled(id int64) {
 	r.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		var row inboxRow
-		err := r.db.NewSelect().Model(&row).Where("update_id = ?", id).Scan(context.Background())
-		if err == nil && row.HandledAt != nil {
+		if handled, err := isHandled(r.db, id); err == nil && handled {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -202,11 +202,31 @@ func (r *rig) deliver(u models.Update) int64 {
 }
 
 func (r *rig) inboxCount() int {
-	n, err := r.db.NewSelect().Model((*inboxRow)(nil)).Count(context.Background())
+	n, err := r.db.NewSelect().Table("inbox").Where("source = 'telegram'").Count(context.Background())
 	if err != nil {
 		r.t.Fatal(err)
 	}
 	return int(n)
+}
+
+// isHandled reports whether update id is in the inbox and handled.
+func isHandled(db *bun.DB, id int64) (bool, error) {
+	var handled bool
+	err := db.NewRaw("SELECT handled_at IS NOT NULL FROM inbox WHERE source = 'telegram' AND key = ?",
+		strconv.FormatInt(id, 10)).Scan(context.Background(), &handled)
+	return handled, err
+}
+
+// record puts u in the inbox unhandled, as an adapter that acknowledged
+// it and then stopped would have left it.
+func record(t testing.TB, db *bun.DB, u models.Update) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	in := inbox.New(ctx, db, "telegram")
+	if _, err := in.Record(ctx, inbox.Update{Key: strconv.FormatInt(u.ID, 10), Kind: kindUpdate, Payload: string(telegramtest.JSON(u))}, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func testingEnv(name string) string { return os.Getenv(name) }

@@ -1,4 +1,4 @@
-package catalog_test
+package groupcommit_test
 
 import (
 	"context"
@@ -7,18 +7,18 @@ import (
 	"testing"
 	"time"
 
-	"shopbot/catalog"
+	"shopbot/catalog/groupcommit"
 )
 
-// TestGroupCommit: items arriving while a write is in flight are written
+// TestBatcher: items arriving while a write is in flight are written
 // together, at most Max at a time; each caller gets its own item's
 // result, or the batch's error; a caller whose context ends stops
 // waiting, while the write goes on for the others.
-func TestGroupCommit(t *testing.T) {
+func TestBatcher(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var batches [][]int
-	g := catalog.GroupCommit[int, int]{Max: 3, Write: func(_ context.Context, items []int) ([]int, error) {
+	g := groupcommit.Batcher[int, int]{Max: 3, Write: func(_ context.Context, items []int) ([]int, error) {
 		if items[0] == 0 {
 			<-release // the first write holds the others back
 		}
@@ -66,7 +66,7 @@ func TestGroupCommit(t *testing.T) {
 }
 
 // waitFor waits until a write is in flight with n items waiting.
-func waitFor(t *testing.T, g *catalog.GroupCommit[int, int], n int) {
+func waitFor(t *testing.T, g *groupcommit.Batcher[int, int], n int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -79,4 +79,39 @@ func waitFor(t *testing.T, g *catalog.GroupCommit[int, int], n int) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// TestBatcherLeaderWaitsForItsOwnBatch: the caller that wrote a batch
+// returns once it is written, while the items that arrived meanwhile are
+// written by another goroutine — a steady stream holds no caller.
+func TestBatcherLeaderWaitsForItsOwnBatch(t *testing.T) {
+	first, second := make(chan struct{}), make(chan struct{})
+	g := groupcommit.Batcher[int, int]{Write: func(_ context.Context, items []int) ([]int, error) {
+		switch items[0] {
+		case 0:
+			<-first
+		case 1:
+			<-second // the next batch is still being written ...
+		}
+		return items, nil
+	}}
+	ctx := context.Background()
+	led := make(chan int, 1)
+	go func() { r, _ := g.Do(ctx, 0); led <- r }()
+	waitFor(t, &g, 0)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if r, err := g.Do(ctx, 1); r != 1 || err != nil {
+			t.Errorf("item 1: %d, %v", r, err)
+		}
+	})
+	waitFor(t, &g, 1)
+	close(first)
+	select {
+	case <-led: // ... and the leader of the first is done
+	case <-time.After(10 * time.Second):
+		t.Fatal("the leader waited for a batch not its own")
+	}
+	close(second)
+	wg.Wait()
 }
