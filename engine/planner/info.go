@@ -15,8 +15,8 @@ import (
 // answered from the shop's pages through search_shop_info, quoting the
 // best passage with its page title, and never with products. When no
 // page answers, the planner says it does not know and offers a person.
-// Everything it needs lives in this file; the intent dispatch has one
-// matcher and one handler entry for it.
+// The words that make a message one are in intent/info.go; the dispatch
+// has one handler entry for it.
 
 // info answers from the shop's pages: the best passage, quoted with its
 // page title (and heading), or an honest "I don't know".
