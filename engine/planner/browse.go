@@ -2,11 +2,13 @@ package planner
 
 // Planner turns about products: search, categories, details, similar, compare, stock, reviews.
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -45,11 +47,11 @@ type listView struct {
 	Min, Max string
 }
 
-func (t *plannerTurn) search(ctx context.Context, in Intent) error {
+func (t *plannerTurn) search(ctx context.Context, in intent.Intent) error {
 	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit})
 }
 
-func (t *plannerTurn) searchFor(ctx context.Context, in Intent, args plannedSearch) error {
+func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plannedSearch) error {
 	found := len(t.plan.Results)
 	res, q, err := t.find(ctx, args)
 	if err != nil {
@@ -96,7 +98,7 @@ func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (tools.Result, 
 	if err != nil || len(res.Cards) > 0 {
 		return res, q.Query, err
 	}
-	relaxed := relaxQuery(q.Query)
+	relaxed := intent.RelaxQuery(q.Query)
 	if relaxed == "" || relaxed == q.Query {
 		return res, q.Query, nil
 	}
@@ -118,7 +120,7 @@ func (t *plannerTurn) cardButtons(cards []view.Card) {
 }
 
 // productCall runs a tool whose only argument is the referenced product.
-func (t *plannerTurn) productCall(ctx context.Context, in Intent, name string) (tools.Result, bool, error) {
+func (t *plannerTurn) productCall(ctx context.Context, in intent.Intent, name string) (tools.Result, bool, error) {
 	sku, ok := t.resolve(firstRef(in))
 	if !ok {
 		return tools.Result{}, false, nil
@@ -130,7 +132,7 @@ func (t *plannerTurn) productCall(ctx context.Context, in Intent, name string) (
 	return res, true, nil
 }
 
-func (t *plannerTurn) details(ctx context.Context, in Intent) error {
+func (t *plannerTurn) details(ctx context.Context, in intent.Intent) error {
 	res, ok, err := t.productCall(ctx, in, "get_product_details")
 	if !ok || len(res.Cards) == 0 {
 		return err
@@ -144,7 +146,7 @@ func (t *plannerTurn) details(ctx context.Context, in Intent) error {
 	return nil
 }
 
-func (t *plannerTurn) similar(ctx context.Context, in Intent) error {
+func (t *plannerTurn) similar(ctx context.Context, in intent.Intent) error {
 	res, ok, err := t.productCall(ctx, in, "get_similar_products")
 	if !ok {
 		return err
@@ -153,7 +155,7 @@ func (t *plannerTurn) similar(ctx context.Context, in Intent) error {
 	return nil
 }
 
-func (t *plannerTurn) availability(ctx context.Context, in Intent) error {
+func (t *plannerTurn) availability(ctx context.Context, in intent.Intent) error {
 	res, ok, err := t.productCall(ctx, in, "get_availability")
 	if !ok {
 		return err
@@ -179,7 +181,7 @@ type reviewsView struct {
 	} `json:"highlights"`
 }
 
-func (t *plannerTurn) reviews(ctx context.Context, in Intent) error {
+func (t *plannerTurn) reviews(ctx context.Context, in intent.Intent) error {
 	res, ok, err := t.productCall(ctx, in, "get_reviews_summary")
 	if !ok {
 		return err
@@ -202,7 +204,7 @@ func (t *plannerTurn) list(key replyKey, cards []view.Card) {
 // maxCompare is compare_products' limit.
 const maxCompare = 5
 
-func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
+func (t *plannerTurn) compare(ctx context.Context, in intent.Intent) error {
 	if in.Query != "" {
 		ok, err := t.compareFound(ctx, in)
 		if !ok || err != nil {
@@ -239,7 +241,7 @@ func (t *plannerTurn) compare(ctx context.Context, in Intent) error {
 // compareFound searches for "the two cheapest wireless headphones" and
 // leaves the first Qty found shown, for the comparison; ok is false when
 // the search answered the shopper itself (nothing found).
-func (t *plannerTurn) compareFound(ctx context.Context, in Intent) (ok bool, err error) {
+func (t *plannerTurn) compareFound(ctx context.Context, in intent.Intent) (ok bool, err error) {
 	n := min(max(in.Qty, 2), maxCompare)
 	// By relevance, then ordered here: a price sort over keywords would
 	// rank a charger that mentions laptops among "the cheapest laptops".
@@ -271,11 +273,11 @@ func sortViewCards(cards []view.Card, sort string) {
 	slices.SortStableFunc(cards, func(a, b view.Card) int {
 		switch sort {
 		case "price_asc":
-			return cmpInt(a.Price, b.Price)
+			return cmp.Compare(a.Price, b.Price)
 		case "price_desc":
-			return cmpInt(b.Price, a.Price)
+			return cmp.Compare(b.Price, a.Price)
 		case "rating":
-			return cmpInt(int64(b.Rating*100), int64(a.Rating*100))
+			return cmp.Compare(int64(b.Rating*100), int64(a.Rating*100))
 		}
 		return 0
 	})
@@ -283,7 +285,7 @@ func sortViewCards(cards []view.Card, sort string) {
 
 // compareSKUs resolves the products to compare: those named, or every card
 // shown (up to five).
-func (t *plannerTurn) compareSKUs(in Intent) ([]string, bool) {
+func (t *plannerTurn) compareSKUs(in intent.Intent) ([]string, bool) {
 	var skus []string
 	if len(in.Refs) == 0 {
 		skus = t.s.State.Shown[:min(len(t.s.State.Shown), maxCompare)]
@@ -321,7 +323,7 @@ func extremes(cards []view.Card) (cheapest, bestRated string) {
 	return lo.Title, hi.Title
 }
 
-func (t *plannerTurn) popular(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) popular(ctx context.Context, _ intent.Intent) error {
 	res, err := t.call(ctx, "get_top_selling_products", map[string]int{"limit": listLimit})
 	if err != nil {
 		return t.fail(err)
@@ -341,14 +343,14 @@ type categoryView struct {
 
 // categories lists a level of the tree; a parent that is not a category
 // is searched for instead.
-func (t *plannerTurn) categories(ctx context.Context, in Intent) error {
+func (t *plannerTurn) categories(ctx context.Context, in intent.Intent) error {
 	args := map[string]string{}
 	if in.Query != "" {
 		args["parent"] = in.Query
 	}
 	res, err := t.call(ctx, "get_categories", args)
 	if err != nil && in.Query != "" && tools.IsUserError(err) {
-		return t.search(ctx, Intent{Kind: IntentSearch, Query: in.Query})
+		return t.search(ctx, intent.Intent{Kind: intent.IntentSearch, Query: in.Query})
 	}
 	if err != nil {
 		return t.fail(err)

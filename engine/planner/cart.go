@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -36,7 +37,7 @@ type changeView struct {
 
 // add puts each product referred to in the cart ("add the first and the
 // third"), qty of each.
-func (t *plannerTurn) add(ctx context.Context, in Intent) error {
+func (t *plannerTurn) add(ctx context.Context, in intent.Intent) error {
 	skus, ok := t.resolveAll(in)
 	if !ok {
 		return nil
@@ -70,10 +71,10 @@ func (t *plannerTurn) cartButtons() {
 
 // resolveAll resolves every reference (the focus when there is none), or
 // none: the shopper is told which one does not resolve.
-func (t *plannerTurn) resolveAll(in Intent) ([]string, bool) {
+func (t *plannerTurn) resolveAll(in intent.Intent) ([]string, bool) {
 	refs := in.Refs
 	if len(refs) == 0 {
-		refs = []Ref{{Focus: true}}
+		refs = []intent.Ref{{Focus: true}}
 	}
 	var skus []string
 	for _, r := range refs {
@@ -114,7 +115,7 @@ func (t *plannerTurn) changed(key replyKey, res tools.Result) {
 }
 
 // addByName finds the product and adds the best match in stock.
-func (t *plannerTurn) addByName(ctx context.Context, in Intent) error {
+func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: listLimit})
 	if err != nil {
 		return t.fail(err)
@@ -132,7 +133,7 @@ func (t *plannerTurn) addByName(ctx context.Context, in Intent) error {
 
 // remove takes the products referred to, or the cart line named, out of
 // the cart.
-func (t *plannerTurn) remove(ctx context.Context, in Intent) error {
+func (t *plannerTurn) remove(ctx context.Context, in intent.Intent) error {
 	var skus []string
 	if len(in.Refs) > 0 || in.Query == "" {
 		var ok bool
@@ -182,7 +183,7 @@ func (t *plannerTurn) removeSome(ctx context.Context, sku string, n int) error {
 		return nil
 	}
 	t.s.State.Focus = sku
-	return t.setQty(ctx, Intent{Refs: []Ref{{Focus: true}}, Qty: max(have-n, 0)})
+	return t.setQty(ctx, intent.Intent{Refs: []intent.Ref{{Focus: true}}, Qty: max(have-n, 0)})
 }
 
 // cartLinesNamed finds the cart lines whose title has every word of name
@@ -195,7 +196,7 @@ func (t *plannerTurn) cartLinesNamed(ctx context.Context, name string) ([]string
 	var skus []string
 	if res.Cart != nil {
 		for _, l := range res.Cart.Lines {
-			if titleHas(l.Title, name) && len(skus) < maxRefsPerAction {
+			if intent.TitleHas(l.Title, name) && len(skus) < intent.MaxRefsPerAction {
 				skus = append(skus, l.SKU)
 			}
 		}
@@ -207,7 +208,7 @@ func (t *plannerTurn) cartLinesNamed(ctx context.Context, name string) ([]string
 	return skus, true, nil
 }
 
-func (t *plannerTurn) setQty(ctx context.Context, in Intent) error {
+func (t *plannerTurn) setQty(ctx context.Context, in intent.Intent) error {
 	sku, ok := t.resolve(firstRef(in))
 	if !ok {
 		return nil
@@ -227,7 +228,7 @@ func (t *plannerTurn) setQty(ctx context.Context, in Intent) error {
 	return nil
 }
 
-func (t *plannerTurn) cart(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) cart(ctx context.Context, _ intent.Intent) error {
 	res, err := t.call(ctx, "view_cart", struct{}{})
 	if err != nil {
 		return t.fail(err)
@@ -245,7 +246,7 @@ func (t *plannerTurn) cart(ctx context.Context, _ Intent) error {
 // maxClear bounds the removals of one "clear the cart".
 const maxClear = 30
 
-func (t *plannerTurn) clearCart(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) clearCart(ctx context.Context, _ intent.Intent) error {
 	res, err := t.call(ctx, "view_cart", struct{}{})
 	if err != nil {
 		return t.fail(err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -44,11 +45,11 @@ var contactFields = []string{"name", "phone", "address"}
 
 // checkout starts (or resumes) a checkout. It never confirms: an order is
 // placed only by a "yes" to a summary shown in an earlier turn.
-func (t *plannerTurn) checkout(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) checkout(ctx context.Context, _ intent.Intent) error {
 	return t.checkoutStep(ctx, map[string]any{})
 }
 
-func (t *plannerTurn) field(ctx context.Context, in Intent) error {
+func (t *plannerTurn) field(ctx context.Context, in intent.Intent) error {
 	args := map[string]any{in.Field: in.Value}
 	if len(in.Contact) > 0 {
 		args = map[string]any{}
@@ -65,7 +66,7 @@ func (t *plannerTurn) field(ctx context.Context, in Intent) error {
 	return t.checkoutReply(res, err)
 }
 
-func (t *plannerTurn) confirm(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) confirm(ctx context.Context, _ intent.Intent) error {
 	return t.checkoutStep(ctx, map[string]any{"confirm": true})
 }
 
@@ -110,7 +111,7 @@ func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
 	return nil
 }
 
-func (t *plannerTurn) cancel(context.Context, Intent) error {
+func (t *plannerTurn) cancel(context.Context, intent.Intent) error {
 	if t.s.State.Checkout == nil {
 		t.say(rNothingToStop, nil)
 		return nil

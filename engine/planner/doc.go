@@ -3,37 +3,42 @@
 // configured, the daily token budget is spent, or the model fails.
 //
 // Data flows one way through it. Answer parses the message into an
-// Intent (intent.go over the word tables of vocab.go and words.go, with
-// slots such as quantities, prices and contact fields in slots.go), then
-// runs the tools that serve the intent through the same tools.Toolbox the
-// model's calls go through (browse.go, cart.go, checkout.go, orders.go),
-// and words the reply from their results in the shopper's language
-// (text.go). The Plan it returns holds the reply, the calls for the
-// transcript, the results for the adapter and the quick-reply buttons.
-// It is deterministic: no model, no randomness, no clock but the
-// session's.
+// Intent (package intent), then runs the tools that serve the intent
+// through the same tools.Toolbox the model's calls go through (browse.go,
+// cart.go, checkout.go, orders.go), and words the reply from their
+// results in the shopper's language (text.go). The Plan it returns holds
+// the reply, the calls for the transcript, the results for the adapter
+// and the quick-reply buttons. It is deterministic: no model, no
+// randomness, no clock but the session's.
 //
 // It follows the conversation through the session State: the cards last
 // shown (their titles, prices and ratings) and the search that listed
-// them. References resolve against them (slots.go for ordinals and "it",
-// refs.go for "both", "the two cheapest", "the glass one"); "show more"
-// runs the same search from the next offset (paging.go). A search shows
-// only the products that have every word asked for when some do, and
+// them. References resolve against them (the intent package reads them,
+// resolve in planner.go turns them into SKUs); "show more" runs the
+// same search from the next offset (paging.go). A search shows only the
+// products that have every word asked for when some do, and
 // says honestly that nothing matches when no product has one of the words
-// (match.go, which looks the word up alone). Price phrases said as
-// negations ("nothing over $80") become ceilings (prices.go). At checkout
-// one message may give every contact detail in any order (contact.go);
-// outside checkout, a phone number, an e-mail or an address is neither
-// searched for nor stored as a query (catalog/personal finds them).
+// (match.go, which looks the word up alone). At checkout one message may
+// give every contact detail in any order; outside checkout, a phone
+// number, an e-mail or an address is neither searched for nor stored as a
+// query (paging.go answers the Personal intent).
+//
+// The package is split along its seam. engine/planner/intent owns
+// understanding: message and State in, Intent out, pure functions over
+// the vocabulary (kinds, slots, references, prices, quantities, contact
+// details). This package owns acting: Intent in, tool calls and the reply
+// out. The split keeps each under the 3,000-line limit of issue 14 and
+// lets the parser be tested without a catalog; planner imports intent,
+// never the reverse, and the engine imports only planner.
 //
 // Its exchange table (testdata/exchanges.txt, played by table_test.go)
 // holds multi-turn conversations in English and Russian; a held-out third
 // (exchanges_holdout.txt) measures how well the planner generalizes.
 //
 // Questions about the shop itself (returns, shipping, payment, warranty,
-// contact) are answered from the shop's pages by info.go, quoting the
-// best passage with its page title.
+// contact) are recognized by intent/info.go and answered from the shop's
+// pages by info.go, quoting the best passage with its page title.
 //
-// It imports engine/tools and catalog; the engine imports it, never the
-// other way round.
+// It imports engine/planner/intent, engine/tools and catalog; the engine
+// imports it, never the other way round.
 package planner

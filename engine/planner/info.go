@@ -3,11 +3,10 @@ package planner
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode"
 
-	"shopbot/catalog/clip"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 )
 
@@ -16,81 +15,12 @@ import (
 // answered from the shop's pages through search_shop_info, quoting the
 // best passage with its page title, and never with products. When no
 // page answers, the planner says it does not know and offers a person.
-// Everything it needs lives in this file; the intent dispatch has one
-// matcher and one handler entry for it.
-
-// IntentInfo is a question about the shop; Query is the question.
-const IntentInfo IntentKind = "info"
-
-// infoTopics are the words (a trailing * matches any ending) that make a
-// message about the shop's policies when it is a question or is made of
-// them alone. Several-word entries must appear in order.
-var infoTopics = infoPhrases(
-	// returns
-	"return*", "refund*", "exchang*", "возврат*", "вернут*", "вернуть", "верну", "обмен*",
-	// shipping
-	"ship", "ships", "shipping", "shipped", "deliver*", "postage", "courier", "customs", "duties",
-	"доставк*", "доставл*", "доставит*", "доставят", "отправляете", "пошлин*", "курьер*",
-	// payment
-	"payment*", "paypal", "visa", "mastercard", "invoice*", "pay with", "pay by", "can i pay",
-	"оплат*", "платеж*", "заплатить",
-	// warranty
-	"warrant*", "guarantee*", "гаранти*",
-	// contact and about
-	"contact*", "phone number", "call you", "email you", "e-mail you", "your email", "your address", "opening hours",
-	"контакт*", "связаться", "номер телефона", "ваш телефон", "позвонить", "about you", "about your shop", "about the shop",
-	"who are you", "о магазине", "о вас",
-)
-
-// infoQuestion marks a question; infoFiller are the words a bare topic
-// ("shipping?", "return policy", "условия доставки") may come with.
-var (
-	infoQuestion = infoPhrases("what*", "how", "do", "does", "can", "could", "is", "are", "where", "when", "which",
-		"any", "tell", "как", "какой", "какая", "какие", "каковы", "сколько", "можно", "ли", "где", "когда", "что")
-	infoFiller = infoPhrases("policy", "policies", "info", "information", "terms", "your", "the", "my", "a",
-		"политика", "условия", "информация", "ваша", "ваши", "про", "и")
-)
-
-// matchInfo recognizes a question about the shop.
-func matchInfo(m *parseMsg) (Intent, bool) {
-	if !infoTopics.in(m.toks) {
-		return Intent{}, false
-	}
-	bare := true
-	for i := 0; i < len(m.toks); i++ {
-		if n := max(infoTopics.at(m.toks, i), infoFiller.at(m.toks, i)); n > 0 {
-			i += n - 1
-			continue
-		}
-		bare = false
-	}
-	asked := strings.Contains(m.raw, "?") || infoQuestion.at(m.toks, 0) > 0 || slices.Contains(m.toks, "ли")
-	if !bare && !asked {
-		return Intent{}, false
-	}
-	q := tools.CleanText(m.raw)
-	for _, h := range infoHints {
-		if h.when.in(m.toks) {
-			q += " " + h.add
-		}
-	}
-	return Intent{Kind: IntentInfo, Query: strings.TrimSpace(clip.Runes(q, 200))}, true
-}
-
-// infoHints add the words a page would use for what a question asks in
-// other words: "how much" is a cost, "contact you" an e-mail or a phone.
-var infoHints = []struct {
-	when infoPhraseList
-	add  string
-}{
-	{infoPhrases("how much", "price*", "сколько стоит", "сколько стоят", "цена", "цены"), "cost стоимость"},
-	{infoPhrases("contact*", "reach you", "связаться", "контакт*"), "e-mail phone телефон"},
-	{infoPhrases("how long", "when will", "сколько идет", "как долго", "срок*"), "business days дней"},
-}
+// The words that make a message one are in intent/info.go; the dispatch
+// has one handler entry for it.
 
 // info answers from the shop's pages: the best passage, quoted with its
 // page title (and heading), or an honest "I don't know".
-func (t *plannerTurn) info(ctx context.Context, in Intent) error {
+func (t *plannerTurn) info(ctx context.Context, in intent.Intent) error {
 	res, err := t.call(ctx, "search_shop_info", map[string]string{"query": in.Query})
 	if err != nil && !tools.IsUserError(err) {
 		return t.fail(err)
@@ -164,45 +94,4 @@ func (t *plannerTurn) sayText(text string) {
 		t.plan.Text += "\n\n"
 	}
 	t.plan.Text += text
-}
-
-// infoPhrase is a run of words; a word ending in * matches any ending.
-type infoPhrase []string
-
-type infoPhraseList []infoPhrase
-
-func infoPhrases(ps ...string) infoPhraseList {
-	out := make(infoPhraseList, len(ps))
-	for i, p := range ps {
-		out[i] = strings.Fields(p)
-	}
-	return out
-}
-
-// at returns the length of the longest phrase at toks[i], or 0.
-func (l infoPhraseList) at(toks []string, i int) int {
-	best := 0
-	for _, p := range l {
-		if len(p) <= best || i+len(p) > len(toks) {
-			continue
-		}
-		ok := true
-		for j, w := range p {
-			stem, prefix := strings.CutSuffix(w, "*")
-			ok = ok && (toks[i+j] == w || prefix && strings.HasPrefix(toks[i+j], stem))
-		}
-		if ok {
-			best = len(p)
-		}
-	}
-	return best
-}
-
-func (l infoPhraseList) in(toks []string) bool {
-	for i := range toks {
-		if l.at(toks, i) > 0 {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner/intent"
 )
 
 // TestPlannerAnswersShopQuestions: policy questions in English and
@@ -48,8 +49,8 @@ func TestPlannerAnswersShopQuestions(t *testing.T) {
 func TestPlannerShopQuestionsLeaveSearchesAlone(t *testing.T) {
 	c := newPlannerChat(t, "en-US")
 	for _, msg := range []string{"shipping boxes", "running shoes", "phone case", "наушники"} {
-		in := ParseIntent(msg, "en-US", nil)
-		if in.Kind == IntentInfo {
+		in := intent.Parse(msg, "en-US", nil)
+		if in.Kind == intent.IntentInfo {
 			t.Errorf("%q parsed as a shop question", msg)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"shopbot/catalog/search/analysis"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/view"
 )
 
@@ -291,7 +292,7 @@ func soleMatch(cards []view.Card, q string) string {
 	}
 	sku := ""
 	for _, c := range cards {
-		if titleHas(c.Title, q) {
+		if intent.TitleHas(c.Title, q) {
 			if sku != "" {
 				return ""
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/clip"
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -24,7 +25,7 @@ type orderView struct {
 	} `json:"lines"`
 }
 
-func (t *plannerTurn) orders(ctx context.Context, in Intent) error {
+func (t *plannerTurn) orders(ctx context.Context, in intent.Intent) error {
 	args := map[string]string{}
 	if in.Order != "" {
 		args["order_number"] = in.Order
@@ -56,7 +57,7 @@ func (t *plannerTurn) orders(ctx context.Context, in Intent) error {
 
 // ---- habits ----
 
-func (t *plannerTurn) shoppingList(ctx context.Context, in Intent) error {
+func (t *plannerTurn) shoppingList(ctx context.Context, in intent.Intent) error {
 	args := map[string]any{}
 	if in.Days > 0 {
 		args["days_ahead"] = min(in.Days, 90)
@@ -94,7 +95,7 @@ type shoppingListView struct {
 	} `json:"next_due"`
 }
 
-func (t *plannerTurn) stats(ctx context.Context, in Intent) error {
+func (t *plannerTurn) stats(ctx context.Context, in intent.Intent) error {
 	args := map[string]any{}
 	if in.Days > 0 {
 		args["period_days"] = min(in.Days, 730)
@@ -120,7 +121,7 @@ func (t *plannerTurn) stats(ctx context.Context, in Intent) error {
 
 // ---- small talk ----
 
-func (t *plannerTurn) help(_ context.Context, in Intent) error {
+func (t *plannerTurn) help(_ context.Context, in intent.Intent) error {
 	if in.Topic == "own_data" {
 		t.say(rOwnData, nil)
 	} else {
@@ -130,24 +131,24 @@ func (t *plannerTurn) help(_ context.Context, in Intent) error {
 	return nil
 }
 
-func (t *plannerTurn) greeting(context.Context, Intent) error {
+func (t *plannerTurn) greeting(context.Context, intent.Intent) error {
 	t.say(rGreeting, nil)
 	t.shopButtons()
 	return nil
 }
 
-func (t *plannerTurn) thanks(context.Context, Intent) error {
+func (t *plannerTurn) thanks(context.Context, intent.Intent) error {
 	t.say(rThanks, nil)
 	return nil
 }
 
-func (t *plannerTurn) refuse(context.Context, Intent) error {
+func (t *plannerTurn) refuse(context.Context, intent.Intent) error {
 	t.say(rShopData, nil)
 	t.button("btn.cats", view.Action{Kind: view.ActCategories})
 	return nil
 }
 
-func (t *plannerTurn) human(ctx context.Context, in Intent) error {
+func (t *plannerTurn) human(ctx context.Context, in intent.Intent) error {
 	reason := strings.TrimSpace(clip.Runes(tools.CleanText(in.Value), 400))
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"

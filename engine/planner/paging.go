@@ -5,6 +5,7 @@ package planner
 import (
 	"context"
 
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -30,7 +31,7 @@ func (t *plannerTurn) keepShown(cards []view.Card) {
 
 // more shows the next page of the last search: the same query and
 // filters, past what was shown, so no product is listed twice.
-func (t *plannerTurn) more(ctx context.Context, _ Intent) error {
+func (t *plannerTurn) more(ctx context.Context, _ intent.Intent) error {
 	l := t.s.State.Listing
 	if l == nil {
 		t.say(rNoListing, nil)
@@ -74,7 +75,7 @@ const maxOffset = 100
 // personal answers a phone number, an e-mail or an address typed outside
 // checkout: no search (it would be stored and counted as one), just
 // where such details are wanted.
-func (t *plannerTurn) personal(context.Context, Intent) error {
+func (t *plannerTurn) personal(context.Context, intent.Intent) error {
 	t.say(rPersonal, nil)
 	t.button("btn.cart", view.Action{Kind: view.ActCart})
 	t.button("btn.checkout", view.Action{Kind: view.ActCheckout})

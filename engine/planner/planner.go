@@ -8,12 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
 // Planner answers without a model: it parses the message into an Intent
-// (intent.go), runs the tools that serve it through the Toolbox,
+// (package intent), runs the tools that serve it through the Toolbox,
 // exactly as the model's calls are run, and words the reply from their
 // results (text.go). It is deterministic: no model, no randomness,
 // no clock but the session's.
@@ -48,7 +49,7 @@ func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Pl
 	if s.State == nil {
 		s.State = &tools.State{}
 	}
-	in := ParseIntent(text, s.Locale, s.State)
+	in := intent.Parse(text, s.Locale, s.State)
 	t := &plannerTurn{p: p, s: s, lang: in.Lang}
 	handle, ok := intentHandlers[in.Kind]
 	if !ok {
@@ -67,36 +68,36 @@ type plannerTurn struct {
 	err  error // a reply that could not be rendered
 }
 
-var intentHandlers = map[IntentKind]func(*plannerTurn, context.Context, Intent) error{
-	IntentSearch:       (*plannerTurn).search,
-	IntentAdd:          (*plannerTurn).add,
-	IntentAddByName:    (*plannerTurn).addByName,
-	IntentRemove:       (*plannerTurn).remove,
-	IntentSetQty:       (*plannerTurn).setQty,
-	IntentClearCart:    (*plannerTurn).clearCart,
-	IntentCart:         (*plannerTurn).cart,
-	IntentCheckout:     (*plannerTurn).checkout,
-	IntentField:        (*plannerTurn).field,
-	IntentConfirm:      (*plannerTurn).confirm,
-	IntentCancel:       (*plannerTurn).cancel,
-	IntentOrders:       (*plannerTurn).orders,
-	IntentCategories:   (*plannerTurn).categories,
-	IntentPopular:      (*plannerTurn).popular,
-	IntentDetails:      (*plannerTurn).details,
-	IntentSimilar:      (*plannerTurn).similar,
-	IntentCompare:      (*plannerTurn).compare,
-	IntentAvailability: (*plannerTurn).availability,
-	IntentReviews:      (*plannerTurn).reviews,
-	IntentShoppingList: (*plannerTurn).shoppingList,
-	IntentStats:        (*plannerTurn).stats,
-	IntentHuman:        (*plannerTurn).human,
-	IntentHelp:         (*plannerTurn).help,
-	IntentGreeting:     (*plannerTurn).greeting,
-	IntentThanks:       (*plannerTurn).thanks,
-	IntentRefuse:       (*plannerTurn).refuse,
-	IntentMore:         (*plannerTurn).more,
-	IntentPersonal:     (*plannerTurn).personal,
-	IntentInfo:         (*plannerTurn).info, // info.go
+var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.Intent) error{
+	intent.IntentSearch:       (*plannerTurn).search,
+	intent.IntentAdd:          (*plannerTurn).add,
+	intent.IntentAddByName:    (*plannerTurn).addByName,
+	intent.IntentRemove:       (*plannerTurn).remove,
+	intent.IntentSetQty:       (*plannerTurn).setQty,
+	intent.IntentClearCart:    (*plannerTurn).clearCart,
+	intent.IntentCart:         (*plannerTurn).cart,
+	intent.IntentCheckout:     (*plannerTurn).checkout,
+	intent.IntentField:        (*plannerTurn).field,
+	intent.IntentConfirm:      (*plannerTurn).confirm,
+	intent.IntentCancel:       (*plannerTurn).cancel,
+	intent.IntentOrders:       (*plannerTurn).orders,
+	intent.IntentCategories:   (*plannerTurn).categories,
+	intent.IntentPopular:      (*plannerTurn).popular,
+	intent.IntentDetails:      (*plannerTurn).details,
+	intent.IntentSimilar:      (*plannerTurn).similar,
+	intent.IntentCompare:      (*plannerTurn).compare,
+	intent.IntentAvailability: (*plannerTurn).availability,
+	intent.IntentReviews:      (*plannerTurn).reviews,
+	intent.IntentShoppingList: (*plannerTurn).shoppingList,
+	intent.IntentStats:        (*plannerTurn).stats,
+	intent.IntentHuman:        (*plannerTurn).human,
+	intent.IntentHelp:         (*plannerTurn).help,
+	intent.IntentGreeting:     (*plannerTurn).greeting,
+	intent.IntentThanks:       (*plannerTurn).thanks,
+	intent.IntentRefuse:       (*plannerTurn).refuse,
+	intent.IntentMore:         (*plannerTurn).more,
+	intent.IntentPersonal:     (*plannerTurn).personal,
+	intent.IntentInfo:         (*plannerTurn).info, // info.go
 }
 
 // ---- plumbing ----
@@ -185,7 +186,7 @@ func dataAs[T any](res tools.Result) T {
 
 // resolve turns a reference into a SKU of State.Shown or State.Focus; when
 // it cannot, the shopper is told why and ok is false.
-func (t *plannerTurn) resolve(r Ref) (sku string, ok bool) {
+func (t *plannerTurn) resolve(r intent.Ref) (sku string, ok bool) {
 	st := t.s.State
 	if r.Focus {
 		switch {
@@ -216,9 +217,9 @@ func (t *plannerTurn) resolve(r Ref) (sku string, ok bool) {
 	return st.Focus, true
 }
 
-func firstRef(in Intent) Ref {
+func firstRef(in intent.Intent) intent.Ref {
 	if len(in.Refs) == 0 {
-		return Ref{Focus: true}
+		return intent.Ref{Focus: true}
 	}
 	return in.Refs[0]
 }

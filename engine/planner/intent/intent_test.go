@@ -1,4 +1,4 @@
-package planner
+package intent
 
 import (
 	"reflect"
@@ -159,9 +159,9 @@ func TestParseIntent(t *testing.T) {
 			if want.Lang == "" {
 				want.Lang = "en"
 			}
-			got := ParseIntent(tc.text, tc.locale, states[tc.state])
+			got := Parse(tc.text, tc.locale, states[tc.state])
 			if !reflect.DeepEqual(got, want) {
-				t.Errorf("ParseIntent(%q)\n got %+v\nwant %+v", tc.text, got, want)
+				t.Errorf("Parse(%q)\n got %+v\nwant %+v", tc.text, got, want)
 			}
 		})
 	}
@@ -171,7 +171,7 @@ func TestParseIntentLeavesStateAlone(t *testing.T) {
 	for name, st := range parserStates() {
 		before := st.Encode()
 		for _, tc := range parserCases {
-			ParseIntent(tc.text, tc.locale, st)
+			Parse(tc.text, tc.locale, st)
 		}
 		if st.Encode() != before {
 			t.Errorf("state %q changed: %s → %s", name, before, st.Encode())
@@ -189,20 +189,9 @@ func TestRelaxQuery(t *testing.T) {
 		"батарейки":               "батарейк",
 		"waterproof jackets 2024": "waterproof jacket",
 	} {
-		if got := relaxQuery(in); got != want {
-			t.Errorf("relaxQuery(%q) = %q, want %q", in, got, want)
+		if got := RelaxQuery(in); got != want {
+			t.Errorf("RelaxQuery(%q) = %q, want %q", in, got, want)
 		}
-	}
-}
-
-func TestPlural(t *testing.T) {
-	for n, want := range map[int]string{0: "товаров", 1: "товар", 2: "товара", 5: "товаров", 11: "товаров", 21: "товар", 24: "товара", 112: "товаров"} {
-		if got := plural(n, "товар", "товара", "товаров"); got != want {
-			t.Errorf("plural(%d) = %q, want %q", n, got, want)
-		}
-	}
-	if plural(1, "item", "items") != "item" || plural(3, "item", "items") != "items" {
-		t.Error("English plural")
 	}
 }
 
@@ -231,7 +220,7 @@ func FuzzParseIntent(f *testing.F) {
 	states := parserStates()
 	f.Fuzz(func(t *testing.T, text string) {
 		for name, st := range states {
-			in := ParseIntent(text, "ru", st)
+			in := Parse(text, "ru", st)
 			if in.Kind == "" || (in.Lang != "en" && in.Lang != "ru") {
 				t.Fatalf("%q in %s: %+v", text, name, in)
 			}

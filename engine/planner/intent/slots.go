@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // Intent slots: product references, quantities, prices, sort, periods, numbers, queries.
 import (
@@ -46,7 +46,7 @@ func extractRefs(toks []string, digits bool) (refs []Ref, rest []string) {
 
 // firstFew reads the n of "the first n" (2 to 5), or 0.
 func firstFew(t string) int {
-	if n, ok := qtyOf(t); ok && n >= 2 && n <= maxRefsPerAction {
+	if n, ok := qtyOf(t); ok && n >= 2 && n <= MaxRefsPerAction {
 		return n
 	}
 	return 0
@@ -64,8 +64,8 @@ func addRef(refs []Ref, r Ref) []Ref {
 // maxRef is the most cards a tool shows at once.
 const maxRef = 10
 
-// maxRefsPerAction bounds the products one message adds or removes.
-const maxRefsPerAction = 5
+// MaxRefsPerAction bounds the products one message adds or removes.
+const MaxRefsPerAction = 5
 
 // ordinalOf reads "second", "2nd", "#2", "№2", "второй", "второго", "last".
 func ordinalOf(t string) (int, bool) {

@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // Intent vocabulary: phrase lists and word tables, English and Russian side by side.
 import (
@@ -100,7 +100,7 @@ func wordSet(words string) map[string]bool {
 // commands are what a message can be while checkout waits for a contact
 // detail: the whole message, nothing else.
 var commands = []struct {
-	kind  IntentKind
+	kind  Kind
 	words phrases
 }{
 	{IntentCancel, vCancel},

@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // Intent words: language, tokens, stems, and relaxing a query that found nothing.
 import (
@@ -9,10 +9,10 @@ import (
 	"shopbot/engine/tools"
 )
 
-// relaxQuery loosens a query for a second try: English plurals and Russian
+// RelaxQuery loosens a query for a second try: English plurals and Russian
 // endings are cut (the search matches substrings), numbers go, and a few
 // common Russian shopping words become their English catalog words.
-func relaxQuery(q string) string {
+func RelaxQuery(q string) string {
 	var out, untranslated []string
 	translated := false
 	for _, w := range tools.Tokenize(q) {
@@ -77,8 +77,8 @@ func glossaryOf(w string) string {
 	return ""
 }
 
-// titleHas reports whether title contains every word of name (stemmed).
-func titleHas(title, name string) bool {
+// TitleHas reports whether title contains every word of name (stemmed).
+func TitleHas(title, name string) bool {
 	words := tools.Tokenize(name)
 	if len(words) == 0 {
 		return false

@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // Price phrases the shared parser (analysis.CutPrices) reads as floors but
 // shoppers mean as ceilings: "nothing over $80", "not above 50", "don't

@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // Contact details at checkout: every detail one message gives (name,
 // phone, address, in any order; an e-mail is recognized and left out, as

@@ -1,4 +1,4 @@
-package planner
+package intent
 
 // References to the cards shown last that need their titles, prices and
 // ratings (State.ShownCards): "both", "them", "the cheapest", "the two
@@ -68,7 +68,7 @@ func pickShown(words []string, st *tools.State, several bool) shownPick {
 	case both && len(content) == 0:
 		cands = cands[:min(2, len(cands))]
 	case all || len(content) > 0:
-		cands = cands[:min(maxRefsPerAction, len(cands))]
+		cands = cands[:min(MaxRefsPerAction, len(cands))]
 	default:
 		return p
 	}
@@ -153,7 +153,7 @@ func cutSuperlative(words []string) (rest []string, sort string, n int) {
 			i, l = i-1, l+1
 		}
 		if i > 0 {
-			if q, ok := qtyOf(words[i-1]); ok && q > 0 && q <= maxRefsPerAction {
+			if q, ok := qtyOf(words[i-1]); ok && q > 0 && q <= MaxRefsPerAction {
 				n, i, l = q, i-1, l+1
 			}
 		}

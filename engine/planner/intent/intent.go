@@ -1,4 +1,4 @@
-package planner
+package intent
 
 import (
 	"strconv"
@@ -15,43 +15,43 @@ import (
 // vocabulary is in vocab.go, one table per idea, English and
 // Russian side by side.
 
-// IntentKind names what a message asks for.
-type IntentKind string
+// Kind names what a message asks for.
+type Kind string
 
 const (
-	IntentSearch       IntentKind = "search"        // Query, MinPrice, MaxPrice, Sort
-	IntentAdd          IntentKind = "add"           // Refs, Qty of each
-	IntentAddByName    IntentKind = "add_by_name"   // Query, Qty
-	IntentRemove       IntentKind = "remove"        // Refs, or Query (a title in the cart)
-	IntentSetQty       IntentKind = "set_qty"       // Refs[0], Qty
-	IntentClearCart    IntentKind = "clear_cart"    //
-	IntentCart         IntentKind = "cart"          //
-	IntentCheckout     IntentKind = "checkout"      //
-	IntentField        IntentKind = "field"         // Field, Value: a checkout detail
-	IntentConfirm      IntentKind = "confirm"       // yes to the checkout summary
-	IntentCancel       IntentKind = "cancel"        // abandons the checkout
-	IntentOrders       IntentKind = "orders"        // Order (optional)
-	IntentCategories   IntentKind = "categories"    // Query: the parent (optional)
-	IntentPopular      IntentKind = "popular"       // best sellers of the whole shop
-	IntentDetails      IntentKind = "details"       // Refs[0]
-	IntentSimilar      IntentKind = "similar"       // Refs[0]
-	IntentCompare      IntentKind = "compare"       // Refs (none: everything shown)
-	IntentAvailability IntentKind = "availability"  // Refs[0]
-	IntentReviews      IntentKind = "reviews"       // Refs[0]
-	IntentShoppingList IntentKind = "shopping_list" // Days, Budget
-	IntentStats        IntentKind = "stats"         // Days
-	IntentHuman        IntentKind = "human"         // Value: the message, as the reason
-	IntentHelp         IntentKind = "help"          // Topic "own_data": a request about someone else
-	IntentGreeting     IntentKind = "greeting"      //
-	IntentThanks       IntentKind = "thanks"        //
-	IntentRefuse       IntentKind = "refuse"        // Topic "shop_data": prices, stock, reviews are not ours to change
-	IntentMore         IntentKind = "more"          // the next page of the last search
-	IntentPersonal     IntentKind = "personal"      // contact details typed outside checkout
+	IntentSearch       Kind = "search"        // Query, MinPrice, MaxPrice, Sort
+	IntentAdd          Kind = "add"           // Refs, Qty of each
+	IntentAddByName    Kind = "add_by_name"   // Query, Qty
+	IntentRemove       Kind = "remove"        // Refs, or Query (a title in the cart)
+	IntentSetQty       Kind = "set_qty"       // Refs[0], Qty
+	IntentClearCart    Kind = "clear_cart"    //
+	IntentCart         Kind = "cart"          //
+	IntentCheckout     Kind = "checkout"      //
+	IntentField        Kind = "field"         // Field, Value: a checkout detail
+	IntentConfirm      Kind = "confirm"       // yes to the checkout summary
+	IntentCancel       Kind = "cancel"        // abandons the checkout
+	IntentOrders       Kind = "orders"        // Order (optional)
+	IntentCategories   Kind = "categories"    // Query: the parent (optional)
+	IntentPopular      Kind = "popular"       // best sellers of the whole shop
+	IntentDetails      Kind = "details"       // Refs[0]
+	IntentSimilar      Kind = "similar"       // Refs[0]
+	IntentCompare      Kind = "compare"       // Refs (none: everything shown)
+	IntentAvailability Kind = "availability"  // Refs[0]
+	IntentReviews      Kind = "reviews"       // Refs[0]
+	IntentShoppingList Kind = "shopping_list" // Days, Budget
+	IntentStats        Kind = "stats"         // Days
+	IntentHuman        Kind = "human"         // Value: the message, as the reason
+	IntentHelp         Kind = "help"          // Topic "own_data": a request about someone else
+	IntentGreeting     Kind = "greeting"      //
+	IntentThanks       Kind = "thanks"        //
+	IntentRefuse       Kind = "refuse"        // Topic "shop_data": prices, stock, reviews are not ours to change
+	IntentMore         Kind = "more"          // the next page of the last search
+	IntentPersonal     Kind = "personal"      // contact details typed outside checkout
 )
 
 // Intent is one parsed message.
 type Intent struct {
-	Kind     IntentKind
+	Kind     Kind
 	Lang     string  // "en" or "ru"
 	Query    string  // search words, a product name, a category or a reason
 	MinPrice float64 // in the shop currency; 0: no bound
@@ -84,9 +84,9 @@ type parseMsg struct {
 	st   *tools.State
 }
 
-// ParseIntent reads one message. locale (the platform's, e.g. "ru-RU")
+// Parse reads one message. locale (the platform's, e.g. "ru-RU")
 // decides the language of messages without letters; st may be nil.
-func ParseIntent(text, locale string, st *tools.State) Intent {
+func Parse(text, locale string, st *tools.State) Intent {
 	if st == nil {
 		st = &tools.State{}
 	}
@@ -264,7 +264,7 @@ func (m *parseMsg) shownRefs(verbs phrases, several bool) (refs []Ref, rest []st
 
 // refIntent matches a keyword plus a product reference; with no reference
 // the product in focus is meant ("something like this", "отзывы").
-func refIntent(m *parseMsg, kind IntentKind, keywords phrases, bareOK bool) (Intent, bool) {
+func refIntent(m *parseMsg, kind Kind, keywords phrases, bareOK bool) (Intent, bool) {
 	if !hasPhrase(m.toks, keywords) {
 		return Intent{}, false
 	}
@@ -318,7 +318,7 @@ func matchRemove(m *parseMsg) (Intent, bool) {
 	refs, rest := extractRefs(m.toks, false)
 	qty, rest, _ := extractQty(rest)
 	if len(refs) > 0 {
-		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), maxRefsPerAction)], Qty: qty}, true
+		return Intent{Kind: IntentRemove, Refs: refs[:min(len(refs), MaxRefsPerAction)], Qty: qty}, true
 	}
 	name := cutAll(cutAll(cutAll(cutAll(rest, vRemove), vCartWord), vFiller), ph("take|out|actually|из|those|these"))
 	return Intent{Kind: IntentRemove, Query: queryOf(name), Qty: qty}, true
@@ -354,7 +354,7 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	}
 	qty, rest, _ := extractQty(rest)
 	if len(refs) > 0 {
-		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), maxRefsPerAction)], Qty: qty}, true
+		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), MaxRefsPerAction)], Qty: qty}, true
 	}
 	name := cutAll(cutAll(cutAll(rest, vAdd), vToCart), vFiller)
 	if len(name) == 0 {
@@ -448,7 +448,7 @@ func matchStats(m *parseMsg) (Intent, bool) {
 func matchSmallTalk(m *parseMsg) (Intent, bool) {
 	rest := cutAll(m.toks, vPolite)
 	for _, c := range []struct {
-		kind  IntentKind
+		kind  Kind
 		words phrases
 	}{{IntentGreeting, vGreeting}, {IntentHelp, vHelp}, {IntentThanks, vThanks}, {IntentHelp, vYes}, {IntentHelp, vNo}, {IntentCancel, vCancel}} {
 		if len(rest) > 0 && allIn(rest, c.words) {
