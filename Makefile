@@ -9,7 +9,7 @@ export SHOPBOT_REQUIRE_POSTGRES ?= 1
 test: vet
 	@bash .ci/check-postgres
 	@bash .ci/weaviate-server >/dev/null
-	SHOPBOT_WEAVIATE_BIN=$$(bash .ci/weaviate-server) SHOPBOT_REQUIRE_WEAVIATE=1 $(GO) test -race -count=1 ./...
+	SHOPBOT_WEAVIATE_BIN=$$(bash .ci/weaviate-server) SHOPBOT_REQUIRE_WEAVIATE=1 $(GO) test -race -count=1 -timeout 30m ./...
 
 # staticcheck is pinned and comes from the module proxy (cached after the
 # first run).
