@@ -10,15 +10,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
 	"shopbot/engine/view"
 )
 
 // A turn's side effects — cart changes, the order, the saved contact, a
-// handoff — each commit in their own short transaction together with a
-// row of the effects journal (catalog.ClaimEffect), keyed by the turn
+// handoff — each commit in their own short transaction of the write store
+// (Deps.Writes, writes.go) together with a row of the effects journal
+// (EffectTx.ClaimEffect, catalog.ClaimEffect on a database), keyed by the turn
 // (conversation + DedupKey) and the effect (kind, canonical arguments,
 // occurrence in the turn). A turn run again after a crash — a web retry
 // with the same Idempotency-Key, an inbox resumed at start — finds the
@@ -118,22 +116,23 @@ func (fx *Journal) Stopped() bool {
 	return fx.crashed
 }
 
-// effectWrite makes an effect through tx and returns the notice it owes
-// the merchant, if any.
-type effectWrite func(ctx context.Context, tx bun.Tx) (*view.Notice, error)
+// effectWrite makes an effect through w, the writes of its transaction,
+// and returns the notice it owes the merchant, if any.
+type effectWrite func(ctx context.Context, w Writes) (*view.Notice, error)
 
-// apply makes the effect of key once per turn: in one transaction it
-// claims the journal row and writes. applied is false when a previous run
-// of the turn made it; its notice, if still undelivered, goes out now.
+// apply makes the effect of key once per turn: in one transaction of the
+// write store it claims the journal row and writes. applied is false when
+// a previous run of the turn made it; its notice, if still undelivered,
+// goes out now.
 func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWrite) (applied bool, err error) {
 	fx := s.effects()
 	if fx.Stopped() {
 		return false, ErrCrashed
 	}
 	var notice *view.Notice
-	err = d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err = d.writes().InEffectTx(ctx, func(ctx context.Context, tx EffectTx) error {
 		if fx.key != "" {
-			fresh, err := catalog.ClaimEffect(ctx, tx, fx.key, key, d.now())
+			fresh, err := tx.ClaimEffect(ctx, fx.key, key, d.now())
 			if err != nil || !fresh {
 				return err
 			}
@@ -148,7 +147,7 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 			if err != nil {
 				return err
 			}
-			if err := catalog.SetEffectNotice(ctx, tx, fx.key, key, string(raw)); err != nil {
+			if err := tx.SetEffectNotice(ctx, fx.key, key, string(raw)); err != nil {
 				return err
 			}
 		}
@@ -187,7 +186,7 @@ func (d *Deps) deliverPending(ctx context.Context, s *Session, key string) {
 // sent at most once; a failure to claim leaves it for a later run or the
 // sweep (prune.go).
 func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
-	raw, err := catalog.TakeEffectNotice(ctx, d.DB, turnKey, effectKey, d.now())
+	raw, err := d.writes().TakeEffectNotice(ctx, turnKey, effectKey, d.now())
 	if err != nil || raw == "" {
 		return
 	}

@@ -28,14 +28,16 @@ type Searcher interface {
 
 // Deps are what tools work with.
 type Deps struct {
-	// DB is where effects are written, each with its journal row in one
-	// transaction (effects.go), and what Products, Carts and Orders read
-	// when they are nil.
+	// DB is what Products, Carts, Orders and Writes use when they are
+	// nil: the catalog's repository functions on it (Store, DBWrites).
 	DB       *bun.DB
 	Products Products
 	Carts    Carts
 	Orders   Orders
-	Search   Searcher
+	// Writes opens the transactions effects are written in, each with
+	// its journal row (writes.go, effects.go).
+	Writes WriteStore
+	Search Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
 	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"
