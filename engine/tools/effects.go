@@ -16,7 +16,7 @@ import (
 // A turn's side effects — cart changes, the order, the saved contact, a
 // handoff — each commit in their own short transaction of the write store
 // (Deps.Writes, writes.go) together with a row of the effects journal
-// (EffectTx.ClaimEffect, catalog.ClaimEffect on a database), keyed by the turn
+// (EffectTx.ClaimEffect), keyed by the turn
 // (conversation + DedupKey) and the effect (kind, canonical arguments,
 // occurrence in the turn). A turn run again after a crash — a web retry
 // with the same Idempotency-Key, an inbox resumed at start — finds the
