@@ -16,9 +16,9 @@ import (
 // A turn's side effects — cart changes, the order, the saved contact, a
 // handoff — each commit in their own short transaction of the write store
 // (Deps.Writes, writes.go) together with a row of the effects journal
-// (EffectTx.ClaimEffect), keyed by the turn
-// (conversation + DedupKey) and the effect (kind, canonical arguments,
-// occurrence in the turn). A turn run again after a crash — a web retry
+// (EffectTx.ClaimEffect), keyed by the turn (conversation + DedupKey)
+// and the effect (kind, canonical arguments, occurrence in the turn). A
+// turn run again after a crash — a web retry
 // with the same Idempotency-Key, an inbox resumed at start — finds the
 // effects it already made and skips them, returning the state as it is,
 // so the shopper still gets an answer and nothing happens twice. See
