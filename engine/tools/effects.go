@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
@@ -129,34 +130,24 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 	if fx.Stopped() {
 		return false, ErrCrashed
 	}
-	var notice *view.Notice
-	err = d.writes().InEffectTx(ctx, func(ctx context.Context, tx EffectTx) error {
-		if fx.key != "" {
-			fresh, err := tx.ClaimEffect(ctx, fx.key, key, d.now())
-			if err != nil || !fresh {
-				return err
-			}
-		}
-		applied = true
-		n, err := write(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if n != nil && fx.key != "" && d.Notify != nil {
-			raw, err := json.Marshal(n)
-			if err != nil {
-				return err
-			}
-			if err := tx.SetEffectNotice(ctx, fx.key, key, string(raw)); err != nil {
-				return err
-			}
-		}
-		notice = n
-		return fx.Step("effect-tx")
-	})
+	tx, err := d.writes().BeginEffect(ctx)
 	if err != nil {
 		return false, err
 	}
+	committed := false
+	defer func() { // also when write panics (Toolbox.Call recovers it)
+		if !committed {
+			_ = tx.Rollback()
+		}
+	}()
+	applied, notice, err := d.effectIn(ctx, tx, fx, key, write)
+	if err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("engine: commit effect %s: %w", key, err)
+	}
+	committed = true
 	if applied {
 		if err := fx.Step("effect"); err != nil {
 			return true, err
@@ -170,6 +161,32 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 		d.deliverPending(ctx, s, key)
 	}
 	return applied, nil
+}
+
+// effectIn is the body of an effect's transaction: it claims the journal
+// row (none without a journal; a claim that finds the row skips the
+// write), writes and keeps the notice owed with the row.
+func (d *Deps) effectIn(ctx context.Context, tx EffectTx, fx *Journal, key string, write effectWrite) (applied bool, notice *view.Notice, err error) {
+	if fx.key != "" {
+		fresh, err := tx.ClaimEffect(ctx, fx.key, key, d.now())
+		if err != nil || !fresh {
+			return false, nil, err
+		}
+	}
+	notice, err = write(ctx, tx)
+	if err != nil {
+		return false, nil, err
+	}
+	if notice != nil && fx.key != "" && d.Notify != nil {
+		raw, err := json.Marshal(notice)
+		if err != nil {
+			return false, nil, err
+		}
+		if err := tx.SetEffectNotice(ctx, fx.key, key, string(raw)); err != nil {
+			return false, nil, err
+		}
+	}
+	return true, notice, fx.Step("effect-tx")
 }
 
 // deliverPending delivers the effect's notice if no run of the turn has

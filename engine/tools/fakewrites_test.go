@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sync"
 	"testing"
@@ -24,6 +25,7 @@ type fakeWrites struct {
 	placeOrder      func(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	requestHuman    func(ctx context.Context, conversationID int64, reason string) error
 
+	txMu      sync.Mutex // held by the open transaction
 	mu        sync.Mutex
 	journal   map[string]*fakeEffect // committed rows by turn key + effect key
 	committed []string               // the writes of committed transactions, in order
@@ -35,23 +37,11 @@ type fakeEffect struct {
 	taken  bool
 }
 
-// InEffectTx implements WriteStore.
-func (f *fakeWrites) InEffectTx(ctx context.Context, fn func(ctx context.Context, tx EffectTx) error) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	tx := &fakeTx{f: f, rows: map[string]*fakeEffect{}}
-	if err := fn(ctx, tx); err != nil {
-		f.rollbacks++
-		return err
-	}
-	if f.journal == nil {
-		f.journal = map[string]*fakeEffect{}
-	}
-	for k, row := range tx.rows {
-		f.journal[k] = row
-	}
-	f.committed = append(f.committed, tx.log...)
-	return nil
+// BeginEffect implements WriteStore; the transaction holds txMu until
+// its Commit or Rollback.
+func (f *fakeWrites) BeginEffect(context.Context) (EffectTx, error) {
+	f.txMu.Lock()
+	return &fakeTx{f: f, rows: map[string]*fakeEffect{}}, nil
 }
 
 // TakeEffectNotice implements WriteStore.
@@ -78,6 +68,37 @@ type fakeTx struct {
 	f    *fakeWrites
 	rows map[string]*fakeEffect
 	log  []string
+	done bool
+}
+
+func (tx *fakeTx) Commit() error {
+	if tx.done {
+		return fmt.Errorf("fake: commit: %w", sql.ErrTxDone)
+	}
+	tx.done = true
+	defer tx.f.txMu.Unlock()
+	tx.f.mu.Lock()
+	defer tx.f.mu.Unlock()
+	if tx.f.journal == nil {
+		tx.f.journal = map[string]*fakeEffect{}
+	}
+	for k, row := range tx.rows {
+		tx.f.journal[k] = row
+	}
+	tx.f.committed = append(tx.f.committed, tx.log...)
+	return nil
+}
+
+func (tx *fakeTx) Rollback() error {
+	if tx.done {
+		return nil
+	}
+	tx.done = true
+	defer tx.f.txMu.Unlock()
+	tx.f.mu.Lock()
+	defer tx.f.mu.Unlock()
+	tx.f.rollbacks++
+	return nil
 }
 
 func (tx *fakeTx) ClaimEffect(_ context.Context, turnKey, effectKey string, _ time.Time) (bool, error) {

@@ -2,6 +2,9 @@ package tools
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -11,8 +14,9 @@ import (
 
 // What tools change, as narrow interfaces beside the read ones (store.go).
 // A tool never opens a transaction: it hands apply (effects.go) a function
-// of Writes, and apply runs it in one effect's transaction together with
-// the effect's journal row, so a fake store can stand in for both.
+// of Writes, and apply runs it in one effect's transaction (BeginEffect)
+// together with the effect's journal row, so a fake store can stand in for
+// both.
 
 // Writes is every change a tool makes, each called inside one effect's
 // transaction: the cart (add_to_cart, update_cart_item, remove_from_cart),
@@ -45,29 +49,37 @@ type EffectTx interface {
 	// SetEffectNotice keeps the notice the effect owes the merchant, for
 	// TakeEffectNotice after the commit.
 	SetEffectNotice(ctx context.Context, turnKey, effectKey, notice string) error
+	Commit() error
+	// Rollback undoes everything since BeginEffect; after a Commit it does
+	// nothing.
+	Rollback() error
 }
 
 // WriteStore is where effects are written (Deps.Writes; nil writes the
 // catalog through DBWrites on Deps.DB).
 type WriteStore interface {
-	// InEffectTx runs fn in one transaction, committed if fn returns nil
-	// and rolled back otherwise.
-	InEffectTx(ctx context.Context, fn func(ctx context.Context, tx EffectTx) error) error
+	// BeginEffect opens one effect's transaction. apply (effects.go)
+	// commits it or rolls it back, so a tool never holds one.
+	BeginEffect(ctx context.Context) (EffectTx, error)
 	// TakeEffectNotice claims an effect's undelivered notice, once: ""
 	// when it has none or someone else took it.
 	TakeEffectNotice(ctx context.Context, turnKey, effectKey string, at time.Time) (string, error)
 }
 
-// DBWrites is the WriteStore over a database: each effect is a
-// bun.RunInTx, its writes and journal row the catalog's functions on the
-// transaction.
+// DBWrites is the WriteStore over a database: each effect is a bun.Tx,
+// its writes and journal row the catalog's functions on it.
 type DBWrites struct{ DB *bun.DB }
 
-// InEffectTx implements WriteStore.
-func (w DBWrites) InEffectTx(ctx context.Context, fn func(ctx context.Context, tx EffectTx) error) error {
-	return w.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		return fn(ctx, txWrites{tx})
-	})
+// BeginEffect implements WriteStore. It is a Begin rather than a function
+// run in bun.RunInTx because a closure passed through an interface
+// escapes: the effect path would allocate it, and what it captures, per
+// write.
+func (w DBWrites) BeginEffect(ctx context.Context) (EffectTx, error) {
+	tx, err := w.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("engine: begin effect: %w", err)
+	}
+	return &txWrites{tx}, nil
 }
 
 // TakeEffectNotice implements WriteStore.
@@ -78,38 +90,47 @@ func (w DBWrites) TakeEffectNotice(ctx context.Context, turnKey, effectKey strin
 // txWrites is EffectTx over one bun.Tx.
 type txWrites struct{ tx bun.Tx }
 
-func (w txWrites) AddToCart(ctx context.Context, scope catalog.CartScope, sku string, quantity int, by int64) error {
+func (w *txWrites) AddToCart(ctx context.Context, scope catalog.CartScope, sku string, quantity int, by int64) error {
 	_, err := catalog.AddCartItem(ctx, w.tx, scope, sku, quantity, by)
 	return err
 }
 
-func (w txWrites) SetCartQuantity(ctx context.Context, scope catalog.CartScope, sku string, quantity int, by int64) error {
+func (w *txWrites) SetCartQuantity(ctx context.Context, scope catalog.CartScope, sku string, quantity int, by int64) error {
 	_, err := catalog.SetCartQuantity(ctx, w.tx, scope, sku, quantity, by)
 	return err
 }
 
-func (w txWrites) RemoveFromCart(ctx context.Context, scope catalog.CartScope, sku string) error {
+func (w *txWrites) RemoveFromCart(ctx context.Context, scope catalog.CartScope, sku string) error {
 	return catalog.RemoveCartItem(ctx, w.tx, scope, sku)
 }
 
-func (w txWrites) SaveContact(ctx context.Context, customerID int64, contact catalog.Contact) error {
+func (w *txWrites) SaveContact(ctx context.Context, customerID int64, contact catalog.Contact) error {
 	return catalog.SaveContact(ctx, w.tx, customerID, contact)
 }
 
-func (w txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error) {
+func (w *txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error) {
 	return catalog.PlaceOrder(ctx, w.tx, req)
 }
 
-func (w txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
+func (w *txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
 	return catalog.FlagNeedsHuman(ctx, w.tx, conversationID, reason)
 }
 
-func (w txWrites) ClaimEffect(ctx context.Context, turnKey, effectKey string, at time.Time) (bool, error) {
+func (w *txWrites) ClaimEffect(ctx context.Context, turnKey, effectKey string, at time.Time) (bool, error) {
 	return catalog.ClaimEffect(ctx, w.tx, turnKey, effectKey, at)
 }
 
-func (w txWrites) SetEffectNotice(ctx context.Context, turnKey, effectKey, notice string) error {
+func (w *txWrites) SetEffectNotice(ctx context.Context, turnKey, effectKey, notice string) error {
 	return catalog.SetEffectNotice(ctx, w.tx, turnKey, effectKey, notice)
+}
+
+func (w *txWrites) Commit() error { return w.tx.Commit() }
+
+func (w *txWrites) Rollback() error {
+	if err := w.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return err
+	}
+	return nil
 }
 
 func (d *Deps) writes() WriteStore {
