@@ -23,10 +23,11 @@
 // (writes.go: AddToCart, SetCartQuantity, RemoveFromCart, SaveContact,
 // PlaceOrder, RequestHuman), and only inside an effect: a tool hands
 // Deps.apply a function of Writes, and apply opens the transaction
-// (WriteStore.InEffectTx) in which that function's writes and the
-// effect's journal row commit together. DBWrites is the WriteStore over
-// Deps.DB (one bun.RunInTx per effect, the catalog's functions on the
-// bun.Tx); the tests' fakeWrites keeps the journal in memory.
+// (WriteStore.BeginEffect, effects.go) in which that function's writes
+// and the effect's journal row commit together, or roll back together.
+// DBWrites is the WriteStore over Deps.DB (a bun.Tx per effect, the
+// catalog's functions on it); the tests' fakeWrites keeps the journal in
+// memory.
 //
 // Side effects are idempotent per turn (effects.go). Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own

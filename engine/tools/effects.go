@@ -19,11 +19,11 @@ import (
 // (Deps.Writes, writes.go) together with a row of the effects journal
 // (EffectTx.ClaimEffect), keyed by the turn (conversation + DedupKey)
 // and the effect (kind, canonical arguments, occurrence in the turn). A
-// turn run again after a crash — a web retry
-// with the same Idempotency-Key, an inbox resumed at start — finds the
-// effects it already made and skips them, returning the state as it is,
-// so the shopper still gets an answer and nothing happens twice. See
-// doc.go for why not one transaction per turn.
+// turn run again after a crash — a web retry with the same
+// Idempotency-Key, an inbox resumed at start — finds the effects it
+// already made and skips them, returning the state as it is, so the
+// shopper still gets an answer and nothing happens twice. See doc.go for
+// why not one transaction per turn.
 
 // ErrCrashed is what Handle returns when Config.Crash stopped the turn.
 var ErrCrashed = errors.New("engine: turn stopped by the crash hook")

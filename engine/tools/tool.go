@@ -30,14 +30,14 @@ type Searcher interface {
 type Deps struct {
 	// DB is what Products, Carts, Orders and Writes use when they are
 	// nil: the catalog's repository functions on it (Store, DBWrites).
+	// Writes opens the transaction each effect is written in, with its
+	// journal row (writes.go, effects.go).
 	DB       *bun.DB
 	Products Products
 	Carts    Carts
 	Orders   Orders
-	// Writes opens the transactions effects are written in, each with
-	// its journal row (writes.go, effects.go).
-	Writes WriteStore
-	Search Searcher
+	Writes   WriteStore
+	Search   Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
 	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"
