@@ -261,3 +261,23 @@ func TestEffectCrashStepsWithFakeStore(t *testing.T) {
 		})
 	}
 }
+
+// TestEffectPanicRollsBack: a write that panics becomes the tool's error
+// and its transaction is rolled back, not left open to block the next.
+func TestEffectPanicRollsBack(t *testing.T) {
+	inCart := 0
+	w := &fakeWrites{addToCart: func(context.Context, catalog.CartScope, string, int, int64) error { panic("boom") }}
+	fs := newFakeShop(t, w, &inCart, nil)
+	if _, err := fs.call("add_to_cart", `{"sku":"MUG-1"}`); err == nil || !strings.Contains(err.Error(), "panicked") {
+		t.Fatalf("panicking write: %v, want the recovered panic", err)
+	}
+	if w.rollbacks != 1 {
+		t.Errorf("%d rollbacks, want 1", w.rollbacks)
+	}
+	w.addToCart = func(context.Context, catalog.CartScope, string, int, int64) error { return nil }
+	fs.nextTurn("turn-2")
+	if _, err := fs.call("add_to_cart", `{"sku":"MUG-1"}`); err != nil {
+		t.Fatal(err)
+	}
+	wantLog(t, w, "add customer:7 MUG-1 1 by 7")
+}
