@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/engine/view"
 )
@@ -35,9 +33,8 @@ func addToCartTool(d *Deps) Tool {
 				a.Quantity = 1
 			}
 			key := s.effects().effectKey("add", a.SKU+"|"+strconv.Itoa(a.Quantity))
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-				_, err := catalog.AddCartItem(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
-				return nil, err
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+				return nil, w.AddToCart(ctx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
 			})
 			if err != nil {
 				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/engine/view"
 )
@@ -292,8 +290,8 @@ func confirmProblem(s *Session, fp string) string {
 func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, fp, reason string) (Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
 	key := s.effects().effectKey("contact", JSON(contact))
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-		return nil, catalog.SaveContact(ctx, tx, s.Customer.ID, contact)
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+		return nil, w.SaveContact(ctx, s.Customer.ID, contact)
 	})
 	if err != nil {
 		return Result{}, err
@@ -344,8 +342,8 @@ const orderEffect = "order"
 // in the journal with it and delivered after the commit.
 func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, fp string) (*catalog.Order, error) {
 	var order *catalog.Order
-	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-		o, err := catalog.PlaceOrder(ctx, tx, catalog.OrderRequest{
+	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w Writes) (*view.Notice, error) {
+		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
 			Contact: catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},

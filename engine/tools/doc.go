@@ -19,13 +19,20 @@
 // rendered from catalog data, never from model text). Tools read through
 // narrow interfaces declared here (store.go: Products, Carts, Orders;
 // Store implements them over catalog and a bun.IDB, and a test may pass a
-// fake of function fields) and the Searcher; they write only through the
-// effects journal below, in a transaction on Deps.DB.
+// fake of function fields) and the Searcher. They write through Writes
+// (writes.go: AddToCart, SetCartQuantity, RemoveFromCart, SaveContact,
+// PlaceOrder, RequestHuman), and only inside an effect: a tool hands
+// Deps.apply a function of Writes, and apply opens the transaction
+// (WriteStore.BeginEffect, effects.go) in which that function's writes
+// and the effect's journal row commit together, or roll back together.
+// DBWrites is the WriteStore over Deps.DB (a bun.Tx per effect, the
+// catalog's functions on it); the tests' fakeWrites keeps the journal in
+// memory.
 //
 // Side effects are idempotent per turn (effects.go). Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own
 // short transaction together with a row of the effects journal
-// (catalog.ClaimEffect), keyed by the turn (conversation + DedupKey) and
+// (EffectTx.ClaimEffect), keyed by the turn (conversation + DedupKey) and
 // the effect (kind, hash of canonical arguments, occurrence in the turn);
 // a turn run again after a crash finds its rows and skips them. A notice
 // owed to the merchant is written with its effect and claimed once after

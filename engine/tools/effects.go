@@ -6,25 +6,24 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
 	"shopbot/engine/view"
 )
 
 // A turn's side effects — cart changes, the order, the saved contact, a
-// handoff — each commit in their own short transaction together with a
-// row of the effects journal (catalog.ClaimEffect), keyed by the turn
-// (conversation + DedupKey) and the effect (kind, canonical arguments,
-// occurrence in the turn). A turn run again after a crash — a web retry
-// with the same Idempotency-Key, an inbox resumed at start — finds the
-// effects it already made and skips them, returning the state as it is,
-// so the shopper still gets an answer and nothing happens twice. See
-// doc.go for why not one transaction per turn.
+// handoff — each commit in their own short transaction of the write store
+// (Deps.Writes, writes.go) together with a row of the effects journal
+// (EffectTx.ClaimEffect), keyed by the turn (conversation + DedupKey)
+// and the effect (kind, canonical arguments, occurrence in the turn). A
+// turn run again after a crash — a web retry with the same
+// Idempotency-Key, an inbox resumed at start — finds the effects it
+// already made and skips them, returning the state as it is, so the
+// shopper still gets an answer and nothing happens twice. See doc.go for
+// why not one transaction per turn.
 
 // ErrCrashed is what Handle returns when Config.Crash stopped the turn.
 var ErrCrashed = errors.New("engine: turn stopped by the crash hook")
@@ -118,46 +117,37 @@ func (fx *Journal) Stopped() bool {
 	return fx.crashed
 }
 
-// effectWrite makes an effect through tx and returns the notice it owes
-// the merchant, if any.
-type effectWrite func(ctx context.Context, tx bun.Tx) (*view.Notice, error)
+// effectWrite makes an effect through w, the writes of its transaction,
+// and returns the notice it owes the merchant, if any.
+type effectWrite func(ctx context.Context, w Writes) (*view.Notice, error)
 
-// apply makes the effect of key once per turn: in one transaction it
-// claims the journal row and writes. applied is false when a previous run
-// of the turn made it; its notice, if still undelivered, goes out now.
+// apply makes the effect of key once per turn: in one transaction of the
+// write store it claims the journal row and writes. applied is false when
+// a previous run of the turn made it; its notice, if still undelivered,
+// goes out now.
 func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWrite) (applied bool, err error) {
 	fx := s.effects()
 	if fx.Stopped() {
 		return false, ErrCrashed
 	}
-	var notice *view.Notice
-	err = d.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if fx.key != "" {
-			fresh, err := catalog.ClaimEffect(ctx, tx, fx.key, key, d.now())
-			if err != nil || !fresh {
-				return err
-			}
-		}
-		applied = true
-		n, err := write(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if n != nil && fx.key != "" && d.Notify != nil {
-			raw, err := json.Marshal(n)
-			if err != nil {
-				return err
-			}
-			if err := catalog.SetEffectNotice(ctx, tx, fx.key, key, string(raw)); err != nil {
-				return err
-			}
-		}
-		notice = n
-		return fx.Step("effect-tx")
-	})
+	tx, err := d.writes().BeginEffect(ctx)
 	if err != nil {
 		return false, err
 	}
+	committed := false
+	defer func() { // also when write panics (Toolbox.Call recovers it)
+		if !committed {
+			_ = tx.Rollback()
+		}
+	}()
+	applied, notice, err := d.effectIn(ctx, tx, fx, key, write)
+	if err != nil {
+		return false, err
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("engine: commit effect %s: %w", key, err)
+	}
+	committed = true
 	if applied {
 		if err := fx.Step("effect"); err != nil {
 			return true, err
@@ -171,6 +161,32 @@ func (d *Deps) apply(ctx context.Context, s *Session, key string, write effectWr
 		d.deliverPending(ctx, s, key)
 	}
 	return applied, nil
+}
+
+// effectIn is the body of an effect's transaction: it claims the journal
+// row (none without a journal; a claim that finds the row skips the
+// write), writes and keeps the notice owed with the row.
+func (d *Deps) effectIn(ctx context.Context, tx EffectTx, fx *Journal, key string, write effectWrite) (applied bool, notice *view.Notice, err error) {
+	if fx.key != "" {
+		fresh, err := tx.ClaimEffect(ctx, fx.key, key, d.now())
+		if err != nil || !fresh {
+			return false, nil, err
+		}
+	}
+	notice, err = write(ctx, tx)
+	if err != nil {
+		return false, nil, err
+	}
+	if notice != nil && fx.key != "" && d.Notify != nil {
+		raw, err := json.Marshal(notice)
+		if err != nil {
+			return false, nil, err
+		}
+		if err := tx.SetEffectNotice(ctx, fx.key, key, string(raw)); err != nil {
+			return false, nil, err
+		}
+	}
+	return true, notice, fx.Step("effect-tx")
 }
 
 // deliverPending delivers the effect's notice if no run of the turn has
@@ -187,7 +203,7 @@ func (d *Deps) deliverPending(ctx context.Context, s *Session, key string) {
 // sent at most once; a failure to claim leaves it for a later run or the
 // sweep (prune.go).
 func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
-	raw, err := catalog.TakeEffectNotice(ctx, d.DB, turnKey, effectKey, d.now())
+	raw, err := d.writes().TakeEffectNotice(ctx, turnKey, effectKey, d.now())
 	if err != nil || raw == "" {
 		return
 	}

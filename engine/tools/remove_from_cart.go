@@ -6,8 +6,6 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/engine/view"
 )
@@ -35,8 +33,8 @@ func removeFromCartTool(d *Deps) Tool {
 // in the cart is a ToolError.
 func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Result, error) {
 	key := s.effects().effectKey("remove", sku)
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-		return nil, catalog.RemoveCartItem(ctx, tx, s.Scope, sku)
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+		return nil, w.RemoveFromCart(ctx, s.Scope, sku)
 	})
 	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, Errorf("%s is not in the cart", sku)

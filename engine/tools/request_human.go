@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
 	"shopbot/engine/view"
 )
 
@@ -35,8 +32,8 @@ func requestHumanTool(d *Deps) Tool {
 				return Result{}, errors.New("engine: request_human: session has no conversation")
 			}
 			key := s.effects().effectKey("handoff", text)
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-				if err := catalog.FlagNeedsHuman(ctx, tx, s.Conversation.ID, text); err != nil {
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+				if err := w.RequestHuman(ctx, s.Conversation.ID, text); err != nil {
 					return nil, err
 				}
 				return &view.Notice{

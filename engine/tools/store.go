@@ -11,8 +11,9 @@ import (
 
 // What tools read, as narrow interfaces, so a tool can run against a fake
 // as well as a database (Deps.Products, Carts, Orders; nil reads the
-// catalog through Store). Writes are not behind them: each one commits
-// with its row of the effects journal in one transaction (effects.go).
+// catalog through Store). What they write is behind Writes (writes.go),
+// called inside one effect's transaction with its journal row
+// (effects.go).
 
 // Products is the catalog as tools read it.
 type Products interface {

@@ -28,13 +28,15 @@ type Searcher interface {
 
 // Deps are what tools work with.
 type Deps struct {
-	// DB is where effects are written, each with its journal row in one
-	// transaction (effects.go), and what Products, Carts and Orders read
-	// when they are nil.
+	// DB is what Products, Carts, Orders and Writes use when they are
+	// nil: the catalog's repository functions on it (Store, DBWrites).
+	// Writes opens the transaction each effect is written in, with its
+	// journal row (writes.go, effects.go).
 	DB       *bun.DB
 	Products Products
 	Carts    Carts
 	Orders   Orders
+	Writes   WriteStore
 	Search   Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
 	Passages PassageSearcher

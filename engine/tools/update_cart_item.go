@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/engine/view"
 )
@@ -35,9 +33,8 @@ func updateCartItemTool(d *Deps) Tool {
 				return removeCartItem(ctx, d, s, a.SKU)
 			}
 			key := s.effects().effectKey("set", a.SKU+"|"+strconv.Itoa(a.Quantity))
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, tx bun.Tx) (*view.Notice, error) {
-				_, err := catalog.SetCartQuantity(ctx, tx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
-				return nil, err
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+				return nil, w.SetCartQuantity(ctx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
 			})
 			if err != nil {
 				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
