@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -138,6 +139,10 @@ func (in *Inbox) insert(ctx context.Context, batch []arrival) ([]bool, error) {
 			rows = append(rows, a.row)
 		}
 	}
+	// Rows go in key order: two replicas inserting overlapping keys then
+	// take the unique index's locks in the same order, so Postgres never
+	// finds them waiting on each other (40P01, deadlock detected).
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.Key, b.Key) })
 	var keys []string
 	err := in.write(ctx, func(db bun.IDB) error {
 		keys = keys[:0]
