@@ -125,9 +125,9 @@ type pstate struct {
 	// among 100,000) scans only those for vectors.
 	scopes    map[string]int32
 	scopeDocs [][]int32
-	live     int
-	totalLen float64
-	newest   time.Time // newest UpdatedAt indexed
+	live      int
+	totalLen  float64
+	newest    time.Time // newest UpdatedAt indexed
 }
 
 func newPState() *pstate {
