@@ -132,3 +132,16 @@ func ReviewsByID(ctx context.Context, db bun.IDB, ids []int64) ([]ReviewDetail, 
 	}
 	return out, nil
 }
+
+// GetReview loads one review, hidden or not.
+func GetReview(ctx context.Context, db bun.IDB, id int64) (*Review, error) {
+	r := new(Review)
+	err := db.NewSelect().Model(r).Where("id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("catalog: review %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("catalog: review %d: %w", id, err)
+	}
+	return r, nil
+}
