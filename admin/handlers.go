@@ -25,6 +25,7 @@ type Handlers struct {
 
 	Products, NewProduct, CreateProduct, EditProduct, SaveProduct, ArchiveProduct, RestoreProduct http.HandlerFunc
 	ImportPage, StartImport, ImportStatus                                                         http.HandlerFunc
+	ProductReviews, HideReview, ShowReview                                                        http.HandlerFunc
 
 	Orders, Order, SetOrderStatus http.HandlerFunc
 
@@ -63,6 +64,9 @@ func (s *Server) Handlers() Handlers {
 		ImportPage:     page(s.importPage),
 		StartImport:    action(s.startImport),
 		ImportStatus:   page(s.importStatus),
+		ProductReviews: page(s.productReviews),
+		HideReview:     action(s.hideReview),
+		ShowReview:     action(s.showReview),
 
 		Orders:         page(s.orders),
 		Order:          page(s.order),

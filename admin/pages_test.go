@@ -31,6 +31,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"products", "/admin/products?q=shoe&category=Shoes&stock=in&sort=price_desc", "Products"},
 			{"product", fmt.Sprintf("/admin/products/%d", 1), "Archive"},
 			{"product", "/admin/products/new", "New product"},
+			{"product_reviews", fmt.Sprintf("/admin/products/%d/reviews", 1), "Reviews"},
 			{"import", "/admin/import", "Import products"},
 			{"orders", "/admin/orders?status=new&channel=telegram&from=2020-01-01&to=2099-12-31", f.order.Number},
 			{"order", "/admin/orders/" + f.order.Number, "Mark shipped"},

@@ -6,6 +6,7 @@
 //	shopbot migrate              apply database migrations and exit
 //	shopbot import FILE          upsert products from CSV or JSONL by SKU (first 1,000 row errors listed; recorded as an import job)
 //	shopbot import-pages DIR     create or update shop pages from DIR/*.md by slug (file name; first "# " line the title)
+//	shopbot import-reviews FILE  add or update reviews from CSV or JSONL (idempotent; each review one searchable passage)
 //	shopbot demo-catalog --size N
 //	                             write a synthetic catalog as JSONL for scale tests
 //	shopbot search-eval --judgments FILE

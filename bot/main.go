@@ -65,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return importCmd(ctx, e, rest)
 	case "import-pages":
 		return importPagesCmd(ctx, e, rest)
+	case "import-reviews":
+		return importReviewsCmd(ctx, e, rest)
 	case "reindex":
 		return reindexCmd(ctx, e, rest)
 	case "demo-catalog":
@@ -86,6 +88,7 @@ Usage:
   shopbot migrate [flags]        apply database migrations and exit
   shopbot import [flags] FILE    upsert products from CSV or JSONL by SKU
   shopbot import-pages DIR       create or update shop pages from DIR/*.md by slug (file name)
+  shopbot import-reviews FILE    add or update reviews from CSV or JSONL (sku, rating, author, title, body, created_at)
   shopbot reindex [flags]        rebuild the configured search backend (Weaviate) from the database
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
   shopbot search-eval --judgments FILE [--verbose]

@@ -44,6 +44,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/admin/products", "Products"}, {"GET", "/admin/products/new", "NewProduct"}, {"POST", "/admin/products/new", "CreateProduct"},
 		{"GET", "/admin/products/7", "EditProduct"}, {"POST", "/admin/products/7", "SaveProduct"},
 		{"POST", "/admin/products/7/archive", "ArchiveProduct"}, {"POST", "/admin/products/7/restore", "RestoreProduct"},
+		{"GET", "/admin/products/7/reviews", "ProductReviews"}, {"POST", "/admin/products/7/reviews/9/hide", "HideReview"}, {"POST", "/admin/products/7/reviews/9/show", "ShowReview"},
 		{"GET", "/admin/import", "ImportPage"}, {"POST", "/admin/import", "StartImport"}, {"GET", "/admin/import/3", "ImportStatus"},
 		{"GET", "/admin/orders", "Orders"}, {"GET", "/admin/orders/A-1", "Order"}, {"POST", "/admin/orders/A-1/status", "SetOrderStatus"},
 		{"GET", "/admin/conversations", "Inbox"}, {"GET", "/admin/conversations/5", "Transcript"},
@@ -91,6 +92,7 @@ func adminPatterns(t *testing.T, mux *http.ServeMux) []string {
 	for _, m := range []string{"GET", "POST"} {
 		for _, p := range []string{"/healthz", "/readyz", "/metrics", "/admin/static/x.css", "/media/x.png", "/admin/login", "/admin/logout", "/admin/",
 			"/admin/products", "/admin/products/new", "/admin/products/1", "/admin/products/1/archive", "/admin/products/1/restore",
+			"/admin/products/1/reviews", "/admin/products/1/reviews/2/hide", "/admin/products/1/reviews/2/show",
 			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status",
 			"/admin/conversations", "/admin/conversations/1", "/admin/conversations/1/pause", "/admin/conversations/1/resume",
 			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",

@@ -11,6 +11,7 @@ func Tools(d *Deps) []Tool {
 		getCategoriesTool(d),
 		getTopSellingProductsTool(d),
 		getReviewsSummaryTool(d),
+		searchReviewsTool(d),
 		searchShopInfoTool(d),
 		addToCartTool(d),
 		updateCartItemTool(d),

@@ -102,6 +102,7 @@ type pdoc struct {
 	terms   map[string]float32 // stem → weighted frequency
 	length  float32
 	kind    uint8 // pstate.kinds[p.Kind]: compared per document per query
+	scope   int32 // pstate.scopes[p.Scope]; 0 for no scope
 	removed bool
 }
 
@@ -119,13 +120,19 @@ type pstate struct {
 	postings map[string][]pposting
 	vec      vecStore // by document id, quantized as the product index's
 	kinds    map[catalog.PassageKind]uint8
-	live     int
-	totalLen float64
-	newest   time.Time // newest UpdatedAt indexed
+	// scopes numbers the scopes (a review's SKU) from 1; scopeDocs lists
+	// each one's documents, so a narrowed query (one product's reviews
+	// among 100,000) scans only those for vectors.
+	scopes    map[string]int32
+	scopeDocs [][]int32
+	live      int
+	totalLen  float64
+	newest    time.Time // newest UpdatedAt indexed
 }
 
 func newPState() *pstate {
-	return &pstate{sources: map[string][]int32{}, postings: map[string][]pposting{}, kinds: map[catalog.PassageKind]uint8{}}
+	return &pstate{sources: map[string][]int32{}, postings: map[string][]pposting{}, kinds: map[catalog.PassageKind]uint8{},
+		scopes: map[string]int32{}, scopeDocs: [][]int32{nil}}
 }
 
 // Len returns the number of indexed passages.
@@ -165,6 +172,16 @@ func (st *pstate) kindID(k catalog.PassageKind) uint8 {
 func (st *pstate) add(d pdoc, vec []float32) {
 	id := int32(len(st.docs))
 	d.kind = st.kindID(d.p.Kind)
+	if d.p.Scope != "" {
+		sc, ok := st.scopes[d.p.Scope]
+		if !ok {
+			sc = int32(len(st.scopeDocs))
+			st.scopes[d.p.Scope] = sc
+			st.scopeDocs = append(st.scopeDocs, nil)
+		}
+		d.scope = sc
+		st.scopeDocs[sc] = append(st.scopeDocs[sc], id)
+	}
 	st.docs = append(st.docs, d)
 	if vec != nil {
 		st.vec.set(id, vec, len(st.docs))
@@ -232,6 +249,7 @@ func (x *Passages) SearchPassages(ctx context.Context, q search.PassageQuery) ([
 	s.reset(len(st.docs))
 	want := filterFor(st, q)
 	st.keywordScores(st.slots(ws, x.syn), want, s)
+	s.capKeywordMatches(passageKeywordCandidates)
 	st.similarities(qvec, want, x.floor, s)
 	return st.rank(s, x.alpha, x.floor, q.PassageLimit()), nil
 }
@@ -395,15 +413,78 @@ func (st *pstate) keywordScores(slots []pslot, want pfilter, s *pscratch) {
 // pfilter is what a query keeps: a kind and, when scope is set, a scope.
 type pfilter struct {
 	kind  uint8 // 0: a kind never indexed, so nothing
-	scope string
+	scope int32 // 0: any; -1: a scope never indexed, so nothing
 }
 
 func filterFor(st *pstate, q search.PassageQuery) pfilter {
-	return pfilter{kind: st.kinds[q.Kind], scope: q.Scope}
+	f := pfilter{kind: st.kinds[q.Kind]}
+	if q.Scope != "" {
+		f.scope = -1
+		if sc, ok := st.scopes[q.Scope]; ok {
+			f.scope = sc
+		}
+	}
+	return f
 }
 
 func (f pfilter) ok(d *pdoc) bool {
-	return d.kind == f.kind && f.kind != 0 && (f.scope == "" || d.p.Scope == f.scope)
+	return d.kind == f.kind && f.kind != 0 && (f.scope == 0 || d.scope == f.scope)
+}
+
+// eachDoc calls fn with every document id f may keep: a scope's list when
+// it has one, else all.
+func (st *pstate) eachDoc(f pfilter, fn func(i int)) {
+	switch {
+	case f.scope > 0:
+		for _, d := range st.scopeDocs[f.scope] {
+			fn(int(d))
+		}
+	case f.scope == 0:
+		for i := range st.docs {
+			fn(i)
+		}
+	}
+}
+
+// passageKeywordCandidates bounds the keyword matches a query carries into
+// the vector stage: a common word ("battery") matches thousands of
+// reviews, and an exact similarity for each was most of a query's time at
+// 100,000. The best by keyword score are kept; with at most
+// MaxPassageLimit results, the rest could only win by their vector, which
+// the coarse scan still offers them.
+const passageKeywordCandidates = 1024
+
+// capKeywordMatches keeps about the best n keyword candidates (by words
+// matched, then BM25), in buckets of score so it stays linear, and forgets
+// the others' keyword scores.
+func (s *pscratch) capKeywordMatches(n int) {
+	if len(s.cands) <= n {
+		return
+	}
+	const buckets = 1024
+	var hi float32
+	raw := func(d int32) float32 { return float32(s.matched[d])*1e3 + s.bm25[d] }
+	for _, d := range s.cands {
+		hi = max(hi, raw(d))
+	}
+	var hist [buckets]int32
+	bucket := func(d int32) int { return min(int(raw(d)/hi*(buckets-1)), buckets-1) }
+	for _, d := range s.cands {
+		hist[bucket(d)]++
+	}
+	cut, kept := buckets-1, int32(0)
+	for ; cut > 0 && kept+hist[cut] < int32(n); cut-- {
+		kept += hist[cut]
+	}
+	out := s.cands[:0]
+	for _, d := range s.cands {
+		if bucket(d) >= cut {
+			out = append(out, d)
+			continue
+		}
+		s.matched[d], s.bm25[d], s.inCands[d] = 0, 0, false
+	}
+	s.cands = out
 }
 
 // passageVectorCandidates is how many passages closest to the query by
@@ -433,19 +514,19 @@ func (st *pstate) similarities(qvec []float32, want pfilter, floor float32, s *p
 	}
 	dist := s.dist[:len(st.docs)]
 	hist := make([]int32, 2*st.vec.dim+1)
-	for i := range st.docs {
+	st.eachDoc(want, func(i int) {
 		d := &st.docs[i]
 		if d.removed || !want.ok(d) || !st.vec.has(int32(i)) {
 			dist[i] = noDistance
-			continue
+			return
 		}
 		n := st.vec.distance(p, int32(i))
 		dist[i] = uint16(n)
 		hist[n]++
-	}
+	})
 	cut, room := threshold(hist, passageVectorCandidates, false)
-	for i, dd := range dist {
-		switch {
+	st.eachDoc(want, func(i int) {
+		switch dd := dist[i]; {
 		case dd == noDistance:
 		case s.matched[i] > 0 || int(dd) < cut:
 			exact(i)
@@ -453,7 +534,7 @@ func (st *pstate) similarities(qvec []float32, want pfilter, floor float32, s *p
 			room--
 			exact(i)
 		}
-	}
+	})
 }
 
 // rank fuses the scores and returns the best limit passages.

@@ -37,9 +37,11 @@ func RunPassages(t *testing.T, db *bun.DB, open OpenPassages) {
 			t.Fatal(err)
 		}
 	}
+	ids := seedReviews(t, db)
 	s := open(t, db)
 	t.Run("Relevance", func(t *testing.T) { testPassageRelevance(t, s) })
 	t.Run("NoMatch", func(t *testing.T) { testPassageNoMatch(t, s) })
+	t.Run("Reviews", func(t *testing.T) { testReviews(t, db, s, ids) })
 	t.Run("Updates", func(t *testing.T) { testPassageUpdates(t, db, s) }) // last: it changes the pages
 }
 
@@ -91,7 +93,7 @@ func testPassageNoMatch(t *testing.T, s search.PassageSearcher) {
 		{Kind: catalog.PassagePage, Text: "zqxv blorft"},
 		{Kind: catalog.PassagePage, Text: ""},
 		{Kind: catalog.PassagePage, Text: "  ?!  "},
-		{Kind: "review", Text: "return policy"}, // another kind: nothing stored
+		{Kind: "review", Text: "return policy"}, // another kind: no review says it
 		{Kind: catalog.PassagePage, Text: "return policy", Scope: "SKU-1"},
 	} {
 		if ps := mustPassages(t, s, q); len(ps) != 0 {
