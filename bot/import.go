@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/schollz/progressbar/v3"
+	"github.com/uptrace/bun"
 	"golang.org/x/term"
 
 	"shopbot/catalog"
@@ -45,14 +46,11 @@ func importCmd(ctx context.Context, e env, args []string) error {
 	}
 	defer f.Close()
 
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, _, err := migrations.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate %s: %w", info, err)
-	}
 	size := int64(-1)
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
@@ -102,4 +100,18 @@ func newProgressBar(w io.Writer, size int64, label string) *progressbar.Progress
 		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
 		progressbar.OptionFullWidth(),
 	)
+}
+
+// openMigrated opens the database of url and brings its schema up to date:
+// what a command that writes to the shop does first.
+func openMigrated(ctx context.Context, url string) (*bun.DB, error) {
+	db, info, err := catalog.OpenDB(url)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := migrations.Migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("migrate %s: %w", info, err)
+	}
+	return db, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
-	"shopbot/migrations"
 )
 
 // errPagesFailed makes `shopbot import-pages` exit non-zero when a file
@@ -47,14 +46,11 @@ func importPagesCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	sort.Strings(files)
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, _, err := migrations.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate %s: %w", info, err)
-	}
 	var imported, updated, failed int
 	for _, path := range files {
 		created, err := importPage(ctx, db, path)

@@ -20,7 +20,6 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
-	"shopbot/migrations"
 )
 
 // errReviewsFailed makes `shopbot import-reviews` exit non-zero when a row
@@ -64,14 +63,11 @@ func importReviewsCmd(ctx context.Context, e env, args []string) error {
 		return usagef("import-reviews: %v", err)
 	}
 	defer f.Close()
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	db, err := openMigrated(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if _, _, err := migrations.Migrate(ctx, db); err != nil {
-		return fmt.Errorf("migrate %s: %w", info, err)
-	}
 	var imported, updated, failed int
 	err = readReviews(path, f, func(r reviewRow) error {
 		out, err := importReviewRow(ctx, db, r)
