@@ -88,10 +88,17 @@ func SetReviewHidden(ctx context.Context, db bun.IDB, id int64, hidden bool) err
 		if err != nil || r.Hidden == hidden {
 			return err
 		}
-		r.Hidden = hidden
-		if _, err := tx.NewUpdate().Model(r).Column("hidden").WherePK().Exec(ctx); err != nil {
+		// The flip is conditional, so of two panels hiding the same review
+		// at once only one changes it and folds its rating out.
+		res, err := tx.NewUpdate().Model((*Review)(nil)).Set("hidden = ?", hidden).
+			Where("id = ?", id).Where("hidden = ?", !hidden).Exec(ctx)
+		if err != nil {
 			return err
 		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return err // the other one flipped it
+		}
+		r.Hidden = hidden
 		if hidden {
 			err = foldRating(ctx, tx, r.ProductID, 0, r.Rating)
 		} else {

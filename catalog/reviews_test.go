@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,6 +117,46 @@ func TestImportReviewRefuses(t *testing.T) {
 		p, _ := catalog.GetProduct(ctx, db, "JKT-1")
 		if rs, _ := catalog.ProductReviews(ctx, db, p.ID, 10); len(rs) != 0 || p.RatingCount != 0 {
 			t.Fatalf("refused input stored %+v (rating count %d)", rs, p.RatingCount)
+		}
+	})
+}
+
+// Panels that hide the same review at once fold its rating out once.
+func TestHideReviewConcurrently(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("JKT-1", 9900, 5))
+		at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+		for i, rating := range []int{2, 5} {
+			in := catalog.ReviewInput{SKU: "JKT-1", Rating: rating, Author: "A" + strconv.Itoa(i), Title: "t", Body: "b", CreatedAt: at}
+			if _, err := catalog.ImportReview(ctx, db, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, _ := catalog.GetProduct(ctx, db, "JKT-1")
+		rs, err := catalog.ListReviews(ctx, db, p.ID, 10)
+		if err != nil || len(rs) != 2 {
+			t.Fatalf("reviews: %+v, %v", rs, err)
+		}
+		hide := rs[0].ID
+		if rs[0].Rating != 2 {
+			hide = rs[1].ID
+		}
+		var wg sync.WaitGroup
+		gate := make(chan struct{})
+		for range 8 {
+			wg.Go(func() {
+				<-gate
+				if err := catalog.SetReviewHidden(ctx, db, hide, true); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		close(gate)
+		wg.Wait()
+		p, _ = catalog.GetProduct(ctx, db, "JKT-1")
+		if p.RatingCount != 1 || p.RatingAvg != 5 {
+			t.Fatalf("rating after 8 concurrent hides: %.2f from %d, want 5 from 1", p.RatingAvg, p.RatingCount)
 		}
 	})
 }
