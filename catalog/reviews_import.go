@@ -120,8 +120,17 @@ func ImportReview(ctx context.Context, db bun.IDB, in ReviewInput) (ReviewOutcom
 		out = ReviewUpdated
 		was := old.Rating
 		old.Rating, old.Title, old.Body = in.Rating, in.Title, in.Body
-		if _, err := tx.NewUpdate().Model(&old).Column("rating", "title", "body").WherePK().Exec(ctx); err != nil {
+		// Conditional on the rating read, so a concurrent import of the same
+		// review cannot fold a rating out that is no longer there.
+		res, err := tx.NewUpdate().Model(&old).Column("rating", "title", "body").WherePK().
+			Where("rating = ?", was).Exec(ctx)
+		if err != nil {
 			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return fmt.Errorf("%w: the review changed while it was imported; import it again", ErrConflict)
 		}
 		if !old.Hidden && was != old.Rating {
 			if err := foldRating(ctx, tx, p.ID, old.Rating, was); err != nil {
