@@ -93,8 +93,8 @@
 //
 // # Passages
 //
-// Passages (passages.go, passages_write.go) is a separate, smaller index
-// of the passages of shop pages (and reviews next), with the same
+// Passages (passages.go, passages_score.go, passages_write.go) is a
+// separate index of the passages of shop pages and reviews, with the same
 // analysis, synonyms, quantized vectors and fusion; it follows the
 // passages table the way Index follows products. Its embedder, when it
 // learns from texts, is its own: fitting it on pages must not move the

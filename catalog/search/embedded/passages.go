@@ -1,13 +1,15 @@
 package embedded
 
-// Passages is the embedded passage index (shop pages now, reviews next):
-// a small in-process hybrid index beside the product index, sharing its
-// analysis and fusion but not its data. Passages are few next to
-// products (1,000 pages make some 5,000), so it keeps plain structures:
-// a posting list of (document, weighted frequency) per stem, BM25 with
-// the passage's title and heading counted twice, and vectors quantized as
-// the product index's (vectors.go): the keyword matches and the 256
-// passages closest by the coarse sign-bit scan get an exact similarity.
+// Passages is the embedded passage index (shop pages and reviews): an
+// in-process hybrid index beside the product index, sharing its analysis
+// and fusion but not its data. It keeps plain structures: a posting list
+// of (document, weighted frequency) per stem, BM25 with the passage's
+// title and heading counted twice, and vectors quantized as the product
+// index's (vectors.go): the keyword matches and the 256 passages closest
+// by the coarse sign-bit scan get an exact similarity. Reviews make it
+// large (100,000 of them), so what every query reads per passage is kept
+// dense (pmeta, the sign codes) and a query narrowed to one product reads
+// that product's reviews only (passages_score.go).
 //
 // A query's words (analysis.QueryWords) become slots as in the product
 // index: a word matches its stem, a compound's parts together, or its
@@ -22,7 +24,6 @@ import (
 	"cmp"
 	"context"
 	"log/slog"
-	"math"
 	"slices"
 	"sync"
 	"time"
@@ -98,12 +99,19 @@ func NewPassages(opts PassageOptions) *Passages {
 
 // pdoc is one indexed passage.
 type pdoc struct {
-	p       catalog.Passage
-	terms   map[string]float32 // stem → weighted frequency
-	length  float32
-	kind    uint8 // pstate.kinds[p.Kind]: compared per document per query
-	scope   int32 // pstate.scopes[p.Scope]; 0 for no scope
-	removed bool
+	p      catalog.Passage
+	terms  map[string]float32 // stem → weighted frequency
+	length float32
+}
+
+// pmeta is what a query reads of every passage it filters or scores,
+// kept dense beside docs: a scan of 100,000 reviews then reads 1.2 MB in
+// order instead of touching each pdoc (some 200 bytes apart), which was
+// most of an unfiltered query's time.
+type pmeta struct {
+	kind   uint8 // pstate.kinds[p.Kind]; 0 once removed
+	scope  int32 // pstate.scopes[p.Scope]; 0 for no scope
+	length float32
 }
 
 // pposting is one document of a stem's posting list.
@@ -116,6 +124,7 @@ type pposting struct {
 // and postings, skipped, until compaction rebuilds the state.
 type pstate struct {
 	docs     []pdoc
+	meta     []pmeta            // by document id, as docs
 	sources  map[string][]int32 // PassageKey → documents
 	postings map[string][]pposting
 	vec      vecStore // by document id, quantized as the product index's
@@ -171,7 +180,7 @@ func (st *pstate) kindID(k catalog.PassageKind) uint8 {
 // add appends an analyzed passage and its vector (nil: none) to st.
 func (st *pstate) add(d pdoc, vec []float32) {
 	id := int32(len(st.docs))
-	d.kind = st.kindID(d.p.Kind)
+	m := pmeta{kind: st.kindID(d.p.Kind), length: d.length}
 	if d.p.Scope != "" {
 		sc, ok := st.scopes[d.p.Scope]
 		if !ok {
@@ -179,10 +188,11 @@ func (st *pstate) add(d pdoc, vec []float32) {
 			st.scopes[d.p.Scope] = sc
 			st.scopeDocs = append(st.scopeDocs, nil)
 		}
-		d.scope = sc
+		m.scope = sc
 		st.scopeDocs[sc] = append(st.scopeDocs[sc], id)
 	}
 	st.docs = append(st.docs, d)
+	st.meta = append(st.meta, m)
 	if vec != nil {
 		st.vec.set(id, vec, len(st.docs))
 	}
@@ -201,11 +211,10 @@ func (st *pstate) add(d pdoc, vec []float32) {
 // removeSource marks the passages of one source removed.
 func (st *pstate) removeSource(key string) {
 	for _, id := range st.sources[key] {
-		d := &st.docs[id]
-		if !d.removed {
-			d.removed = true
+		if m := &st.meta[id]; m.kind != 0 {
+			m.kind = 0
 			st.live--
-			st.totalLen -= float64(d.length)
+			st.totalLen -= float64(m.length)
 		}
 	}
 	delete(st.sources, key)
@@ -219,7 +228,7 @@ func (st *pstate) compacted() *pstate {
 	}
 	n := newPState()
 	for i, d := range st.docs {
-		if !d.removed {
+		if st.meta[i].kind != 0 {
 			n.add(d, nil)
 			n.vec.copyFrom(int32(len(n.docs)-1), &st.vec, int32(i), len(n.docs))
 		}
@@ -244,58 +253,13 @@ func (x *Passages) SearchPassages(ctx context.Context, q search.PassageQuery) ([
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := x.st
-	s := pscratchPool.Get().(*pscratch)
-	defer pscratchPool.Put(s)
-	s.reset(len(st.docs))
+	s := getPScratch(len(st.docs))
+	defer s.release()
 	want := filterFor(st, q)
 	st.keywordScores(st.slots(ws, x.syn), want, s)
 	s.capKeywordMatches(passageKeywordCandidates)
 	st.similarities(qvec, want, x.floor, s)
 	return st.rank(s, x.alpha, x.floor, q.PassageLimit()), nil
-}
-
-// pscratch holds one query's per-document scores, dense by document id,
-// reused through a pool: a query touches thousands of passages, and maps
-// of them cost more than the scoring.
-type pscratch struct {
-	tf      []float32 // one slot's weighted frequency
-	bm25    []float32
-	sim     []float32
-	matched []uint8
-	hasSim  []bool
-	slotHit []int32 // documents of the current slot
-	cands   []int32 // documents matching a word or similar enough
-	inCands []bool
-	dist    []uint16 // coarse distance to the query vector
-}
-
-var pscratchPool = sync.Pool{New: func() any { return new(pscratch) }}
-
-func (s *pscratch) reset(n int) {
-	grow := func(a []float32) []float32 {
-		if cap(a) < n {
-			return make([]float32, n)
-		}
-		a = a[:n]
-		clear(a)
-		return a
-	}
-	s.tf, s.bm25, s.sim = grow(s.tf), grow(s.bm25), grow(s.sim)
-	if cap(s.matched) < n {
-		s.matched, s.hasSim, s.inCands = make([]uint8, n), make([]bool, n), make([]bool, n)
-	}
-	s.matched, s.hasSim, s.inCands = s.matched[:n], s.hasSim[:n], s.inCands[:n]
-	clear(s.matched)
-	clear(s.hasSim)
-	clear(s.inCands)
-	s.slotHit, s.cands = s.slotHit[:0], s.cands[:0]
-}
-
-func (s *pscratch) candidate(d int32) {
-	if !s.inCands[d] {
-		s.inCands[d] = true
-		s.cands = append(s.cands, d)
-	}
 }
 
 // queryVec embeds a query, or returns nil when the embedder fails (the
@@ -362,242 +326,4 @@ func (st *pstate) addAlt(sl *pslot, stems []string, w float32) {
 		}
 	}
 	*sl = append(*sl, analysis.Alternative{Stems: stems, Weight: w})
-}
-
-// keywordScores scores every passage of q's kind (and scope) that
-// matches a slot, by BM25.
-func (st *pstate) keywordScores(slots []pslot, want pfilter, s *pscratch) {
-	if st.live == 0 {
-		return
-	}
-	avg := float32(st.totalLen / float64(st.live))
-	// Posting lists keep removed passages until compaction, so the idf
-	// counts them on both sides: n is every document, removed or not.
-	n := float64(len(st.docs))
-	for _, sl := range slots {
-		// The alternatives form one pseudo-term, as in the product index:
-		// weighted frequencies add up and saturate once, with the idf of
-		// the most frequent alternative.
-		df := 0
-		s.slotHit = s.slotHit[:0]
-		for _, a := range sl {
-			df = max(df, len(st.postings[a.Stems[0]]))
-			for _, p := range st.postings[a.Stems[0]] {
-				d := &st.docs[p.doc]
-				if d.removed || !want.ok(d) {
-					continue
-				}
-				tf := p.tf
-				for _, stem := range a.Stems[1:] {
-					tf = min(tf, d.terms[stem]) // a phrase: all its stems, as often as the rarest
-				}
-				if tf > 0 {
-					if s.tf[p.doc] == 0 {
-						s.slotHit = append(s.slotHit, p.doc)
-					}
-					s.tf[p.doc] += a.Weight * tf
-				}
-			}
-		}
-		idf := float32(math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5)))
-		for _, doc := range s.slotHit {
-			tf, d := s.tf[doc], &st.docs[doc]
-			s.tf[doc] = 0
-			s.matched[doc]++
-			s.bm25[doc] += idf * tf * (bm25K1 + 1) / (tf + bm25K1*(1-passageB+passageB*d.length/avg))
-			s.candidate(doc)
-		}
-	}
-}
-
-// pfilter is what a query keeps: a kind and, when scope is set, a scope.
-type pfilter struct {
-	kind  uint8 // 0: a kind never indexed, so nothing
-	scope int32 // 0: any; -1: a scope never indexed, so nothing
-}
-
-func filterFor(st *pstate, q search.PassageQuery) pfilter {
-	f := pfilter{kind: st.kinds[q.Kind]}
-	if q.Scope != "" {
-		f.scope = -1
-		if sc, ok := st.scopes[q.Scope]; ok {
-			f.scope = sc
-		}
-	}
-	return f
-}
-
-func (f pfilter) ok(d *pdoc) bool {
-	return d.kind == f.kind && f.kind != 0 && (f.scope == 0 || d.scope == f.scope)
-}
-
-// eachDoc calls fn with every document id f may keep: a scope's list when
-// it has one, else all.
-func (st *pstate) eachDoc(f pfilter, fn func(i int)) {
-	switch {
-	case f.scope > 0:
-		for _, d := range st.scopeDocs[f.scope] {
-			fn(int(d))
-		}
-	case f.scope == 0:
-		for i := range st.docs {
-			fn(i)
-		}
-	}
-}
-
-// passageKeywordCandidates bounds the keyword matches a query carries into
-// the vector stage: a common word ("battery") matches thousands of
-// reviews, and an exact similarity for each was most of a query's time at
-// 100,000. The best by keyword score are kept; with at most
-// MaxPassageLimit results, the rest could only win by their vector, which
-// the coarse scan still offers them.
-const passageKeywordCandidates = 1024
-
-// capKeywordMatches keeps about the best n keyword candidates (by words
-// matched, then BM25), in buckets of score so it stays linear, and forgets
-// the others' keyword scores.
-func (s *pscratch) capKeywordMatches(n int) {
-	if len(s.cands) <= n {
-		return
-	}
-	const buckets = 1024
-	var hi float32
-	raw := func(d int32) float32 { return float32(s.matched[d])*1e3 + s.bm25[d] }
-	for _, d := range s.cands {
-		hi = max(hi, raw(d))
-	}
-	var hist [buckets]int32
-	bucket := func(d int32) int { return min(int(raw(d)/hi*(buckets-1)), buckets-1) }
-	for _, d := range s.cands {
-		hist[bucket(d)]++
-	}
-	cut, kept := buckets-1, int32(0)
-	for ; cut > 0 && kept+hist[cut] < int32(n); cut-- {
-		kept += hist[cut]
-	}
-	out := s.cands[:0]
-	for _, d := range s.cands {
-		if bucket(d) >= cut {
-			out = append(out, d)
-			continue
-		}
-		s.matched[d], s.bm25[d], s.inCands[d] = 0, 0, false
-	}
-	s.cands = out
-}
-
-// passageVectorCandidates is how many passages closest to the query by
-// the coarse sign-bit scan (hybrid.go) get an exact similarity, besides
-// every keyword match: exact int8 products for every passage were half a
-// query's time at 1,000 pages.
-const passageVectorCandidates = 256
-
-// similarities computes the similarity to qvec of the keyword matches and
-// of the passages of q's kind closest to it by the coarse scan, adding
-// those at or above floor as candidates.
-func (st *pstate) similarities(qvec []float32, want pfilter, floor float32, s *pscratch) {
-	p := newProbe(qvec, st.vec.dim)
-	if p == nil {
-		return
-	}
-	exact := func(i int) {
-		sim := st.vec.sim(p, int32(i))
-		if s.matched[i] == 0 && sim < floor {
-			return
-		}
-		s.sim[i], s.hasSim[i] = sim, true
-		s.candidate(int32(i))
-	}
-	if cap(s.dist) < len(st.docs) {
-		s.dist = make([]uint16, len(st.docs))
-	}
-	dist := s.dist[:len(st.docs)]
-	hist := make([]int32, 2*st.vec.dim+1)
-	st.eachDoc(want, func(i int) {
-		d := &st.docs[i]
-		if d.removed || !want.ok(d) || !st.vec.has(int32(i)) {
-			dist[i] = noDistance
-			return
-		}
-		n := st.vec.distance(p, int32(i))
-		dist[i] = uint16(n)
-		hist[n]++
-	})
-	cut, room := threshold(hist, passageVectorCandidates, false)
-	st.eachDoc(want, func(i int) {
-		switch dd := dist[i]; {
-		case dd == noDistance:
-		case s.matched[i] > 0 || int(dd) < cut:
-			exact(i)
-		case int(dd) == cut && room > 0:
-			room--
-			exact(i)
-		}
-	})
-}
-
-// rank fuses the scores and returns the best limit passages.
-func (st *pstate) rank(s *pscratch, alpha, floor float32, limit int) []search.Passage {
-	var bestBM, kwHi float32
-	lo, hi := float32(2), float32(-2)
-	for _, d := range s.cands {
-		bestBM = max(bestBM, s.bm25[d])
-		if s.hasSim[d] {
-			lo, hi = min(lo, s.sim[d]), max(hi, s.sim[d])
-		}
-	}
-	lo = max(lo, floor)
-	raw := func(d int32) float32 {
-		if bestBM == 0 {
-			return float32(s.matched[d])
-		}
-		return float32(s.matched[d]) + s.bm25[d]/(bestBM*1.001)
-	}
-	for _, d := range s.cands {
-		kwHi = max(kwHi, raw(d))
-	}
-	type scored struct {
-		doc   int32
-		fused float32
-	}
-	better := func(a, b scored) bool {
-		if a.fused != b.fused {
-			return a.fused > b.fused
-		}
-		pa, pb := &st.docs[a.doc].p, &st.docs[b.doc].p
-		return cmp.Or(cmp.Compare(pa.Ref, pb.Ref), cmp.Compare(pa.Seq, pb.Seq)) < 0
-	}
-	top := make([]scored, 0, limit+1) // the best so far, best first
-	for _, d := range s.cands {
-		var kwN, vecN float32
-		if s.matched[d] > 0 {
-			kwN = raw(d) / kwHi
-		}
-		switch sim := s.sim[d]; {
-		case !s.hasSim[d] || sim < lo || hi < floor:
-		case hi > lo:
-			vecN = (sim - lo) / (hi - lo)
-		default:
-			vecN = 1
-		}
-		c := scored{d, (1-alpha)*kwN + alpha*vecN}
-		if c.fused <= 0 || len(top) == limit && !better(c, top[limit-1]) {
-			continue
-		}
-		i := len(top)
-		top = append(top, c)
-		for ; i > 0 && better(c, top[i-1]); i-- {
-			top[i] = top[i-1]
-		}
-		top[i] = c
-		top = top[:min(len(top), limit)]
-	}
-	res := make([]search.Passage, len(top))
-	for i, c := range top {
-		p := &st.docs[c.doc].p
-		res[i] = search.Passage{Kind: p.Kind, Ref: p.Ref, Seq: p.Seq, Scope: p.Scope,
-			Title: p.Title, Heading: p.Heading, Text: p.Body, Score: float64(c.fused)}
-	}
-	return res
 }
