@@ -119,10 +119,13 @@ func Load(ctx context.Context, db bun.IDB) (int, error) {
 	return len(ps), nil
 }
 
-// write upserts ps with their ratings and adds their reviews, and the
-// demo pages.
+// write upserts ps with their ratings and adds their reviews, the demo
+// pages and delivery methods.
 func write(ctx context.Context, tx bun.Tx, ps []Product) error {
 	if err := writePages(ctx, tx); err != nil {
+		return err
+	}
+	if err := writeDeliveries(ctx, tx); err != nil {
 		return err
 	}
 	ins := make([]catalog.ProductInput, len(ps))
