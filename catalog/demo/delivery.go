@@ -24,9 +24,11 @@ func DeliveryMethods() []catalog.DeliveryMethod {
 // DefaultCountry is the demo shop's own country.
 const DefaultCountry = "US"
 
-// writeDeliveries gives a shop without delivery methods the demo's, and
-// its country; a merchant's own methods are left alone.
-func writeDeliveries(ctx context.Context, tx bun.IDB) error {
+// WriteDeliveries gives a shop without delivery methods the demo's, and
+// its country; a merchant's own methods are left alone. Seed calls it;
+// Load does not, so tests of the checkout without delivery keep a shop
+// without methods.
+func WriteDeliveries(ctx context.Context, tx bun.IDB) error {
 	have, err := catalog.ListDeliveryMethods(ctx, tx)
 	if err != nil || len(have) > 0 {
 		return err
