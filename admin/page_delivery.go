@@ -32,14 +32,19 @@ type deliveryForm struct {
 
 func formOfDelivery(m catalog.DeliveryMethod, currency string) deliveryForm {
 	f := deliveryForm{
-		ID: m.ID, Name: m.Name, Price: catalog.FormatAmount(m.Price, currency), Countries: m.Countries,
+		ID: m.ID, Name: m.Name, Price: plainAmount(m.Price, currency), Countries: m.Countries,
 		DaysMin: strconv.Itoa(m.DaysMin), DaysMax: strconv.Itoa(m.DaysMax), Pickup: m.Pickup, Active: m.Active,
 		Position: strconv.Itoa(m.Position),
 	}
 	if m.FreeOver > 0 {
-		f.FreeOver = catalog.FormatAmount(m.FreeOver, currency)
+		f.FreeOver = plainAmount(m.FreeOver, currency)
 	}
 	return f
+}
+
+// plainAmount is an amount as the form's inputs take it back: "12.50".
+func plainAmount(amount int64, currency string) string {
+	return strings.TrimSuffix(catalog.FormatAmount(amount, currency), " "+currency)
 }
 
 func (s *Server) deliveryPage(w http.ResponseWriter, r *http.Request) {
