@@ -26,7 +26,7 @@ func TestCountryIn(t *testing.T) {
 		{"доставка в Канаду", "CA"},
 		{"сколько стоит доставка в Германию?", "DE"},
 		{"Казахстан, Алматы, пр. Абая 10", "KZ"},
-		{"ул. Ленина 5, Москва", "RU"},  // a capital, no country named
+		{"ул. Ленина 5, Москва", "RU"},   // a capital, no country named
 		{"Lindenstraße 3, Berlin", "DE"}, // idem
 		{"canada", "CA"},
 		{"CA", "CA"},
