@@ -54,7 +54,7 @@ func deliveryByButton(t *testing.T, eng *Engine, db *bun.DB, channel string) {
 	turn("Ann Tester", nil)
 	turn("+1 555 010 2030", nil)
 	ev := turn("12 Main Street, Springfield", nil)
-	if done := ev.of(EventDone); len(done) != 1 || done[0].Awaiting != "delivery" {
+	if done := ev.of(EventDone); len(done) != 1 || done[0].Awaiting != AwaitingDelivery {
 		t.Fatalf("after the address: %+v", done)
 	}
 	btns := buttonsOf(ev)
