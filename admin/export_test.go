@@ -89,6 +89,11 @@ func panelRoutes(mux *http.ServeMux, h Handlers) {
 	mux.HandleFunc("POST /admin/settings", h.SaveSettings)
 	mux.HandleFunc("POST /admin/staff", h.AddStaff)
 	mux.HandleFunc("POST /admin/staff/{id}/delete", h.DeleteStaff)
+	mux.HandleFunc("GET /admin/settings/delivery", h.DeliveryPage)
+	mux.HandleFunc("POST /admin/settings/delivery", h.CreateDelivery)
+	mux.HandleFunc("POST /admin/settings/delivery/country", h.SaveDefaultCountry)
+	mux.HandleFunc("POST /admin/settings/delivery/{id}", h.SaveDelivery)
+	mux.HandleFunc("POST /admin/settings/delivery/{id}/delete", h.DeleteDelivery)
 }
 
 // PageNames lists the page templates (a test renders every one).

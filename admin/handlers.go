@@ -36,6 +36,8 @@ type Handlers struct {
 	Playground, PlaygroundTrace http.HandlerFunc
 
 	SettingsPage, SaveSettings, AddStaff, DeleteStaff http.HandlerFunc
+
+	DeliveryPage, CreateDelivery, SaveDelivery, DeleteDelivery, SaveDefaultCountry http.HandlerFunc
 }
 
 // Handlers returns the server's handlers for the route table.
@@ -92,6 +94,12 @@ func (s *Server) Handlers() Handlers {
 		SaveSettings: action(s.saveSettings),
 		AddStaff:     action(s.addStaff),
 		DeleteStaff:  action(s.deleteStaff),
+
+		DeliveryPage:       page(s.deliveryPage),
+		CreateDelivery:     action(s.saveDelivery),
+		SaveDelivery:       action(s.saveDelivery),
+		DeleteDelivery:     action(s.deleteDelivery),
+		SaveDefaultCountry: action(s.saveDefaultCountry),
 	}
 }
 

@@ -39,6 +39,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
 			{"playground", "/admin/playground", "playground.js"},
 			{"settings", "/admin/settings", "Test Shop"},
+			{"delivery", "/admin/settings/delivery", "Add a method"},
 			{"pages", "/admin/pages", "Shipping and delivery"},
 			{"page_edit", "/admin/pages/shipping", "Countries we ship to"},
 			{"page_edit", "/admin/pages/new", "New page"},

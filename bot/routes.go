@@ -102,4 +102,9 @@ func adminRoutes(mux *http.ServeMux, a admin.Handlers) {
 	mux.HandleFunc("POST /admin/settings", a.SaveSettings)
 	mux.HandleFunc("POST /admin/staff", a.AddStaff)
 	mux.HandleFunc("POST /admin/staff/{id}/delete", a.DeleteStaff)
+	mux.HandleFunc("GET /admin/settings/delivery", a.DeliveryPage)
+	mux.HandleFunc("POST /admin/settings/delivery", a.CreateDelivery)
+	mux.HandleFunc("POST /admin/settings/delivery/country", a.SaveDefaultCountry)
+	mux.HandleFunc("POST /admin/settings/delivery/{id}", a.SaveDelivery)
+	mux.HandleFunc("POST /admin/settings/delivery/{id}/delete", a.DeleteDelivery)
 }

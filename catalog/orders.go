@@ -58,6 +58,8 @@ type Order struct {
 	Status          OrderStatus `bun:"status,notnull"`
 	Currency        string      `bun:"currency,notnull"`
 	Total           int64       `bun:"total,notnull"`
+	DeliveryMethod  string      `bun:"delivery_method,notnull"` // the name at the time of the order
+	DeliveryCents   int64       `bun:"delivery_cents,notnull"`  // included in Total
 	ContactName     string      `bun:"contact_name,notnull"`
 	Phone           string      `bun:"phone,notnull"`
 	Email           string      `bun:"email,notnull"`
@@ -101,6 +103,9 @@ type OrderRequest struct {
 	ThreadID       string
 	Contact        Contact
 	Note           string
+	// Delivery is the method chosen at checkout; nil: none (a shop
+	// without delivery methods).
+	Delivery *DeliveryRequest
 }
 
 // PlaceOrder turns the scope's cart into an order in one transaction:
@@ -181,11 +186,16 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 			return nil, err
 		}
 	}
+	deliveryName, deliveryCents, err := orderDelivery(ctx, tx, req.Delivery, total)
+	if err != nil {
+		return nil, err
+	}
+	total += deliveryCents
 	now := time.Now().UTC()
 	o := &Order{
 		Number: newOrderNumber(), IdempotencyKey: req.IdempotencyKey, CustomerID: req.CustomerID,
 		CartScope: req.Scope.Key(), Channel: req.Channel, ChatID: req.ChatID, ThreadID: req.ThreadID,
-		Status: StatusNew, Currency: currency, Total: total,
+		Status: StatusNew, Currency: currency, Total: total, DeliveryMethod: deliveryName, DeliveryCents: deliveryCents,
 		ContactName: req.Contact.Name, Phone: req.Contact.Phone, Email: req.Contact.Email,
 		ShippingAddress: req.Contact.Address, Note: req.Note, CreatedAt: now, UpdatedAt: now,
 	}

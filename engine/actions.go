@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -19,6 +20,11 @@ func (e *Engine) runPlanner(ctx context.Context, s *tools.Session, sink Sink, re
 
 func (e *Engine) answerOffline(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, text string) error {
 	plan, err := e.planner.Answer(ctx, s, text)
+	return e.emitPlan(ctx, s, sink, rec, plan, err)
+}
+
+// emitPlan records the planner's calls and sends its answer.
+func (e *Engine) emitPlan(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, plan planner.Plan, err error) error {
 	if err != nil {
 		return err
 	}
@@ -66,6 +72,9 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "оформить заказ", "checkout"))
 	case view.ActConfirm:
 		return e.answerOffline(ctx, s, sink, rec, choose(ru, "да", "yes"))
+	case view.ActDelivery:
+		plan, err := e.planner.ChooseDelivery(ctx, s, a.Arg)
+		return e.emitPlan(ctx, s, sink, rec, plan, err)
 	}
 	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > tools.MaxSKUBytes) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)

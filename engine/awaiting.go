@@ -22,6 +22,8 @@ const (
 	AwaitingPhone   Awaiting = "phone"
 	AwaitingAddress Awaiting = "address"
 	AwaitingConfirm Awaiting = "confirm"
+	// AwaitingDelivery: the delivery methods were offered (as buttons).
+	AwaitingDelivery Awaiting = "delivery"
 )
 
 // awaitingSink marks a turn's EventDone with what checkout waits for once

@@ -81,8 +81,9 @@ func parse(name string, b []byte) ([]Product, error) {
 	}
 }
 
-// Seed loads the demo catalog into a shop that has no products yet and
-// returns the number loaded: 0 when there are products already (a demo
+// Seed loads the demo catalog (and its delivery methods) into a shop that
+// has no products yet and returns the number loaded: 0 when there are
+// products already (a demo
 // loaded before, or the merchant's own). The check and the load are one
 // transaction, which on SQLite holds the write lock; on Postgres, run it
 // under migrations.Setup's lock so replicas starting together load it once.
@@ -97,7 +98,10 @@ func Seed(ctx context.Context, db bun.IDB) (loaded int, err error) {
 			return err
 		}
 		loaded = len(ps)
-		return write(ctx, tx, ps)
+		if err := write(ctx, tx, ps); err != nil {
+			return err
+		}
+		return WriteDeliveries(ctx, tx)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("demo: seed: %w", err)

@@ -18,7 +18,10 @@ type checkoutView struct {
 	Invalid map[string]string `json:"invalid"`
 	Reason  string            `json:"reason"`
 	Summary *summaryView      `json:"summary"`
-	Order   *struct {
+	// The delivery step (delivery.go).
+	Country  string                 `json:"country"`
+	Delivery []tools.DeliveryOption `json:"delivery_options"`
+	Order    *struct {
 		Number string `json:"number"`
 		Total  string `json:"total"`
 	} `json:"order"`
@@ -32,8 +35,11 @@ type summaryView struct {
 		Qty       int    `json:"qty"`
 		LineTotal string `json:"line_total"`
 	} `json:"lines"`
-	Total   string `json:"total"`
-	Contact struct {
+	Subtotal      string `json:"subtotal"`
+	Delivery      string `json:"delivery"`
+	DeliveryPrice string `json:"delivery_price"`
+	Total         string `json:"total"`
+	Contact       struct {
 		Name    string `json:"name"`
 		Phone   string `json:"phone"`
 		Address string `json:"address"`
@@ -97,6 +103,8 @@ func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
 		}
 	case v.Status == "need_details" && len(v.Missing) > 0:
 		t.say(rAsk, v.Missing[0])
+	case v.Status == "choose_delivery" || v.Status == "no_delivery":
+		t.deliveryReply(v)
 	case v.Status == "confirm" && v.Summary != nil:
 		v.Summary.Changed = v.Reason == tools.ReasonChanged
 		t.say(rSummary, v.Summary)

@@ -98,6 +98,10 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentMore:         (*plannerTurn).more,
 	intent.IntentPersonal:     (*plannerTurn).personal,
 	intent.IntentInfo:         (*plannerTurn).info, // info.go
+
+	// delivery.go
+	intent.IntentDeliveryQuote:  (*plannerTurn).deliveryQuote,
+	intent.IntentDeliveryChoice: (*plannerTurn).deliveryChoice,
 }
 
 // ---- plumbing ----

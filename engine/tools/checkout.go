@@ -16,10 +16,11 @@ import (
 )
 
 type checkoutArgs struct {
-	Name    string `json:"name"`
-	Phone   string `json:"phone"`
-	Address string `json:"address"`
-	Confirm bool   `json:"confirm"`
+	Name     string `json:"name"`
+	Phone    string `json:"phone"`
+	Address  string `json:"address"`
+	Delivery string `json:"delivery"`
+	Confirm  bool   `json:"confirm"`
 }
 
 // checkoutData is what the model reads at each step of a checkout.
@@ -31,12 +32,19 @@ type checkoutData struct {
 	Reason      string            `json:"reason,omitempty"`
 	Instruction string            `json:"instruction,omitempty"`
 	Order       *placedOrder      `json:"order,omitempty"`
+	// Country and Delivery: the delivery methods to choose from
+	// (choose_delivery), or where none goes (no_delivery).
+	Country  string           `json:"country,omitempty"`
+	Delivery []DeliveryOption `json:"delivery_options,omitempty"`
 }
 
 type checkoutSummary struct {
-	Lines   []cartLineData  `json:"lines"`
-	Total   string          `json:"total"`
-	Contact checkoutContact `json:"contact"`
+	Lines         []cartLineData  `json:"lines"`
+	Subtotal      string          `json:"subtotal,omitempty"`
+	Delivery      string          `json:"delivery,omitempty"`
+	DeliveryPrice string          `json:"delivery_price,omitempty"`
+	Total         string          `json:"total"`
+	Contact       checkoutContact `json:"contact"`
 }
 
 type checkoutContact struct {
@@ -66,10 +74,11 @@ func checkoutTool(d *Deps) Tool {
 		Name:        "checkout",
 		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
 		Schema: object(map[string]any{
-			"name":    str("recipient's full name", 100),
-			"phone":   str("phone", 32),
-			"address": str("shipping address", 300),
-			"confirm": map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
+			"name":     str("recipient's full name", 100),
+			"phone":    str("phone", 32),
+			"address":  str("shipping address", 300),
+			"delivery": str("delivery method name", 60),
+			"confirm":  map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a checkoutArgs
@@ -107,14 +116,18 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	if len(missing) > 0 || len(invalid) > 0 {
 		return needDetails(s, ct, missing, invalid), nil
 	}
-	fp := fingerprint(cartFingerprintLines(cart), ct)
+	dq, ask, err := checkoutDelivery(ctx, d, s, cart, ct, a.Delivery)
+	if err != nil || ask != nil {
+		return derefResult(ask), err
+	}
+	fp := fingerprint(cartFingerprintLines(cart), ct, dq.line())
 	if !a.Confirm {
-		return showSummary(ctx, d, s, cart, ct, fp, "")
+		return showSummary(ctx, d, s, cart, ct, dq, fp, "")
 	}
 	if reason := confirmProblem(s, fp); reason != "" {
-		return showSummary(ctx, d, s, cart, ct, fp, reason)
+		return showSummary(ctx, d, s, cart, ct, dq, fp, reason)
 	}
-	o, err := placeConfirmed(ctx, d, s, ct, fp)
+	o, err := placeConfirmed(ctx, d, s, ct, dq, fp)
 	switch {
 	case errors.Is(err, errSummaryStale):
 		return refreshSummary(ctx, d, s, ct)
@@ -251,8 +264,9 @@ func orderFingerprintLines(o *catalog.Order) []fingerprintLine {
 }
 
 // fingerprint is the sha256 of what the shopper confirms: every line with
-// its quantity and unit price, the total and currency, and the contact.
-func fingerprint(lines []fingerprintLine, ct checkoutContact) string {
+// its quantity and unit price, the delivery and its price, the total and
+// currency, and the contact.
+func fingerprint(lines []fingerprintLine, ct checkoutContact, dl deliveryLine) string {
 	lines = append([]fingerprintLine(nil), lines...)
 	sort.Slice(lines, func(i, j int) bool { return lines[i].SKU < lines[j].SKU })
 	var total int64
@@ -263,12 +277,14 @@ func fingerprint(lines []fingerprintLine, ct checkoutContact) string {
 			currency = l.Currency
 		}
 	}
+	total += dl.Price
 	b, _ := json.Marshal(struct { // a struct of strings and numbers always marshals
 		Lines    []fingerprintLine `json:"lines"`
+		Delivery deliveryLine      `json:"delivery"`
 		Total    int64             `json:"total"`
 		Currency string            `json:"currency"`
 		Contact  checkoutContact   `json:"contact"`
-	}{lines, total, currency, ct})
+	}{lines, dl, total, currency, ct})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -287,7 +303,7 @@ func confirmProblem(s *Session, fp string) string {
 
 // showSummary saves the contact and asks the shopper to confirm the cart
 // as it is now; only a later turn can confirm it.
-func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, fp, reason string) (Result, error) {
+func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
 	key := s.effects().effectKey("contact", JSON(contact))
 	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
@@ -299,14 +315,20 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 	s.Customer.Contact = contact
 	s.State.Checkout = &CheckoutState{
 		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
-		Summary: fp, SummaryTurn: s.DedupKey,
+		Summary: fp, SummaryTurn: s.DedupKey, Delivery: dq.line().Name,
 	}
 	cv := view.CartViewOf(cart, s.Currency)
 	data := cartDataOf(cv)
+	summary := &checkoutSummary{Lines: data.Lines, Total: data.Total, Contact: ct}
+	if dq != nil {
+		summary.Subtotal, summary.Delivery = data.Total, dq.Name
+		summary.DeliveryPrice = catalog.FormatPrice(dq.Price, cv.Currency)
+		summary.Total = catalog.FormatPrice(cv.Total+dq.Price, cv.Currency)
+	}
 	return Result{
 		Data: checkoutData{
 			Status:      "confirm",
-			Summary:     &checkoutSummary{Lines: data.Lines, Total: data.Total, Contact: ct},
+			Summary:     summary,
 			Reason:      reason,
 			Instruction: "show this summary to the shopper and ask them to confirm",
 		},
@@ -328,7 +350,11 @@ func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 	if len(cart.Items) == 0 {
 		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
 	}
-	return showSummary(ctx, d, s, cart, ct, fingerprint(cartFingerprintLines(cart), ct), ReasonChanged)
+	dq, ask, err := checkoutDelivery(ctx, d, s, cart, ct, "")
+	if err != nil || ask != nil {
+		return derefResult(ask), err
+	}
+	return showSummary(ctx, d, s, cart, ct, dq, fingerprint(cartFingerprintLines(cart), ct, dq.line()), ReasonChanged)
 }
 
 // orderEffect is the journal key of a turn's order: one per turn, since
@@ -340,19 +366,20 @@ const orderEffect = "order"
 // summary: the cart may change between the check and the order (a shared
 // cart has several writers). The order's notice to the merchant is kept
 // in the journal with it and delivered after the commit.
-func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, fp string) (*catalog.Order, error) {
+func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, dq *deliveryQuote, fp string) (*catalog.Order, error) {
 	var order *catalog.Order
 	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
-			Contact: catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
+			Contact:  catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
+			Delivery: dq.request(),
 		})
 		if err != nil {
 			return nil, err
 		}
 		placed := checkoutContact{Name: o.ContactName, Phone: o.Phone, Address: o.ShippingAddress}
-		if fingerprint(orderFingerprintLines(o), placed) != fp {
+		if fingerprint(orderFingerprintLines(o), placed, deliveryLine{o.DeliveryMethod, o.DeliveryCents}) != fp {
 			return nil, errSummaryStale
 		}
 		order = o

@@ -223,7 +223,7 @@ func newFakeShop(t testing.TB, w *fakeWrites, inCart *int, orders map[string]*ca
 	p := *mug
 	fs := &fakeShop{writes: w, product: &p}
 	deps := &Deps{
-		Currency: "USD", Now: func() time.Time { return fixedNow }, Writes: w,
+		Currency: "USD", Now: func() time.Time { return fixedNow }, Writes: w, Deliveries: fakeDeliveries{},
 		Products: fakeProducts{product: func(_ context.Context, sku string) (*catalog.Product, error) {
 			if sku == fs.product.SKU {
 				return fs.product, nil
@@ -287,3 +287,12 @@ func noticeLine(n view.Notice) string {
 	}
 	return line
 }
+
+// fakeDeliveries is a shop without delivery methods: checkout asks for none.
+type fakeDeliveries struct{ methods []catalog.DeliveryMethod }
+
+func (f fakeDeliveries) DeliveryMethods(context.Context) ([]catalog.DeliveryMethod, error) {
+	return f.methods, nil
+}
+
+func (f fakeDeliveries) DefaultCountry(context.Context) (string, error) { return "", nil }

@@ -124,6 +124,10 @@ type CheckoutState struct {
 	// a confirmation in that same turn did not follow a summary the
 	// shopper saw.
 	SummaryTurn string `json:"summary_turn,omitempty"`
+	// Delivery is the delivery method chosen (its name); Options the
+	// methods offered while Awaiting is "delivery" (checkout_delivery.go).
+	Delivery string           `json:"delivery,omitempty"`
+	Options  []DeliveryChoice `json:"delivery_options,omitempty"`
 }
 
 // LoadState decodes a conversation's state; broken state starts afresh

@@ -37,7 +37,9 @@ type Deps struct {
 	Carts    Carts
 	Orders   Orders
 	Writes   WriteStore
-	Search   Searcher
+	// Deliveries reads the delivery methods (nil: Store on DB).
+	Deliveries Deliveries
+	Search     Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
 	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"

@@ -18,6 +18,7 @@ func Tools(d *Deps) []Tool {
 		removeFromCartTool(d),
 		viewCartTool(d),
 		checkoutTool(d),
+		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),
 		getPurchaseStatisticsTool(d),
 		generateShoppingListTool(d),

@@ -91,6 +91,10 @@ func OrderViewOf(o *catalog.Order) *OrderView {
 		Number: o.Number, Status: string(o.Status), Total: o.Total, Currency: o.Currency,
 		TotalText: catalog.FormatPrice(o.Total, o.Currency), CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339),
 		Tracking: o.TrackingNote, Lines: []OrderLine{},
+		Delivery: o.DeliveryMethod, DeliveryCents: o.DeliveryCents,
+	}
+	if o.DeliveryMethod != "" {
+		v.DeliveryText = catalog.FormatPrice(o.DeliveryCents, o.Currency)
 	}
 	for _, it := range o.Items {
 		v.Lines = append(v.Lines, OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
@@ -161,6 +165,11 @@ type OrderView struct {
 	TotalText string      `json:"total_text"`
 	CreatedAt string      `json:"created_at"` // RFC 3339
 	Tracking  string      `json:"tracking,omitempty"`
+	// Delivery is the method's name, DeliveryCents its price (part of
+	// Total); empty for an order without delivery.
+	Delivery      string `json:"delivery,omitempty"`
+	DeliveryCents int64  `json:"delivery_cents,omitempty"`
+	DeliveryText  string `json:"delivery_text,omitempty"`
 }
 
 // OrderLine is one line of an order at the price paid.

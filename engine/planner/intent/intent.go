@@ -112,6 +112,9 @@ func parse(m *parseMsg) Intent {
 	if in, ok := matchInjection(m); ok {
 		return in
 	}
+	if in, ok := matchDeliveryChoice(m); ok { // delivery.go
+		return in
+	}
 	if personal.Contains(m.raw) {
 		// A phone, an e-mail or an address is not a product to search
 		// for, nor a query to keep in the statistics.
@@ -134,7 +137,8 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
-	matchInfo, // info.go
+	matchDeliveryQuote, // delivery.go
+	matchInfo,          // info.go
 	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,

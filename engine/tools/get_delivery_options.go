@@ -1,0 +1,124 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"shopbot/catalog"
+	"shopbot/catalog/clip"
+)
+
+// Deliveries reads the shop's delivery methods and its own country.
+type Deliveries interface {
+	DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error)
+	DefaultCountry(ctx context.Context) (string, error)
+}
+
+// DeliveryMethods implements Deliveries: the active methods.
+func (s Store) DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error) {
+	return catalog.ActiveDeliveryMethods(ctx, s.DB)
+}
+
+// DefaultCountry implements Deliveries.
+func (s Store) DefaultCountry(ctx context.Context) (string, error) {
+	return catalog.DefaultCountry(ctx, s.DB)
+}
+
+func (d *Deps) deliveries() Deliveries {
+	if d.Deliveries != nil {
+		return d.Deliveries
+	}
+	return Store{DB: d.DB}
+}
+
+type deliveryOptionsArgs struct {
+	Country string `json:"country"`
+}
+
+// DeliveryOptions is get_delivery_options' data, which the planner reads too.
+type DeliveryOptions struct {
+	Country     string           `json:"country"` // ISO code
+	CountryName string           `json:"country_name"`
+	Options     []DeliveryOption `json:"options"`
+	Note        string           `json:"note,omitempty"`
+}
+
+// DeliveryOption is one method as a shopper reads it.
+type DeliveryOption struct {
+	N        int    `json:"n"` // its number in the list, for "the second one"
+	Name     string `json:"name"`
+	Price    string `json:"price"`               // "$5.00", "free"
+	FreeOver string `json:"free_over,omitempty"` // free from this subtotal
+	Days     string `json:"days,omitempty"`      // "3–5"
+	Pickup   bool   `json:"pickup,omitempty"`
+}
+
+func getDeliveryOptionsTool(d *Deps) Tool {
+	return Tool{
+		Name:        "get_delivery_options",
+		Description: "Delivery methods to a country with price, free-over threshold and days. Empty country: the shop's own.",
+		Schema: object(map[string]any{
+			"country": str("country name or ISO code", 60),
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a deliveryOptionsArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			return deliveryOptions(ctx, d, s, CleanText(a.Country))
+		},
+	}
+}
+
+func deliveryOptions(ctx context.Context, d *Deps, s *Session, asked string) (Result, error) {
+	country := ""
+	if asked != "" {
+		code, ok := catalog.CountryCode(asked)
+		if !ok {
+			return Result{}, Errorf("unknown country %q: give a country name or an ISO code such as CA", clip.Shorten(asked, 40))
+		}
+		country = code
+	} else {
+		def, err := d.deliveries().DefaultCountry(ctx)
+		if err != nil {
+			return Result{}, err
+		}
+		country = def
+	}
+	methods, err := d.deliveries().DeliveryMethods(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	out := DeliveryOptions{Country: country, CountryName: catalog.CountryName(country, s.Lang()), Options: []DeliveryOption{}}
+	for i, m := range catalog.FittingDeliveries(methods, country) {
+		out.Options = append(out.Options, deliveryOptionOf(i+1, &m, m.Price, s.Currency))
+	}
+	switch {
+	case len(methods) == 0:
+		out.Note = "the shop has no delivery methods set up"
+	case len(out.Options) == 0:
+		out.Note = "no delivery to this country"
+	}
+	return Result{Data: out}, nil
+}
+
+// deliveryOptionOf words a method at price (what it costs for the cart,
+// or its base price when there is no cart).
+func deliveryOptionOf(n int, m *catalog.DeliveryMethod, price int64, currency string) DeliveryOption {
+	o := DeliveryOption{N: n, Name: m.Name, Price: catalog.FormatPrice(price, currency), Pickup: m.Pickup}
+	if price == 0 {
+		o.Price = "free"
+	}
+	if m.FreeOver > 0 && price > 0 {
+		o.FreeOver = catalog.FormatPrice(m.FreeOver, currency)
+	}
+	switch {
+	case m.DaysMax == 0:
+	case m.DaysMin == m.DaysMax:
+		o.Days = fmt.Sprint(m.DaysMax)
+	default:
+		o.Days = fmt.Sprintf("%d–%d", m.DaysMin, m.DaysMax)
+	}
+	return o
+}
