@@ -37,7 +37,7 @@ const (
 	IntentSimilar      Kind = "similar"       // Refs[0]
 	IntentCompare      Kind = "compare"       // Refs (none: everything shown)
 	IntentAvailability Kind = "availability"  // Refs[0]
-	IntentReviews      Kind = "reviews"       // Refs[0]
+	IntentReviews      Kind = "reviews"       // Refs[0] or Query (a product's name); About
 	IntentShoppingList Kind = "shopping_list" // Days, Budget
 	IntentStats        Kind = "stats"         // Days
 	IntentHuman        Kind = "human"         // Value: the message, as the reason
@@ -65,6 +65,7 @@ type Intent struct {
 	Days     int     // shopping list horizon, statistics period; 0: default
 	Budget   float64 // shopping list budget; 0: none
 	Topic    string  // why help or a refusal is given
+	About    string  // reviews: the words a review would use for what is asked ("battery charge")
 	// Contact holds the checkout details one message gave at once, by
 	// field (name, phone, address); Field and Value are then unused.
 	Contact map[string]string
@@ -134,8 +135,9 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
-	matchInfo, // info.go
-	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
+	matchReviews, // reviews.go
+	matchInfo,    // info.go
+	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
 	matchCategories, matchHuman, matchPopular, matchSmallTalk,
@@ -280,7 +282,6 @@ func refIntent(m *parseMsg, kind Kind, keywords phrases, bareOK bool) (Intent, b
 }
 
 func matchSimilar(m *parseMsg) (Intent, bool) { return refIntent(m, IntentSimilar, vSimilar, true) }
-func matchReviews(m *parseMsg) (Intent, bool) { return refIntent(m, IntentReviews, vReviews, true) }
 func matchAvailability(m *parseMsg) (Intent, bool) {
 	return refIntent(m, IntentAvailability, vAvailability, false)
 }
