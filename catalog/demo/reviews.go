@@ -85,7 +85,7 @@ var criticalReviews = map[string][]criticalReview{
 		{[]string{"battery", "wireless"}, 2, "Battery fades fast", "Battery life is nowhere near what the listing says. After two months it barely lasts half a day and loses charge overnight."},
 		{[]string{"bluetooth"}, 2, "Keeps dropping the connection", "The Bluetooth connection drops several times a day and pairing it with my phone again is a chore."},
 		{nil, 1, "Arrived damaged", "The box was crushed in delivery and the unit would not turn on. The replacement works, but the packaging was far too thin."},
-		{nil, 3, "Gets warm and hums", "Does what it should, but it gets warm under load and there is a faint hum you notice in a quiet room."},
+		{[]string{"charger", "laptop", "speaker", "adapter", "power", "console", "monitor"}, 3, "Gets warm and hums", "Does what it should, but it gets warm under load and there is a faint hum you notice in a quiet room."},
 	},
 	"Shoes": {
 		{nil, 2, "Runs a full size small", "Order a size up: my usual size pinched my toes after a few kilometres, and the fit is narrow too."},
@@ -117,10 +117,11 @@ var criticalReviews = map[string][]criticalReview{
 	"Grocery": {
 		{nil, 2, "Tasted stale", "It tasted stale and the best-before date was only a month away when it arrived."},
 		{nil, 1, "Bag arrived torn", "The bag arrived torn open in the box and half of it had spilled. Poor packaging."},
-		{nil, 3, "Too sweet for me", "Fine quality, but the taste is too sweet for me."},
+		{[]string{"sweet", "chocolate", "snack", "bar", "bars", "cookies", "granola", "syrup", "jam", "honey"}, 3, "Too sweet for me", "Fine quality, but the taste is too sweet for me."},
 	},
 	"Pets": {
-		{nil, 2, "Destroyed in a day", "My dog chewed through it on the first day. Not durable enough for strong chewers."},
+		{[]string{"toy", "chew", "rope", "ball", "plush", "bed"}, 2, "Destroyed in a day", "My dog chewed through it on the first day. Not durable enough for strong chewers."},
+		{[]string{"food", "treats", "kibble"}, 2, "Upset stomach", "Gave my dog an upset stomach after switching, even with a slow two-week transition."},
 		{nil, 2, "My pet won't touch it", "Mine sniffed it and walked away; the smell is very strong."},
 		{[]string{"collar", "harness", "bed", "coat", "sweater"}, 3, "Runs small", "Check the size chart: it runs small and we had to exchange it for a larger size."},
 	},
