@@ -8,6 +8,7 @@ import (
 
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // The reviews skill: "do people complain about the battery of the Auralis
@@ -37,10 +38,11 @@ type reviewsView struct {
 }
 
 func (t *plannerTurn) reviews(ctx context.Context, in intent.Intent) error {
-	sku, ok, err := t.reviewedProduct(ctx, in)
+	sku, about, ok, err := t.reviewedProduct(ctx, in)
 	if !ok || err != nil {
 		return err
 	}
+	in.About = strings.TrimSpace(in.About + " " + about)
 	res, err := t.call(ctx, "get_reviews_summary", map[string]string{"sku": sku})
 	if err != nil {
 		return t.fail(err)
@@ -65,34 +67,35 @@ func (t *plannerTurn) reviews(ctx context.Context, in intent.Intent) error {
 }
 
 // reviewedProduct is the product a review question is about: the one
-// referred to, or the one its name finds. When the name finds several,
-// they are listed and the shopper is asked which (ok is false).
-func (t *plannerTurn) reviewedProduct(ctx context.Context, in intent.Intent) (sku string, ok bool, err error) {
+// referred to, or the one its name finds. Words of the name that no
+// title has ("the armless task chair squeaking") are what is asked about
+// (about); when the words name no product at all, they are asked of the
+// product in focus ("any complaints about leaking?"). When the name fits
+// several, they are listed and the shopper is asked which (ok is false).
+func (t *plannerTurn) reviewedProduct(ctx context.Context, in intent.Intent) (sku, about string, ok bool, err error) {
 	st := t.s.State
+	focus := st.Focus != "" || len(st.Shown) == 1
 	if in.Query == "" {
 		r := firstRef(in)
-		if r.Focus && st.Focus == "" && len(st.Shown) != 1 {
+		if r.Focus && !focus {
 			t.sayText(reviewText.get(t.lang).which)
-			return "", false, nil
+			return "", "", false, nil
 		}
 		sku, ok = t.resolve(r)
-		return sku, ok, nil
+		return sku, "", ok, nil
 	}
 	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: listLimit})
 	if err != nil {
-		return "", false, t.fail(err)
+		return "", "", false, t.fail(err)
 	}
 	t.plan.Results = t.plan.Results[:len(t.plan.Results)-min(1, len(t.plan.Results))] // the search is not the answer
 	kept, exact := bestCovered(res.Cards, q)
 	switch {
-	case !exact:
-		t.sayText(fmt.Sprintf(reviewText.get(t.lang).unknown, in.Query))
-		return "", false, nil
-	case len(kept) == 1:
+	case exact && len(kept) == 1:
 		sku = kept[0].SKU
-	case soleMatch(kept, q) != "":
+	case exact && soleMatch(kept, q) != "":
 		sku = soleMatch(kept, q)
-	default:
+	case exact:
 		// Several fit the name: show them, so "the second one" can follow.
 		t.plan.Results = append(t.plan.Results, tools.Result{Cards: kept})
 		t.remember(plannedSearch{Query: q, Limit: listLimit}, len(kept), len(kept))
@@ -100,10 +103,39 @@ func (t *plannerTurn) reviewedProduct(ctx context.Context, in intent.Intent) (sk
 		t.say(rFound, listView{Cards: kept, Total: len(kept), Query: q})
 		t.sayText(reviewText.get(t.lang).several)
 		t.cardButtons(kept)
-		return "", false, nil
+		return "", "", false, nil
+	default:
+		if sku, about = partlyNamed(res.Cards, in.Query); sku == "" && focus {
+			sku, _ = t.resolve(intent.Ref{Focus: true})
+			about = in.Query
+		}
+		if sku == "" {
+			t.sayText(fmt.Sprintf(reviewText.get(t.lang).unknown, in.Query))
+			return "", "", false, nil
+		}
 	}
 	st.Focus = sku
-	return sku, true, nil
+	return sku, about, true, nil
+}
+
+// partlyNamed is the card whose title has the most words of name (at
+// least two, or the only word but one), and the words its title lacks.
+func partlyNamed(cards []view.Card, name string) (sku, rest string) {
+	words := strings.Fields(name)
+	best := 0
+	for _, c := range cards {
+		var lacks []string
+		for _, w := range words {
+			if !intent.TitleHas(c.Title+" "+c.Brand, w) {
+				lacks = append(lacks, w)
+			}
+		}
+		has := len(words) - len(lacks)
+		if has > best && (has >= 2 || has == len(words)-1 && has > 0) {
+			best, sku, rest = has, c.SKU, strings.Join(lacks, " ")
+		}
+	}
+	return sku, rest
 }
 
 // reviewAnswer words the summary and the reviews quoted (none: no review

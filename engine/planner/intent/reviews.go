@@ -28,8 +28,12 @@ var (
 	vReviewFiller = ph("what|whats|what's|do|does|did|people|say|says|said|think|shoppers|customers|buyers|users|" +
 		"reviewers|about|of|for|on|regarding|mention|mentions|anyone|anybody|there|any|is|are|was|were|it's|its|" +
 		"have|has|had|much|many|lot|lots|often|usually|really|actually|how|the|a|an|with|in|tell|me|show|read|" +
+		"according to|according|any good|good|bad|enough|getting|get|issues|issue|problems|problem|that|if|when|" +
 		"говорят|пишут|думают|люди|покупатели|покупателей|пользователи|что|есть|ли|на|по|у|о|об|про|какие|какой|" +
-		"как|часто|много|расскажи|покажи|почитать|прочитать|а|и|в|с")
+		"как|часто|много|расскажи|покажи|почитать|прочитать|а|и|в|с|под|проблем*|ли")
+	// vReviewThey point at the product in focus as "it" does: "do they
+	// run small?", "она промокает?".
+	vReviewThey = ph("they|them|those|these|она|он|они|их|ее|её")
 )
 
 // reviewAspect is one thing shoppers write about: the words that ask for
@@ -78,6 +82,10 @@ func matchReviews(m *parseMsg) (Intent, bool) {
 	}
 	toks, about := cutAspects(m.toks)
 	refs, rest := extractRefs(toks, false)
+	if len(refs) == 0 && hasPhrase(rest, vReviewThey) {
+		refs = []Ref{{Focus: true}}
+	}
+	rest = cutAll(rest, vReviewThey)
 	words := cutAll(cutAll(cutAll(rest, vReviewAsk), vReviewFiller), vPolite)
 	in := Intent{Kind: IntentReviews, About: strings.Join(about, " ")}
 	if len(refs) == 0 && len(words) > 0 && len(m.st.ShownCards) > 0 {
