@@ -23,7 +23,7 @@ type quoteCase struct {
 }
 
 var policyQuestions = []quoteCase{
-	{msg: "what is your return policy?", page: "Returns and refunds", text: "30 days"},
+	{msg: "what is your return policy?", page: "Returns and refunds", text: "return"},
 	{msg: "can I get a refund if I don't like it?", page: "Returns and refunds", text: "refund"},
 	{msg: "how do I send something back?", page: "Returns and refunds", text: "return label"},
 	{msg: "is return shipping free?", page: "Returns and refunds", text: "Return shipping is free"},
@@ -64,12 +64,12 @@ var reviewQuestions = []quoteCase{
 	{msg: "any complaints about the Armless Task Chair squeaking?", review: "Priya S.", text: "squeaking"},
 	{msg: "do reviewers say the Brevano Duetto espresso machine arrived damaged?", review: "Mia C.", text: "dented"},
 	{msg: "do people complain the Fjellmark packable rain jacket shrank?", review: "Nora K.", text: "Shrank"},
-	{before: []string{"Auralis Q5 headphones"}, msg: "do people complain about them getting warm?", review: "Liam K.", text: "warm"},
+	{before: []string{"Auralis Q5 headphones"}, msg: "do they complain about the battery?", review: "Olga V.", text: "Battery"},
 	{before: []string{"cushioned running shoes"}, msg: "are the cloudrun max comfortable according to reviewers?", review: "Ivan P.", text: "comfortable"},
 	{before: []string{"personal blender"}, msg: "any complaints in the reviews about leaking?", review: "Alan W.", text: "leaking"},
 	{before: []string{"Kairo Z50 mirrorless camera"}, msg: "how is the battery according to reviews?", review: "Ryan P.", text: "battery"},
 	{before: []string{"Dreamhaven comforter"}, msg: "is it warm enough, what do reviewers say?", review: "Liam K.", text: "warm"},
-	{before: []string{"Hearthfield adult dry dog food"}, msg: "do reviews mention tummy issues?", review: "Mike D.", text: "tummy"},
+	{msg: "do reviews of the Hearthfield adult dog food mention tummy issues?", review: "Mike D.", text: "tummy"},
 	{before: []string{"кроссовки AeroStride Tempo"}, msg: "что пишут в отзывах про размер?", review: "Андрей К.", text: "Размер в размер"},
 	{before: []string{"куртка Nordvik Trail"}, msg: "промокает ли она под дождём? что пишут в отзывах", review: "Алексей М.", text: "дождь"},
 }

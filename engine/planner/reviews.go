@@ -119,7 +119,7 @@ func (t *plannerTurn) reviewedProduct(ctx context.Context, in intent.Intent) (sk
 }
 
 // partlyNamed is the card whose title has the most words of name (at
-// least two, or the only word but one), and the words its title lacks.
+// least two), and the words its title lacks.
 func partlyNamed(cards []view.Card, name string) (sku, rest string) {
 	words := strings.Fields(name)
 	best := 0
@@ -131,7 +131,7 @@ func partlyNamed(cards []view.Card, name string) (sku, rest string) {
 			}
 		}
 		has := len(words) - len(lacks)
-		if has > best && (has >= 2 || has == len(words)-1 && has > 0) {
+		if has > best && has >= 2 {
 			best, sku, rest = has, c.SKU, strings.Join(lacks, " ")
 		}
 	}
@@ -204,8 +204,8 @@ var reviewText = langTable[struct{ rated, unrated, mention, none, quote, which, 
 	"en": {
 		rated:   "%s: rated %.1f/5 by %d shoppers.",
 		unrated: "%s: no ratings yet.",
-		mention: "What reviewers say about the %s:",
-		none:    "No review mentions the %s.",
+		mention: "What reviewers say about %s:",
+		none:    "No review mentions %s.",
 		quote:   "“%s”",
 		which:   `Which product's reviews would you like? Tell me its name, or after a search say "reviews of the first one".`,
 		several: `Which one's reviews would you like? Say "reviews of the first one", "the second"…`,

@@ -80,6 +80,7 @@ var infoHints = []struct {
 	{infoPhrases("how much", "price*", "сколько стоит", "сколько стоят", "цена", "цены"), "cost стоимость"},
 	{infoPhrases("contact*", "reach you", "связаться", "контакт*"), "e-mail phone телефон"},
 	{infoPhrases("how long", "when will", "сколько идет", "как долго", "срок*"), "business days дней"},
+	{infoPhrases("send back", "send it back", "send something back"), "return refund"},
 	{infoPhrases("opening hours", "hours", "when are you open"), "team answers Monday to Friday"},
 	{infoPhrases("оплат*", "платеж*", "способ* оплаты", "accept"), "принимаем карты we accept"},
 }

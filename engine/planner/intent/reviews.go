@@ -29,11 +29,12 @@ var (
 		"reviewers|about|of|for|on|regarding|mention|mentions|anyone|anybody|there|any|is|are|was|were|it's|its|" +
 		"have|has|had|much|many|lot|lots|often|usually|really|actually|how|the|a|an|with|in|tell|me|show|read|" +
 		"according to|according|any good|good|bad|enough|getting|get|issues|issue|problems|problem|that|if|when|" +
+		"anything|something|everything|people|customers|" +
 		"говорят|пишут|думают|люди|покупатели|покупателей|пользователи|что|есть|ли|на|по|у|о|об|про|какие|какой|" +
 		"как|часто|много|расскажи|покажи|почитать|прочитать|а|и|в|с|под|проблем*|ли")
 	// vReviewThey point at the product in focus as "it" does: "do they
 	// run small?", "она промокает?".
-	vReviewThey = ph("they|them|those|these|она|он|они|их|ее|её")
+	vReviewThey = ph("they|them|their|those|these|она|он|они|их|ее|её")
 )
 
 // reviewAspect is one thing shoppers write about: the words that ask for
@@ -53,7 +54,8 @@ var reviewAspects = []reviewAspect{
 	{ph("true to size|run small|runs small|run large|runs large|run big|runs big|size|sizes|sizing|fit|fits|fitting|" +
 		"размер*|маломер*|большемер*|сидит|сидят"),
 		"size sizing fit small large narrow wide размер маломерит большемерит"},
-	{ph("noise|noisy|loud|quiet|шум*|громк*|тих*"), "noise noisy loud quiet шум шумный громкий тихий"},
+	{ph("noise cancelling|noise canceling|noise-cancelling|anc|noise|noisy|loud|quiet|шумоподав*|шум*|громк*|тих*"),
+		"noise cancelling anc noisy loud quiet шум шумоподавление громкий тихий"},
 	{ph("comfort|comfortable|comfy|uncomfortable|удоб*|комфорт*|неудоб*"), "comfortable comfort comfy удобный удобно комфорт"},
 	{ph("durability|durable|hold up|holds up|lasts|break|breaks|broke|broken|wear|wears|tear|tore|fall apart|falls apart|" +
 		"прочн*|слома*|лома*|порва*|износ*|развалил*"),
@@ -69,7 +71,7 @@ var reviewAspects = []reviewAspect{
 	{ph("cushioning|cushion|cushioned|амортиз*"), "cushioning soft cushion амортизация мягкий"},
 	{ph("weight|heavy|heavier|lightweight|вес|тяжел*"), "weight heavy light вес тяжелый легкий"},
 	{ph("waterproof|rain|wet|leak|leaks|водонепроница*|промока*|дожд*|протека*"), "waterproof rain wet dry water промокает дождь сухо"},
-	{ph("warm|warmth|тепл*"), "warm cold hot тепло холодно жарко"},
+	{ph("warm|warmth|тепл*"), "warm warmth hot тепло жарко"},
 	{ph("assembly|assemble|instructions|сборк*|собрать|инструкци*"), "assembly assemble instructions сборка собрать"},
 	{ph("easy to use|ease of use|setup|set up|настройк*"), "easy setup app настройка приложение"},
 }
