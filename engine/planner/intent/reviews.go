@@ -32,6 +32,11 @@ var (
 		"anything|something|everything|people|customers|" +
 		"говорят|пишут|думают|люди|покупатели|покупателей|пользователи|что|есть|ли|на|по|у|о|об|про|какие|какой|" +
 		"как|часто|много|расскажи|покажи|почитать|прочитать|а|и|в|с|под|проблем*|ли")
+	// vReviewOf ask for a named product's reviews without a question;
+	// vReviewSearch ask for products by their reviews.
+	vReviewOf     = ph("reviews of|reviews for|reviews on|review of|review for|complain*|complaint*|отзыв* о|отзыв* об|отзыв* про|отзыв* на|жалоб*|жалу*")
+	vReviewSearch = ph("with good reviews|with great reviews|with reviews|star reviews|star customer reviews|best reviews|good reviews|top reviews|highly reviewed|" +
+		"с хорошими отзывами|с отзывами|хорошие отзывы")
 	// vReviewThey point at the product in focus as "it" does: "do they
 	// run small?", "она промокает?".
 	vReviewThey = ph("they|them|their|those|these|она|он|они|их|ее|её")
@@ -101,12 +106,21 @@ func matchReviews(m *parseMsg) (Intent, bool) {
 		// Words that name no product, with a reference, are what is asked
 		// about ("the strap of the second one").
 		in.About = strings.TrimSpace(in.About + " " + queryOf(words))
+	case len(words) > 0 && (hasPhrase(m.toks, vReviewSearch) || !askedAbout(m)):
+		// "headphones with 5 star reviews" is a search.
+		return Intent{}, false
 	case len(words) > 0:
 		in.Query = queryOf(words)
 	default:
 		in.Refs = []Ref{{Focus: true}}
 	}
 	return in, true
+}
+
+// askedAbout reports whether a message naming a product asks about its
+// reviews: a question, or "reviews of …".
+func askedAbout(m *parseMsg) bool {
+	return strings.Contains(m.raw, "?") || infoQuestion.at(m.toks, 0) > 0 || hasPhrase(m.toks, vReviewOf)
 }
 
 // cutAspects takes the review topics out of toks and returns the words a
