@@ -21,7 +21,7 @@ type Kind string
 const (
 	IntentSearch       Kind = "search"        // Query, MinPrice, MaxPrice, Sort
 	IntentAdd          Kind = "add"           // Refs, Qty of each
-	IntentAddByName    Kind = "add_by_name"   // Query, Qty
+	IntentAddByName    Kind = "add_by_name"   // Query, Sort (a superlative), Qty
 	IntentRemove       Kind = "remove"        // Refs, or Query (a title in the cart)
 	IntentSetQty       Kind = "set_qty"       // Refs[0], Qty
 	IntentClearCart    Kind = "clear_cart"    //
@@ -357,11 +357,13 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	if len(refs) > 0 {
 		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), MaxRefsPerAction)], Qty: qty}, true
 	}
-	name := cutAll(cutAll(cutAll(rest, vAdd), vToCart), vFiller)
+	name, sort, _ := cutSuperlative(cutAll(cutAll(rest, vAdd), vToCart))
+	name = cutAll(name, vFiller)
 	if len(name) == 0 {
 		return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
 	}
-	return Intent{Kind: IntentAddByName, Query: queryOf(name), Qty: qty}, true
+	// "add the cheapest dog food": the cheapest of the dog foods.
+	return Intent{Kind: IntentAddByName, Query: queryOf(name), Sort: sort, Qty: qty}, true
 }
 
 func matchOrders(m *parseMsg) (Intent, bool) {

@@ -255,4 +255,5 @@ var glossaryRU = []struct{ stem, en string }{
 	{"кружк", "mug"}, {"блокнот", "notebook"}, {"ручк", "pen"}, {"кресл", "chair"}, {"палатк", "tent"},
 	{"рюкзак", "backpack"}, {"велосипед", "bike"}, {"йог", "yoga"}, {"водонепроницаем", "waterproof"},
 	{"непромокаем", "waterproof"}, {"беспровод", "wireless"}, {"зимн", "winter"}, {"кожан", "leather"},
+	{"гантел", "dumbbell"}, {"коврик", "mat"},
 }
