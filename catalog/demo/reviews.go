@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // The demo reviews are worth searching: the hand-written ones (data/*.jsonl)
@@ -254,13 +255,13 @@ func firstIndex(text string, words []string) int {
 }
 
 func isLetterBefore(text string, i int) bool {
-	r := []rune(text[:i])
-	return len(r) > 0 && unicode.IsLetter(r[len(r)-1])
+	r, n := utf8.DecodeLastRuneInString(text[:i])
+	return n > 0 && unicode.IsLetter(r)
 }
 
 func isLetterAt(text string, i int) bool {
-	r := []rune(text[i:])
-	return len(r) > 0 && unicode.IsLetter(r[0])
+	r, n := utf8.DecodeRuneInString(text[i:])
+	return n > 0 && unicode.IsLetter(r)
 }
 
 func hasAny(text string, words []string) bool { return firstIndex(text, words) >= 0 }

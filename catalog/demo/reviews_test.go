@@ -62,3 +62,32 @@ func TestReviewTitle(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkEnrichReviews is what titling and the critical reviews add to
+// a demo load.
+func BenchmarkEnrichReviews(b *testing.B) {
+	ps, err := Products()
+	if err != nil {
+		b.Fatal(err)
+	}
+	raw := make([]Product, len(ps))
+	for b.Loop() {
+		for i, p := range ps {
+			raw[i] = p
+			raw[i].Reviews = append([]Review(nil), p.Reviews...)
+			for j := range raw[i].Reviews {
+				raw[i].Reviews[j].Title = ""
+			}
+		}
+		enrichReviews(raw)
+	}
+}
+
+// BenchmarkProducts is the whole parse of the demo catalog, for scale.
+func BenchmarkProducts(b *testing.B) {
+	for b.Loop() {
+		if _, err := Products(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
