@@ -31,6 +31,7 @@ type Product struct {
 type Review struct {
 	Author string `json:"author"`
 	Rating int    `json:"rating"`
+	Title  string `json:"title,omitempty"` // reviews.go titles those without one
 	Text   string `json:"text"`
 }
 
@@ -59,6 +60,7 @@ func Products() ([]Product, error) {
 		}
 		out = append(out, ps...)
 	}
+	enrichReviews(out)
 	return out, nil
 }
 
@@ -148,7 +150,7 @@ func write(ctx context.Context, tx bun.Tx, ps []Product) error {
 			return err
 		}
 		for _, r := range p.Reviews {
-			reviews = append(reviews, catalog.Review{ProductID: id, Author: r.Author, Rating: r.Rating, Body: r.Text})
+			reviews = append(reviews, catalog.Review{ProductID: id, Author: r.Author, Rating: r.Rating, Title: r.Title, Body: r.Text})
 		}
 	}
 	return catalog.AddReviews(ctx, tx, reviews)

@@ -13,6 +13,11 @@
 // section) are written with the catalog, in the `shopbot import-pages`
 // format (catalog.ParsePageFile).
 //
+// The reviews are made worth searching by reviews.go: each gets a title
+// naming what it speaks of, and one product in five a critical review
+// about a problem of its category, all derived from tables (no
+// randomness), so the count stays as written.
+//
 // The data files use the import JSONL format (see package importer) plus
 // rating, rating_count and reviews.
 package demo

@@ -1,6 +1,6 @@
 package planner
 
-// Planner turns about products: search, categories, details, similar, compare, stock, reviews.
+// Planner turns about products: search, categories, details, similar, compare, stock (reviews: reviews.go).
 import (
 	"cmp"
 	"context"
@@ -166,27 +166,6 @@ func (t *plannerTurn) availability(ctx context.Context, in intent.Intent) error 
 		Status       string `json:"status"`
 		NoLongerSold bool   `json:"no_longer_sold"`
 	}](res))
-	return nil
-}
-
-// reviewsView is get_reviews_summary's data as the template reads it.
-type reviewsView struct {
-	Title      string  `json:"title"`
-	Rating     float64 `json:"rating"`
-	Count      int     `json:"count"`
-	Highlights []struct {
-		Author string `json:"author"`
-		Rating int    `json:"rating"`
-		Text   string `json:"text"`
-	} `json:"highlights"`
-}
-
-func (t *plannerTurn) reviews(ctx context.Context, in intent.Intent) error {
-	res, ok, err := t.productCall(ctx, in, "get_reviews_summary")
-	if !ok {
-		return err
-	}
-	t.say(rReviews, dataAs[reviewsView](res))
 	return nil
 }
 

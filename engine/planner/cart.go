@@ -116,11 +116,23 @@ func (t *plannerTurn) changed(key replyKey, res tools.Result) {
 
 // addByName finds the product and adds the best match in stock.
 func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
-	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: listLimit})
+	limit := listLimit
+	if in.Sort != "" {
+		limit = 10 // the cheapest of all that match, not of the first five
+	}
+	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: limit})
 	if err != nil {
 		return t.fail(err)
 	}
-	for _, c := range res.Cards {
+	cards := res.Cards
+	if in.Sort != "" {
+		// By relevance, then ordered here, as compareFound does: a price
+		// sort over keywords would rank a dog bowl among dog foods.
+		kept, _ := bestCovered(cards, q)
+		cards = slices.Clone(kept)
+		sortViewCards(cards, in.Sort)
+	}
+	for _, c := range cards {
 		if c.InStock {
 			t.s.State.Focus = c.SKU
 			t.cartButtons()

@@ -38,6 +38,12 @@
 // Questions about the shop itself (returns, shipping, payment, warranty,
 // contact) are recognized by intent/info.go and answered from the shop's
 // pages by info.go, quoting the best passage with its page title.
+// Questions about what shoppers wrote ("do people complain about the
+// battery of the second one?") are recognized by intent/reviews.go and
+// answered by reviews.go: the rating summary and the reviews that mention
+// what was asked (search_reviews), quoted with rating and author, or an
+// honest "no review mentions it". quotes_test.go measures how often a
+// policy or review answer quotes the right passage.
 //
 // It imports engine/planner/intent, engine/tools and catalog; the engine
 // imports it, never the other way round.

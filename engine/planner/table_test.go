@@ -121,7 +121,12 @@ func newTableShop(t *testing.T) *tableShop {
 	if err := idx.Rebuild(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	deps := &tools.Deps{DB: db, Search: idx, Currency: "USD", Now: func() time.Time { return toolstest.Now }}
+	// The shop's pages and reviews, for search_shop_info and search_reviews.
+	passages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
+	if err := passages.Rebuild(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	deps := &tools.Deps{DB: db, Search: idx, Passages: passages, Currency: "USD", Now: func() time.Time { return toolstest.Now }}
 	tb, err := tools.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)

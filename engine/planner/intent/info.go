@@ -20,12 +20,13 @@ const IntentInfo Kind = "info"
 // them alone. Several-word entries must appear in order.
 var infoTopics = infoPhrases(
 	// returns
-	"return*", "refund*", "exchang*", "возврат*", "вернут*", "вернуть", "верну", "обмен*",
+	"return*", "refund*", "exchang*", "send it back", "send something back", "send back", "arrived damaged", "wrong item", "возврат*", "вернут*", "вернуть", "верну", "обмен*",
 	// shipping
 	"ship", "ships", "shipping", "shipped", "deliver*", "postage", "courier", "customs", "duties",
 	"доставк*", "доставл*", "доставит*", "доставят", "отправляете", "пошлин*", "курьер*",
 	// payment
-	"payment*", "paypal", "visa", "mastercard", "invoice*", "pay with", "pay by", "can i pay",
+	"payment*", "paypal", "visa", "mastercard", "invoice*", "pay with", "pay by", "can i pay", "apple pay", "google pay",
+	"accept", "card charged", "charged",
 	"оплат*", "платеж*", "заплатить",
 	// warranty
 	"warrant*", "guarantee*", "гаранти*",
@@ -79,6 +80,9 @@ var infoHints = []struct {
 	{infoPhrases("how much", "price*", "сколько стоит", "сколько стоят", "цена", "цены"), "cost стоимость"},
 	{infoPhrases("contact*", "reach you", "связаться", "контакт*"), "e-mail phone телефон"},
 	{infoPhrases("how long", "when will", "сколько идет", "как долго", "срок*"), "business days дней"},
+	{infoPhrases("send back", "send it back", "send something back"), "return refund"},
+	{infoPhrases("opening hours", "hours", "when are you open"), "team answers Monday to Friday"},
+	{infoPhrases("оплат*", "платеж*", "способ* оплаты", "accept"), "принимаем карты we accept"},
 }
 
 // infoPhrase is a run of words; a word ending in * matches any ending.

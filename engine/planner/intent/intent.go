@@ -21,7 +21,7 @@ type Kind string
 const (
 	IntentSearch       Kind = "search"        // Query, MinPrice, MaxPrice, Sort
 	IntentAdd          Kind = "add"           // Refs, Qty of each
-	IntentAddByName    Kind = "add_by_name"   // Query, Qty
+	IntentAddByName    Kind = "add_by_name"   // Query, Sort (a superlative), Qty
 	IntentRemove       Kind = "remove"        // Refs, or Query (a title in the cart)
 	IntentSetQty       Kind = "set_qty"       // Refs[0], Qty
 	IntentClearCart    Kind = "clear_cart"    //
@@ -37,7 +37,7 @@ const (
 	IntentSimilar      Kind = "similar"       // Refs[0]
 	IntentCompare      Kind = "compare"       // Refs (none: everything shown)
 	IntentAvailability Kind = "availability"  // Refs[0]
-	IntentReviews      Kind = "reviews"       // Refs[0]
+	IntentReviews      Kind = "reviews"       // Refs[0] or Query (a product's name); About
 	IntentShoppingList Kind = "shopping_list" // Days, Budget
 	IntentStats        Kind = "stats"         // Days
 	IntentHuman        Kind = "human"         // Value: the message, as the reason
@@ -65,6 +65,7 @@ type Intent struct {
 	Days     int     // shopping list horizon, statistics period; 0: default
 	Budget   float64 // shopping list budget; 0: none
 	Topic    string  // why help or a refusal is given
+	About    string  // reviews: the words a review would use for what is asked ("battery charge")
 	// Contact holds the checkout details one message gave at once, by
 	// field (name, phone, address); Field and Value are then unused.
 	Contact map[string]string
@@ -137,9 +138,10 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
+	matchReviews,       // reviews.go
 	matchDeliveryQuote, // delivery.go
 	matchInfo,          // info.go
-	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
+	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
 	matchCategories, matchHuman, matchPopular, matchSmallTalk,
@@ -284,7 +286,6 @@ func refIntent(m *parseMsg, kind Kind, keywords phrases, bareOK bool) (Intent, b
 }
 
 func matchSimilar(m *parseMsg) (Intent, bool) { return refIntent(m, IntentSimilar, vSimilar, true) }
-func matchReviews(m *parseMsg) (Intent, bool) { return refIntent(m, IntentReviews, vReviews, true) }
 func matchAvailability(m *parseMsg) (Intent, bool) {
 	return refIntent(m, IntentAvailability, vAvailability, false)
 }
@@ -360,11 +361,13 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	if len(refs) > 0 {
 		return Intent{Kind: IntentAdd, Refs: refs[:min(len(refs), MaxRefsPerAction)], Qty: qty}, true
 	}
-	name := cutAll(cutAll(cutAll(rest, vAdd), vToCart), vFiller)
+	name, sort, _ := cutSuperlative(cutAll(cutAll(rest, vAdd), vToCart))
+	name = cutAll(name, vFiller)
 	if len(name) == 0 {
 		return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
 	}
-	return Intent{Kind: IntentAddByName, Query: queryOf(name), Qty: qty}, true
+	// "add the cheapest dog food": the cheapest of the dog foods.
+	return Intent{Kind: IntentAddByName, Query: queryOf(name), Sort: sort, Qty: qty}, true
 }
 
 func matchOrders(m *parseMsg) (Intent, bool) {

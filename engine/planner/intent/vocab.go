@@ -152,7 +152,6 @@ var (
 
 	vCompare      = ph("compare|comparison|versus|vs|difference between|differences|сравни*|сравнен*|разниц*|отличи*|отлича*")
 	vSimilar      = ph("more like|something like|similar to|similar|like this|like that|like it|alternatives|alternative|something else|похож*|аналог*|подобн*|вроде этого|такое же|такой же|такие же")
-	vReviews      = ph("review|reviews|what do people say|what people say|feedback|opinions|отзыв*|мнени*")
 	vAvailability = ph("in stock|available|availability|how many left|how many are left|в наличии|наличи*|есть ли|остал*")
 	vDetails      = ph("details|detail|more about|tell me about|tell me more|more info|info|information|describe|specs|" +
 		"specifications|what is|подробн*|расскажи*|описани*|характеристик*|что за|инфо*")
@@ -256,4 +255,5 @@ var glossaryRU = []struct{ stem, en string }{
 	{"кружк", "mug"}, {"блокнот", "notebook"}, {"ручк", "pen"}, {"кресл", "chair"}, {"палатк", "tent"},
 	{"рюкзак", "backpack"}, {"велосипед", "bike"}, {"йог", "yoga"}, {"водонепроницаем", "waterproof"},
 	{"непромокаем", "waterproof"}, {"беспровод", "wireless"}, {"зимн", "winter"}, {"кожан", "leather"},
+	{"гантел", "dumbbell"}, {"коврик", "mat"},
 }
