@@ -2,11 +2,9 @@ package eval_test
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine/eval"
 )
 
 // BenchmarkEighty runs the example eight times over (80 scenarios, 200
@@ -14,14 +12,7 @@ import (
 // scenarios in 10 s on 2 cores.
 func BenchmarkEighty(b *testing.B) {
 	s := newTestShop(b, catalogtest.SQLite(b))
-	example := parseFile(b, "testdata/example.yaml")
-	var scs []eval.Scenario
-	for i := range 8 {
-		for _, sc := range example {
-			sc.Name = fmt.Sprintf("%s #%d", sc.Name, i+1)
-			scs = append(scs, sc)
-		}
-	}
+	scs := repeated(parseFile(b, "testdata/example.yaml"), 8)
 	r := s.runner(nil, 4)
 	b.ResetTimer()
 	for b.Loop() {
