@@ -33,12 +33,7 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 // placed and handoffs (nil drops them). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
 func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
-	var model llm.Model
-	if cfg.OpenAIAPIKey != "" || cfg.OpenAIBaseURL != "" {
-		model = openai.New(openai.Config{
-			APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
-		})
-	}
+	model := newModel(cfg, log)
 	locks, closeEngine := chatLocks(cfg)
 	eng, err = engine.New(engine.Config{
 		DB:          db,
@@ -62,4 +57,15 @@ func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.
 		return nil, nil, err
 	}
 	return eng, closeEngine, nil
+}
+
+// newModel is the configured OpenAI-compatible model, nil when neither a
+// key nor a base URL is set (the offline planner answers).
+func newModel(cfg *Config, log *slog.Logger) llm.Model {
+	if cfg.OpenAIAPIKey == "" && cfg.OpenAIBaseURL == "" {
+		return nil
+	}
+	return openai.New(openai.Config{
+		APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
+	})
 }

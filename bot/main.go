@@ -53,6 +53,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return serve(ctx, e, rest)
 	case "search-eval":
 		return searchEvalCmd(ctx, e, rest)
+	case "eval":
+		return evalCmd(ctx, e, rest)
 	case "bench":
 		return benchCmd(ctx, e, rest)
 	case "bench-model": // the child of bench --model-process; not in the help
@@ -93,6 +95,8 @@ Usage:
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
   shopbot search-eval --judgments FILE [--verbose]
                                  relevance and latency of the configured search
+  shopbot eval --scenarios FILE [--parallel N] [--model offline] [--demo] [--verbose] [--json]
+                                 run conversation scenarios in a sandbox (nothing in the shop changes)
   shopbot bench [flags]          load-test the engine with a built-in scripted model
   shopbot healthcheck [--ready]  exit 0 if the server on HTTP_ADDR is healthy (ready)
   shopbot help                   show this help

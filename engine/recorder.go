@@ -7,8 +7,9 @@ import (
 	"shopbot/engine/llm"
 )
 
-// plannerModel names the offline planner in transcripts.
-const plannerModel = "offline-planner"
+// PlannerModel names the offline planner (and buttons) in transcripts:
+// the model of the assistant messages no model wrote.
+const PlannerModel = "offline-planner"
 
 // recorder collects a turn's messages for the transcript, persisted
 // together at the end of the turn.
@@ -32,7 +33,7 @@ func (r *recorder) user(t Turn) {
 
 // assistant records a final reply not produced by the model.
 func (r *recorder) assistant(text string) {
-	r.add(&catalog.Message{Role: catalog.RoleAssistant, Content: text, Model: plannerModel})
+	r.add(&catalog.Message{Role: catalog.RoleAssistant, Content: text, Model: PlannerModel})
 }
 
 // modelReply records one model call with its tool calls and usage.
@@ -46,7 +47,7 @@ func (r *recorder) modelReply(resp llm.ChatResponse) {
 
 // toolCalls records calls made without a model (planner, buttons).
 func (r *recorder) toolCalls(calls []catalog.ToolCall) {
-	r.add(&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: calls, Model: plannerModel})
+	r.add(&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: calls, Model: PlannerModel})
 }
 
 // tool records a tool result.
