@@ -1,0 +1,36 @@
+package eval_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"shopbot/catalog/catalogtest"
+	"shopbot/engine/eval"
+)
+
+// BenchmarkEighty runs the example eight times over (80 scenarios, 200
+// turns) against the offline planner, 4 at a time: the target is 80
+// scenarios in 10 s on 2 cores.
+func BenchmarkEighty(b *testing.B) {
+	s := newTestShop(b, catalogtest.SQLite(b))
+	example := parseFile(b, "testdata/example.yaml")
+	var scs []eval.Scenario
+	for i := range 8 {
+		for _, sc := range example {
+			sc.Name = fmt.Sprintf("%s #%d", sc.Name, i+1)
+			scs = append(scs, sc)
+		}
+	}
+	r := s.runner(nil, 4)
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := r.Run(context.Background(), scs)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if rep.Passed != 80 {
+			b.Fatalf("passed %d/80", rep.Passed)
+		}
+	}
+}
