@@ -1,20 +1,10 @@
 package eval_test
 
 import (
-	"context"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
-	"shopbot/catalog/sandbox"
-	"shopbot/catalog/search/embedded"
-	"shopbot/catalog/search/vectorizer"
-	"shopbot/engine"
 	"shopbot/engine/eval"
 )
 
@@ -64,64 +54,10 @@ func TestFailingScenariosStillFail(t *testing.T) {
 	}
 }
 
-func parseFile(t *testing.T, path string) []eval.Scenario {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	scs, err := eval.Parse(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return scs
-}
-
-// runOnDemo runs scs on sandbox copies of the demo shop.
+// runOnDemo runs scs on sandbox copies of the demo shop with the offline
+// planner.
 func runOnDemo(t *testing.T, scs []eval.Scenario) *eval.Report {
 	t.Helper()
-	ctx := context.Background()
-	src := catalogtest.SQLite(t)
-	if _, err := demo.Load(ctx, src); err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := sandbox.Clone(ctx, src, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	products, pages := demoSearch(t, tmpl)
-	r := &eval.Runner{Template: tmpl, Parallel: 2, NewEngine: func(db *bun.DB) (eval.Handler, error) {
-		return engine.New(engine.Config{
-			DB: db, Search: products, Pages: pages, Currency: "USD",
-			RateLimit: 1 << 30, Registry: prometheus.NewRegistry(),
-		})
-	}}
-	rep, err := r.Run(ctx, scs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
-// demoSearch builds the indexes shopbot eval builds: products with the
-// local embedder, and the pages with one of their own (the local embedder
-// learns from what it is fitted on).
-func demoSearch(t *testing.T, tmpl *sandbox.Template) (*embedded.Index, *embedded.Passages) {
-	t.Helper()
-	ctx := context.Background()
-	cp, err := tmpl.Open(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cp.Close()
-	products := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := products.Rebuild(ctx, cp.DB); err != nil {
-		t.Fatal(err)
-	}
-	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := pages.Rebuild(ctx, cp.DB); err != nil {
-		t.Fatal(err)
-	}
-	return products, pages
+	shop := newTestShop(t, catalogtest.SQLite(t))
+	return shop.run(t, shop.runner(nil, 2), scs)
 }
