@@ -134,7 +134,7 @@ func evalTemplate(ctx context.Context, cfg *Config, dir string, demoShop bool) (
 		if _, _, err := migrations.Migrate(ctx, db); err != nil {
 			return nil, err
 		}
-		if _, err := demo.Load(ctx, db); err != nil {
+		if _, err := demo.Seed(ctx, db); err != nil {
 			return nil, err
 		}
 	}

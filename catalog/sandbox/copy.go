@@ -26,6 +26,7 @@ var tables = []table{
 	{name: "pages", key: "id"},
 	{name: "passages", key: "id"},
 	{name: "settings", key: "key"},
+	{name: "delivery_methods", key: "id"},
 }
 
 // batchRows is how many rows one INSERT carries.

@@ -2,7 +2,7 @@
 // run real turns — carts, checkout, orders — without changing the shop.
 //
 // Clone reads the tables shopping reads (categories, products, reviews,
-// pages, passages, settings) from the shop's database, SQLite or Postgres
+// pages, passages, settings, delivery methods) from the shop's database, SQLite or Postgres
 // alike, and writes them into a freshly migrated embedded SQLite file, the
 // Template, in one transaction. The copy is generic: for each table, the
 // columns the source and the template both have, read in primary-key order

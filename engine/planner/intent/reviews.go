@@ -29,7 +29,7 @@ var (
 		"reviewers|about|of|for|on|regarding|mention|mentions|anyone|anybody|there|any|is|are|was|were|it's|its|" +
 		"have|has|had|much|many|lot|lots|often|usually|really|actually|how|the|a|an|with|in|tell|me|show|read|" +
 		"according to|according|any good|good|bad|enough|getting|get|issues|issue|problems|problem|that|if|when|" +
-		"anything|something|everything|people|customers|" +
+		"anything|something|everything|people|customers|like|likes|overall|general|generally|so far|" +
 		"говорят|пишут|думают|люди|покупатели|покупателей|пользователи|что|есть|ли|на|по|у|о|об|про|какие|какой|" +
 		"как|часто|много|расскажи|покажи|почитать|прочитать|а|и|в|с|под|проблем*|ли")
 	// vReviewOf ask for a named product's reviews without a question;
