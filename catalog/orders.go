@@ -58,6 +58,8 @@ type Order struct {
 	Status          OrderStatus `bun:"status,notnull"`
 	Currency        string      `bun:"currency,notnull"`
 	Total           int64       `bun:"total,notnull"`
+	PromoCode       string      `bun:"promo_code,notnull"`
+	DiscountCents   int64       `bun:"discount_cents,notnull"`
 	ContactName     string      `bun:"contact_name,notnull"`
 	Phone           string      `bun:"phone,notnull"`
 	Email           string      `bun:"email,notnull"`
@@ -101,6 +103,10 @@ type OrderRequest struct {
 	ThreadID       string
 	Contact        Contact
 	Note           string
+	// PromoCode is the code whose discount the shopper confirmed ("" for
+	// none). It is redeemed in the order's transaction; a code that no
+	// longer applies fails the order with a *PromoError (ErrPromo).
+	PromoCode string
 }
 
 // PlaceOrder turns the scope's cart into an order in one transaction:
@@ -182,10 +188,18 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 		}
 	}
 	now := time.Now().UTC()
+	var promo *PromoCode
+	var discount int64
+	if req.PromoCode != "" {
+		if promo, discount, err = takePromoUse(ctx, tx, req.PromoCode, cart, req.CustomerID, now); err != nil {
+			return nil, err
+		}
+	}
 	o := &Order{
 		Number: newOrderNumber(), IdempotencyKey: req.IdempotencyKey, CustomerID: req.CustomerID,
 		CartScope: req.Scope.Key(), Channel: req.Channel, ChatID: req.ChatID, ThreadID: req.ThreadID,
-		Status: StatusNew, Currency: currency, Total: total,
+		Status: StatusNew, Currency: currency, Total: total - discount,
+		PromoCode: req.PromoCode, DiscountCents: discount,
 		ContactName: req.Contact.Name, Phone: req.Contact.Phone, Email: req.Contact.Email,
 		ShippingAddress: req.Contact.Address, Note: req.Note, CreatedAt: now, UpdatedAt: now,
 	}
@@ -201,7 +215,15 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 	if _, err := tx.NewInsert().Model(&lines).Returning("NULL").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("catalog: insert order items: %w", err)
 	}
+	if promo != nil {
+		if err := recordRedemption(ctx, tx, promo, o); err != nil {
+			return nil, err
+		}
+	}
 	if err := ClearCart(ctx, tx, req.Scope); err != nil {
+		return nil, err
+	}
+	if err := RemoveCartPromo(ctx, tx, req.Scope); err != nil {
 		return nil, err
 	}
 	return o, nil
