@@ -60,9 +60,9 @@ type Cart struct {
 	Items      []CartItem `bun:"rel:has-many,join:id=cart_id"`
 	// Promo is what PromoCode does for the cart now (GetCart fills it;
 	// nil without a code).
-	Promo *PromoQuote `bun:"-"`
-	CreatedAt  time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt  time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	Promo     *PromoQuote `bun:"-"`
+	CreatedAt time.Time   `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt time.Time   `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // CartItem is one product line; AddedBy is who put it there first.
