@@ -124,6 +124,11 @@ type CheckoutState struct {
 	// a confirmation in that same turn did not follow a summary the
 	// shopper saw.
 	SummaryTurn string `json:"summary_turn,omitempty"`
+	// NoPromo is the cart's code the order failed to redeem (used up,
+	// expired meanwhile): the summary is shown without it, and the order
+	// goes through without it once the shopper confirms that.
+	NoPromo       string `json:"no_promo,omitempty"`
+	NoPromoReason string `json:"no_promo_reason,omitempty"`
 }
 
 // LoadState decodes a conversation's state; broken state starts afresh
