@@ -114,7 +114,7 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 		return showSummary(ctx, d, s, cart, ct, fp, "")
 	}
 	if reason := confirmProblem(s, fp); reason != "" {
-		return showSummary(ctx, d, s, cart, ct, fp, reason)
+		return showSummary(ctx, d, s, cart, ct, fp, withPromoNote(reason, cart))
 	}
 	o, err := placeConfirmed(ctx, d, s, ct, fp, orderPromo(cart))
 	var pe *catalog.PromoError

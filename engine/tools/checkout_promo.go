@@ -31,6 +31,15 @@ func promoFingerprintLine(code string, discount int64, currency string) fingerpr
 	return fingerprintLine{SKU: "promo:" + code, Qty: 1, UnitPrice: -discount, Currency: currency}
 }
 
+// withPromoNote adds why the cart's code gives no discount to the reason
+// a summary is shown again: the likely change is that the code ran out.
+func withPromoNote(reason string, c *catalog.Cart) string {
+	if reason != ReasonChanged || c.Promo == nil || c.Promo.Problem == nil {
+		return reason
+	}
+	return reason + ": " + c.Promo.Problem.Msg
+}
+
 // declinedPromo shows the cart without the code the order could not
 // redeem, once the shopper was told why.
 func declinedPromo(s *Session, c *catalog.Cart) {
