@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -88,22 +89,13 @@ func (s *Server) renderPromo(w http.ResponseWriter, r *http.Request, code int, f
 		return
 	}
 	for _, c := range cats {
-		f.Categories = append(f.Categories, promoCategory{ID: c.ID, Path: c.Path, Selected: containsInt64(selected, c.ID)})
+		f.Categories = append(f.Categories, promoCategory{ID: c.ID, Path: c.Path, Selected: slices.Contains(selected, c.ID)})
 	}
 	title := "New promo code"
 	if f.ID != 0 {
 		title = "Promo code " + f.Code
 	}
 	s.render(w, r, code, "promo_edit", title, "promos", f)
-}
-
-func containsInt64(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Server) createPromo(w http.ResponseWriter, r *http.Request) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -129,7 +130,7 @@ func (p *PromoCode) eligibleCategories(all []Category) map[int64]bool {
 	}
 	set := map[int64]bool{}
 	for _, r := range all {
-		if !containsID(p.CategoryIDs, r.ID) {
+		if !slices.Contains(p.CategoryIDs, r.ID) {
 			continue
 		}
 		for _, c := range all {
@@ -144,7 +145,7 @@ func (p *PromoCode) eligibleCategories(all []Category) map[int64]bool {
 func (p *PromoCode) categoryNames(all []Category) string {
 	var names []string
 	for _, c := range all {
-		if containsID(p.CategoryIDs, c.ID) {
+		if slices.Contains(p.CategoryIDs, c.ID) {
 			names = append(names, c.Path)
 		}
 	}
@@ -152,15 +153,6 @@ func (p *PromoCode) categoryNames(all []Category) string {
 		return "categories no longer sold"
 	}
 	return strings.Join(names, ", ")
-}
-
-func containsID(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // eligibleSubtotal sums the lines in the eligible categories (every line

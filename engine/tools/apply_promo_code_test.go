@@ -132,18 +132,20 @@ func TestCheckoutWithPromo(t *testing.T) {
 		t.Errorf("uses = %d, want 2", p.Uses)
 	}
 
-	// In a group cart the per-customer limit is checked by the order
-	// itself: it refuses the code inside its transaction, the summary
-	// comes back without the discount, and a confirmation orders without.
+	// A group cart's summary cannot know every chat the shopper used the
+	// code in: the order checks the per-customer limit in its
+	// transaction, refuses the code, the summary comes back without the
+	// discount, and a confirmation orders without it.
 	createTestPromo(t, e, &catalog.PromoCode{Code: "ONCE", Kind: catalog.PromoFixed, Value: 500, PerCustomer: 1})
-	if _, err := e.db.NewInsert().Model(&catalog.PromoRedemption{PromoCodeID: promoID(t, e, "ONCE"), OrderID: orderID(t, e), CustomerID: s.Customer.ID}).Exec(ctx); err != nil {
-		t.Fatal(err)
-	}
 	s.Scope, s.State.Checkout, s.DedupKey = catalog.SharedCart("slack", "C1"), nil, "turn-6"
 	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
 	e.call(t, "apply_promo_code", `{"code":"ONCE"}`)
 	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Summary.Total != "$84.99" {
 		t.Fatalf("group summary: %+v", d.Summary)
+	}
+	// Meanwhile the shopper uses the code in another chat.
+	if _, err := e.db.NewInsert().Model(&catalog.PromoRedemption{PromoCodeID: promoID(t, e, "ONCE"), OrderID: orderID(t, e), CustomerID: s.Customer.ID}).Exec(ctx); err != nil {
+		t.Fatal(err)
 	}
 	s.DedupKey = "turn-7"
 	d = checkoutOf(t, e.call(t, "checkout", `{"confirm":true}`))
