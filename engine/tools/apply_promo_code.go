@@ -20,7 +20,7 @@ func applyPromoCodeTool(d *Deps) Tool {
 		Name:        "apply_promo_code",
 		Description: "Apply the shopper's promo code to the cart, or remove it.",
 		Schema: object(map[string]any{
-			"code":   str("", catalog.MaxPromoCodeLen),
+			"code":   map[string]any{"type": "string", "maxLength": catalog.MaxPromoCodeLen},
 			"remove": map[string]any{"type": "boolean"},
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
