@@ -31,6 +31,8 @@ type Handlers struct {
 
 	Pages, NewPage, CreatePage, EditPage, SavePage, DeletePage http.HandlerFunc
 
+	Promos, NewPromo, CreatePromo, EditPromo, SavePromo, SetPromoActive http.HandlerFunc
+
 	Inbox, Transcript, Pause, Resume, Reply http.HandlerFunc
 
 	Playground, PlaygroundTrace http.HandlerFunc
@@ -80,6 +82,13 @@ func (s *Server) Handlers() Handlers {
 		EditPage:   page(s.editPage),
 		SavePage:   action(s.savePage),
 		DeletePage: action(s.deletePage),
+
+		Promos:         page(s.promosList),
+		NewPromo:       page(s.newPromo),
+		CreatePromo:    action(s.createPromo),
+		EditPromo:      page(s.editPromo),
+		SavePromo:      action(s.savePromo),
+		SetPromoActive: action(s.setPromoActive),
 
 		Inbox:      page(s.inbox),
 		Transcript: page(s.transcript),

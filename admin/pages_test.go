@@ -43,6 +43,8 @@ func TestEveryPageRenders(t *testing.T) {
 			{"pages", "/admin/pages", "Shipping and delivery"},
 			{"page_edit", "/admin/pages/shipping", "Countries we ship to"},
 			{"page_edit", "/admin/pages/new", "New page"},
+			{"promos", "/admin/promos", "New promo code"},
+			{"promo_edit", "/admin/promos/new", "Uses per customer"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
 		} {
 			code, body := p.get(tc.path)

@@ -88,6 +88,12 @@ func adminRoutes(mux *http.ServeMux, a admin.Handlers) {
 	mux.HandleFunc("GET /admin/pages/{slug}", a.EditPage)
 	mux.HandleFunc("POST /admin/pages/{slug}", a.SavePage)
 	mux.HandleFunc("POST /admin/pages/{slug}/delete", a.DeletePage)
+	mux.HandleFunc("GET /admin/promos", a.Promos)
+	mux.HandleFunc("GET /admin/promos/new", a.NewPromo)
+	mux.HandleFunc("POST /admin/promos/new", a.CreatePromo)
+	mux.HandleFunc("GET /admin/promos/{id}", a.EditPromo)
+	mux.HandleFunc("POST /admin/promos/{id}", a.SavePromo)
+	mux.HandleFunc("POST /admin/promos/{id}/active", a.SetPromoActive)
 
 	mux.HandleFunc("GET /admin/conversations", a.Inbox)
 	mux.HandleFunc("GET /admin/conversations/{id}", a.Transcript)

@@ -56,9 +56,13 @@ type Cart struct {
 	Channel    string     `bun:"channel,notnull"`
 	ChatID     string     `bun:"chat_id,notnull"`
 	CustomerID *int64     `bun:"customer_id"`
+	PromoCode  string     `bun:"promo_code,notnull"`
 	Items      []CartItem `bun:"rel:has-many,join:id=cart_id"`
-	CreatedAt  time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt  time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Promo is what PromoCode does for the cart now (GetCart fills it;
+	// nil without a code).
+	Promo     *PromoQuote `bun:"-"`
+	CreatedAt time.Time   `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt time.Time   `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // CartItem is one product line; AddedBy is who put it there first.
@@ -115,6 +119,9 @@ func GetCart(ctx context.Context, db bun.IDB, scope CartScope) (*Cart, error) {
 			return newCart(scope), nil
 		}
 		return nil, fmt.Errorf("catalog: get cart %s: %w", scope.Key(), err)
+	}
+	if c.Promo, err = quoteCartPromo(ctx, db, c, scope.CustomerID, time.Now()); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

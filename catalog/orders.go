@@ -60,6 +60,8 @@ type Order struct {
 	Total           int64       `bun:"total,notnull"`
 	DeliveryMethod  string      `bun:"delivery_method,notnull"` // the name at the time of the order
 	DeliveryCents   int64       `bun:"delivery_cents,notnull"`  // included in Total
+	PromoCode       string      `bun:"promo_code,notnull"`
+	DiscountCents   int64       `bun:"discount_cents,notnull"`
 	ContactName     string      `bun:"contact_name,notnull"`
 	Phone           string      `bun:"phone,notnull"`
 	Email           string      `bun:"email,notnull"`
@@ -106,6 +108,10 @@ type OrderRequest struct {
 	// Delivery is the method chosen at checkout; nil: none (a shop
 	// without delivery methods).
 	Delivery *DeliveryRequest
+	// PromoCode is the code whose discount the shopper confirmed ("" for
+	// none). It is redeemed in the order's transaction; a code that no
+	// longer applies fails the order with a *PromoError (ErrPromo).
+	PromoCode string
 }
 
 // PlaceOrder turns the scope's cart into an order in one transaction:
@@ -192,10 +198,19 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 	}
 	total += deliveryCents
 	now := time.Now().UTC()
+	var promo *PromoCode
+	var discount int64
+	if req.PromoCode != "" {
+		if promo, discount, err = takePromoUse(ctx, tx, req.PromoCode, cart, req.CustomerID, now); err != nil {
+			return nil, err
+		}
+	}
 	o := &Order{
 		Number: newOrderNumber(), IdempotencyKey: req.IdempotencyKey, CustomerID: req.CustomerID,
 		CartScope: req.Scope.Key(), Channel: req.Channel, ChatID: req.ChatID, ThreadID: req.ThreadID,
-		Status: StatusNew, Currency: currency, Total: total, DeliveryMethod: deliveryName, DeliveryCents: deliveryCents,
+		Status: StatusNew, Currency: currency, Total: total - discount, // total includes delivery
+		DeliveryMethod: deliveryName, DeliveryCents: deliveryCents,
+		PromoCode: req.PromoCode, DiscountCents: discount,
 		ContactName: req.Contact.Name, Phone: req.Contact.Phone, Email: req.Contact.Email,
 		ShippingAddress: req.Contact.Address, Note: req.Note, CreatedAt: now, UpdatedAt: now,
 	}
@@ -211,7 +226,15 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 	if _, err := tx.NewInsert().Model(&lines).Returning("NULL").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("catalog: insert order items: %w", err)
 	}
+	if promo != nil {
+		if err := recordRedemption(ctx, tx, promo, o); err != nil {
+			return nil, err
+		}
+	}
 	if err := ClearCart(ctx, tx, req.Scope); err != nil {
+		return nil, err
+	}
+	if err := RemoveCartPromo(ctx, tx, req.Scope); err != nil {
 		return nil, err
 	}
 	return o, nil

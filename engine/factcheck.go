@@ -104,13 +104,13 @@ func known(results []tools.Result) (map[int64]bool, map[string]bool, []view.Card
 			cards = append(cards, c)
 		}
 		if r.Cart != nil {
-			prices[r.Cart.Total] = true
+			prices[r.Cart.Total], prices[r.Cart.Subtotal], prices[r.Cart.Discount] = true, true, true
 			for _, l := range r.Cart.Lines {
 				prices[l.UnitPrice], prices[l.LineTotal], skus[l.SKU] = true, true, true
 			}
 		}
 		if r.Order != nil {
-			prices[r.Order.Total] = true
+			prices[r.Order.Total], prices[r.Order.Total+r.Order.Discount], prices[r.Order.Discount] = true, true, true
 			for _, l := range r.Order.Lines {
 				prices[l.UnitPrice], prices[l.UnitPrice*int64(l.Qty)], skus[l.SKU] = true, true, true
 			}

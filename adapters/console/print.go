@@ -41,6 +41,9 @@ func (p *printer) send(_ context.Context, ev engine.Event) error {
 	case engine.EventOrder:
 		o := ev.Order
 		p.blocks = append(p.blocks, fmt.Sprintf("order %s · %s · %s", o.Number, o.Status, o.TotalText))
+		if pl := o.PromoLine(); pl != "" {
+			p.blocks = append(p.blocks, "  "+pl)
+		}
 	case engine.EventButtons:
 		var labels []string
 		for _, b := range ev.Buttons {
@@ -99,6 +102,9 @@ func cartLines(c *view.CartView) []string {
 			s += " · added by " + l.AddedBy
 		}
 		lines = append(lines, s)
+	}
+	if pl := c.PromoLine(); pl != "" {
+		lines = append(lines, "  "+pl)
 	}
 	return lines
 }

@@ -182,6 +182,9 @@ func cartBlocks(v *view.CartView) []slack.Block {
 		rm := button("Remove", view.Action{Kind: view.ActRemove, SKU: l.SKU})
 		out = append(out, slack.NewSectionBlock(mrkdwn(text), nil, slack.NewAccessory(rm), slack.SectionBlockOptionBlockID("cart:"+truncateRunes(l.SKU, 200))))
 	}
+	if pl := v.PromoLine(); pl != "" {
+		out = append(out, slack.NewContextBlock("", mrkdwn(escape(pl))))
+	}
 	co := button("Check out", view.Action{Kind: view.ActCheckout})
 	co.Style = slack.StylePrimary
 	return append(out, slack.NewActionBlock("cart:actions", co))
@@ -197,6 +200,9 @@ func orderBlocks(o *view.OrderView, headline string) []slack.Block {
 			break
 		}
 		fmt.Fprintf(&b, "%d × %s\n", l.Qty, escape(truncateRunes(l.Title, 120)))
+	}
+	if pl := o.PromoLine(); pl != "" {
+		fmt.Fprintf(&b, "%s\n", escape(pl))
 	}
 	fmt.Fprintf(&b, "Total *%s*", escape(o.TotalText))
 	if o.Tracking != "" {

@@ -74,6 +74,9 @@ func cartSummary(c *view.CartView, yours map[string]bool) string {
 		}
 		b.WriteByte('\n')
 	}
+	if pl := c.PromoLine(); pl != "" {
+		fmt.Fprintf(&b, "%s\n", escape(pl))
+	}
 	fmt.Fprintf(&b, "Total *%s*", escape(c.TotalText))
 	return b.String()
 }

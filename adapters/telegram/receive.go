@@ -278,4 +278,3 @@ func (a *Adapter) getUpdates(ctx context.Context, offset int64) ([]json.RawMessa
 	}
 	return out.Result, nil
 }
-

@@ -185,6 +185,9 @@ func cartHTML(cv *view.CartView, locale string) string {
 		}
 		lines = append(lines, line)
 	}
+	if pl := cv.PromoLine(); pl != "" {
+		lines = append(lines, "<i>"+esc(pl)+"</i>")
+	}
 	lines = append(lines, fmt.Sprintf(text(locale, txtTotal), esc(cv.TotalText), cv.Units))
 	return strings.Join(lines, "\n")
 }
@@ -228,6 +231,9 @@ func orderHTML(ov *view.OrderView, locale string) string {
 	lines := []string{fmt.Sprintf(text(locale, txtOrder), esc(ov.Number), esc(ov.Status))}
 	for _, l := range ov.Lines {
 		lines = append(lines, fmt.Sprintf("• %s × %d", esc(truncateVisible(l.Title, 80)), l.Qty))
+	}
+	if pl := ov.PromoLine(); pl != "" {
+		lines = append(lines, esc(pl))
 	}
 	lines = append(lines, "<b>"+esc(ov.TotalText)+"</b>")
 	if ov.Tracking != "" {

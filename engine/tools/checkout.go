@@ -40,6 +40,7 @@ type checkoutData struct {
 
 type checkoutSummary struct {
 	Lines         []cartLineData  `json:"lines"`
+	Promo         *promoData      `json:"promo,omitempty"`
 	Subtotal      string          `json:"subtotal,omitempty"`
 	Delivery      string          `json:"delivery,omitempty"`
 	DeliveryPrice string          `json:"delivery_price,omitempty"`
@@ -112,6 +113,7 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 	if len(cart.Items) == 0 {
 		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
 	}
+	declinedPromo(s, cart)
 	ct, missing, invalid := resolveContact(s, a)
 	if len(missing) > 0 || len(invalid) > 0 {
 		return needDetails(s, ct, missing, invalid), nil
@@ -125,12 +127,15 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 		return showSummary(ctx, d, s, cart, ct, dq, fp, "")
 	}
 	if reason := confirmProblem(s, fp); reason != "" {
-		return showSummary(ctx, d, s, cart, ct, dq, fp, reason)
+		return showSummary(ctx, d, s, cart, ct, dq, fp, withPromoNote(reason, cart))
 	}
-	o, err := placeConfirmed(ctx, d, s, ct, dq, fp)
+	o, err := placeConfirmed(ctx, d, s, ct, dq, fp, orderPromo(cart))
+	var pe *catalog.PromoError
 	switch {
 	case errors.Is(err, errSummaryStale):
-		return refreshSummary(ctx, d, s, ct)
+		return refreshSummary(ctx, d, s, ct, ReasonChanged)
+	case errors.As(err, &pe):
+		return promoRefused(ctx, d, s, ct, pe)
 	case errors.Is(err, catalog.ErrOutOfStock):
 		return Result{}, orderStockError(ctx, d, s, err)
 	case err != nil:
@@ -252,6 +257,9 @@ func cartFingerprintLines(c *catalog.Cart) []fingerprintLine {
 			out = append(out, fingerprintLine{it.Product.SKU, it.Quantity, it.Product.Price, it.Product.Currency})
 		}
 	}
+	if code := orderPromo(c); code != "" {
+		out = append(out, promoFingerprintLine(code, c.Promo.Discount, c.Promo.Currency))
+	}
 	return out
 }
 
@@ -259,6 +267,9 @@ func orderFingerprintLines(o *catalog.Order) []fingerprintLine {
 	out := make([]fingerprintLine, len(o.Items))
 	for i, it := range o.Items {
 		out[i] = fingerprintLine{it.SKU, it.Quantity, it.UnitPrice, o.Currency}
+	}
+	if o.DiscountCents > 0 {
+		out = append(out, promoFingerprintLine(o.PromoCode, o.DiscountCents, o.Currency))
 	}
 	return out
 }
@@ -313,13 +324,17 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 		return Result{}, err
 	}
 	s.Customer.Contact = contact
-	s.State.Checkout = &CheckoutState{
+	st := &CheckoutState{
 		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
 		Summary: fp, SummaryTurn: s.DedupKey, Delivery: dq.line().Name,
 	}
+	if prev := s.State.Checkout; prev != nil {
+		st.NoPromo, st.NoPromoReason = prev.NoPromo, prev.NoPromoReason
+	}
+	s.State.Checkout = st
 	cv := view.CartViewOf(cart, s.Currency)
 	data := cartDataOf(cv)
-	summary := &checkoutSummary{Lines: data.Lines, Total: data.Total, Contact: ct}
+	summary := &checkoutSummary{Lines: data.Lines, Promo: data.Promo, Total: data.Total, Contact: ct}
 	if dq != nil {
 		summary.Subtotal, summary.Delivery = data.Total, dq.Name
 		summary.DeliveryPrice = catalog.FormatPrice(dq.Price, cv.Currency)
@@ -341,8 +356,8 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 }
 
 // refreshSummary shows the summary of the cart as it is now, after the
-// order transaction found it changed.
-func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact) (Result, error) {
+// order transaction found it changed (reason says how).
+func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact, reason string) (Result, error) {
 	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err
@@ -350,11 +365,12 @@ func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 	if len(cart.Items) == 0 {
 		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
 	}
+	declinedPromo(s, cart)
 	dq, ask, err := checkoutDelivery(ctx, d, s, cart, ct, "")
 	if err != nil || ask != nil {
 		return derefResult(ask), err
 	}
-	return showSummary(ctx, d, s, cart, ct, dq, fingerprint(cartFingerprintLines(cart), ct, dq.line()), ReasonChanged)
+	return showSummary(ctx, d, s, cart, ct, dq, fingerprint(cartFingerprintLines(cart), ct, dq.line()), reason)
 }
 
 // orderEffect is the journal key of a turn's order: one per turn, since
@@ -366,14 +382,15 @@ const orderEffect = "order"
 // summary: the cart may change between the check and the order (a shared
 // cart has several writers). The order's notice to the merchant is kept
 // in the journal with it and delivered after the commit.
-func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, dq *deliveryQuote, fp string) (*catalog.Order, error) {
+func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, dq *deliveryQuote, fp, promo string) (*catalog.Order, error) {
 	var order *catalog.Order
 	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
-			Contact:  catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
-			Delivery: dq.request(),
+			Contact:   catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
+			Delivery:  dq.request(),
+			PromoCode: promo,
 		})
 		if err != nil {
 			return nil, err

@@ -140,7 +140,7 @@ func TestCheckoutRollsBackAnOrderThatDiffersFromTheSummary(t *testing.T) {
 	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
 	stock := skuStock(t, e, "SHO-RUN-001")
 	ct := checkoutContact{Name: "Ann Lee", Phone: "5550100123", Address: "1 Main St"}
-	_, err := placeConfirmed(context.Background(), e.deps, e.session, ct, nil, "fingerprint of another cart")
+	_, err := placeConfirmed(context.Background(), e.deps, e.session, ct, nil, "fingerprint of another cart", "")
 	if !errors.Is(err, errSummaryStale) {
 		t.Fatalf("err = %v, want errSummaryStale", err)
 	}

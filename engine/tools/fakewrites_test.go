@@ -24,6 +24,8 @@ type fakeWrites struct {
 	saveContact     func(ctx context.Context, customerID int64, contact catalog.Contact) error
 	placeOrder      func(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	requestHuman    func(ctx context.Context, conversationID int64, reason string) error
+	applyPromo      func(ctx context.Context, scope catalog.CartScope, customerID int64, code string) (*catalog.PromoQuote, error)
+	removePromo     func(ctx context.Context, scope catalog.CartScope) error
 
 	txMu      sync.Mutex // held by the open transaction
 	mu        sync.Mutex
@@ -168,6 +170,21 @@ func (tx *fakeTx) RequestHuman(ctx context.Context, conversationID int64, reason
 		return errFakeUnset
 	}
 	return tx.record(tx.f.requestHuman(ctx, conversationID, reason), "handoff %d %s", conversationID, reason)
+}
+
+func (tx *fakeTx) ApplyPromo(ctx context.Context, scope catalog.CartScope, customerID int64, code string, _ time.Time) (*catalog.PromoQuote, error) {
+	if tx.f.applyPromo == nil {
+		return nil, errFakeUnset
+	}
+	q, err := tx.f.applyPromo(ctx, scope, customerID, code)
+	return q, tx.record(err, "promo %s %s by %d", scope.Key(), code, customerID)
+}
+
+func (tx *fakeTx) RemovePromo(ctx context.Context, scope catalog.CartScope) error {
+	if tx.f.removePromo == nil {
+		return errFakeUnset
+	}
+	return tx.record(tx.f.removePromo(ctx, scope), "promo %s removed", scope.Key())
 }
 
 // fakeCarts is a Carts that returns the cart cart() builds.

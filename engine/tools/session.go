@@ -128,6 +128,11 @@ type CheckoutState struct {
 	// methods offered while Awaiting is "delivery" (checkout_delivery.go).
 	Delivery string           `json:"delivery,omitempty"`
 	Options  []DeliveryChoice `json:"delivery_options,omitempty"`
+	// NoPromo is the cart's code the order failed to redeem (used up,
+	// expired meanwhile): the summary is shown without it, and the order
+	// goes through without it once the shopper confirms that.
+	NoPromo       string `json:"no_promo,omitempty"`
+	NoPromoReason string `json:"no_promo_reason,omitempty"`
 }
 
 // LoadState decodes a conversation's state; broken state starts afresh

@@ -17,6 +17,7 @@ func Tools(d *Deps) []Tool {
 		updateCartItemTool(d),
 		removeFromCartTool(d),
 		viewCartTool(d),
+		applyPromoCodeTool(d),
 		checkoutTool(d),
 		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),

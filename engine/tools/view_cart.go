@@ -43,6 +43,16 @@ type cartData struct {
 	Units  int            `json:"units"`
 	Total  string         `json:"total"`
 	Lines  []cartLineData `json:"lines"`
+	Promo  *promoData     `json:"promo,omitempty"`
+}
+
+// promoData is the cart's promo code as the model reads it: the discount
+// already in total, or the note saying why there is none.
+type promoData struct {
+	Code     string `json:"code"`
+	Subtotal string `json:"subtotal"`
+	Discount string `json:"discount,omitempty"`
+	Note     string `json:"note,omitempty"`
 }
 
 type cartLineData struct {
@@ -57,6 +67,9 @@ type cartLineData struct {
 
 func cartDataOf(v *view.CartView) cartData {
 	out := cartData{Shared: v.Shared, Units: v.Units, Total: v.TotalText, Lines: make([]cartLineData, len(v.Lines))}
+	if v.PromoCode != "" {
+		out.Promo = &promoData{Code: v.PromoCode, Subtotal: v.SubtotalText, Discount: v.DiscountText, Note: v.PromoNote}
+	}
 	for i, l := range v.Lines {
 		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
 		if l.Stock < l.Qty {

@@ -37,6 +37,12 @@ type Writes interface {
 	PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	// RequestHuman flags the conversation for the shop's team.
 	RequestHuman(ctx context.Context, conversationID int64, reason string) error
+	// ApplyPromo puts a promo code on the scope's cart
+	// (catalog.ApplyCartPromo); a code that cannot apply is a
+	// *catalog.PromoError and changes nothing.
+	ApplyPromo(ctx context.Context, scope catalog.CartScope, customerID int64, code string, now time.Time) (*catalog.PromoQuote, error)
+	// RemovePromo takes the code off the scope's cart.
+	RemovePromo(ctx context.Context, scope catalog.CartScope) error
 }
 
 // EffectTx is one effect's transaction: the tool's Writes, and the journal
@@ -114,6 +120,14 @@ func (w *txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*c
 
 func (w *txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
 	return catalog.FlagNeedsHuman(ctx, w.tx, conversationID, reason)
+}
+
+func (w *txWrites) ApplyPromo(ctx context.Context, scope catalog.CartScope, customerID int64, code string, now time.Time) (*catalog.PromoQuote, error) {
+	return catalog.ApplyCartPromo(ctx, w.tx, scope, customerID, code, now)
+}
+
+func (w *txWrites) RemovePromo(ctx context.Context, scope catalog.CartScope) error {
+	return catalog.RemoveCartPromo(ctx, w.tx, scope)
 }
 
 func (w *txWrites) ClaimEffect(ctx context.Context, turnKey, effectKey string, at time.Time) (bool, error) {

@@ -81,20 +81,55 @@ func CartViewOf(c *catalog.Cart, currency string) *CartView {
 		v.Currency = cur
 	}
 	v.Total, v.Units = total, c.Count()
+	v.promo(c.Promo)
 	v.TotalText = catalog.FormatPrice(v.Total, v.Currency)
 	return v
+}
+
+// promo shows the cart's code: its discount off the total, or why it
+// gives none yet.
+func (v *CartView) promo(q *catalog.PromoQuote) {
+	if q == nil {
+		return
+	}
+	v.PromoCode, v.Subtotal = q.Code, v.Total
+	v.SubtotalText = catalog.FormatPrice(v.Subtotal, v.Currency)
+	if q.Problem != nil {
+		v.PromoNote = q.Problem.Msg
+		return
+	}
+	v.Discount = q.Discount
+	v.DiscountText = "−" + catalog.FormatPrice(q.Discount, v.Currency)
+	v.Total -= q.Discount
+}
+
+// PromoLine is the cart's promo code line every channel shows under the
+// lines: "Promo SPRING10: −$5.00 (subtotal $50.00)", or the code and why
+// it gives no discount; "" without a code.
+func (v *CartView) PromoLine() string {
+	switch {
+	case v.PromoCode == "":
+		return ""
+	case v.PromoNote != "":
+		return "Promo " + v.PromoCode + ": " + v.PromoNote
+	}
+	return "Promo " + v.PromoCode + ": " + v.DiscountText + " (subtotal " + v.SubtotalText + ")"
 }
 
 // OrderViewOf renders an order.
 func OrderViewOf(o *catalog.Order) *OrderView {
 	v := &OrderView{
 		Number: o.Number, Status: string(o.Status), Total: o.Total, Currency: o.Currency,
+		PromoCode: o.PromoCode, Discount: o.DiscountCents,
 		TotalText: catalog.FormatPrice(o.Total, o.Currency), CreatedAt: o.CreatedAt.UTC().Format(time.RFC3339),
 		Tracking: o.TrackingNote, Lines: []OrderLine{},
 		Delivery: o.DeliveryMethod, DeliveryCents: o.DeliveryCents,
 	}
 	if o.DeliveryMethod != "" {
 		v.DeliveryText = catalog.FormatPrice(o.DeliveryCents, o.Currency)
+	}
+	if o.DiscountCents > 0 {
+		v.DiscountText = "−" + catalog.FormatPrice(o.DiscountCents, o.Currency)
 	}
 	for _, it := range o.Items {
 		v.Lines = append(v.Lines, OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
@@ -140,7 +175,15 @@ type CartView struct {
 	Units     int        `json:"units"`
 	Total     int64      `json:"total"`
 	Currency  string     `json:"currency"`
-	TotalText string     `json:"total_text"`
+	TotalText string     `json:"total_text"` // after the discount
+	// The promo code on the cart: its discount, or PromoNote saying why
+	// it gives none yet; Subtotal is the lines' sum before it.
+	PromoCode    string `json:"promo_code,omitempty"`
+	Subtotal     int64  `json:"subtotal,omitempty"`
+	SubtotalText string `json:"subtotal_text,omitempty"`
+	Discount     int64  `json:"discount,omitempty"`
+	DiscountText string `json:"discount_text,omitempty"` // "−$5.00"
+	PromoNote    string `json:"promo_note,omitempty"`
 }
 
 // CartLine is one product in a cart.
@@ -170,6 +213,10 @@ type OrderView struct {
 	Delivery      string `json:"delivery,omitempty"`
 	DeliveryCents int64  `json:"delivery_cents,omitempty"`
 	DeliveryText  string `json:"delivery_text,omitempty"`
+	// PromoCode and Discount: what the order's code took off Total.
+	PromoCode    string `json:"promo_code,omitempty"`
+	Discount     int64  `json:"discount,omitempty"`
+	DiscountText string `json:"discount_text,omitempty"`
 }
 
 // OrderLine is one line of an order at the price paid.
@@ -178,4 +225,13 @@ type OrderLine struct {
 	Title     string `json:"title"`
 	Qty       int    `json:"qty"`
 	UnitPrice int64  `json:"unit_price"`
+}
+
+// PromoLine is the order's promo code line, "Promo SPRING10: −$5.00";
+// "" when no code discounted it.
+func (v *OrderView) PromoLine() string {
+	if v.Discount == 0 {
+		return ""
+	}
+	return "Promo " + v.PromoCode + ": " + v.DiscountText
 }

@@ -140,6 +140,7 @@ func parse(m *parseMsg) Intent {
 var matchers = []func(*parseMsg) (Intent, bool){
 	matchReviews,       // reviews.go
 	matchDeliveryQuote, // delivery.go
+	matchPromo,         // promo.go
 	matchInfo,          // info.go
 	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,

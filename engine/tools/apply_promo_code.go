@@ -1,0 +1,85 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
+
+type applyPromoCodeArgs struct {
+	Code   string `json:"code"`
+	Remove bool   `json:"remove"`
+}
+
+func applyPromoCodeTool(d *Deps) Tool {
+	return Tool{
+		Name:        "apply_promo_code",
+		Description: "Apply the shopper's promo code to the cart, or remove it.",
+		Schema: object(map[string]any{
+			"code":   map[string]any{"type": "string", "maxLength": catalog.MaxPromoCodeLen},
+			"remove": map[string]any{"type": "boolean"},
+		}),
+		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+			var a applyPromoCodeArgs
+			if err := DecodeArgs(raw, &a); err != nil {
+				return Result{}, err
+			}
+			if a.Remove {
+				return removePromoCode(ctx, d, s)
+			}
+			return applyPromoCode(ctx, d, s, a.Code)
+		},
+	}
+}
+
+// applyPromoCode puts code on the session's cart. A code that cannot
+// apply is a ToolError naming the reason, and the cart keeps what it had;
+// a code waiting for the cart (under its minimum) is kept with a note.
+func applyPromoCode(ctx context.Context, d *Deps, s *Session, raw string) (Result, error) {
+	code, err := catalog.NormalizePromoCode(raw)
+	if err != nil {
+		return Result{}, Errorf("%s", strings.TrimPrefix(err.Error(), catalog.ErrInvalid.Error()+": "))
+	}
+	key := s.effects().effectKey("promo", code)
+	_, err = d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+		_, err := w.ApplyPromo(ctx, s.Scope, s.Customer.ID, code, d.now())
+		return nil, err
+	})
+	var pe *catalog.PromoError
+	if errors.As(err, &pe) {
+		return Result{}, Errorf("%s; the cart is unchanged", pe.Msg)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	if st := s.State.Checkout; st != nil && st.NoPromo == code {
+		st.NoPromo, st.NoPromoReason = "", "" // the shopper tries it again
+	}
+	return promoCart(ctx, d, s, map[string]any{"applied": code})
+}
+
+func removePromoCode(ctx context.Context, d *Deps, s *Session) (Result, error) {
+	_, err := d.apply(ctx, s, s.effects().effectKey("promo-remove", ""), func(ctx context.Context, w Writes) (*view.Notice, error) {
+		return nil, w.RemovePromo(ctx, s.Scope)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return promoCart(ctx, d, s, map[string]any{"removed": true})
+}
+
+// promoCart is the result of a promo change: the cart as it is now, its
+// promo line (discount or note) included.
+func promoCart(ctx context.Context, d *Deps, s *Session, data map[string]any) (Result, error) {
+	cart, err := d.carts().Cart(ctx, s.Scope)
+	if err != nil {
+		return Result{}, err
+	}
+	cv := view.CartViewOf(cart, s.Currency)
+	data["cart"] = cartDataOf(cv)
+	return cartChanged(s, data, cv), nil
+}

@@ -1,0 +1,202 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+func TestApplyPromoCode(t *testing.T) {
+	promoFlow(t, newTestEnv(t))
+}
+
+func TestApplyPromoCodePostgres(t *testing.T) {
+	db, _ := catalogtest.Postgres(t)
+	promoFlow(t, newTestEnvOn(t, db))
+}
+
+func createTestPromo(t *testing.T, e *testEnv, p *catalog.PromoCode) {
+	t.Helper()
+	p.Currency, p.Active = "USD", true
+	if err := catalog.CreatePromo(context.Background(), e.db, p, fixedNow); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// promoFlow: hostile and inapplicable codes change nothing; a code waiting
+// for its minimum is kept with a note; a valid one shows its discount in
+// the cart; removing takes it off.
+func promoFlow(t *testing.T, e *testEnv) {
+	ctx := context.Background()
+	createTestPromo(t, e, &catalog.PromoCode{Code: "SPRING10", Kind: catalog.PromoPercent, Value: 10})
+	createTestPromo(t, e, &catalog.PromoCode{Code: "BIG", Kind: catalog.PromoFixed, Value: 2000, MinSubtotal: 100000})
+	past := fixedNow.Add(-time.Hour)
+	createTestPromo(t, e, &catalog.PromoCode{Code: "OLD", Kind: catalog.PromoFixed, Value: 100, EndsAt: &past})
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001","quantity":2}`) // $179.98
+
+	for args, want := range map[string]string{
+		`{"code":"` + strings.Repeat("A", 10<<10) + `"}`: "",
+		`{"code":"x' OR '1'='1"}`:                        "Latin letters",
+		`{"code":"промокод"}`:                            "Latin letters",
+		`{"code":"SPRİNG10"}`:                            "Latin letters",
+		`{"code":"NOPE"}`:                                "no promo code NOPE",
+		`{"code":"old"}`:                                 "expired",
+		`{"code":"SPRING10","user_id":7}`:                "",
+		`{}`:                                             "characters",
+	} {
+		_, err := e.tools.Call(ctx, e.session, "apply_promo_code", args)
+		var te *ToolError
+		if !errors.As(err, &te) || !strings.Contains(te.Msg, want) {
+			t.Errorf("%.60s: err = %v, want a tool error with %q", args, err, want)
+		}
+		if c, _ := catalog.GetCart(ctx, e.db, e.session.Scope); c.PromoCode != "" {
+			t.Fatalf("%.60s left code %q on the cart", args, c.PromoCode)
+		}
+	}
+
+	res := e.call(t, "apply_promo_code", `{"code":"big"}`)
+	if res.Cart == nil || res.Cart.PromoCode != "BIG" || res.Cart.Discount != 0 || !strings.Contains(res.Cart.PromoNote, "add $820.02 more") {
+		t.Fatalf("code under its minimum: %+v", res.Cart)
+	}
+
+	res = e.call(t, "apply_promo_code", `{"code":" spring10 "}`)
+	cv := res.Cart
+	if cv.PromoCode != "SPRING10" || cv.Subtotal != 17998 || cv.Discount != 1799 || cv.Total != 16199 || cv.TotalText != "$161.99" {
+		t.Fatalf("cart with SPRING10: %+v", cv)
+	}
+	if got := cv.PromoLine(); got != "Promo SPRING10: −$17.99 (subtotal $179.98)" {
+		t.Errorf("promo line = %q", got)
+	}
+	if d := res.Data.(map[string]any)["cart"].(cartData); d.Promo == nil || d.Promo.Discount != "−$17.99" || d.Total != "$161.99" {
+		t.Errorf("model's cart: %+v", d)
+	}
+	// The cart carries the code to every view of it.
+	if v := e.call(t, "view_cart", `{}`); v.Cart.Discount != 1799 {
+		t.Errorf("view_cart lost the discount: %+v", v.Cart)
+	}
+
+	res = e.call(t, "apply_promo_code", `{"remove":true}`)
+	if res.Cart.PromoCode != "" || res.Cart.Total != 17998 {
+		t.Errorf("after remove: %+v", res.Cart)
+	}
+}
+
+// TestCheckoutWithPromo: the summary and the order carry the discount;
+// when the code's last use goes to another order before the confirmation,
+// nothing is ordered, the summary comes back without the discount and
+// with the reason, and confirming that orders without it.
+func TestCheckoutWithPromo(t *testing.T) {
+	e := newTestEnv(t)
+	ctx := context.Background()
+	s := e.session
+	createTestPromo(t, e, &catalog.PromoCode{Code: "FIVE", Kind: catalog.PromoFixed, Value: 500, MaxUses: 2})
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`) // $89.99
+	e.call(t, "apply_promo_code", `{"code":"FIVE"}`)
+	d := checkoutOf(t, e.call(t, "checkout", `{"name":"Ann Lee","phone":"5550100123","address":"1 Main St"}`))
+	if d.Status != "confirm" || d.Summary.Total != "$84.99" || d.Summary.Promo == nil || d.Summary.Promo.Discount != "−$5.00" {
+		t.Fatalf("summary: %+v", d.Summary)
+	}
+	s.DedupKey = "turn-2"
+	res := e.call(t, "checkout", `{"confirm":true}`)
+	if d := checkoutOf(t, res); d.Status != "placed" || d.Order.Total != "$84.99" || res.Order.PromoLine() != "Promo FIVE: −$5.00" {
+		t.Fatalf("order: %+v %+v", d, res.Order)
+	}
+
+	// Another shopper's order takes the last use between summary and confirm.
+	s.DedupKey = "turn-3"
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
+	e.call(t, "apply_promo_code", `{"code":"FIVE"}`)
+	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Summary.Total != "$84.99" {
+		t.Fatalf("second summary: %+v", d.Summary)
+	}
+	if _, err := e.db.NewUpdate().Model((*catalog.PromoCode)(nil)).Set("uses = max_uses").Where("code = 'FIVE'").Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.DedupKey = "turn-4"
+	d = checkoutOf(t, e.call(t, "checkout", `{"confirm":true}`))
+	if d.Status != "confirm" || d.Summary.Total != "$89.99" || !strings.Contains(d.Reason, "used up") {
+		t.Fatalf("refused code: %+v", d)
+	}
+	wantOrderCount(t, e, 1)
+	s.DedupKey = "turn-5"
+	res = e.call(t, "checkout", `{"confirm":true}`)
+	if d := checkoutOf(t, res); d.Status != "placed" || d.Order.Total != "$89.99" || res.Order.Discount != 0 {
+		t.Fatalf("order without the code: %+v %+v", d, res.Order)
+	}
+	if p, _ := catalog.GetPromo(ctx, e.db, "FIVE"); p.Uses != 2 {
+		t.Errorf("uses = %d, want 2", p.Uses)
+	}
+
+	// A group cart's summary cannot know every chat the shopper used the
+	// code in: the order checks the per-customer limit in its
+	// transaction, refuses the code, the summary comes back without the
+	// discount, and a confirmation orders without it.
+	createTestPromo(t, e, &catalog.PromoCode{Code: "ONCE", Kind: catalog.PromoFixed, Value: 500, PerCustomer: 1})
+	s.Scope, s.State.Checkout, s.DedupKey = catalog.SharedCart("slack", "C1"), nil, "turn-6"
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
+	e.call(t, "apply_promo_code", `{"code":"ONCE"}`)
+	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Summary.Total != "$84.99" {
+		t.Fatalf("group summary: %+v", d.Summary)
+	}
+	// Meanwhile the shopper uses the code in another chat.
+	if _, err := e.db.NewInsert().Model(&catalog.PromoRedemption{PromoCodeID: promoID(t, e, "ONCE"), OrderID: orderID(t, e), CustomerID: s.Customer.ID}).Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.DedupKey = "turn-7"
+	d = checkoutOf(t, e.call(t, "checkout", `{"confirm":true}`))
+	if d.Status != "confirm" || d.Summary.Total != "$89.99" || !strings.Contains(d.Reason, "per customer") || s.State.Checkout.NoPromo != "ONCE" {
+		t.Fatalf("refused per-customer code: %+v", d)
+	}
+	s.DedupKey = "turn-8"
+	if d := checkoutOf(t, e.call(t, "checkout", `{"confirm":true}`)); d.Status != "placed" || d.Order.Total != "$89.99" {
+		t.Fatalf("group order without the code: %+v", d)
+	}
+	wantOrderCount(t, e, 3)
+}
+
+func promoID(t *testing.T, e *testEnv, code string) int64 {
+	t.Helper()
+	p, err := catalog.GetPromo(context.Background(), e.db, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
+}
+
+func orderID(t *testing.T, e *testEnv) int64 {
+	t.Helper()
+	var o catalog.Order
+	if err := e.db.NewSelect().Model(&o).Limit(1).Scan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return o.ID
+}
+
+// TestApplyPromoCodeReplay: the same turn run again applies the code once
+// (fake store: the journal skips the write).
+func TestApplyPromoCodeReplay(t *testing.T) {
+	n := 0
+	w := &fakeWrites{applyPromo: func(_ context.Context, scope catalog.CartScope, customerID int64, code string) (*catalog.PromoQuote, error) {
+		n++
+		if scope.Key() != "customer:7" || customerID != 7 || code != "SPRING10" {
+			t.Errorf("apply %s %d %s", scope.Key(), customerID, code)
+		}
+		return &catalog.PromoQuote{Code: code, Discount: 100}, nil
+	}}
+	inCart := 1
+	fs := newFakeShop(t, w, &inCart, nil)
+	for range 2 {
+		if _, err := fs.call("apply_promo_code", `{"code":"spring10"}`); err != nil {
+			t.Fatal(err)
+		}
+		fs.rerun()
+	}
+	if n != 1 || len(w.log()) != 1 {
+		t.Errorf("applied %d times, log %v", n, w.log())
+	}
+}
