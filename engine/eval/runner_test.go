@@ -109,7 +109,7 @@ func TestParallelRunsMatchSerialRuns(t *testing.T) {
 	scs := repeated(parseFile(t, "testdata/example.yaml"), 2)
 	// A planted failure: its transcript must match too.
 	scs[1].Turns = slices.Clone(scs[1].Turns)
-	scs[1].Turns[4].Expect.ReplyContains = []string{"gift wrap"}
+	scs[1].Turns[5].Expect.ReplyContains = []string{"gift wrap"}
 	report := func(par int) string {
 		var b bytes.Buffer
 		if err := s.run(t, s.runner(nil, par), scs).WriteJSON(&b, true); err != nil {
@@ -237,7 +237,7 @@ func TestEvalLeavesTheShopAlone(t *testing.T) {
 		before, metrics := digestShop(t, db), gather(t, reg)
 		// Checkout, cart edits, the same customer id as the shop's.
 		rep := s.run(t, s.runner(nil, 4), parseFile(t, "testdata/example.yaml"))
-		if rep.Passed != rep.Total || rep.Results[1].Transcript[4].Outcome.Order == "" {
+		if rep.Passed != rep.Total || rep.Results[1].Transcript[5].Outcome.Order == "" {
 			t.Fatalf("the example did not pass or place its order: %+v", rep.Results[1])
 		}
 		if after := digestShop(t, db); after != before {

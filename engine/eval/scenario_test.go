@@ -23,15 +23,15 @@ func TestParseExample(t *testing.T) {
 		t.Fatalf("%d scenarios, want 10", len(scs))
 	}
 	s := scs[1]
-	if s.Name != "add from a button and check out" || s.User != "Ann Lee" || s.Line != 13 || len(s.Turns) != 5 {
+	if s.Name != "add from a button and check out" || s.User != "Ann Lee" || s.Line != 13 || len(s.Turns) != 6 {
 		t.Errorf("scenario 2 = %+v", s)
 	}
 	if p := s.Turns[1].Press; p == nil || p.Encode() != "add|SHO-RUN-001|2" || s.Turns[1].Input() != "press: add|SHO-RUN-001|2" {
 		t.Errorf("turn 2 press = %+v", p)
 	}
-	last := s.Turns[4].Expect
+	last := s.Turns[5].Expect
 	if last.OrderPlaced == nil || !*last.OrderPlaced || last.Cart == nil || len(last.Cart) != 0 {
-		t.Errorf("turn 5 expect = %+v (want order_placed and an empty cart)", last)
+		t.Errorf("turn 6 expect = %+v (want order_placed and an empty cart)", last)
 	}
 	if scs[0].Turns[0].Expect.MaxPrice.FloatString(2) != "150.00" || *scs[0].Turns[0].Expect.MaxModelCalls != 0 {
 		t.Errorf("scenario 1 expect = %+v", scs[0].Turns[0].Expect)

@@ -25,6 +25,14 @@ func (t *plannerTurn) deliveryQuote(ctx context.Context, in intent.Intent) error
 		return t.fail(err)
 	}
 	v := dataAs[tools.DeliveryOptions](res)
+	if v.Note == tools.NoteNoDeliveryMethods {
+		// No methods set up: the shop's pages are what it says of delivery.
+		about := "shipping delivery "
+		if t.lang == "ru" {
+			about = "доставка стоимость "
+		}
+		return t.info(ctx, intent.Intent{Kind: intent.IntentInfo, Query: strings.TrimSpace(about + v.CountryName)})
+	}
 	w := deliveryText.get(t.lang)
 	if len(v.Options) == 0 {
 		t.sayText(fmt.Sprintf(w.none, v.CountryName))

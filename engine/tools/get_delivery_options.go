@@ -37,6 +37,10 @@ type deliveryOptionsArgs struct {
 }
 
 // DeliveryOptions is get_delivery_options' data, which the planner reads too.
+// NoteNoDeliveryMethods is DeliveryOptions.Note for a shop whose merchant
+// set up no methods: its pages may still say what delivery costs.
+const NoteNoDeliveryMethods = "the shop has no delivery methods set up"
+
 type DeliveryOptions struct {
 	Country     string           `json:"country"` // ISO code
 	CountryName string           `json:"country_name"`
@@ -96,7 +100,7 @@ func deliveryOptions(ctx context.Context, d *Deps, s *Session, asked string) (Re
 	}
 	switch {
 	case len(methods) == 0:
-		out.Note = "the shop has no delivery methods set up"
+		out.Note = NoteNoDeliveryMethods
 	case len(out.Options) == 0:
 		out.Note = "no delivery to this country"
 	}
