@@ -181,6 +181,12 @@ func refundOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 	if err != nil {
 		return nil, false, err
 	}
+	// A form submitted again finds its refund made, before its lines are
+	// checked against what is now left.
+	done, err := tx.NewSelect().Model((*OrderRefund)(nil)).Where("order_id = ? AND form_key = ?", o.ID, c.FormKey).Exists(ctx)
+	if err != nil || done {
+		return o, false, err
+	}
 	lines, amount, err := refundLines(o, c)
 	if err != nil {
 		return nil, false, err

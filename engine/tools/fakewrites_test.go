@@ -24,6 +24,7 @@ type fakeWrites struct {
 	saveContact     func(ctx context.Context, customerID int64, contact catalog.Contact) error
 	placeOrder      func(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	requestHuman    func(ctx context.Context, conversationID int64, reason string) error
+	stockAlert      func(ctx context.Context, req catalog.StockAlertRequest) error
 
 	txMu      sync.Mutex // held by the open transaction
 	mu        sync.Mutex
@@ -168,6 +169,13 @@ func (tx *fakeTx) RequestHuman(ctx context.Context, conversationID int64, reason
 		return errFakeUnset
 	}
 	return tx.record(tx.f.requestHuman(ctx, conversationID, reason), "handoff %d %s", conversationID, reason)
+}
+
+func (tx *fakeTx) SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error {
+	if tx.f.stockAlert == nil {
+		return errFakeUnset
+	}
+	return tx.record(tx.f.stockAlert(ctx, req), "alert %d %s", req.CustomerID, req.SKU)
 }
 
 // fakeCarts is a Carts that returns the cart cart() builds.

@@ -37,6 +37,9 @@ type Writes interface {
 	PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	// RequestHuman flags the conversation for the shop's team.
 	RequestHuman(ctx context.Context, conversationID int64, reason string) error
+	// SubscribeStockAlert records a back-in-stock alert (ErrInStock if
+	// the product can be bought now).
+	SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error
 }
 
 // EffectTx is one effect's transaction: the tool's Writes, and the journal
@@ -114,6 +117,11 @@ func (w *txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*c
 
 func (w *txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
 	return catalog.FlagNeedsHuman(ctx, w.tx, conversationID, reason)
+}
+
+func (w *txWrites) SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error {
+	_, _, err := catalog.SubscribeStockAlert(ctx, w.tx, req)
+	return err
 }
 
 func (w *txWrites) ClaimEffect(ctx context.Context, turnKey, effectKey string, at time.Time) (bool, error) {

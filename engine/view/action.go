@@ -23,6 +23,7 @@ const (
 	ActCategories ActionKind = "cats"    // top-level categories, or Arg's children
 	ActCategory   ActionKind = "cat"     // products of category Arg
 	ActConfirm    ActionKind = "confirm" // confirm the checkout summary
+	ActNotify     ActionKind = "ntf"     // tell me when out-of-stock SKU is back
 )
 
 // Action is a button press.
@@ -52,7 +53,7 @@ func ParseAction(s string) (Action, error) {
 	parts := strings.SplitN(s, "|", 4)
 	a := Action{Kind: ActionKind(parts[0])}
 	switch a.Kind {
-	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm:
+	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActNotify:
 	default:
 		return Action{}, fmt.Errorf("engine: unknown action %q", clip.Shorten(parts[0], 20))
 	}
