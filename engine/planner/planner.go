@@ -97,7 +97,8 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentRefuse:       (*plannerTurn).refuse,
 	intent.IntentMore:         (*plannerTurn).more,
 	intent.IntentPersonal:     (*plannerTurn).personal,
-	intent.IntentInfo:         (*plannerTurn).info, // info.go
+	intent.IntentInfo:         (*plannerTurn).info,       // info.go
+	intent.IntentNotifyBack:   (*plannerTurn).notifyBack, // restock.go
 }
 
 // ---- plumbing ----

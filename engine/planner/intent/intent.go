@@ -134,7 +134,8 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
-	matchInfo, // info.go
+	matchInfo,        // info.go
+	matchBackInStock, // restock.go
 	matchShopData, matchCompare, matchSimilar, matchReviews, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
