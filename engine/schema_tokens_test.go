@@ -31,7 +31,7 @@ func TestToolSchemasFitTheTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d tools, %d bytes, %d tokens (o200k_base)", len(wire), len(b), n)
-	if n > 1500 {
-		t.Errorf("tool schemas take %d tokens, budget 1500", n)
+	if n > 1700 {
+		t.Errorf("tool schemas take %d tokens, budget 1700", n)
 	}
 }
