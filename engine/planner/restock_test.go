@@ -21,7 +21,8 @@ func TestPlannerNotifyBack(t *testing.T) {
 	if err := catalog.SetStock(ctx, c.e.db, p.SKU, 0); err != nil {
 		t.Fatal(err)
 	}
-	plan := c.say(t, "let me know when the "+p.Title+" is back")
+	c.e.session.State.Focus = p.SKU
+	plan := c.say(t, "let me know when it is back in stock")
 	if !strings.Contains(planCallNames(plan), "notify_when_available") || !strings.Contains(plan.Text, "back in stock") {
 		t.Fatalf("plan: %s / %s", plan.Text, planCallNames(plan))
 	}
