@@ -72,6 +72,8 @@ func panelRoutes(mux *http.ServeMux, h Handlers) {
 	mux.HandleFunc("GET /admin/orders", h.Orders)
 	mux.HandleFunc("GET /admin/orders/{number}", h.Order)
 	mux.HandleFunc("POST /admin/orders/{number}/status", h.SetOrderStatus)
+	mux.HandleFunc("POST /admin/orders/{number}/cancel", h.CancelOrder)
+	mux.HandleFunc("POST /admin/orders/{number}/refund", h.RefundOrder)
 	mux.HandleFunc("GET /admin/pages", h.Pages)
 	mux.HandleFunc("GET /admin/pages/new", h.NewPage)
 	mux.HandleFunc("POST /admin/pages/new", h.CreatePage)

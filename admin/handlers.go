@@ -28,6 +28,7 @@ type Handlers struct {
 	ProductReviews, HideReview, ShowReview                                                        http.HandlerFunc
 
 	Orders, Order, SetOrderStatus http.HandlerFunc
+	CancelOrder, RefundOrder      http.HandlerFunc
 
 	Pages, NewPage, CreatePage, EditPage, SavePage, DeletePage http.HandlerFunc
 
@@ -75,6 +76,8 @@ func (s *Server) Handlers() Handlers {
 		Orders:         page(s.orders),
 		Order:          page(s.order),
 		SetOrderStatus: action(s.setOrderStatus),
+		CancelOrder:    action(s.cancelOrder),
+		RefundOrder:    action(s.refundOrder),
 
 		Pages:      page(s.pagesList),
 		NewPage:    page(s.newPage),

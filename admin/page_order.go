@@ -17,6 +17,7 @@ type orderPage struct {
 	Customer     *catalog.Customer
 	Conversation int64 // id of the conversation the order came from, 0 if none
 	Next         []string
+	Changes      orderChanges // cancel and refund (page_order_changes.go)
 }
 
 func (s *Server) order(w http.ResponseWriter, r *http.Request) {
@@ -31,8 +32,13 @@ func (s *Server) order(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p.Conversation = catalog.FindConversationID(r.Context(), s.db, catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID})
+	if p.Changes, err = loadOrderChanges(r.Context(), s, o); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
 	for _, st := range orderStatuses {
-		if o.Status.CanBecome(catalog.OrderStatus(st)) {
+		// Cancelling has its own form, which also records the refund.
+		if st != string(catalog.StatusCancelled) && o.Status.CanBecome(catalog.OrderStatus(st)) {
 			p.Next = append(p.Next, st)
 		}
 	}
@@ -48,6 +54,10 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) {
 	note := strings.TrimSpace(r.FormValue("tracking"))
 	if len(note) > 500 {
 		s.renderError(w, r, badRequest("The tracking note must be at most 500 characters."))
+		return
+	}
+	if next == catalog.StatusCancelled {
+		s.cancelWithKey(w, r, randomToken()) // the status conditional keeps it once
 		return
 	}
 	o, err := catalog.ChangeOrderStatus(r.Context(), s.db, number, next, note)
@@ -70,6 +80,12 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) {
 const noticeTimeout = 10 * time.Second
 
 func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
+	return s.notifyOrderNote(ctx, o, "")
+}
+
+// notifyOrderNote tells the shopper the order's status, with note (a
+// refund) when not empty.
+func (s *Server) notifyOrderNote(ctx context.Context, o *catalog.Order, note string) error {
 	if s.cfg.Notifier == nil {
 		return errors.New("no channel adapter is running")
 	}
@@ -79,6 +95,7 @@ func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
 		Kind:  view.NoticeOrderStatus,
 		Where: catalog.ConversationKey{Channel: o.Channel, ChatID: o.ChatID, ThreadID: o.ThreadID},
 		Order: orderView(o),
+		Text:  note,
 	}
 	n.ConversationID = catalog.FindConversationID(ctx, s.db, n.Where)
 	if o.Customer != nil {

@@ -122,7 +122,13 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 		return
 	}
 	in.Inactive = !f.Active
-	if _, err := catalog.UpsertProducts(r.Context(), s.db, []catalog.ProductInput{in}); err != nil {
+	// One transaction: the product, its outbox event and the back-in-stock
+	// alerts it wakes commit together.
+	err = s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := catalog.UpsertProducts(ctx, tx, []catalog.ProductInput{in})
+		return err
+	})
+	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}

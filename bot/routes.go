@@ -81,6 +81,8 @@ func adminRoutes(mux *http.ServeMux, a admin.Handlers) {
 	mux.HandleFunc("GET /admin/orders", a.Orders)
 	mux.HandleFunc("GET /admin/orders/{number}", a.Order)
 	mux.HandleFunc("POST /admin/orders/{number}/status", a.SetOrderStatus)
+	mux.HandleFunc("POST /admin/orders/{number}/cancel", a.CancelOrder)
+	mux.HandleFunc("POST /admin/orders/{number}/refund", a.RefundOrder)
 
 	mux.HandleFunc("GET /admin/pages", a.Pages)
 	mux.HandleFunc("GET /admin/pages/new", a.NewPage)

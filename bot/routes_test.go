@@ -47,6 +47,7 @@ func TestRoutes(t *testing.T) {
 		{"GET", "/admin/products/7/reviews", "ProductReviews"}, {"POST", "/admin/products/7/reviews/9/hide", "HideReview"}, {"POST", "/admin/products/7/reviews/9/show", "ShowReview"},
 		{"GET", "/admin/import", "ImportPage"}, {"POST", "/admin/import", "StartImport"}, {"GET", "/admin/import/3", "ImportStatus"},
 		{"GET", "/admin/orders", "Orders"}, {"GET", "/admin/orders/A-1", "Order"}, {"POST", "/admin/orders/A-1/status", "SetOrderStatus"},
+		{"POST", "/admin/orders/A-1/cancel", "CancelOrder"}, {"POST", "/admin/orders/A-1/refund", "RefundOrder"},
 		{"GET", "/admin/conversations", "Inbox"}, {"GET", "/admin/conversations/5", "Transcript"},
 		{"POST", "/admin/conversations/5/pause", "Pause"}, {"POST", "/admin/conversations/5/resume", "Resume"}, {"POST", "/admin/conversations/5/reply", "Reply"},
 		{"GET", "/admin/playground", "Playground"}, {"GET", "/admin/playground/trace", "PlaygroundTrace"},
@@ -93,7 +94,7 @@ func adminPatterns(t *testing.T, mux *http.ServeMux) []string {
 		for _, p := range []string{"/healthz", "/readyz", "/metrics", "/admin/static/x.css", "/media/x.png", "/admin/login", "/admin/logout", "/admin/",
 			"/admin/products", "/admin/products/new", "/admin/products/1", "/admin/products/1/archive", "/admin/products/1/restore",
 			"/admin/products/1/reviews", "/admin/products/1/reviews/2/hide", "/admin/products/1/reviews/2/show",
-			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status",
+			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status", "/admin/orders/A/cancel", "/admin/orders/A/refund",
 			"/admin/conversations", "/admin/conversations/1", "/admin/conversations/1/pause", "/admin/conversations/1/resume",
 			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",
 			"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete"} {

@@ -97,12 +97,14 @@ func serve(ctx context.Context, e env, args []string) error {
 		botCtx, stopBots := context.WithCancel(ctx)
 		tg.start(botCtx, log)
 		slk.start(botCtx, log)
+		restockDone := startRestock(botCtx, db, hub, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
 		}
 		stopBots()
 		tg.wait()
+		restockDone()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // OrderStatus is a step of the order lifecycle:
-// new → paid → shipped → delivered, or cancelled before delivery.
+// new → paid → shipped → delivered, or cancelled before it ships.
 type OrderStatus string
 
 const (
@@ -29,7 +29,7 @@ const (
 var transitions = map[OrderStatus][]OrderStatus{
 	StatusNew:     {StatusPaid, StatusShipped, StatusCancelled},
 	StatusPaid:    {StatusShipped, StatusCancelled},
-	StatusShipped: {StatusDelivered, StatusCancelled},
+	StatusShipped: {StatusDelivered}, // a shipped order can be refunded (order_changes.go), not cancelled
 }
 
 // CanBecome reports whether an order in status s may move to next.
@@ -77,6 +77,9 @@ type Order struct {
 	ShippedAt       *time.Time  `bun:"shipped_at"`
 	DeliveredAt     *time.Time  `bun:"delivered_at"`
 	CancelledAt     *time.Time  `bun:"cancelled_at"`
+	// RefundedTotal is what the merchant owes back after refunds and a
+	// paid order's cancellation (order_changes.go).
+	RefundedTotal int64 `bun:"refunded_total,notnull"`
 }
 
 // OrderItem is one line of an order at the price paid.
@@ -91,6 +94,9 @@ type OrderItem struct {
 	UnitPrice int64  `bun:"unit_price,notnull"`
 	Quantity  int    `bun:"quantity,notnull"`
 	AddedBy   *int64 `bun:"added_by"`
+	// RefundedQty is how many units the merchant refunded (and took back
+	// into stock).
+	RefundedQty int `bun:"refunded_qty,notnull"`
 }
 
 // OrderRequest is everything PlaceOrder needs. IdempotencyKey is derived
@@ -326,7 +332,10 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 			if it.ProductID == nil {
 				continue
 			}
-			if err := ReleaseStock(ctx, db, *it.ProductID, it.Quantity); err != nil && !errors.Is(err, ErrNotFound) {
+			if it.Quantity-it.RefundedQty <= 0 {
+				continue // refunded units went back to stock already
+			}
+			if err := ReleaseStock(ctx, db, *it.ProductID, it.Quantity-it.RefundedQty); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, err
 			}
 			if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, it.SKU); err != nil {

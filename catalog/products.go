@@ -134,6 +134,9 @@ func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (Upsert
 	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, skus...); err != nil {
 		return res, err
 	}
+	if err := wakeStockAlertsBySKU(ctx, db, skus...); err != nil {
+		return res, err
+	}
 	res.Updated = int(existing)
 	res.Inserted = len(ins) - res.Updated
 	return res, nil
@@ -208,6 +211,9 @@ func SetProductActive(ctx context.Context, db bun.IDB, sku string, active bool) 
 		Set("active = ?", active).Set("updated_at = ?", time.Now().UTC()).
 		Where("sku = ?", sku).Exec(ctx)
 	if err := expectOneRow(res, err, "product %q", sku); err != nil {
+		return err
+	}
+	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
 		return err
 	}
 	return EnqueueOutbox(ctx, db, OutboxProductUpsert, sku)

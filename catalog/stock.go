@@ -42,7 +42,10 @@ func ReleaseStock(ctx context.Context, db bun.IDB, productID int64, n int) error
 		Set("updated_at = ?", time.Now().UTC()).
 		Where("id = ?", productID).
 		Exec(ctx)
-	return expectOneRow(res, err, "release stock of product %d", productID)
+	if err := expectOneRow(res, err, "release stock of product %d", productID); err != nil {
+		return err
+	}
+	return wakeStockAlertsByID(ctx, db, productID)
 }
 
 // SetStock replaces a product's stock level (merchant correction).
@@ -54,6 +57,9 @@ func SetStock(ctx context.Context, db bun.IDB, sku string, stock int) error {
 		Set("stock = ?", stock).Set("updated_at = ?", time.Now().UTC()).
 		Where("sku = ?", sku).Exec(ctx)
 	if err := expectOneRow(res, err, "set stock of %q", sku); err != nil {
+		return err
+	}
+	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
 		return err
 	}
 	return EnqueueOutbox(ctx, db, OutboxProductUpsert, sku)

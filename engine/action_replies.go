@@ -66,7 +66,7 @@ func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec 
 // needsSKU reports whether an action is about one product.
 func needsSKU(kind view.ActionKind) bool {
 	switch kind {
-	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar:
+	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActNotify:
 		return true
 	}
 	return false
@@ -78,6 +78,8 @@ func actionReply(kind view.ActionKind, res tools.Result) messageKey {
 	switch kind {
 	case view.ActAdd:
 		return msgAdded
+	case view.ActNotify:
+		return msgAlertSet
 	case view.ActSet, view.ActRemove:
 		return msgCartUpdated
 	case view.ActCart:

@@ -143,6 +143,8 @@ func actionCall(a view.Action) (name, args string, err error) {
 		return "get_order_status", "{}", nil
 	case view.ActCategories:
 		return "get_categories", tools.JSON(map[string]any{"parent": a.Arg}), nil
+	case view.ActNotify:
+		return "notify_when_available", skuArgs, nil
 	case view.ActCategory:
 		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 10}), nil
 	}

@@ -14,6 +14,7 @@ const (
 	msgFactsNote
 	msgPriceUnverified
 	msgAdded
+	msgAlertSet
 	msgCartUpdated
 	msgCartEmpty
 	msgYourCart
@@ -36,6 +37,7 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Current figures from the catalog:",
 		msgPriceUnverified: "Please don't rely on %s: I couldn't check it against the catalog. Ask me about the product and I'll show its current price.",
 		msgAdded:           "Added to the cart.",
+		msgAlertSet:        "I will message you here when it is back in stock.",
 		msgCartUpdated:     "Cart updated.",
 		msgCartEmpty:       "Your cart is empty.",
 		msgYourCart:        "Here is your cart.",
@@ -56,6 +58,7 @@ var engineMessages = map[string]map[messageKey]string{
 		msgFactsNote:       "Актуальные данные из каталога:",
 		msgPriceUnverified: "Не ориентируйтесь на %s: эту цену не удалось сверить с каталогом. Спросите меня о товаре, и я покажу актуальную цену.",
 		msgAdded:           "Добавлено в корзину.",
+		msgAlertSet:        "Напишу сюда, когда товар снова появится.",
 		msgCartUpdated:     "Корзина обновлена.",
 		msgCartEmpty:       "Ваша корзина пуста.",
 		msgYourCart:        "Вот ваша корзина.",

@@ -69,6 +69,8 @@ func cardBlocks(c view.Card) []slack.Block {
 		add := button("Add to cart", view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1})
 		add.Style = slack.StylePrimary
 		els = append(els, add)
+	} else {
+		els = append(els, button("Notify me when back", view.Action{Kind: view.ActNotify, SKU: c.SKU}))
 	}
 	els = append(els,
 		button("Details", view.Action{Kind: view.ActDetails, SKU: c.SKU}),

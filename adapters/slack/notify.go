@@ -73,6 +73,20 @@ func (a *Adapter) notifyShopper(ctx context.Context, n view.Notice) error {
 		}
 		text = fmt.Sprintf("Order #%s is now %s", n.Order.Number, n.Order.Status)
 		blocks = orderBlocks(n.Order, "Order update")
+		if n.Text != "" { // e.g. a refund the merchant recorded
+			blocks = append(blocks, section(escape(n.Text)))
+		}
+	case view.NoticeBackInStock:
+		if n.Product == nil {
+			return fmt.Errorf("slack: back_in_stock notice without a product")
+		}
+		text = fmt.Sprintf("%s is back in stock: %s", n.Product.Title, n.Product.PriceText)
+		add := button("Add to cart", view.Action{Kind: view.ActAdd, SKU: n.Product.SKU, Qty: 1})
+		add.Style = slack.StylePrimary
+		blocks = []slack.Block{
+			section(fmt.Sprintf(":bell: *%s* is back in stock: %s", escape(n.Product.Title), escape(n.Product.PriceText))),
+			slack.NewActionBlock("", add),
+		}
 	case view.NoticeMerchantReply:
 		text = n.Text
 		blocks = textBlocks("*From the shop:* " + escape(n.Text))

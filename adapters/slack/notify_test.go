@@ -93,3 +93,23 @@ func TestForgedInteractions(t *testing.T) {
 		t.Errorf("forged payloads reached the engine: %+v", ce.Turns())
 	}
 }
+
+// TestNoticeBackInStock: a back-in-stock notice reaches the thread the
+// shopper asked from, with an Add to cart button.
+func TestNoticeBackInStock(t *testing.T) {
+	e := newEnv(t, &countingEngine{})
+	ctx := context.Background()
+	n := view.Notice{Kind: view.NoticeBackInStock, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: "100.1"},
+		Product: &view.Card{SKU: "LAMP-1", Title: "Desk <Lamp>", PriceText: "$19.99", InStock: true}}
+	if err := e.hub.Notify(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+	m := e.waitFor("C1", "100.1", "back in stock", hasText("Desk &lt;Lamp&gt;"))
+	if !hasText("add|LAMP-1|1")(m) {
+		t.Errorf("no add button: %s", m.Content())
+	}
+	n.Product = nil
+	if err := e.hub.Notify(ctx, n); err == nil {
+		t.Error("notice without a product accepted")
+	}
+}

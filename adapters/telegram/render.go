@@ -89,6 +89,8 @@ func (a *Adapter) cardKeyboard(ctx context.Context, c view.Card, locale string) 
 		if b, ok := a.inlineButton(ctx, text(locale, txtAddToCart), view.Action{Kind: view.ActAdd, SKU: c.SKU, Qty: 1}); ok {
 			rows = append(rows, []inlineButton{b})
 		}
+	} else if b, ok := a.inlineButton(ctx, text(locale, txtNotifyMe), view.Action{Kind: view.ActNotify, SKU: c.SKU}); ok {
+		rows = append(rows, []inlineButton{b})
 	}
 	var row []inlineButton
 	if b, ok := a.inlineButton(ctx, text(locale, txtDetails), view.Action{Kind: view.ActDetails, SKU: c.SKU}); ok {

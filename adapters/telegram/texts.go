@@ -38,6 +38,8 @@ const (
 	txtRefuseTryAgain
 	txtStatus
 	txtTracking
+	txtBackInStock
+	txtNotifyMe
 	txtChoose
 	txtSoldOut
 )
@@ -76,6 +78,8 @@ var texts = map[textKey][2]string{
 	txtRefuseTryAgain:   {"We could not check your order just now; please try again in a minute.", "Не удалось проверить заказ; попробуйте через минуту."},
 	txtStatus:           {"📦 Your order <b>%s</b> is now <b>%s</b>.", "📦 Ваш заказ <b>%s</b> теперь в статусе <b>%s</b>."},
 	txtTracking:         {"Tracking: %s", "Отслеживание: %s"},
+	txtBackInStock:      {"🔔 <b>%s</b> is back in stock: %s.", "🔔 <b>%s</b> снова в наличии: %s."},
+	txtNotifyMe:         {"🔔 Notify me when back", "🔔 Сообщить о поступлении"},
 	txtChoose:           {"Choose:", "Выберите:"},
 	txtSoldOut:          {"Sorry, this is out of stock.", "Увы, этого нет в наличии."},
 }

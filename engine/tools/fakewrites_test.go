@@ -26,6 +26,7 @@ type fakeWrites struct {
 	requestHuman    func(ctx context.Context, conversationID int64, reason string) error
 	applyPromo      func(ctx context.Context, scope catalog.CartScope, customerID int64, code string) (*catalog.PromoQuote, error)
 	removePromo     func(ctx context.Context, scope catalog.CartScope) error
+	stockAlert      func(ctx context.Context, req catalog.StockAlertRequest) error
 
 	txMu      sync.Mutex // held by the open transaction
 	mu        sync.Mutex
@@ -185,6 +186,13 @@ func (tx *fakeTx) RemovePromo(ctx context.Context, scope catalog.CartScope) erro
 		return errFakeUnset
 	}
 	return tx.record(tx.f.removePromo(ctx, scope), "promo %s removed", scope.Key())
+}
+
+func (tx *fakeTx) SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error {
+	if tx.f.stockAlert == nil {
+		return errFakeUnset
+	}
+	return tx.record(tx.f.stockAlert(ctx, req), "alert %d %s", req.CustomerID, req.SKU)
 }
 
 // fakeCarts is a Carts that returns the cart cart() builds.

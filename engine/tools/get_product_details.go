@@ -48,6 +48,8 @@ func getProductDetailsTool(d *Deps) Tool {
 			buttons := []view.Button{view.NewButton(s.Label(BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
 			if card.InStock {
 				buttons = append([]view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+			} else if p.Active {
+				buttons = append([]view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
 			}
 			return Result{
 				Data: productDetails{

@@ -14,6 +14,7 @@ const (
 	BtnMoreLikeThis
 	BtnCheckout
 	BtnViewCart
+	BtnNotifyMe
 )
 
 var labels = map[string]map[LabelKey]string{
@@ -25,6 +26,7 @@ var labels = map[string]map[LabelKey]string{
 		BtnMoreLikeThis: "More like this",
 		BtnCheckout:     "Checkout",
 		BtnViewCart:     "View cart",
+		BtnNotifyMe:     "Notify me when back",
 	},
 	"ru": {
 		BtnConfirm:      "Подтвердить заказ",
@@ -34,6 +36,7 @@ var labels = map[string]map[LabelKey]string{
 		BtnMoreLikeThis: "Похожие",
 		BtnCheckout:     "Оформить заказ",
 		BtnViewCart:     "Корзина",
+		BtnNotifyMe:     "Сообщить о поступлении",
 	},
 }
 

@@ -6,6 +6,7 @@ func Tools(d *Deps) []Tool {
 		searchProductsTool(d),
 		getProductDetailsTool(d),
 		getAvailabilityTool(d),
+		notifyWhenAvailableTool(d),
 		compareProductsTool(d),
 		getSimilarProductsTool(d),
 		getCategoriesTool(d),

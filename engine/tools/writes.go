@@ -43,6 +43,9 @@ type Writes interface {
 	ApplyPromo(ctx context.Context, scope catalog.CartScope, customerID int64, code string, now time.Time) (*catalog.PromoQuote, error)
 	// RemovePromo takes the code off the scope's cart.
 	RemovePromo(ctx context.Context, scope catalog.CartScope) error
+	// SubscribeStockAlert records a back-in-stock alert (ErrInStock if
+	// the product can be bought now).
+	SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error
 }
 
 // EffectTx is one effect's transaction: the tool's Writes, and the journal
@@ -128,6 +131,11 @@ func (w *txWrites) ApplyPromo(ctx context.Context, scope catalog.CartScope, cust
 
 func (w *txWrites) RemovePromo(ctx context.Context, scope catalog.CartScope) error {
 	return catalog.RemoveCartPromo(ctx, w.tx, scope)
+}
+
+func (w *txWrites) SubscribeStockAlert(ctx context.Context, req catalog.StockAlertRequest) error {
+	_, _, err := catalog.SubscribeStockAlert(ctx, w.tx, req)
+	return err
 }
 
 func (w *txWrites) ClaimEffect(ctx context.Context, turnKey, effectKey string, at time.Time) (bool, error) {

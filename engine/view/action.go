@@ -24,6 +24,7 @@ const (
 	ActCategory   ActionKind = "cat"     // products of category Arg
 	ActConfirm    ActionKind = "confirm" // confirm the checkout summary
 	ActDelivery   ActionKind = "dlv"     // choose delivery method Arg (its id) at checkout
+	ActNotify     ActionKind = "ntf"     // tell me when out-of-stock SKU is back
 )
 
 // Action is a button press.
@@ -53,7 +54,7 @@ func ParseAction(s string) (Action, error) {
 	parts := strings.SplitN(s, "|", 4)
 	a := Action{Kind: ActionKind(parts[0])}
 	switch a.Kind {
-	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActDelivery:
+	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActDelivery, ActNotify:
 	default:
 		return Action{}, fmt.Errorf("engine: unknown action %q", clip.Shorten(parts[0], 20))
 	}

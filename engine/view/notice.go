@@ -1,6 +1,10 @@
 package view
 
-import "shopbot/catalog"
+import (
+	"errors"
+
+	"shopbot/catalog"
+)
 
 // NoticeKind says what a Notice reports.
 type NoticeKind string
@@ -13,6 +17,7 @@ const (
 	// To the shopper, in the chat the conversation or order came from:
 	NoticeOrderStatus   NoticeKind = "order_status"   // the merchant changed an order's status
 	NoticeMerchantReply NoticeKind = "merchant_reply" // a merchant wrote during a takeover
+	NoticeBackInStock   NoticeKind = "back_in_stock"  // a product the shopper asked to hear about is back
 )
 
 // Notice is something to tell a person outside the turn that caused it:
@@ -25,5 +30,12 @@ type Notice struct {
 	ConversationID int64      // for a link to the admin transcript; 0 if unknown
 	Customer       string     // the shopper's display name
 	Order          *OrderView // order notices
-	Text           string     // the handoff reason or the merchant's reply
+	Text           string     // the handoff reason, the merchant's reply, a refund
+	Product        *Card      // back_in_stock: the product, offered with an add button
+	Locale         string     // the shopper's language when known ("en", "ru")
 }
+
+// ErrUnreachable is wrapped by an adapter's Notify when the shopper's chat
+// refuses messages for good (Telegram: the user blocked the bot): the
+// caller stops trying instead of retrying.
+var ErrUnreachable = errors.New("recipient unreachable")

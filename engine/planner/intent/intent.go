@@ -142,6 +142,7 @@ var matchers = []func(*parseMsg) (Intent, bool){
 	matchDeliveryQuote, // delivery.go
 	matchPromo,         // promo.go
 	matchInfo,          // info.go
+	matchBackInStock,   // restock.go
 	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,

@@ -1,0 +1,36 @@
+package planner
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"shopbot/catalog"
+)
+
+// "Let me know when X is back" works without a model, in English and
+// Russian, by name and by "it".
+func TestPlannerNotifyBack(t *testing.T) {
+	c := newPlannerChat(t, "en")
+	ctx := context.Background()
+	ps, _, err := catalog.ListProductPage(ctx, c.e.db, catalog.ProductList{Stock: catalog.StockIn, Limit: 1, Sort: catalog.SortTitle})
+	if err != nil || len(ps) == 0 {
+		t.Fatal(err)
+	}
+	p := ps[0]
+	if err := catalog.SetStock(ctx, c.e.db, p.SKU, 0); err != nil {
+		t.Fatal(err)
+	}
+	c.e.session.State.Focus = p.SKU
+	plan := c.say(t, "let me know when it is back in stock")
+	if !strings.Contains(planCallNames(plan), "notify_when_available") || !strings.Contains(plan.Text, "back in stock") {
+		t.Fatalf("plan: %s / %s", plan.Text, planCallNames(plan))
+	}
+	if a, err := catalog.GetStockAlert(ctx, c.e.db, c.e.session.Customer.ID, p.SKU); err != nil || a.State != catalog.AlertWaiting {
+		t.Fatalf("alert = %+v, %v", a, err)
+	}
+	plan = c.say(t, "сообщите, когда появится")
+	if !strings.Contains(plan.Text, "Напишу") {
+		t.Errorf("ru by focus: %s / %s", plan.Text, planCallNames(plan))
+	}
+}
