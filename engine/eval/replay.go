@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -152,10 +153,10 @@ func (r *Replayer) inCopy(ctx context.Context, fn func(db *bun.DB, h Handler) er
 }
 
 // replayTurns replays c's selected turns. The shopper is one customer of
-// the copy with the stored customer's identity and contact details; each
-// turn gets a new chat holding the stored history before it, the engine's
-// state as the previous replayed turn left it, and the cart as it was
-// then (applyCart over the stored turns before it).
+// the copy with the stored customer's identity; each turn gets a new chat
+// holding the stored history before it, the engine's state as the
+// previous replayed turn left it, and the cart and contact details as
+// they were then (applyCart, contactBefore).
 func replayTurns(ctx context.Context, db *bun.DB, h Handler, c *Stored) ([]Replayed, error) {
 	id := catalog.Identity{Channel: c.Key.Channel, PlatformUserID: fmt.Sprintf("replay-%d", c.ID)}
 	if c.Customer != nil {
@@ -165,11 +166,6 @@ func replayTurns(ctx context.Context, db *bun.DB, h Handler, c *Stored) ([]Repla
 	cust, err := catalog.ResolveCustomer(ctx, db, id)
 	if err != nil {
 		return nil, err
-	}
-	if c.Customer != nil {
-		if err := catalog.SaveContact(ctx, db, cust.ID, c.Customer.Contact); err != nil {
-			return nil, err
-		}
 	}
 	turns := splitTurns(c.Messages)
 	selected := map[int]bool{}
@@ -189,7 +185,7 @@ func replayTurns(ctx context.Context, db *bun.DB, h Handler, c *Stored) ([]Repla
 				return out, err
 			}
 			rt.Now, state = now, next
-			rt.Changes = outcome.Compare(rt.Then, rt.Now)
+			rt.Changes = outcome.Compare(maskOrder(rt.Then), maskOrder(rt.Now))
 			out = append(out, rt)
 		}
 		cart = after
@@ -210,6 +206,13 @@ func replayTurn(ctx context.Context, db *bun.DB, h Handler, c *Stored, id catalo
 		return outcome.Outcome{}, "", err
 	}
 	if err := setCart(ctx, db, customerID, cart); err != nil {
+		return outcome.Outcome{}, "", err
+	}
+	var saved catalog.Contact
+	if c.Customer != nil {
+		saved = c.Customer.Contact
+	}
+	if err := catalog.SaveContact(ctx, db, customerID, contactBefore(c.Messages, turns, k, saved)); err != nil {
 		return outcome.Outcome{}, "", err
 	}
 	text, action := turnInput(c.Messages[turns[k].start])
@@ -293,3 +296,12 @@ func cartOf(ctx context.Context, db *bun.DB, customerID int64) (map[string]int, 
 }
 
 func sortedKeys(m map[string]int) []string { return slices.Sorted(maps.Keys(m)) }
+
+// maskOrder hides the order number in the reply: numbers are random, and
+// whether an order was placed is compared on its own.
+func maskOrder(o outcome.Outcome) outcome.Outcome {
+	if o.Order != "" {
+		o.Reply = strings.ReplaceAll(o.Reply, o.Order, "(order)")
+	}
+	return o
+}
