@@ -5,16 +5,20 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
 
+	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/engine/eval"
 	"shopbot/engine/llm"
+	"shopbot/engine/outcome"
 )
 
 // conversationIDs is --conversation, repeatable and comma-separated.
@@ -88,9 +92,14 @@ func replayCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	rep, err := runReplay(ctx, &cfg, o, log, nil)
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err
+	}
+	defer db.Close()
+	rep, err := runReplay(ctx, &cfg, db, o, log, nil)
+	if err != nil {
+		return fmt.Errorf("%s: %w", info, err)
 	}
 	if o.asJSON {
 		return rep.WriteJSON(e.stdout)
@@ -100,8 +109,8 @@ func replayCmd(ctx context.Context, e env, args []string) error {
 
 // runReplay loads the stored turns o selects, clones the shop and replays
 // them; progress, when set, hears the total then each step.
-func runReplay(ctx context.Context, cfg *Config, o replayOptions, log *slog.Logger, progress func(done, total int)) (*eval.ReplayReport, error) {
-	convs, err := loadStored(ctx, cfg, o, time.Now())
+func runReplay(ctx context.Context, cfg *Config, db *bun.DB, o replayOptions, log *slog.Logger, progress func(done, total int)) (*eval.ReplayReport, error) {
+	convs, err := loadStored(ctx, db, o, time.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -137,18 +146,14 @@ func runReplay(ctx context.Context, cfg *Config, o replayOptions, log *slog.Logg
 
 // loadStored reads the conversations to replay from the shop, only
 // reading, and keeps at most o.limit turns in all.
-func loadStored(ctx context.Context, cfg *Config, o replayOptions, now time.Time) ([]*eval.Stored, error) {
-	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
+func loadStored(ctx context.Context, db *bun.DB, o replayOptions, now time.Time) ([]*eval.Stored, error) {
 	since := time.Time{}
 	ids := []int64(o.convs)
 	if len(ids) == 0 {
 		since = now.Add(-o.since)
+		var err error
 		if ids, err = catalog.ConversationsWithTurnsSince(ctx, db, since); err != nil {
-			return nil, fmt.Errorf("%s: %w", info, err)
+			return nil, err
 		}
 	}
 	var out []*eval.Stored
@@ -159,7 +164,7 @@ func loadStored(ctx context.Context, cfg *Config, o replayOptions, now time.Time
 		}
 		s, err := eval.LoadStored(ctx, db, id, since, left)
 		if err != nil {
-			return nil, fmt.Errorf("%s: conversation %d: %w", info, id, err)
+			return nil, fmt.Errorf("conversation %d: %w", id, err)
 		}
 		left -= len(s.Turns)
 		if len(s.Turns) > 0 {
@@ -167,4 +172,63 @@ func loadStored(ctx context.Context, cfg *Config, o replayOptions, now time.Time
 		}
 	}
 	return out, nil
+}
+
+// adminReplayer is the admin panel's Replayer: replay over the serving
+// process's database and configuration.
+type adminReplayer struct {
+	cfg *Config
+	db  *bun.DB
+	log *slog.Logger
+}
+
+func (a *adminReplayer) Conversation(ctx context.Context, id int64) ([]admin.ReplayTurn, error) {
+	rep, err := runReplay(ctx, a.cfg, a.db, replayOptions{convs: conversationIDs{id}, parallel: 1}, a.log, nil)
+	if err != nil {
+		return nil, err
+	}
+	return adminTurns(rep), nil
+}
+
+func (a *adminReplayer) Since(ctx context.Context, d time.Duration, progress func(done, total int)) ([]admin.ReplayTurn, error) {
+	rep, err := runReplay(ctx, a.cfg, a.db, replayOptions{since: d, parallel: 4}, a.log, progress)
+	if err != nil {
+		return nil, err
+	}
+	return adminTurns(rep), nil
+}
+
+func (a *adminReplayer) Scenario(ctx context.Context, id int64, name string) ([]byte, error) {
+	s, err := eval.LoadStored(ctx, a.db, id, time.Time{}, 0)
+	if err != nil {
+		return nil, err
+	}
+	return eval.WriteScenario(s, name)
+}
+
+func adminTurns(rep *eval.ReplayReport) []admin.ReplayTurn {
+	out := make([]admin.ReplayTurn, len(rep.Turns))
+	for i, t := range rep.Turns {
+		out[i] = admin.ReplayTurn{Conversation: t.Conversation, Turn: t.Turn, Input: t.Input,
+			Then: adminSide(t.Then), Now: adminSide(t.Now), Error: t.Error}
+		if t.Changes.Any() {
+			out[i].Changed = strings.Split(t.Changes.String(), ", ")
+		}
+	}
+	return out
+}
+
+func adminSide(o outcome.Outcome) admin.ReplaySide {
+	s := admin.ReplaySide{Products: o.SKUs(), Order: o.Order, Reply: o.Reply, Cart: "empty"}
+	for _, c := range o.Tools {
+		s.Tools = append(s.Tools, c.Name+c.Arguments)
+	}
+	if len(o.Cart) > 0 {
+		var parts []string
+		for _, sku := range slices.Sorted(maps.Keys(o.Cart)) {
+			parts = append(parts, fmt.Sprintf("%s × %d", sku, o.Cart[sku]))
+		}
+		s.Cart = strings.Join(parts, ", ")
+	}
+	return s
 }

@@ -58,4 +58,3 @@ func uniq(names []string) []string {
 	slices.Sort(names)
 	return slices.Compact(names)
 }
-

@@ -43,8 +43,13 @@ func serveExample(t *testing.T, s *testShop) {
 	}
 }
 
+// storedTB loads every conversation of s's shop.
+func storedTB(tb testing.TB, s *testShop, since time.Time) []*eval.Stored {
+	return stored(tb, s.src, since, 0)
+}
+
 // stored loads every conversation of the shop as replay would.
-func stored(t *testing.T, db *bun.DB, since time.Time, limit int) []*eval.Stored {
+func stored(t testing.TB, db *bun.DB, since time.Time, limit int) []*eval.Stored {
 	t.Helper()
 	ctx := context.Background()
 	ids, err := catalog.ConversationsWithTurnsSince(ctx, db, since)
