@@ -38,6 +38,13 @@ func (f *fakeReplayer) Scenario(_ context.Context, id int64, name string) ([]byt
 	return []byte("- name: " + name + "\n  turns:\n    - say: hello\n"), nil
 }
 
+// released is a closed release channel: Since runs straight through.
+func released() chan struct{} {
+	c := make(chan struct{})
+	close(c)
+	return c
+}
+
 // replayTurns are a changed and an unchanged turn.
 var replayTurns = []admin.ReplayTurn{
 	{Conversation: 7, Turn: 1, Input: "running shoes",
