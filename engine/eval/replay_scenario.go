@@ -23,7 +23,6 @@ type scenarioTurn struct {
 }
 
 type scenarioExpect struct {
-	Shows       []string       `yaml:"shows,omitempty,flow"`
 	Cart        map[string]int `yaml:"cart"`
 	OrderPlaced bool           `yaml:"order_placed"`
 	Tools       []string       `yaml:"tools,omitempty,flow"`
@@ -31,8 +30,10 @@ type scenarioExpect struct {
 
 // WriteScenario writes a stored conversation as a scenario file of one
 // scenario: each shopper turn said or pressed again, expecting what
-// happened then: the products listed, the cart (rebuilt as replay does),
-// whether an order was placed and the tools called.
+// happened then: the cart (rebuilt as replay does), whether an order was
+// placed and the tools called. Not the products: the transcript keeps
+// the tool results, which may list more than the cards the shopper saw,
+// so shows is left for the merchant to write.
 func WriteScenario(c *Stored, name string) ([]byte, error) {
 	sc := scenarioFile{Name: name}
 	if c.Customer != nil {
@@ -48,7 +49,7 @@ func WriteScenario(c *Stored, name string) ([]byte, error) {
 		}
 		o := turnOutcome(msgs)
 		cart = applyCart(cart, msgs)
-		st.Expect = &scenarioExpect{Shows: o.SKUs(), Cart: maps.Clone(cart), OrderPlaced: o.Order != "", Tools: uniq(o.ToolNames())}
+		st.Expect = &scenarioExpect{Cart: maps.Clone(cart), OrderPlaced: o.Order != "", Tools: uniq(o.ToolNames())}
 		sc.Turns = append(sc.Turns, st)
 	}
 	return yaml.Marshal([]scenarioFile{sc})

@@ -184,3 +184,28 @@ func (s *testShop) leftFiles(t testing.TB) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// A stored conversation saved as a scenario parses, and passes when run:
+// its expectations are what happened.
+func TestWriteScenarioRoundTrips(t *testing.T) {
+	s := newTestShop(t, catalogtest.SQLite(t))
+	serveExample(t, s)
+	var scs []eval.Scenario
+	for _, c := range stored(t, s.src, time.Time{}, 0) {
+		src, err := eval.WriteScenario(c, fmt.Sprintf("conversation %d", c.ID))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := eval.Parse(bytes.NewReader(src), "saved.yaml")
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		scs = append(scs, parsed...)
+	}
+	rep := s.run(t, s.runner(nil, 4), scs)
+	var out bytes.Buffer
+	_ = rep.Write(&out, false)
+	if rep.Passed != 10 || rep.Total != 10 {
+		t.Errorf("saved scenarios:\n%s", out.String())
+	}
+}
