@@ -117,7 +117,15 @@ func evalTemplate(ctx context.Context, cfg *Config, dir string, demoShop bool) (
 	if demoShop {
 		url = "sqlite:" + filepath.Join(dir, "demo.db")
 	}
-	db, info, err := catalog.OpenDB(url)
+	info, err := catalog.ParseDatabaseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(info.Location); info.Kind == "sqlite" && !demoShop && err != nil {
+		// Opening it would create an empty database file.
+		return nil, usagef("%s: no shop there (%v); run shopbot eval --demo for the demo catalog", info, err)
+	}
+	db, _, err := catalog.OpenDB(url)
 	if err != nil {
 		return nil, err
 	}

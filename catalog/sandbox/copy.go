@@ -72,12 +72,12 @@ func copyTable(ctx context.Context, src bun.IDB, dst bun.Tx, tb table) (int, err
 	for i, n := range names {
 		idents[i] = bun.Ident(n)
 	}
-	batch := make([][]any, 0, batchRows)
+	batch := make([]bun.TupleValues, 0, batchRows)
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		_, err := dst.NewRaw("INSERT INTO ? (?) VALUES ?", bun.Ident(tb.name), bun.In(idents), bun.In(batch)).Exec(ctx)
+		_, err := dst.NewRaw("INSERT INTO ? (?) VALUES ?", bun.Ident(tb.name), bun.List(idents), bun.List(batch)).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("sandbox: write %s: %w", tb.name, err)
 		}
@@ -97,7 +97,7 @@ func copyTable(ctx context.Context, src bun.IDB, dst bun.Tx, tb table) (int, err
 		for i, c := range cols {
 			vals[i] = textual(vals[i], c.blob)
 		}
-		if batch = append(batch, vals); len(batch) == batchRows {
+		if batch = append(batch, bun.Tuple(vals)); len(batch) == batchRows {
 			if err := flush(); err != nil {
 				return 0, err
 			}

@@ -106,14 +106,7 @@ var orderNumber = regexp.MustCompile(`SB-[0-9A-Z]+`)
 
 func TestParallelRunsMatchSerialRuns(t *testing.T) {
 	s := newTestShop(t, catalogtest.SQLite(t))
-	example := parseFile(t, "testdata/example.yaml")
-	var scs []eval.Scenario
-	for i := range 2 {
-		for _, sc := range example {
-			sc.Name = fmt.Sprintf("%s #%d", sc.Name, i+1)
-			scs = append(scs, sc)
-		}
-	}
+	scs := repeated(parseFile(t, "testdata/example.yaml"), 2)
 	// A planted failure: its transcript must match too.
 	scs[1].Turns = slices.Clone(scs[1].Turns)
 	scs[1].Turns[4].Expect.ReplyContains = []string{"gift wrap"}

@@ -2,6 +2,7 @@ package eval_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"testing"
 
@@ -91,4 +92,16 @@ func parseFile(t testing.TB, path string) []eval.Scenario {
 		t.Fatal(err)
 	}
 	return scs
+}
+
+// repeated is scs n times over, each copy's names numbered.
+func repeated(scs []eval.Scenario, n int) []eval.Scenario {
+	var out []eval.Scenario
+	for i := range n {
+		for _, sc := range scs {
+			sc.Name = fmt.Sprintf("%s #%d", sc.Name, i+1)
+			out = append(out, sc)
+		}
+	}
+	return out
 }
