@@ -139,17 +139,10 @@ func (r *Replayer) replayOne(ctx context.Context, c *Stored) []Replayed {
 	return out
 }
 
-func (r *Replayer) inCopy(ctx context.Context, fn func(db *bun.DB, h Handler) error) (err error) {
-	cp, err := r.Template.Open(ctx)
-	if err != nil {
-		return err
-	}
-	defer func() { err = errors.Join(err, cp.Close()) }()
-	h, err := r.NewEngine(cp.DB)
-	if err != nil {
-		return err
-	}
-	return fn(cp.DB, h)
+// inCopy runs fn on a fresh copy of the shop with its engine, as a
+// scenario runs.
+func (r *Replayer) inCopy(ctx context.Context, fn func(db *bun.DB, h Handler) error) error {
+	return (&Runner{Template: r.Template, NewEngine: r.NewEngine}).inSandbox(ctx, fn)
 }
 
 // replayTurns replays c's selected turns. The shopper is one customer of
