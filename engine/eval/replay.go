@@ -63,7 +63,7 @@ func LoadStored(ctx context.Context, db bun.IDB, id int64, since time.Time, limi
 }
 
 // Replayer replays stored conversations against the current
-// configuration, each in its own copy of the shop (replay_doc.go).
+// configuration, each in its own copy of the shop (doc.go).
 type Replayer struct {
 	Template  *sandbox.Template
 	NewEngine func(db *bun.DB) (Handler, error)
