@@ -98,6 +98,7 @@ func TestEndToEnd(t *testing.T) {
 		Registry: reg, DB: db, Notifier: hub,
 		Settings: catalog.NewSettingsStore(db, catalog.Settings{ShopName: "E2E Shop", Currency: "USD", MaxRounds: 5, RateLimit: 20, RateWindow: time.Minute}),
 		Ready:    func(context.Context) error { return nil },
+		Replayer: &fakeReplayer{turns: replayTurns, release: released()},
 	}), web.New(eng, nil)))
 	defer srv.Close()
 	base := srv.URL
@@ -182,6 +183,29 @@ func TestEndToEnd(t *testing.T) {
 	if s := text(`#transcript`); !strings.Contains(s, xss) {
 		t.Errorf("the shopper's message is not shown as text: %q", s)
 	}
+	run("replay the conversation with current settings",
+		chromedp.Click(`#replay-conversation`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#replay-turns`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#replay-turns tr.changed .diff`, chromedp.ByQuery),
+	)
+	// Then (marked) and now (marked) side by side.
+	if s := text(`#replay-turns tr.changed`); !strings.Contains(s, "SHO-RUN-001 SHO-RUN-002") || !strings.Contains(s, "SHO-RUN-001 SHO-RUN-003") {
+		t.Errorf("changed turn %q", s)
+	}
+	run("replay the last day in the background",
+		chromedp.Navigate(base+"/admin/replay"),
+		chromedp.Click(`//button[text()="Replay"]`),
+		// The page refreshes itself until the batch is done.
+		chromedp.WaitVisible(`#replay-job[data-state="done"] #replay-state`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#replay-changed`, chromedp.ByQuery),
+	)
+	if s := text(`#replay-changed tbody`); !strings.Contains(s, "running shoes") || !strings.Contains(s, "products") {
+		t.Errorf("changed turns %q", s)
+	}
+	run("back to the transcript",
+		chromedp.Navigate(base+"/admin/conversations/"+itoa(f.conv.ID)),
+		chromedp.WaitVisible(`#transcript`, chromedp.ByQuery),
+	)
 	run("take over and reply",
 		chromedp.Click(`//button[text()="Take over"]`),
 		chromedp.WaitVisible(`//button[text()="Hand back to the bot"]`),

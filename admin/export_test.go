@@ -93,6 +93,10 @@ func panelRoutes(mux *http.ServeMux, h Handlers) {
 	mux.HandleFunc("POST /admin/conversations/{id}/reply", h.Reply)
 	mux.HandleFunc("GET /admin/playground", h.Playground)
 	mux.HandleFunc("GET /admin/playground/trace", h.PlaygroundTrace)
+	mux.HandleFunc("GET /admin/playground/scenario", h.PlaygroundScenario)
+	mux.HandleFunc("GET /admin/conversations/{id}/replay", h.ReplayConversation)
+	mux.HandleFunc("GET /admin/replay", h.ReplayPage)
+	mux.HandleFunc("POST /admin/replay", h.StartReplay)
 	mux.HandleFunc("GET /admin/settings", h.SettingsPage)
 	mux.HandleFunc("POST /admin/settings", h.SaveSettings)
 	mux.HandleFunc("POST /admin/staff", h.AddStaff)
@@ -111,4 +115,14 @@ func (s *Server) PageNames() []string {
 		out = append(out, n)
 	}
 	return out
+}
+
+// WaitReplay waits for the Replay page's batch, if one was started.
+func (s *Server) WaitReplay() {
+	s.replay.mu.Lock()
+	done := s.replay.finished
+	s.replay.mu.Unlock()
+	if done != nil {
+		<-done
+	}
 }

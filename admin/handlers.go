@@ -36,7 +36,9 @@ type Handlers struct {
 
 	Inbox, Transcript, Pause, Resume, Reply http.HandlerFunc
 
-	Playground, PlaygroundTrace http.HandlerFunc
+	Playground, PlaygroundTrace, PlaygroundScenario http.HandlerFunc
+
+	ReplayPage, StartReplay, ReplayConversation http.HandlerFunc
 
 	SettingsPage, SaveSettings, AddStaff, DeleteStaff http.HandlerFunc
 
@@ -99,8 +101,13 @@ func (s *Server) Handlers() Handlers {
 		Resume:     action(s.resume),
 		Reply:      action(s.reply),
 
-		Playground:      page(s.playground),
-		PlaygroundTrace: page(s.playgroundTrace),
+		Playground:         page(s.playground),
+		PlaygroundTrace:    page(s.playgroundTrace),
+		PlaygroundScenario: page(s.playgroundScenario),
+
+		ReplayPage:         page(s.replayPage),
+		StartReplay:        action(s.startReplay),
+		ReplayConversation: page(s.replayConversation),
 
 		SettingsPage: page(s.settingsPage),
 		SaveSettings: action(s.saveSettings),

@@ -70,3 +70,30 @@ func (s *Server) playgroundTrace(w http.ResponseWriter, r *http.Request) {
 	}
 	json.NewEncoder(w).Encode(out)
 }
+
+// playgroundScenario downloads the playground session's conversation as
+// an eval scenario file (YAML), its expectations what happened.
+func (s *Server) playgroundScenario(w http.ResponseWriter, r *http.Request) {
+	session := r.URL.Query().Get("session")
+	if !playSession.MatchString(session) {
+		s.renderError(w, r, badRequest("The session must be 16-64 letters, digits, - or _."))
+		return
+	}
+	if s.cfg.Replayer == nil {
+		s.renderError(w, r, badRequest("Saving scenarios is not available in this process."))
+		return
+	}
+	id := catalog.FindConversationID(r.Context(), s.db, catalog.ConversationKey{Channel: "web", ChatID: session})
+	if id == 0 {
+		s.renderError(w, r, badRequest("Say something in the playground first."))
+		return
+	}
+	yaml, err := s.cfg.Replayer.Scenario(r.Context(), id, "playground "+s.cfg.Now().UTC().Format("2006-01-02 15:04"))
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/yaml; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="scenario.yaml"`)
+	w.Write(yaml)
+}

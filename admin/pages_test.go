@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/admin"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -17,7 +18,7 @@ import (
 // dialects.
 func TestEveryPageRenders(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		p := newPanel(t, db)
+		p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = &fakeReplayer{turns: replayTurns} })
 		f := seed(t, db)
 		code, body := p.get("/admin/login")
 		if code != http.StatusOK || !strings.Contains(body, "Sign in") {
@@ -38,6 +39,8 @@ func TestEveryPageRenders(t *testing.T) {
 			{"inbox", "/admin/conversations?show=human", "needs human"},
 			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
 			{"playground", "/admin/playground", "playground.js"},
+			{"replay", "/admin/replay", "Turns of the last"},
+			{"replay_conversation", fmt.Sprintf("/admin/conversations/%d/replay", f.conv.ID), "Replay with current settings"},
 			{"settings", "/admin/settings", "Test Shop"},
 			{"delivery", "/admin/settings/delivery", "Add a method"},
 			{"pages", "/admin/pages", "Shipping and delivery"},

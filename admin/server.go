@@ -48,6 +48,9 @@ type Config struct {
 	SessionTTL  time.Duration
 	SessionIdle time.Duration
 	Now         func() time.Time
+	// Replayer replays stored turns in a sandbox (the Replay pages, the
+	// playground's scenario download); nil hides them.
+	Replayer Replayer
 }
 
 // Searcher is the shop's product search (catalog/search).
@@ -69,6 +72,7 @@ type Server struct {
 	imports  *importJobs
 	settings *catalog.SettingsStore
 	tree     *treeCache
+	replay   replayJob
 }
 
 // New builds a Server.

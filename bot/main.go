@@ -55,6 +55,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return searchEvalCmd(ctx, e, rest)
 	case "eval":
 		return evalCmd(ctx, e, rest)
+	case "replay":
+		return replayCmd(ctx, e, rest)
 	case "bench":
 		return benchCmd(ctx, e, rest)
 	case "bench-model": // the child of bench --model-process; not in the help
@@ -97,6 +99,8 @@ Usage:
                                  relevance and latency of the configured search
   shopbot eval --scenarios FILE [--parallel N] [--model offline] [--demo] [--verbose] [--json]
                                  run conversation scenarios in a sandbox (nothing in the shop changes)
+  shopbot replay [--since 24h | --conversation ID...] [--limit N] [--parallel N] [--model offline] [--json]
+                                 replay stored shopper turns in a sandbox and list those that changed
   shopbot bench [flags]          load-test the engine with a built-in scripted model
   shopbot healthcheck [--ready]  exit 0 if the server on HTTP_ADDR is healthy (ready)
   shopbot help                   show this help

@@ -102,9 +102,13 @@ func adminRoutes(mux *http.ServeMux, a admin.Handlers) {
 	mux.HandleFunc("POST /admin/conversations/{id}/pause", a.Pause)
 	mux.HandleFunc("POST /admin/conversations/{id}/resume", a.Resume)
 	mux.HandleFunc("POST /admin/conversations/{id}/reply", a.Reply)
+	mux.HandleFunc("GET /admin/conversations/{id}/replay", a.ReplayConversation)
+	mux.HandleFunc("GET /admin/replay", a.ReplayPage)
+	mux.HandleFunc("POST /admin/replay", a.StartReplay)
 
 	mux.HandleFunc("GET /admin/playground", a.Playground)
 	mux.HandleFunc("GET /admin/playground/trace", a.PlaygroundTrace)
+	mux.HandleFunc("GET /admin/playground/scenario", a.PlaygroundScenario)
 
 	mux.HandleFunc("GET /admin/settings", a.SettingsPage)
 	mux.HandleFunc("POST /admin/settings", a.SaveSettings)

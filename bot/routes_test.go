@@ -50,7 +50,8 @@ func TestRoutes(t *testing.T) {
 		{"POST", "/admin/orders/A-1/cancel", "CancelOrder"}, {"POST", "/admin/orders/A-1/refund", "RefundOrder"},
 		{"GET", "/admin/conversations", "Inbox"}, {"GET", "/admin/conversations/5", "Transcript"},
 		{"POST", "/admin/conversations/5/pause", "Pause"}, {"POST", "/admin/conversations/5/resume", "Resume"}, {"POST", "/admin/conversations/5/reply", "Reply"},
-		{"GET", "/admin/playground", "Playground"}, {"GET", "/admin/playground/trace", "PlaygroundTrace"},
+		{"GET", "/admin/playground", "Playground"}, {"GET", "/admin/playground/trace", "PlaygroundTrace"}, {"GET", "/admin/playground/scenario", "PlaygroundScenario"},
+		{"GET", "/admin/conversations/5/replay", "ReplayConversation"}, {"GET", "/admin/replay", "ReplayPage"}, {"POST", "/admin/replay", "StartReplay"},
 		{"GET", "/admin/settings", "SettingsPage"}, {"POST", "/admin/settings", "SaveSettings"},
 		{"POST", "/admin/staff", "AddStaff"}, {"POST", "/admin/staff/2/delete", "DeleteStaff"},
 		{"GET", "/admin/pages", "Pages"}, {"GET", "/admin/pages/new", "NewPage"}, {"POST", "/admin/pages/new", "CreatePage"},
@@ -96,7 +97,7 @@ func adminPatterns(t *testing.T, mux *http.ServeMux) []string {
 			"/admin/products/1/reviews", "/admin/products/1/reviews/2/hide", "/admin/products/1/reviews/2/show",
 			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status", "/admin/orders/A/cancel", "/admin/orders/A/refund",
 			"/admin/conversations", "/admin/conversations/1", "/admin/conversations/1/pause", "/admin/conversations/1/resume",
-			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",
+			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/playground/scenario", "/admin/conversations/1/replay", "/admin/replay", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",
 			"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete"} {
 			rec := httptest.NewRecorder()
 			mux.ServeHTTP(rec, httptest.NewRequest(m, p, nil))

@@ -67,6 +67,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
+		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 	})
 	mux := routes(httpHandlers{
 		admin: adm.Handlers(), chat: web.New(eng, log), telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,

@@ -7,8 +7,15 @@
   const form = document.getElementById("pg-form");
   const input = document.getElementById("pg-input");
   const tools = document.getElementById("pg-tools");
+  const scenario = document.getElementById("pg-scenario");
   let session = newSession();
   let busy = false;
+  scenarioLink();
+
+  // The download of this session as an eval scenario (YAML).
+  function scenarioLink() {
+    scenario.href = "/admin/playground/scenario?session=" + encodeURIComponent(session);
+  }
 
   function newSession() {
     const b = new Uint8Array(16);
@@ -167,6 +174,7 @@
   });
   document.getElementById("pg-reset").addEventListener("click", () => {
     session = newSession();
+    scenarioLink();
     log.textContent = "";
     tools.textContent = "";
   });

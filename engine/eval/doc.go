@@ -29,4 +29,21 @@
 // file order whatever order they finished in: PASS name, or FAIL name:
 // turn K: expected …, got …; then passed P/N scenarios; with verbose the
 // transcript of each failure; or all of it as JSON.
+//
+// Replay (replay*.go, `shopbot replay`) runs stored shopper turns again
+// against the current configuration and compares them with what happened
+// then. Each conversation gets its own copy of the shop and one customer
+// with the stored customer's identity; its selected turns run in order,
+// each in a new chat of that customer holding the stored history before
+// the turn (so a model sees what it saw then), the engine's state as the
+// previous replayed turn left it, and the cart and saved contact as they
+// were then. The transcript is the only record of then: the old cart is
+// rebuilt by applying the turns' successful cart calls in order
+// (add_to_cart adds, update_cart_item sets, remove_from_cart removes, a
+// placed checkout empties), the old contact from checkout's summaries.
+// Both sides of a turn are read from its messages the same way (tools
+// with arguments, SKUs in the tool results, the last assistant words, the
+// order placed), the new cart from the copy, and outcome.Compare tells
+// them apart, order numbers masked. WriteScenario turns a stored
+// conversation into a scenario file (the playground's download).
 package eval
