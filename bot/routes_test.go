@@ -98,7 +98,9 @@ func adminPatterns(t *testing.T, mux *http.ServeMux) []string {
 			"/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A", "/admin/orders/A/status", "/admin/orders/A/cancel", "/admin/orders/A/refund",
 			"/admin/conversations", "/admin/conversations/1", "/admin/conversations/1/pause", "/admin/conversations/1/resume",
 			"/admin/conversations/1/reply", "/admin/playground", "/admin/playground/trace", "/admin/playground/scenario", "/admin/conversations/1/replay", "/admin/replay", "/admin/settings", "/admin/staff", "/admin/staff/1/delete",
-			"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete"} {
+			"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete",
+			"/admin/promos", "/admin/promos/new", "/admin/promos/1", "/admin/promos/1/active",
+			"/admin/settings/delivery", "/admin/settings/delivery/country", "/admin/settings/delivery/1", "/admin/settings/delivery/1/delete"} {
 			rec := httptest.NewRecorder()
 			mux.ServeHTTP(rec, httptest.NewRequest(m, p, nil))
 			if rec.Code == 200 {

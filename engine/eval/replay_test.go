@@ -85,16 +85,16 @@ func TestReplayUnchangedConfigurationChangesNothing(t *testing.T) {
 		if err := rep.Write(&out); err != nil {
 			t.Fatal(err)
 		}
-		if want := "replayed 21 turns: 0 changed (tools 0, products 0, cart 0)\n"; out.String() != want {
+		if want := "replayed 22 turns: 0 changed (tools 0, products 0, cart 0)\n"; out.String() != want {
 			t.Errorf("got\n%s\nwant %s", out.String(), want)
 		}
 		// The checkout replayed to its order, from the cart rebuilt from
 		// the transcript.
-		confirm := rep.Turns[5]
+		confirm := rep.Turns[6]
 		if confirm.Input != "[button] confirm" || confirm.Then.Order == "" || confirm.Now.Order == "" || len(confirm.Now.Cart) != 0 {
 			t.Errorf("the confirm turn: %+v", confirm)
 		}
-		if got := rep.Turns[4].Then.Cart; got["SHO-RUN-001"] != 2 {
+		if got := rep.Turns[5].Then.Cart; got["SHO-RUN-001"] != 2 {
 			t.Errorf("cart before confirming = %v", got)
 		}
 		if after := digestShop(t, db); after != before {
