@@ -97,7 +97,9 @@ func openSQLite(raw string, info DBInfo) (*bun.DB, DBInfo, error) {
 	// power-loss durability run on Postgres. Immediate transactions take
 	// the write lock at BEGIN, so two writers queue (busy_timeout) instead
 	// of failing halfway through with SQLITE_BUSY.
-	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()), "journal_mode(WAL)", "foreign_keys(1)", "synchronous(NORMAL)"} {
+	// WAL itself is set by sqliteconn when a connection opens, with
+	// retries: the switch ignores busy_timeout (sqliteconn/wal.go).
+	for _, p := range []string{fmt.Sprintf("busy_timeout(%d)", sqliteBusyTimeout.Milliseconds()), "foreign_keys(1)", "synchronous(NORMAL)"} {
 		q.Add("_pragma", p)
 	}
 	q.Set("_txlock", "immediate")

@@ -11,8 +11,10 @@
 //   - a prepared-statement cache per connection (stmts.go): statements
 //     sent with arguments (the hot ones every chat turn runs) are prepared
 //     once per connection and reused, so a turn parses no SQL.
+//   - WAL mode, set as each connection opens (wal.go), retried while
+//     another process holds the file: the switch ignores busy_timeout.
 //
 // It is plumbing under database/sql and knows nothing of the domain; the
-// catalog decides the DSN (WAL, busy_timeout, immediate transactions) and
+// catalog decides the DSN (busy_timeout, immediate transactions) and
 // the pool size.
 package sqliteconn

@@ -80,6 +80,10 @@ func (c queuedConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if !ok {
 		return conn, nil // not the driver we know: no queue, still correct
 	}
+	if err := walMode(ctx, inner, c.q.timeout); err != nil {
+		inner.Close()
+		return nil, err
+	}
 	return &queuedConn{sqliteConn: inner, q: c.q}, nil
 }
 
