@@ -35,6 +35,10 @@ type summaryView struct {
 		Qty       int    `json:"qty"`
 		LineTotal string `json:"line_total"`
 	} `json:"lines"`
+	Promo *struct {
+		Code     string `json:"code"`
+		Discount string `json:"discount"`
+	} `json:"promo"`
 	Subtotal      string `json:"subtotal"`
 	Delivery      string `json:"delivery"`
 	DeliveryPrice string `json:"delivery_price"`

@@ -33,4 +33,13 @@ func TestPlannerPromoCodes(t *testing.T) {
 			t.Errorf("%q: calls %s, reply %q; want %q", tc.msg, planCallNames(plan), plan.Text, tc.want)
 		}
 	}
+	// The summary the shopper confirms shows the discount (the refused
+	// codes above left SPRING10 on the cart).
+	c.say(t, "checkout")
+	plan := c.say(t, "Eva Stone, +1 555 0100, 1 Main St, Springfield")
+	for _, want := range []string{"Promo SPRING10: −$17.99", "Total: $161.99"} {
+		if !strings.Contains(plan.Text, want) {
+			t.Errorf("summary %q, want %q in it", plan.Text, want)
+		}
+	}
 }

@@ -112,7 +112,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rAsk:          `{{if eq . "name"}}Let's place your order. What name should it be under?{{else if eq . "phone"}}Thanks! What phone number can we reach you at?{{else}}And the delivery address?{{end}}`,
 		rInvalidField: `That {{field .Field}} doesn't look right{{with .Reason}} ({{.}}){{end}}. Please send it again, or say "cancel".`,
 		rSummary: `{{if .Changed}}Your cart or prices changed, so here is the updated order.` + "\n" + `{{end}}Please check your order:{{range .Lines}}` + "\n" +
-			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Delivery}}Subtotal: {{$.Subtotal}}` + "\n" + `Delivery: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Total: {{.Total}}` + "\n" +
+			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Promo {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Subtotal: {{$.Subtotal}}` + "\n" + `Delivery: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Total: {{.Total}}` + "\n" +
 			`Name: {{.Contact.Name}}` + "\n" + `Phone: {{.Contact.Phone}}` + "\n" + `Address: {{.Contact.Address}}` + "\n" +
 			`Reply "yes" to place the order or "cancel" to stop.`,
 		rPlaced:        `Thank you! Your order {{.Number}} is placed. Total: {{.Total}}.`,
@@ -186,7 +186,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rAsk:          `{{if eq . "name"}}Оформляем заказ. На чьё имя?{{else if eq . "phone"}}Спасибо! Какой номер телефона для связи?{{else}}И адрес доставки?{{end}}`,
 		rInvalidField: `Похоже, {{field .Field}} указан неверно. Пришлите ещё раз или напишите «отмена».`,
 		rSummary: `{{if .Changed}}Корзина или цены изменились, вот обновлённый заказ.` + "\n" + `{{end}}Проверьте заказ:{{range .Lines}}` + "\n" +
-			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
+			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Промокод {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
 			`Имя: {{.Contact.Name}}` + "\n" + `Телефон: {{.Contact.Phone}}` + "\n" + `Адрес: {{.Contact.Address}}` + "\n" +
 			`Ответьте «да», чтобы оформить заказ, или «отмена».`,
 		rPlaced:        `Спасибо! Заказ {{.Number}} оформлен. Сумма: {{.Total}}.`,
