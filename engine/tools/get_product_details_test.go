@@ -49,7 +49,7 @@ func TestGetProductDetailsOutOfStockAndArchived(t *testing.T) {
 	if d := res.Data.(productDetails); d.InStock || d.Stock != 0 || d.Price != "$199.00" {
 		t.Errorf("out of stock data = %+v", d)
 	}
-	if got := buttonData(res.Buttons); got != "sim|APP-JKT-005" {
+	if got := buttonData(res.Buttons); got != "ntf|APP-JKT-005 sim|APP-JKT-005" { // notify when back, no add
 		t.Errorf("out of stock product offers %s", got)
 	}
 
