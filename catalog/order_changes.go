@@ -150,6 +150,9 @@ func cancelOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 			return nil, false, err
 		}
 	}
+	if err := releasePromoUse(ctx, tx, o); err != nil {
+		return nil, false, err
+	}
 	return o, true, nil
 }
 

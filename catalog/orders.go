@@ -342,6 +342,9 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 				return nil, err
 			}
 		}
+		if err := releasePromoUse(ctx, db, o); err != nil {
+			return nil, err
+		}
 	}
 	return GetOrder(ctx, db, o.Number)
 }

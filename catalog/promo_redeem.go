@@ -93,3 +93,27 @@ func PromoRedemptions(ctx context.Context, db bun.IDB, promoID int64, limit int)
 	}
 	return rs, nil
 }
+
+// releasePromoUse gives back the use a cancelled order took of its code,
+// in the cancelling transaction: the redemption row is deleted and, only
+// when one was, the code's count drops, so a cancel retried or run twice
+// returns the use once. The customer's own count follows (it counts
+// redemptions).
+func releasePromoUse(ctx context.Context, tx bun.IDB, o *Order) error {
+	if o.PromoCode == "" {
+		return nil
+	}
+	var ids []int64
+	err := tx.NewDelete().Model((*PromoRedemption)(nil)).Where("order_id = ?", o.ID).
+		Returning("promo_code_id").Scan(ctx, &ids)
+	if err != nil {
+		return fmt.Errorf("catalog: release promo of order %s: %w", o.Number, err)
+	}
+	for _, id := range ids {
+		if _, err := tx.NewUpdate().Model((*PromoCode)(nil)).Set("uses = uses - 1").
+			Where("id = ? AND uses > 0", id).Exec(ctx); err != nil {
+			return fmt.Errorf("catalog: release promo of order %s: %w", o.Number, err)
+		}
+	}
+	return nil
+}

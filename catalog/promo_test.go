@@ -256,6 +256,24 @@ func TestOrderRedeemsPromo(t *testing.T) {
 			t.Errorf("redemptions = %+v, %v", rs, err)
 		}
 
+		// Cancelling Ann's order gives her use of ONCE back, once: she can
+		// order with it again (the limit counted the cancelled order before).
+		if _, applied, err := catalog.CancelOrder(ctx, db, catalog.OrderChange{Number: o.Number, FormKey: "c1", Staff: "admin"}); err != nil || !applied {
+			t.Fatalf("cancel: applied %v, %v", applied, err)
+		}
+		if _, applied, err := catalog.CancelOrder(ctx, db, catalog.OrderChange{Number: o.Number, FormKey: "c1", Staff: "admin"}); err != nil || applied {
+			t.Fatalf("cancel again: applied %v, %v", applied, err)
+		}
+		if p, _ := catalog.GetPromo(ctx, db, "ONCE"); p.Uses != 0 {
+			t.Errorf("uses after cancelling = %d, want 0", p.Uses)
+		}
+		if o2, err := orderWith(db, ann, "k2b", "ONCE"); err != nil || o2.DiscountCents == 0 {
+			t.Errorf("Ann after her cancelled order: %+v, %v", o2, err)
+		}
+		if p, _ := catalog.GetPromo(ctx, db, "ONCE"); p.Uses != 1 {
+			t.Errorf("uses after ordering again = %d, want 1", p.Uses)
+		}
+
 		// Expired at checkout time.
 		past := time.Now().Add(-time.Minute)
 		hats.EndsAt = &past
