@@ -10,6 +10,17 @@
 // counts of the metrics scrape (shop_counts.go), staff users and sessions
 // (staff.go, staff_sessions.go) and uploaded images (media.go).
 //
+// Shop pages (pages*.go) and visible reviews (reviews*.go) are split into
+// passages in the transaction that saves them, for the passage search.
+// Commerce beside the order: delivery methods and the country an address
+// names (delivery*.go; the order keeps method and price), promo codes
+// (promo*.go; a use is taken by a conditional UPDATE in the order's
+// transaction and given back when the order is cancelled), back-in-stock
+// alerts (restock.go; every stock write wakes a product's alerts in its
+// own transaction, and senders claim them with a lease) and the merchant's
+// cancel and refund (order_changes.go; units return to stock once, each
+// form's key makes a second click change nothing).
+//
 // Settings (settings.go) are one type shared by the admin panel, which
 // validates and saves them, and the engine, which applies them to the
 // next turns; SettingsStore reads them over the process configuration's
