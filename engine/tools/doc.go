@@ -21,13 +21,20 @@
 // Store implements them over catalog and a bun.IDB, and a test may pass a
 // fake of function fields) and the Searcher. They write through Writes
 // (writes.go: AddToCart, SetCartQuantity, RemoveFromCart, SaveContact,
-// PlaceOrder, RequestHuman), and only inside an effect: a tool hands
+// PlaceOrder, RequestHuman, ApplyPromo, RemovePromo, SubscribeStockAlert),
+// and only inside an effect: a tool hands
 // Deps.apply a function of Writes, and apply opens the transaction
 // (WriteStore.BeginEffect, effects.go) in which that function's writes
 // and the effect's journal row commit together, or roll back together.
 // DBWrites is the WriteStore over Deps.DB (a bun.Tx per effect, the
 // catalog's functions on it); the tests' fakeWrites keeps the journal in
 // memory.
+//
+// Checkout (checkout.go) asks for the contact details, then a delivery
+// method that fits the address (checkout_delivery.go), then shows a
+// summary the shopper confirms; the order is placed only if it matches
+// that summary's fingerprint (lines, prices, contact, delivery, the
+// promo discount: checkout_promo.go).
 //
 // Side effects are idempotent per turn (effects.go). Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own
