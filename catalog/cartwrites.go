@@ -20,7 +20,7 @@ import (
 // addItemSQL inserts the line or adds to it, if the product is sold and
 // the new quantity is within stock and MaxCartQuantity.
 const addItemSQL = `INSERT INTO cart_items (cart_id, product_id, quantity, added_by)
-SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.stock >= ?
+SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.variant_count = 0 AND p.stock >= ?
 ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
 WHERE cart_items.quantity + excluded.quantity <= ? AND EXISTS (
 	SELECT 1 FROM products AS q WHERE q.id = excluded.product_id AND q.active
@@ -30,7 +30,7 @@ RETURNING quantity`
 // setItemSQL inserts the line or sets its quantity, if the product is
 // sold and has that many in stock.
 const setItemSQL = `INSERT INTO cart_items (cart_id, product_id, quantity, added_by)
-SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.stock >= ?
+SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.variant_count = 0 AND p.stock >= ?
 ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
 RETURNING quantity`
 
@@ -110,6 +110,9 @@ func refusal(ctx context.Context, db bun.IDB, cartID int64, sku string, quantity
 	p, err := GetProduct(ctx, db, sku)
 	if err != nil {
 		return err
+	}
+	if p.HasVariants() {
+		return fmt.Errorf("catalog: %s: %w", sku, ErrNeedsVariant)
 	}
 	want := quantity
 	if adding {

@@ -150,6 +150,9 @@ func cancelOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 			return nil, false, err
 		}
 	}
+	if err := RollupParents(ctx, tx, o.itemSKUs()...); err != nil {
+		return nil, false, err
+	}
 	if err := releasePromoUse(ctx, tx, o); err != nil {
 		return nil, false, err
 	}
@@ -227,6 +230,9 @@ func refundOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 		if err := returnUnits(ctx, tx, items[l.ItemID], l.Qty); err != nil {
 			return nil, false, err
 		}
+	}
+	if err := RollupParents(ctx, tx, o.itemSKUs()...); err != nil {
+		return nil, false, err
 	}
 	return o, true, nil
 }

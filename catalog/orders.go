@@ -97,6 +97,8 @@ type OrderItem struct {
 	// RefundedQty is how many units the merchant refunded (and took back
 	// into stock).
 	RefundedQty int `bun:"refunded_qty,notnull"`
+	// Options are a variant's option values as sold ("size": "42").
+	Options map[string]string `bun:"options,notnull"`
 }
 
 // OrderRequest is everything PlaceOrder needs. IdempotencyKey is derived
@@ -227,10 +229,20 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 	for i, it := range items {
 		pid := it.ProductID
 		lines[i] = OrderItem{OrderID: o.ID, ProductID: &pid, SKU: it.Product.SKU, Title: it.Product.Title,
-			UnitPrice: it.Product.Price, Quantity: it.Quantity, AddedBy: it.AddedBy}
+			UnitPrice: it.Product.Price, Quantity: it.Quantity, AddedBy: it.AddedBy, Options: it.Product.Options}
+		if lines[i].Options == nil {
+			lines[i].Options = map[string]string{}
+		}
 	}
 	if _, err := tx.NewInsert().Model(&lines).Returning("NULL").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("catalog: insert order items: %w", err)
+	}
+	skus := make([]string, len(items))
+	for i, it := range items {
+		skus[i] = it.Product.SKU
+	}
+	if err := RollupParents(ctx, tx, skus...); err != nil {
+		return nil, err
 	}
 	if promo != nil {
 		if err := recordRedemption(ctx, tx, promo, o); err != nil {
@@ -342,6 +354,9 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 				return nil, err
 			}
 		}
+		if err := RollupParents(ctx, db, o.itemSKUs()...); err != nil {
+			return nil, err
+		}
 		if err := releasePromoUse(ctx, db, o); err != nil {
 			return nil, err
 		}
@@ -385,4 +400,13 @@ func MarkOrderPaid(ctx context.Context, db bun.IDB, number, provider, chargeID s
 	}
 	o, err = GetOrder(ctx, db, o.Number)
 	return o, err == nil, err
+}
+
+// itemSKUs lists the SKUs of the order's lines.
+func (o *Order) itemSKUs() []string {
+	skus := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		skus[i] = it.SKU
+	}
+	return skus
 }

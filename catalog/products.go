@@ -30,8 +30,17 @@ type Product struct {
 	RatingAvg   float64           `bun:"rating_avg,notnull"`
 	RatingCount int               `bun:"rating_count,notnull"`
 	SoldCount   int               `bun:"sold_count,notnull"`
-	CreatedAt   time.Time         `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt   time.Time         `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Variants (variants.go): a variant has ParentID and its option
+	// values in Options; a parent has OptionNames, VariantCount > 0, and
+	// Stock, SoldCount, Price (the lowest) and PriceMax rolled up from its
+	// active variants.
+	ParentID     *int64            `bun:"parent_id"`
+	Options      map[string]string `bun:"options,notnull"`
+	OptionNames  []string          `bun:"option_names,notnull"`
+	VariantCount int               `bun:"variant_count,notnull"`
+	PriceMax     int64             `bun:"price_max,notnull"`
+	CreatedAt    time.Time         `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt    time.Time         `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // InStock reports whether at least one unit can be sold.
@@ -52,6 +61,14 @@ type ProductInput struct {
 	ImageURLs    []string
 	Attributes   map[string]string
 	Inactive     bool
+	// VariantOf makes the row a variant of the product with that SKU, with
+	// Options its option values (name → value). A variant inherits the
+	// parent's title, description, brand, category and images where it
+	// leaves them empty. OptionNames orders a parent's option names (at
+	// most three); when empty, they come from its variants.
+	VariantOf   string
+	Options     map[string]string
+	OptionNames []string
 }
 
 // Validate checks an input and normalizes it in place (trimmed strings,
@@ -64,7 +81,7 @@ func (in *ProductInput) Validate() error {
 		return fmt.Errorf("%w: missing sku", ErrInvalid)
 	case len(in.SKU) > 64 || strings.ContainsAny(in.SKU, " \t\r\n"):
 		return fmt.Errorf("%w: sku %q must be at most 64 characters without spaces", ErrInvalid, in.SKU)
-	case in.Title == "":
+	case in.Title == "" && in.VariantOf == "":
 		return fmt.Errorf("%w: missing title", ErrInvalid)
 	case in.Price < 0 || in.Price > maxAmount:
 		return fmt.Errorf("%w: price out of range", ErrInvalid)
@@ -82,7 +99,7 @@ func (in *ProductInput) Validate() error {
 	if in.ImageURLs == nil {
 		in.ImageURLs = []string{}
 	}
-	return nil
+	return in.validateOptions()
 }
 
 // UpsertResult counts what UpsertProducts did.
@@ -91,45 +108,56 @@ type UpsertResult struct {
 	Updated  int
 }
 
-// UpsertProducts inserts or updates products by SKU in one statement, creates
-// missing categories, and queues a search-index update for each. Inputs must
-// be valid (see Validate) and have distinct SKUs. Run it in a transaction to
-// make the batch atomic.
+// UpsertProducts inserts or updates products by SKU, creates missing
+// categories, and queues a search-index update for each. Plain products
+// and parents are written first, then variants (ProductInput.VariantOf)
+// with their parent's id and what they inherit from it; parents are then
+// rolled up (RollupParents). Inputs must be valid (see Validate), have
+// distinct SKUs and pass CheckVariants. Run it in a transaction to make
+// the batch atomic.
 func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (UpsertResult, error) {
 	var res UpsertResult
 	if len(ins) == 0 {
 		return res, nil
 	}
-	cats := map[string]*int64{}
-	skus := make([]string, len(ins))
-	rows := make([]Product, len(ins))
-	now := time.Now().UTC()
-	for i, in := range ins {
-		skus[i] = in.SKU
-		catID, err := categoryID(ctx, db, cats, in.CategoryPath)
+	var plain, variants []ProductInput
+	for _, in := range ins {
+		if in.VariantOf == "" {
+			plain = append(plain, in)
+		} else {
+			variants = append(variants, in)
+		}
+	}
+	if len(variants) > 0 {
+		errs, err := CheckVariants(ctx, db, ins)
 		if err != nil {
 			return res, err
 		}
-		rows[i] = Product{
-			SKU: in.SKU, Title: in.Title, Description: in.Description, Brand: in.Brand,
-			CategoryID: catID, Attributes: in.Attributes, Price: in.Price, Currency: in.Currency,
-			Stock: in.Stock, Active: !in.Inactive, ImageURLs: in.ImageURLs, CreatedAt: now, UpdatedAt: now,
+		for _, e := range errs {
+			if e != nil {
+				return res, e
+			}
 		}
 	}
-	existing, err := db.NewSelect().Model((*Product)(nil)).Where("sku IN (?)", bun.List(skus)).Count(ctx)
-	if err != nil {
-		return res, fmt.Errorf("catalog: upsert products: count existing: %w", err)
+	cats := map[string]*int64{}
+	for _, batch := range [][]ProductInput{plain, variants} {
+		if len(batch) == 0 {
+			continue
+		}
+		rows, err := productRows(ctx, db, cats, batch)
+		if err != nil {
+			return res, err
+		}
+		r, err := upsertRows(ctx, db, rows)
+		if err != nil {
+			return res, err
+		}
+		res.Inserted += r.Inserted
+		res.Updated += r.Updated
 	}
-	_, err = db.NewInsert().Model(&rows).
-		On("CONFLICT (sku) DO UPDATE").
-		Set("title = EXCLUDED.title, description = EXCLUDED.description, brand = EXCLUDED.brand").
-		Set("category_id = EXCLUDED.category_id, attributes = EXCLUDED.attributes").
-		Set("price = EXCLUDED.price, currency = EXCLUDED.currency, stock = EXCLUDED.stock").
-		Set("active = EXCLUDED.active, image_urls = EXCLUDED.image_urls, updated_at = EXCLUDED.updated_at").
-		Returning("NULL").
-		Exec(ctx)
-	if err != nil {
-		return res, fmt.Errorf("catalog: upsert products: %w", err)
+	skus := make([]string, len(ins))
+	for i, in := range ins {
+		skus[i] = in.SKU
 	}
 	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, skus...); err != nil {
 		return res, err
@@ -137,9 +165,113 @@ func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (Upsert
 	if err := wakeStockAlertsBySKU(ctx, db, skus...); err != nil {
 		return res, err
 	}
-	res.Updated = int(existing)
-	res.Inserted = len(ins) - res.Updated
-	return res, nil
+	return res, RollupParents(ctx, db, skus...)
+}
+
+// productRows turns inputs into rows; a variant gets its parent's id and
+// inherits what it leaves empty.
+func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []ProductInput) ([]Product, error) {
+	parents := map[string]*Product{}
+	for _, in := range ins {
+		if in.VariantOf != "" {
+			parents[in.VariantOf] = nil
+		}
+	}
+	if len(parents) > 0 {
+		list := make([]string, 0, len(parents))
+		for sku := range parents {
+			list = append(list, sku)
+		}
+		ps, err := GetProducts(ctx, db, list)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ps {
+			parents[ps[i].SKU] = &ps[i]
+		}
+	}
+	now := time.Now().UTC()
+	rows := make([]Product, len(ins))
+	for i, in := range ins {
+		catID, err := categoryID(ctx, db, cats, in.CategoryPath)
+		if err != nil {
+			return nil, err
+		}
+		row := Product{
+			SKU: in.SKU, Title: in.Title, Description: in.Description, Brand: in.Brand,
+			CategoryID: catID, Attributes: in.Attributes, Price: in.Price, Currency: in.Currency,
+			Stock: in.Stock, Active: !in.Inactive, ImageURLs: in.ImageURLs, CreatedAt: now, UpdatedAt: now,
+			Options: in.Options, OptionNames: in.OptionNames,
+		}
+		if row.Options == nil {
+			row.Options = map[string]string{}
+		}
+		if row.OptionNames == nil {
+			row.OptionNames = []string{}
+		}
+		if in.VariantOf != "" {
+			p := parents[in.VariantOf]
+			if p == nil {
+				return nil, fmt.Errorf("%w: unknown parent %q in variant_of", ErrInvalid, in.VariantOf)
+			}
+			row.ParentID = &p.ID
+			inherit(&row, p)
+		}
+		rows[i] = row
+	}
+	return rows, nil
+}
+
+// inherit fills what a variant row leaves empty from its parent.
+func inherit(v *Product, p *Product) {
+	if v.Title == "" {
+		v.Title = p.Title
+	}
+	if v.Description == "" {
+		v.Description = p.Description
+	}
+	if v.Brand == "" {
+		v.Brand = p.Brand
+	}
+	if v.CategoryID == nil {
+		v.CategoryID = p.CategoryID
+	}
+	if len(v.ImageURLs) == 0 {
+		v.ImageURLs = p.ImageURLs
+	}
+	if len(v.Attributes) == 0 {
+		v.Attributes = p.Attributes
+	}
+	if v.Currency == "" {
+		v.Currency = p.Currency
+	}
+}
+
+// upsertRows writes rows in one statement. A parent's option names are
+// kept when a row leaves them empty.
+func upsertRows(ctx context.Context, db bun.IDB, rows []Product) (UpsertResult, error) {
+	skus := make([]string, len(rows))
+	for i := range rows {
+		skus[i] = rows[i].SKU
+	}
+	existing, err := db.NewSelect().Model((*Product)(nil)).Where("sku IN (?)", bun.List(skus)).Count(ctx)
+	if err != nil {
+		return UpsertResult{}, fmt.Errorf("catalog: upsert products: count existing: %w", err)
+	}
+	_, err = db.NewInsert().Model(&rows).
+		On("CONFLICT (sku) DO UPDATE").
+		Set("title = EXCLUDED.title, description = EXCLUDED.description, brand = EXCLUDED.brand").
+		Set("category_id = EXCLUDED.category_id, attributes = EXCLUDED.attributes").
+		Set("price = EXCLUDED.price, currency = EXCLUDED.currency, stock = EXCLUDED.stock").
+		Set("active = EXCLUDED.active, image_urls = EXCLUDED.image_urls, updated_at = EXCLUDED.updated_at").
+		Set("parent_id = EXCLUDED.parent_id, options = EXCLUDED.options").
+		Set("option_names = CASE WHEN EXCLUDED.option_names = '[]' THEN product.option_names ELSE EXCLUDED.option_names END").
+		Returning("NULL").
+		Exec(ctx)
+	if err != nil {
+		return UpsertResult{}, fmt.Errorf("catalog: upsert products: %w", err)
+	}
+	return UpsertResult{Updated: int(existing), Inserted: len(rows) - int(existing)}, nil
 }
 
 func categoryID(ctx context.Context, db bun.IDB, cache map[string]*int64, parts []string) (*int64, error) {
@@ -216,5 +348,8 @@ func SetProductActive(ctx context.Context, db bun.IDB, sku string, active bool) 
 	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
 		return err
 	}
-	return EnqueueOutbox(ctx, db, OutboxProductUpsert, sku)
+	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, sku); err != nil {
+		return err
+	}
+	return RollupParents(ctx, db, sku)
 }

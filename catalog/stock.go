@@ -62,5 +62,8 @@ func SetStock(ctx context.Context, db bun.IDB, sku string, stock int) error {
 	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
 		return err
 	}
-	return EnqueueOutbox(ctx, db, OutboxProductUpsert, sku)
+	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, sku); err != nil {
+		return err
+	}
+	return RollupParents(ctx, db, sku)
 }

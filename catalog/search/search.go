@@ -46,9 +46,13 @@ type Query struct {
 	MaxPrice    int64
 	InStockOnly bool
 	Attributes  map[string]string // exact (case-insensitive) attribute values
-	Sort        Sort
-	Limit       int
-	Offset      int
+	// Options keeps products with variants that have an active variant in
+	// stock with these option values (name → value, case-insensitive):
+	// "size 42", "colour navy". Products are listed once, as the parent.
+	Options map[string]string
+	Sort    Sort
+	Limit   int
+	Offset  int
 }
 
 // RankText is the query text without the price phrases that restate its

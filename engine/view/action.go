@@ -25,6 +25,8 @@ const (
 	ActConfirm    ActionKind = "confirm" // confirm the checkout summary
 	ActDelivery   ActionKind = "dlv"     // choose delivery method Arg (its id) at checkout
 	ActNotify     ActionKind = "ntf"     // tell me when out-of-stock SKU is back
+	ActOption     ActionKind = "opt"     // variant picker of parent SKU; Arg the value indexes chosen so far ("2.0")
+	ActMore       ActionKind = "more"    // the next page of the list Arg names (see engine/tools paging)
 )
 
 // Action is a button press.
@@ -54,7 +56,8 @@ func ParseAction(s string) (Action, error) {
 	parts := strings.SplitN(s, "|", 4)
 	a := Action{Kind: ActionKind(parts[0])}
 	switch a.Kind {
-	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActDelivery, ActNotify:
+	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActDelivery, ActNotify,
+		ActOption, ActMore:
 	default:
 		return Action{}, fmt.Errorf("engine: unknown action %q", clip.Shorten(parts[0], 20))
 	}

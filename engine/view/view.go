@@ -14,7 +14,10 @@ func CardOf(p *catalog.Product) Card {
 		SKU: p.SKU, Title: p.Title, Brand: p.Brand, Price: p.Price, Currency: p.Currency,
 		PriceText: catalog.FormatPrice(p.Price, p.Currency), Stock: AvailableStock(p), InStock: p.InStock(),
 		Rating: p.RatingAvg, RatingCount: p.RatingCount, Summary: Summary(p.Description, 160),
-		Attributes: p.Attributes,
+		Attributes: p.Attributes, OptionNames: p.OptionNames, VariantCount: p.VariantCount, Options: p.Options,
+	}
+	if p.HasVariants() && p.PriceMax > p.Price {
+		c.PriceText = "from " + c.PriceText
 	}
 	if p.Category != nil {
 		c.Category = p.Category.Path
@@ -68,7 +71,7 @@ func CartViewOf(c *catalog.Cart, currency string) *CartView {
 		line := CartLine{
 			SKU: it.Product.SKU, Title: it.Product.Title, Qty: it.Quantity,
 			UnitPrice: it.Product.Price, LineTotal: it.Product.Price * int64(it.Quantity),
-			Stock: AvailableStock(it.Product),
+			Stock: AvailableStock(it.Product), Variant: catalog.OptionLabel(it.Product.Options, nil),
 		}
 		line.PriceText = catalog.FormatPrice(line.LineTotal, it.Product.Currency)
 		if it.Adder != nil {
@@ -132,7 +135,8 @@ func OrderViewOf(o *catalog.Order) *OrderView {
 		v.DiscountText = "−" + catalog.FormatPrice(o.DiscountCents, o.Currency)
 	}
 	for _, it := range o.Items {
-		v.Lines = append(v.Lines, OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
+		v.Lines = append(v.Lines, OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice,
+			Variant: catalog.OptionLabel(it.Options, nil)})
 	}
 	return v
 }
@@ -154,6 +158,12 @@ type Card struct {
 	ImageURL    string            `json:"image_url,omitempty"`
 	Summary     string            `json:"summary,omitempty"`
 	Attributes  map[string]string `json:"attributes,omitempty"`
+	// Variants: a parent's option names and how many variants it has
+	// (PriceText then reads "from $X" when their prices differ); Options,
+	// a variant's option values.
+	OptionNames  []string          `json:"option_names,omitempty"`
+	VariantCount int               `json:"variant_count,omitempty"`
+	Options      map[string]string `json:"options,omitempty"`
 }
 
 // Button is a quick reply or a card button.
@@ -190,6 +200,7 @@ type CartView struct {
 type CartLine struct {
 	SKU       string `json:"sku"`
 	Title     string `json:"title"`
+	Variant   string `json:"variant,omitempty"` // a variant's option values, "42 / Navy"
 	Qty       int    `json:"qty"`
 	UnitPrice int64  `json:"unit_price"`
 	LineTotal int64  `json:"line_total"`
@@ -223,6 +234,7 @@ type OrderView struct {
 type OrderLine struct {
 	SKU       string `json:"sku"`
 	Title     string `json:"title"`
+	Variant   string `json:"variant,omitempty"` // option values as sold, "42 / Navy"
 	Qty       int    `json:"qty"`
 	UnitPrice int64  `json:"unit_price"`
 }
