@@ -14,6 +14,7 @@ const (
 	EventText    EventKind = "text"    // Text is the next piece of the answer
 	EventCards   EventKind = "cards"   // Cards to show as product cards
 	EventButtons EventKind = "buttons" // Buttons as quick replies
+	EventPicker  EventKind = "picker"  // Picker: which variant to add (view.Picker)
 	EventCart    EventKind = "cart"    // Cart: the cart after a change or on request
 	EventOrder   EventKind = "order"   // Order: a placed order or its status
 	EventTyping  EventKind = "typing"  // tools are running; show a typing indicator
@@ -29,6 +30,7 @@ type Event struct {
 	Buttons []view.Button
 	Cart    *view.CartView
 	Order   *view.OrderView
+	Picker  *view.Picker
 	// Awaiting, on EventDone, is what checkout waits for from the
 	// shopper after this turn, or "" (awaiting.go).
 	Awaiting Awaiting

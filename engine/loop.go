@@ -170,6 +170,9 @@ func emitResult(ctx context.Context, sink Sink, res tools.Result) error {
 	if len(res.Buttons) > 0 {
 		evs = append(evs, Event{Kind: EventButtons, Buttons: res.Buttons})
 	}
+	if res.Picker != nil {
+		evs = append(evs, Event{Kind: EventPicker, Picker: res.Picker})
+	}
 	for _, ev := range evs {
 		if err := sink.Send(ctx, ev); err != nil {
 			return err

@@ -80,6 +80,9 @@ type Result struct {
 	Cart    *view.CartView
 	Order   *view.OrderView
 	Buttons []view.Button
+	// Picker asks which variant of a product to add (add_to_cart on a
+	// product with variants and no full choice of options).
+	Picker *view.Picker
 }
 
 // ToolError is a problem the model (or shopper) can fix: a bad argument, an
