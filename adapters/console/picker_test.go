@@ -76,7 +76,9 @@ func TestPickerLines(t *testing.T) {
 // TestPickerHostileOption: whatever follows "opt|" goes to the engine,
 // which validates it; the console only rejects what ParseAction rejects.
 func TestPickerHostileOption(t *testing.T) {
-	s := &scripted{reply: func(engine.Turn) []engine.Event { return []engine.Event{{Kind: engine.EventDone, Text: "That choice is gone."}} }}
+	s := &scripted{reply: func(engine.Turn) []engine.Event {
+		return []engine.Event{{Kind: engine.EventDone, Text: "That choice is gone."}}
+	}}
 	var out bytes.Buffer
 	in := strings.NewReader("/do opt|NOPE|0|9.9.9.<b>\n/do opt|TR-1|x|0\n")
 	if err := console.Run(context.Background(), s, in, &out, console.Options{}); err != nil {
