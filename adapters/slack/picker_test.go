@@ -174,3 +174,23 @@ func TestPickerHostileChoice(t *testing.T) {
 		t.Errorf("%d picker messages", n)
 	}
 }
+
+// TestParentCardAndVariantLines: a parent's card keeps its Add to cart
+// button (the engine answers it with the picker), and order lines name
+// the variant.
+func TestParentCardAndVariantLines(t *testing.T) {
+	e := newEnv(t, &countingEngine{reply: func(engine.Turn) []engine.Event {
+		return []engine.Event{
+			{Kind: engine.EventCards, Cards: []view.Card{{SKU: "TR-1", Title: "Trail Runner", PriceText: "from $24.00", InStock: true, Stock: 9, VariantCount: 4, OptionNames: []string{"size", "colour"}}}},
+			{Kind: engine.EventOrder, Order: &view.OrderView{Number: "A-7", Status: "paid", TotalText: "$25.00", Lines: []view.OrderLine{{SKU: "TR-1-42-NAVY", Title: "Trail Runner", Variant: "42 / Navy", Qty: 1}}}},
+			{Kind: engine.EventDone, Text: "Here."},
+		}
+	}})
+	root := e.nextTS()
+	e.postEvent(mention("UANN", "C1", root, "", "trail"))
+	card := e.waitFor("C1", root, "the card", hasText(`"block_id":"card:TR-1"`))
+	if !strings.Contains(text(card), `"text":"Add to cart","type":"plain_text"},"type":"button","value":"add|TR-1|1"`) {
+		t.Errorf("parent card: %s", text(card))
+	}
+	e.waitFor("C1", root, "the order", hasText("1 × Trail Runner (42 / Navy)"))
+}

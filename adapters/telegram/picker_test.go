@@ -184,3 +184,29 @@ func TestPickerHostileCallback(t *testing.T) {
 		}
 	}
 }
+
+// TestParentCardAndVariantLines: a parent's card keeps its Add to cart
+// button (the engine answers it with the picker), and order lines name
+// the variant.
+func TestParentCardAndVariantLines(t *testing.T) {
+	r := newRig(t, catalogtest.SQLite(t), func(c *Config) {
+		c.Engine = scripted(func(engine.Turn) []engine.Event {
+			return []engine.Event{
+				{Kind: engine.EventCards, Cards: []view.Card{{SKU: "TR-1", Title: "Trail Runner", PriceText: "from $24.00", InStock: true, Stock: 9, VariantCount: 4, OptionNames: []string{"size", "colour"}}}},
+				{Kind: engine.EventOrder, Order: &view.OrderView{Number: "A-7", Status: "paid", TotalText: "$25.00", Lines: []view.OrderLine{{SKU: "TR-1-42-NAVY", Title: "Trail Runner", Variant: "42 / Navy", Qty: 1}}}},
+				{Kind: engine.EventDone},
+			}
+		})
+	})
+	r.waitHandled(r.srv.Push(telegramtest.Text(telegramtest.User(715, "Ed"), "trail")))
+	msgs := r.sent("715")
+	if len(msgs) != 2 {
+		t.Fatalf("calls:\n%s", telegramtest.Dump(msgs))
+	}
+	if b := msgs[0].Buttons(); b["🛒 Add to cart"] != "add|TR-1|1" || b["Details"] != "det|TR-1" {
+		t.Errorf("parent card buttons = %v", b)
+	}
+	if !strings.Contains(msgs[1].Text(), "• Trail Runner (42 / Navy) × 1") {
+		t.Errorf("order = %q", msgs[1].Text())
+	}
+}
