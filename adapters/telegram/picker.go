@@ -10,8 +10,13 @@ import (
 	"shopbot/engine/view"
 )
 
-// pickerPerRow is how many option values share a keyboard row.
-const pickerPerRow = 4
+// pickerPerRow is how many option values share a keyboard row;
+// maxPickerButtons bounds a picker's keyboard (Telegram takes about 100
+// buttons in one).
+const (
+	pickerPerRow     = 4
+	maxPickerButtons = 100
+)
 
 // picker shows a variant picker: the product (a photo with a caption
 // when it has an image), what was chosen so far, the question, and the
@@ -72,7 +77,11 @@ func pickerHTML(p *view.Picker) string {
 func (a *Adapter) pickerKeyboard(ctx context.Context, p *view.Picker) models.ReplyMarkup {
 	var rows [][]inlineButton
 	var row []inlineButton
-	for _, b := range p.Values {
+	for i, b := range p.Values {
+		if i == maxPickerButtons {
+			a.log.WarnContext(ctx, "telegram: picker values cut", "sku", p.SKU, "values", len(p.Values))
+			break
+		}
 		act := b.Action
 		if act.Kind == "" { // a button built without its action
 			var err error

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/go-telegram/bot/models"
+
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine"
@@ -208,5 +210,35 @@ func TestParentCardAndVariantLines(t *testing.T) {
 	}
 	if !strings.Contains(msgs[1].Text(), "• Trail Runner (42 / Navy) × 1") {
 		t.Errorf("order = %q", msgs[1].Text())
+	}
+}
+
+// TestPickerMessage: only a keyboard of option choices and one-unit adds
+// reads as a picker; a card (Details), a cart (− and +), bad data or no
+// keyboard do not.
+func TestPickerMessage(t *testing.T) {
+	kb := func(data ...string) *models.Message {
+		var row []models.InlineKeyboardButton
+		for _, d := range data {
+			row = append(row, models.InlineKeyboardButton{Text: d, CallbackData: d})
+		}
+		return &models.Message{ReplyMarkup: &models.InlineKeyboardMarkup{InlineKeyboard: [][]models.InlineKeyboardButton{row}}}
+	}
+	for _, c := range []struct {
+		m    *models.Message
+		want bool
+	}{
+		{kb("opt|TR-1|0|0", "opt|TR-1|0|1"), true},
+		{kb("add|TR-1-42-NAVY|1", "add|TR-1-42-RED|1"), true},
+		{kb("add|TR-1|1", "det|TR-1", "sim|TR-1"), false},
+		{kb("rm|TR-1", "det|TR-1", "set|TR-1|2"), false},
+		{kb("add|TR-1|2"), false},
+		{kb("nonsense"), false},
+		{&models.Message{}, false},
+		{nil, false},
+	} {
+		if got := pickerMessage(c.m); got != c.want {
+			t.Errorf("pickerMessage(%+v) = %v", c.m, got)
+		}
 	}
 }
