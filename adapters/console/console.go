@@ -24,6 +24,9 @@ type Options struct {
 	Interactive bool   // prompt and stream; else one reply block per line
 	User        string // platform user id of the terminal user
 	Locale      string
+	// Notices, when set, are printed between turns (NewNotices with the
+	// same User).
+	Notices *Notices
 }
 
 // Run chats until in ends or ctx is cancelled.
@@ -38,6 +41,10 @@ func Run(ctx context.Context, h Handler, in io.Reader, out io.Writer, opts Optio
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 64<<10)
 	for n := 1; ; n++ {
+		// Notices that came during the last turn (or before the first).
+		if err := printNotices(out, opts.Notices); err != nil {
+			return err
+		}
 		if opts.Interactive {
 			fmt.Fprint(out, "you> ")
 		}
@@ -91,4 +98,15 @@ func reply(ctx context.Context, h Handler, t engine.Turn, out io.Writer, interac
 		}
 	}
 	return p.finish()
+}
+
+// printNotices prints the notices that arrived since the last turn, as a
+// block of their own.
+func printNotices(out io.Writer, ns *Notices) error {
+	lines := ns.take()
+	if len(lines) == 0 {
+		return nil
+	}
+	_, err := io.WriteString(out, strings.Join(lines, "\n")+"\n\n")
+	return err
 }

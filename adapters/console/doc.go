@@ -6,5 +6,8 @@
 // be scripted and tested from the shell.
 //
 // Button actions can be typed as "/do add|SKU|1" (the same encoding the
-// other adapters put in callback data).
+// other adapters put in callback data). A variant picker prints one such
+// line per value (picker.go); cart and order lines name the variant.
+// Notices for the terminal user (back in stock, order status, a
+// merchant's reply) wait in Notices and print between turns (notice.go).
 package console

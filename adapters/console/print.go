@@ -41,6 +41,9 @@ func (p *printer) send(_ context.Context, ev engine.Event) error {
 	case engine.EventOrder:
 		o := ev.Order
 		p.blocks = append(p.blocks, fmt.Sprintf("order %s · %s · %s", o.Number, o.Status, o.TotalText))
+		for _, l := range o.Lines {
+			p.blocks = append(p.blocks, fmt.Sprintf("  %d × %s", l.Qty, withVariant(l.Title, l.Variant)))
+		}
 		if pl := o.PromoLine(); pl != "" {
 			p.blocks = append(p.blocks, "  "+pl)
 		}
@@ -50,6 +53,10 @@ func (p *printer) send(_ context.Context, ev engine.Event) error {
 			labels = append(labels, "["+b.Label+"] /do "+b.Data)
 		}
 		p.blocks = append(p.blocks, "  "+strings.Join(labels, "  "))
+	case engine.EventPicker:
+		if ev.Picker != nil {
+			p.blocks = append(p.blocks, pickerLines(ev.Picker)...)
+		}
 	}
 	return nil
 }
@@ -88,7 +95,15 @@ func cardLine(c view.Card) string {
 	case c.Stock <= 5:
 		stock = fmt.Sprintf("only %d left", c.Stock)
 	}
-	return fmt.Sprintf("%s · %s · %s · %s", c.SKU, c.Title, c.PriceText, stock)
+	line := fmt.Sprintf("%s · %s · %s · %s", c.SKU, c.Title, c.PriceText, stock)
+	if c.VariantCount > 0 {
+		// Adding a parent asks for its options first (the picker).
+		line += fmt.Sprintf(" · %d variants", c.VariantCount)
+		if len(c.OptionNames) > 0 {
+			line += " (" + strings.Join(c.OptionNames, ", ") + ")"
+		}
+	}
+	return line
 }
 
 func cartLines(c *view.CartView) []string {
@@ -97,7 +112,7 @@ func cartLines(c *view.CartView) []string {
 	}
 	lines := []string{fmt.Sprintf("cart · %d item(s) · %s", c.Units, c.TotalText)}
 	for _, l := range c.Lines {
-		s := fmt.Sprintf("  %d × %s (%s) · %s", l.Qty, l.Title, l.SKU, l.PriceText)
+		s := fmt.Sprintf("  %d × %s (%s) · %s", l.Qty, withVariant(l.Title, l.Variant), l.SKU, l.PriceText)
 		if l.AddedBy != "" && c.Shared {
 			s += " · added by " + l.AddedBy
 		}
@@ -107,4 +122,13 @@ func cartLines(c *view.CartView) []string {
 		lines = append(lines, "  "+pl)
 	}
 	return lines
+}
+
+// withVariant names a cart or order line's variant after its title:
+// "Trail Runner (42 / Navy)".
+func withVariant(title, variant string) string {
+	if variant == "" {
+		return title
+	}
+	return title + " (" + variant + ")"
 }

@@ -177,7 +177,7 @@ func cartBlocks(v *view.CartView) []slack.Block {
 			out = append(out, slack.NewContextBlock("", mrkdwn(fmt.Sprintf("…and %d more line(s)", len(v.Lines)-i))))
 			break
 		}
-		text := fmt.Sprintf("%d × %s — %s", l.Qty, escape(truncateRunes(l.Title, 200)), escape(l.PriceText))
+		text := fmt.Sprintf("%d × %s — %s", l.Qty, escape(truncateRunes(withVariant(l.Title, l.Variant), 200)), escape(l.PriceText))
 		if v.Shared && l.AddedBy != "" {
 			text += "\n_added by " + escape(truncateRunes(l.AddedBy, 80)) + "_"
 		}
@@ -201,7 +201,7 @@ func orderBlocks(o *view.OrderView, headline string) []slack.Block {
 			fmt.Fprintf(&b, "…and %d more line(s)\n", len(o.Lines)-i)
 			break
 		}
-		fmt.Fprintf(&b, "%d × %s\n", l.Qty, escape(truncateRunes(l.Title, 120)))
+		fmt.Fprintf(&b, "%d × %s\n", l.Qty, escape(truncateRunes(withVariant(l.Title, l.Variant), 160)))
 	}
 	if pl := o.PromoLine(); pl != "" {
 		fmt.Fprintf(&b, "%s\n", escape(pl))
@@ -242,4 +242,13 @@ func uniqueActions(blocks []slack.Block) []slack.Block {
 		}
 	}
 	return blocks
+}
+
+// withVariant names a cart or order line's variant after its title:
+// "Trail Runner (42 / Navy)".
+func withVariant(title, variant string) string {
+	if variant == "" {
+		return title
+	}
+	return title + " (" + variant + ")"
 }

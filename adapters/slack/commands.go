@@ -127,6 +127,9 @@ type responder struct {
 	blocks  []slack.Block
 	buttons []view.Button
 	done    bool
+	// pressed is the picker choice behind the turn: its answer replaces
+	// the ephemeral picker message (replace_original).
+	pressed *pressedPicker
 }
 
 func (a *Adapter) newResponder(u string) *responder { return &responder{a: a, url: u} }
@@ -144,6 +147,9 @@ func (r *responder) Send(ctx context.Context, ev engine.Event) error {
 		r.blocks = append(r.blocks, cardsBlocks(ev.Cards)...)
 	case engine.EventCart:
 		if ev.Cart != nil {
+			if l, ok := pickedLine(r.pressed, ev.Cart); ok {
+				r.blocks = append(r.blocks, pickedBlocks(l)...)
+			}
 			r.blocks = append(r.blocks, cartBlocks(ev.Cart)...)
 		}
 	case engine.EventOrder:
@@ -152,6 +158,10 @@ func (r *responder) Send(ctx context.Context, ev engine.Event) error {
 		}
 	case engine.EventButtons:
 		r.buttons = append(r.buttons, ev.Buttons...)
+	case engine.EventPicker:
+		if ev.Picker != nil {
+			r.blocks = append(r.blocks, pickerBlocks(ev.Picker)...)
+		}
 	}
 	return nil
 }
@@ -171,7 +181,8 @@ func (r *responder) finish(ctx context.Context) {
 		if i == maxResponses {
 			break
 		}
-		msg := &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: fallbackText(text), Blocks: &slack.Blocks{BlockSet: uniqueActions(bs)}}
+		msg := &slack.WebhookMessage{ResponseType: slack.ResponseTypeEphemeral, Text: fallbackText(text), Blocks: &slack.Blocks{BlockSet: uniqueActions(bs)},
+			ReplaceOriginal: i == 0 && r.pressed != nil}
 		err := r.a.api.do(ctx, "response_url", func(ctx context.Context) error {
 			return slack.PostWebhookCustomHTTPContext(ctx, r.url, r.a.cfg.HTTPClient, msg)
 		})

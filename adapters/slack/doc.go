@@ -45,6 +45,15 @@
 // characters per section, & < > escaped) and a 429's Retry-After holds
 // back further calls of that method.
 //
+// A variant picker (picker.go) is a section (title, price, options chosen
+// so far, the question) and an actions block with a static_select whose
+// option values are the engine actions; a choice comes back as
+// block_actions with selected_option.value and runs as a turn like a
+// button. A narrowing choice replaces the picker message in place
+// (chat.update, or replace_original through response_url for an
+// ephemeral one); the last choice closes it as "✓ Trail Runner — 42 /
+// Navy" and the cart follows. Cart and order lines name the variant.
+//
 // The App Home tab shows the user's cart, the channel carts they added to
 // and their recent orders (engine.Home builds it, home.go renders it). Notifiers deliver merchant notices (new orders,
 // handoffs from any channel) to the orders channel and shopper notices

@@ -67,7 +67,7 @@ func (a *Adapter) interactionWork(payload []byte, count bool) (key string, w wor
 		return "", work{}, fmt.Errorf("%w: block_actions without actions", errBadPayload)
 	}
 	ba := cb.ActionCallback.BlockActions[0]
-	act, err := view.ParseAction(ba.Value)
+	act, err := view.ParseAction(actionValue(ba))
 	if err != nil {
 		return "", work{}, fmt.Errorf("%w: %v", errBadPayload, err)
 	}
@@ -88,6 +88,10 @@ func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction,
 		return engine.Turn{Channel: "slack", UserID: user, UserName: a.api.userName(ctx, user, cb.User.Name),
 			Action: &act, DedupKey: "action:" + cb.TriggerID}
 	}
+	var picked *pressedPicker
+	if strings.HasPrefix(ba.BlockID, pickerBlock) {
+		picked = &pressedPicker{action: act}
+	}
 	if cb.Container.IsEphemeral || channel == "" {
 		if cb.ResponseURL == "" {
 			return "", nil
@@ -95,8 +99,13 @@ func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction,
 		return "cmd/" + user, func(ctx context.Context) {
 			t := turn(ctx)
 			t.ChatID = user // the slash-command conversation
-			a.runTurn(ctx, t, a.newResponder(cb.ResponseURL))
+			res := a.newResponder(cb.ResponseURL)
+			res.pressed = picked
+			a.runTurn(ctx, t, res)
 		}
+	}
+	if picked != nil {
+		picked.ts = firstNonEmpty(cb.Container.MessageTs, cb.Message.Timestamp)
 	}
 	thread := firstNonEmpty(cb.Container.ThreadTs, cb.Message.ThreadTimestamp)
 	shared := !strings.HasPrefix(channel, "D")
@@ -113,6 +122,17 @@ func (a *Adapter) actionJob(cb slack.InteractionCallback, ba *slack.BlockAction,
 		if origin != "" {
 			a.rememberCart(ctx, channel, thread, origin)
 		}
-		a.runTurn(ctx, t, a.newReply(channel, thread, team, user))
+		r := a.newReply(channel, thread, team, user)
+		r.pressed = picked
+		a.runTurn(ctx, t, r)
 	}
+}
+
+// actionValue is the engine action a block action carries: a button's
+// value, or the option chosen in a select menu (a variant picker).
+func actionValue(ba *slack.BlockAction) string {
+	if ba.Type == slack.ActionType(slack.OptTypeStatic) {
+		return ba.SelectedOption.Value
+	}
+	return ba.Value
 }

@@ -39,6 +39,7 @@ type reply struct {
 	last     time.Time       // last stream or update call
 	buttons  []view.Button
 	answered bool
+	pressed  *pressedPicker // the picker choice behind the turn (picker.go)
 }
 
 func (a *Adapter) newReply(channel, thread, team, user string) *reply {
@@ -58,7 +59,12 @@ func (r *reply) Send(ctx context.Context, ev engine.Event) error {
 		}
 	case engine.EventCart:
 		if ev.Cart != nil {
+			r.picked(ctx, ev.Cart)
 			r.cart(ctx, ev.Cart)
+		}
+	case engine.EventPicker:
+		if ev.Picker != nil {
+			r.picker(ctx, ev.Picker)
 		}
 	case engine.EventOrder:
 		if ev.Order != nil {

@@ -42,6 +42,14 @@
 // telegram_payment_charge_id (engine.ConfirmPayment). Notify delivers
 // order status changes and merchant replies (engine.Notifier).
 //
+// A variant picker (picker.go) is one message (a photo with a caption
+// when the product has an image) with the option's values four to a
+// row; pressing a value of an earlier option edits that message in place
+// (editMessageText, or editMessageCaption for a photo) into the next
+// question, and pressing one of the last option closes it as
+// "✓ Trail Runner — 42 / Navy" while the cart follows as for any add.
+// Cart and order lines name the variant.
+//
 // Limits (send.go): new messages are paced per chat (about 1/s private,
 // 20/min groups), 429s are waited out for retry_after with bounded
 // attempts, and a chat that blocked the bot or no longer exists is

@@ -120,7 +120,11 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	}
 	t := a.turnBase(*chat, q.From, u.ID)
 	t.Action = &act
-	a.turn(ctx, *chat, t, &pressed{action: act, messageID: msgID}, j.slot)
+	p := &pressed{action: act, messageID: msgID}
+	if m := q.Message.Message; m != nil {
+		p.photo, p.picker = len(m.Photo) > 0, pickerMessage(m)
+	}
+	a.turn(ctx, *chat, t, p, j.slot)
 }
 
 func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
@@ -140,10 +144,13 @@ const (
 	maxLocaleRunes = 16
 )
 
-// pressed is the button behind a turn.
+// pressed is the button behind a turn: its action, and the message that
+// held it (a photo: edits change its caption; a variant picker: picker.go).
 type pressed struct {
 	action    view.Action
 	messageID int
+	photo     bool
+	picker    bool
 }
 
 // turn runs a turn through the engine and renders the reply.

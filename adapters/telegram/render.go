@@ -181,7 +181,7 @@ func cartHTML(cv *view.CartView, locale string) string {
 	}
 	lines := []string{head}
 	for i, l := range cv.Lines {
-		line := fmt.Sprintf("%d. %s × %d — %s", i+1, esc(truncateVisible(l.Title, 80)), l.Qty, esc(l.PriceText))
+		line := fmt.Sprintf("%d. %s × %d — %s", i+1, esc(truncateVisible(withVariant(l.Title, l.Variant), 120)), l.Qty, esc(l.PriceText))
 		if cv.Shared && l.AddedBy != "" {
 			line += " <i>(" + esc(fmt.Sprintf(text(locale, txtAddedBy), truncateVisible(l.AddedBy, 40))) + ")</i>"
 		}
@@ -202,7 +202,11 @@ func (a *Adapter) cartKeyboard(ctx context.Context, cv *view.CartView, locale st
 		if l.Qty <= 1 {
 			minus, ok1 = a.inlineButton(ctx, "−", view.Action{Kind: view.ActRemove, SKU: l.SKU})
 		}
-		label, ok2 := a.inlineButton(ctx, fmt.Sprintf("%s × %d", truncateVisible(l.Title, 24), l.Qty), view.Action{Kind: view.ActDetails, SKU: l.SKU})
+		name := truncateVisible(l.Title, 24)
+		if l.Variant != "" {
+			name = truncateVisible(withVariant(l.Title, l.Variant), 36)
+		}
+		label, ok2 := a.inlineButton(ctx, fmt.Sprintf("%s × %d", name, l.Qty), view.Action{Kind: view.ActDetails, SKU: l.SKU})
 		plus, ok3 := a.inlineButton(ctx, "+", view.Action{Kind: view.ActSet, SKU: l.SKU, Qty: l.Qty + 1})
 		if ok1 && ok2 && ok3 {
 			rows = append(rows, []inlineButton{minus, label, plus})
@@ -232,7 +236,7 @@ func (r *reply) order(ctx context.Context, ov *view.OrderView) {
 func orderHTML(ov *view.OrderView, locale string) string {
 	lines := []string{fmt.Sprintf(text(locale, txtOrder), esc(ov.Number), esc(ov.Status))}
 	for _, l := range ov.Lines {
-		lines = append(lines, fmt.Sprintf("• %s × %d", esc(truncateVisible(l.Title, 80)), l.Qty))
+		lines = append(lines, fmt.Sprintf("• %s × %d", esc(truncateVisible(withVariant(l.Title, l.Variant), 120)), l.Qty))
 	}
 	if pl := ov.PromoLine(); pl != "" {
 		lines = append(lines, esc(pl))
@@ -242,4 +246,13 @@ func orderHTML(ov *view.OrderView, locale string) string {
 		lines = append(lines, esc(fmt.Sprintf(text(locale, txtTracking), ov.Tracking)))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// withVariant names a cart or order line's variant after its title:
+// "Trail Runner (42 / Navy)".
+func withVariant(title, variant string) string {
+	if variant == "" {
+		return title
+	}
+	return title + " (" + variant + ")"
 }

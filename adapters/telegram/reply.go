@@ -79,7 +79,13 @@ func (r *reply) Send(ctx context.Context, ev engine.Event) error {
 		r.cards(ctx, ev.Cards)
 	case engine.EventCart:
 		r.flush(ctx, false)
+		r.pickedDone(ctx, ev.Cart)
 		r.cart(ctx, ev.Cart)
+	case engine.EventPicker:
+		r.flush(ctx, false)
+		if ev.Picker != nil {
+			r.picker(ctx, ev.Picker)
+		}
 	case engine.EventOrder:
 		r.flush(ctx, false)
 		r.order(ctx, ev.Order)

@@ -3,9 +3,17 @@
 //
 //	POST /api/chat  {"session": "<client id>", "message": "…"}  or  {"session": "…", "action": "add|SKU|1"}
 //
-// answers {"reply", "cards", "buttons", "cart", "order"}; with
-// Accept: text/event-stream it streams typed events instead (text, cards,
-// buttons, cart, order, typing, done, error) as server-sent events.
+// answers {"reply", "cards", "buttons", "cart", "order", "picker",
+// "notices"}; with Accept: text/event-stream it streams typed events
+// instead (text, cards, buttons, picker, cart, order, typing, done, error,
+// and notice first) as server-sent events. A picker ({"type": "picker"},
+// picker.go) asks which variant to add: its buttons' data are posted back
+// as the action. Cart and order lines carry "variant" ("42 / Navy").
+//
+// Notices for a web shopper (back in stock with an add button, order
+// status, a merchant's reply) wait in memory for the session (Notify,
+// notice.go) and come with its next answer, or from
+// GET /api/chat/notices?session=… (Chat.Notices) for a polling client.
 //
 // The session id is the shopper's identity on the web channel, so clients
 // must generate unguessable ids (16–64 characters, e.g. a UUID). Malformed

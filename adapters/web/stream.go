@@ -18,6 +18,8 @@ const streamWriteWindow = time.Minute
 //
 //	event: text     data: {"text": "…"}
 //	event: cards    data: {"cards": [...]}
+//	event: picker   data: {"type": "picker", "prompt": "…", "buttons": [...]}
+//	event: notice   data: {"type": "notice", "kind": "back_in_stock", …}
 //	event: done     data: {"reply": "…"}
 func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) {
 	// ResponseController reaches the connection through middleware that
@@ -31,6 +33,11 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 			w.Header().Set("X-Accel-Buffering", "no")
 			w.WriteHeader(http.StatusOK)
 			started = true
+			// Notices that came since the last request, before the
+			// answer: a 200 is committed, so they are delivered.
+			for _, n := range c.mail.take(turn.ChatID) {
+				_ = writeData(w, "notice", n)
+			}
 		}
 	}
 	// An error before anything else is held back: if the turn failed
@@ -85,13 +92,23 @@ func writeEvent(w http.ResponseWriter, ev engine.Event) error {
 		data = map[string]any{"cart": ev.Cart}
 	case engine.EventOrder:
 		data = map[string]any{"order": ev.Order}
+	case engine.EventPicker:
+		if ev.Picker == nil {
+			return nil
+		}
+		data = pickerOf(ev.Picker)
 	default:
 		data = map[string]any{}
 	}
+	return writeData(w, string(ev.Kind), data)
+}
+
+// writeData writes one server-sent event.
+func writeData(w http.ResponseWriter, event string, data any) error {
 	b, err := json.Marshal(data)
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Kind, b)
+	_, err = fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
 	return err
 }

@@ -28,6 +28,7 @@ type Handler interface {
 type Chat struct {
 	engine Handler
 	log    *slog.Logger
+	mail   mailbox // notices waiting for their session (notice.go)
 }
 
 // New returns the web chat handler for POST /api/chat.
@@ -56,6 +57,8 @@ type response struct {
 	Buttons []view.Button   `json:"buttons"`
 	Cart    *view.CartView  `json:"cart"`
 	Order   *view.OrderView `json:"order"`
+	Picker  *pickerEvent    `json:"picker,omitempty"`  // which variant to add (picker.go)
+	Notices []noticeEvent   `json:"notices,omitempty"` // came since the session's last request
 }
 
 // ServeHTTP handles one chat message.
@@ -81,6 +84,7 @@ func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if c.failed(w, r, err) {
 		return
 	}
+	resp.Notices = c.mail.take(turn.ChatID)
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -178,6 +182,10 @@ func collect(resp *response, ev engine.Event) {
 		resp.Cart = ev.Cart
 	case engine.EventOrder:
 		resp.Order = ev.Order
+	case engine.EventPicker:
+		if ev.Picker != nil {
+			resp.Picker = pickerOf(ev.Picker)
+		}
 	case engine.EventDone, engine.EventError:
 		resp.Reply = ev.Text
 	}

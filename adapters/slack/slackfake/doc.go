@@ -13,5 +13,9 @@
 // than 50 blocks, a section text over 3,000 characters or a button value
 // over 2,000, a block_id or action_id used twice in a message
 // (invalid_blocks), a text over 40,000 characters
-// (msg_too_long). Production code never imports it.
+// (msg_too_long), a static_select without options, with more than 100,
+// an option text over 75 characters or a value over 150 or repeated.
+// SelectAction builds the block_actions entry of a member's choice in a
+// select menu, FindSelect finds the menu offering a value (selects.go).
+// Production code never imports it.
 package slackfake

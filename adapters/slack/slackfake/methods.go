@@ -231,8 +231,37 @@ func elementOK(e map[string]any) bool {
 			len(str(e["action_id"])) <= 255 && str(e["action_id"]) != ""
 	case "image":
 		return str(e["image_url"]) != "" && str(e["alt_text"]) != ""
+	case "static_select":
+		return selectOK(e)
 	}
 	return false
+}
+
+// selectOK applies Slack's limits to a static_select: an action_id, a
+// plain_text placeholder of at most 150 characters if any, 1–100 options
+// of plain_text up to 75 characters and a value up to 150, values unique.
+func selectOK(e map[string]any) bool {
+	if id := str(e["action_id"]); id == "" || len(id) > 255 {
+		return false
+	}
+	if ph, ok := e["placeholder"].(map[string]any); ok && (ph["type"] != "plain_text" || utf8.RuneCountInString(str(ph["text"])) > 150) {
+		return false
+	}
+	opts := list(e["options"])
+	if len(opts) == 0 || len(opts) > 100 {
+		return false
+	}
+	values := map[string]bool{}
+	for _, o := range opts {
+		t, _ := o["text"].(map[string]any)
+		v := str(o["value"])
+		if t["type"] != "plain_text" || str(t["text"]) == "" || utf8.RuneCountInString(str(t["text"])) > 75 ||
+			v == "" || len(v) > 150 || values[v] {
+			return false
+		}
+		values[v] = true
+	}
+	return true
 }
 
 func str(v any) string { s, _ := v.(string); return s }

@@ -152,33 +152,94 @@ func validateInvoice(p map[string]string) *Failure {
 	return nil
 }
 
+// message is a sent message as it stands after any edits.
+type message struct {
+	text   string // the text, or a photo's caption
+	photo  bool
+	markup string // reply_markup JSON, "" for none
+}
+
 func (s *Server) newMessage(p map[string]string) *models.Message {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	chat := p["chat_id"]
 	s.msgID[chat]++
 	id := s.msgID[chat]
-	s.messages[chat+"/"+strconv.Itoa(id)] = p["text"] + p["caption"]
+	_, photo := p["photo"]
+	s.messages[chat+"/"+strconv.Itoa(id)] = message{text: p["text"] + p["caption"], photo: photo, markup: p["reply_markup"]}
 	return &models.Message{ID: id, Date: int(time.Now().Unix()), Chat: chatOf(chat), From: &s.Bot, Text: p["text"], Caption: p["caption"]}
 }
 
-// edit fails like Telegram for a missing message or an unchanged text.
+// edit fails like Telegram for a missing message, an unchanged text or
+// caption, text edits of a photo and caption edits of a text message.
+// An edit without reply_markup removes the keyboard, as in Telegram.
 func (s *Server) edit(method string, p map[string]string) (int, any, *Failure) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := p["chat_id"] + "/" + p["message_id"]
 	old, ok := s.messages[key]
+	bad := func(d string) (int, any, *Failure) {
+		return 400, nil, &Failure{Code: 400, Description: "Bad Request: " + d}
+	}
 	if !ok {
-		return 400, nil, &Failure{Code: 400, Description: "Bad Request: message to edit not found"}
+		return bad("message to edit not found")
 	}
-	if method == "editMessageText" {
-		if old == p["text"] && p["reply_markup"] == "" {
-			return 400, nil, &Failure{Code: 400, Description: "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"}
+	next := old
+	switch method {
+	case "editMessageText":
+		if old.photo {
+			return bad("there is no text in the message to edit")
 		}
-		s.messages[key] = p["text"]
+		next.text, next.markup = p["text"], p["reply_markup"]
+	case "editMessageCaption":
+		if !old.photo {
+			return bad("there is no caption in the message to edit")
+		}
+		next.text, next.markup = p["caption"], p["reply_markup"]
+	case "editMessageReplyMarkup":
+		next.markup = p["reply_markup"]
 	}
+	if next == old && (method != "editMessageText" || p["reply_markup"] == "") {
+		return bad("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
+	}
+	s.messages[key] = next
 	id, _ := strconv.Atoi(p["message_id"])
-	return 200, &models.Message{ID: id, Chat: chatOf(p["chat_id"]), Text: p["text"], Date: int(time.Now().Unix())}, nil
+	m := &models.Message{ID: id, Chat: chatOf(p["chat_id"]), Date: int(time.Now().Unix())}
+	if next.photo {
+		m.Caption = next.text
+	} else {
+		m.Text = next.text
+	}
+	return 200, m, nil
+}
+
+// Press is u pressing the button with data under message id in chat, as
+// Telegram sends it: the callback query carries the message as it stands
+// now (its text or photo caption and its inline keyboard). An unknown
+// message comes as a bare one.
+func (s *Server) Press(u models.User, chat string, id int, data string) models.Update {
+	s.mu.Lock()
+	m, ok := s.messages[chat+"/"+strconv.Itoa(id)]
+	s.mu.Unlock()
+	up := Callback(chatOf(chat), u, id, data)
+	if !ok {
+		return up
+	}
+	msg := up.CallbackQuery.Message.Message
+	msg.From = &s.Bot
+	if m.photo {
+		msg.Caption = m.text
+		msg.Photo = []models.PhotoSize{{FileID: "photo" + strconv.Itoa(id), FileUniqueID: "p" + strconv.Itoa(id), Width: 800, Height: 800}}
+	} else {
+		msg.Text = m.text
+	}
+	if m.markup != "" {
+		var kb models.InlineKeyboardMarkup
+		if err := json.Unmarshal([]byte(m.markup), &kb); err == nil {
+			msg.ReplyMarkup = &kb
+		}
+	}
+	return up
 }
 
 func chatOf(id string) models.Chat {

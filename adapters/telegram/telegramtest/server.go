@@ -90,7 +90,7 @@ type Server struct {
 	nextID   int64
 	offset   int64 // the highest offset a getUpdates has confirmed
 	msgID    map[string]int
-	messages map[string]string // chat/message id → text, for edits
+	messages map[string]message // chat/message id → what it shows, for edits and presses
 	noDrafts bool
 }
 
@@ -98,7 +98,7 @@ type Server struct {
 func NewServer(t testing.TB, token string) *Server {
 	s := &Server{
 		Token: token, Bot: models.User{ID: 4242, IsBot: true, FirstName: "Shop", Username: "shop_test_bot"},
-		changed: make(chan struct{}), nextID: 1000, msgID: map[string]int{}, messages: map[string]string{},
+		changed: make(chan struct{}), nextID: 1000, msgID: map[string]int{}, messages: map[string]message{},
 	}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)

@@ -1,0 +1,120 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"shopbot/engine/view"
+)
+
+// Bounds of the notices waiting for web sessions.
+const (
+	maxNoticeSessions = 10_000
+	maxSessionNotices = 20
+)
+
+// noticeEvent is a notice as the web client gets it: Text to show, the
+// product of a back-in-stock notice and its add button.
+type noticeEvent struct {
+	Type    string          `json:"type"` // "notice"
+	Kind    view.NoticeKind `json:"kind"`
+	Text    string          `json:"text"`
+	Card    *view.Card      `json:"card,omitempty"`
+	Order   *view.OrderView `json:"order,omitempty"`
+	Buttons []view.Button   `json:"buttons,omitempty"`
+}
+
+// mailbox keeps the notices for web sessions until the session's next
+// request takes them: the web chat cannot reach a browser between
+// requests. It is in memory, per process.
+type mailbox struct {
+	mu      sync.Mutex
+	pending map[string][]noticeEvent
+}
+
+func (m *mailbox) put(session string, ev noticeEvent) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending == nil {
+		m.pending = make(map[string][]noticeEvent)
+	}
+	q, ok := m.pending[session]
+	switch {
+	case !ok && len(m.pending) >= maxNoticeSessions:
+		return fmt.Errorf("web: %d sessions already have notices waiting", maxNoticeSessions)
+	case len(q) >= maxSessionNotices:
+		return fmt.Errorf("web: %d notices already waiting for this session", maxSessionNotices)
+	}
+	m.pending[session] = append(q, ev)
+	return nil
+}
+
+func (m *mailbox) take(session string) []noticeEvent {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	q := m.pending[session]
+	delete(m.pending, session)
+	return q
+}
+
+// Notify implements engine.Notifier for web shoppers: the notice waits
+// for the session's next request (a chat message, or GET
+// /api/chat/notices), which carries it. A notice for another channel,
+// or missing what it reports, is an error for the caller's log.
+func (c *Chat) Notify(_ context.Context, n view.Notice) error {
+	if n.Where.Channel != "web" || !sessionRE.MatchString(n.Where.ChatID) {
+		return fmt.Errorf("web: notice for %s %q", n.Where.Channel, n.Where.ChatID)
+	}
+	ev, err := noticeOf(n)
+	if err != nil {
+		return err
+	}
+	return c.mail.put(n.Where.ChatID, ev)
+}
+
+func noticeOf(n view.Notice) (noticeEvent, error) {
+	ev := noticeEvent{Type: "notice", Kind: n.Kind, Text: n.Text}
+	switch n.Kind {
+	case view.NoticeBackInStock:
+		if n.Product == nil {
+			return ev, fmt.Errorf("web: back_in_stock notice without a product")
+		}
+		ev.Card = n.Product
+		ev.Text = fmt.Sprintf("%s is back in stock: %s.", n.Product.Title, n.Product.PriceText)
+		ev.Buttons = []view.Button{view.NewButton("Add to cart", view.Action{Kind: view.ActAdd, SKU: n.Product.SKU, Qty: 1})}
+	case view.NoticeOrderStatus:
+		if n.Order == nil {
+			return ev, fmt.Errorf("web: order_status notice without an order")
+		}
+		ev.Order = n.Order
+		ev.Text = fmt.Sprintf("Your order %s is now %s.", n.Order.Number, n.Order.Status)
+		if n.Text != "" {
+			ev.Text += " " + n.Text
+		}
+	case view.NoticeMerchantReply:
+		if n.Text == "" {
+			return ev, fmt.Errorf("web: merchant_reply notice without text")
+		}
+	default:
+		return ev, fmt.Errorf("web: cannot deliver notice %q to a shopper", n.Kind)
+	}
+	return ev, nil
+}
+
+// Notices answers GET /api/chat/notices?session=…: the notices waiting
+// for the session, {"notices": [...]}, for a client that polls while the
+// shopper is idle.
+func (c *Chat) Notices(w http.ResponseWriter, r *http.Request) {
+	s := r.URL.Query().Get("session")
+	if !sessionRE.MatchString(s) {
+		writeError(w, http.StatusBadRequest, "session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
+		return
+	}
+	ns := c.mail.take(s)
+	if ns == nil {
+		ns = []noticeEvent{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"notices": ns})
+}
