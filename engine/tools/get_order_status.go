@@ -51,7 +51,7 @@ func getOrderStatusTool(d *Deps) Tool {
 		Description: "Status of an order by number, or of the shopper's latest orders.",
 		Schema: object(map[string]any{
 			"order_number": str("e.g. SB-7KQ2M9XD", 20),
-			"offset":       integer("", 0, maxListOffset),
+			"offset":       offsetSchema(),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getOrderStatusArgs

@@ -19,7 +19,7 @@ func getSimilarProductsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_similar_products",
 		Description: "Alternatives to a product: same category, close in price.",
-		Schema:      object(map[string]any{"sku": sku(), "offset": integer("", 0, maxListOffset)}, "sku"),
+		Schema:      object(map[string]any{"sku": sku(), "offset": offsetSchema()}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getSimilarArgs
 			if err := DecodeArgs(raw, &a); err != nil {

@@ -22,7 +22,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"category": str("empty for the whole shop", 100),
 			"limit":    integer("default 5", 1, 10),
-			"offset":   integer("", 0, maxListOffset),
+			"offset":   offsetSchema(),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getTopSellingArgs

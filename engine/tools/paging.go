@@ -153,3 +153,9 @@ func SearchKind(query, category string) string {
 	}
 	return ListSearch
 }
+
+// offsetSchema is the offset parameter of the listing tools, without a
+// description: the name says it, and the tool schemas have a token budget.
+func offsetSchema() map[string]any {
+	return map[string]any{"type": "integer", "minimum": 0, "maximum": maxListOffset}
+}
