@@ -151,7 +151,9 @@ func actionCall(a view.Action) (name, args string, err error) {
 	case view.ActNotify:
 		return "notify_when_available", skuArgs, nil
 	case view.ActCategory:
-		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 10}), nil
+		// A page Telegram shows whole (it renders up to 6 cards), so the
+		// More button skips nothing.
+		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 5}), nil
 	}
 	return "", "", tools.Errorf("unsupported button %q", a.Kind)
 }
