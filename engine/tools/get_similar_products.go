@@ -10,6 +10,10 @@ import (
 // similarLimit is how many alternatives get_similar_products offers per page.
 const similarLimit = 5
 
+// similarWindow is how many alternatives get_similar_products ranks, for
+// every page (backends may return fewer: at most 100).
+const similarWindow = maxListOffset + similarLimit + 1
+
 type getSimilarArgs struct {
 	SKU    string `json:"sku"`
 	Offset int    `json:"offset"`
@@ -26,9 +30,13 @@ func getSimilarProductsTool(d *Deps) Tool {
 				return Result{}, err
 			}
 			off := pageOffset(a.Offset)
-			// The backend ranks from the first; one past the page tells
+			// Every page asks for the same window, so every page cuts the
+			// same ranking: a backend that re-ranks a window it sizes by
+			// the limit (Weaviate puts the product's own category first
+			// among 3×limit hits) would otherwise list a product on two
+			// pages. The window reaches one past the last page, to tell
 			// whether more remain.
-			ps, err := d.Search.Similar(ctx, a.SKU, off+similarLimit+1)
+			ps, err := d.Search.Similar(ctx, a.SKU, similarWindow)
 			if err != nil {
 				return Result{}, err
 			}
