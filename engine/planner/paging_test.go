@@ -255,7 +255,7 @@ func TestPagingStaleAndForgedButtons(t *testing.T) {
 	if p := fresh.press(t, booksArg); !strings.Contains(p.Text, "список уже сменился") || len(p.Buttons) == 0 {
 		t.Errorf("fresh press: %q", p.Text)
 	}
-	if p := fresh.say(t, "ещё"); len(p.Calls) != 0 || !strings.Contains(p.Text, "ничего не искал") {
+	if p := fresh.say(t, "ещё"); len(p.Calls) != 0 || !strings.Contains(p.Text, "нечего продолжать") {
 		t.Errorf("fresh more: %q", p.Text)
 	}
 }
