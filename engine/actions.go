@@ -75,6 +75,9 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 	case view.ActDelivery:
 		plan, err := e.planner.ChooseDelivery(ctx, s, a.Arg)
 		return e.emitPlan(ctx, s, sink, rec, plan, err)
+	case view.ActMore:
+		plan, err := e.planner.More(ctx, s, a.Arg)
+		return e.emitPlan(ctx, s, sink, rec, plan, err)
 	}
 	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > tools.MaxSKUBytes) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
@@ -106,7 +109,9 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 		return e.showCategories(ctx, s, sink, rec, msgCategoryEmpty)
 	}
 	if len(out.res.Cards) > 0 {
+		listing := s.State.Listing // the list the tool just remembered, if any (tools/paging.go)
 		s.State.Remember(out.res.Cards)
+		s.State.Listing = listing
 	}
 	if err := emitResult(ctx, sink, out.res); err != nil {
 		return err
@@ -146,7 +151,9 @@ func actionCall(a view.Action) (name, args string, err error) {
 	case view.ActNotify:
 		return "notify_when_available", skuArgs, nil
 	case view.ActCategory:
-		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 10}), nil
+		// A page Telegram shows whole (it renders up to 6 cards), so the
+		// More button skips nothing.
+		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 5}), nil
 	}
 	return "", "", tools.Errorf("unsupported button %q", a.Kind)
 }

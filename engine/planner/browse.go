@@ -87,6 +87,9 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 	t.s.State.Focus = soleMatch(res.Cards, q)
 	t.say(rFound, lv)
 	t.cardButtons(res.Cards)
+	if len(lv.Cards) == len(res.Cards) { // a cut exact list has no more pages worth showing
+		t.moreButton()
+	}
 	return nil
 }
 
@@ -169,7 +172,8 @@ func (t *plannerTurn) availability(ctx context.Context, in intent.Intent) error 
 	return nil
 }
 
-// list shows cards under a heading, or that nothing was found.
+// list shows cards under a heading, or that nothing was found; the tool
+// that found them remembered its list, so a More button continues it.
 func (t *plannerTurn) list(key replyKey, cards []view.Card) {
 	if len(cards) == 0 {
 		t.say(rNothing, listView{})
@@ -178,6 +182,7 @@ func (t *plannerTurn) list(key replyKey, cards []view.Card) {
 	}
 	t.say(key, cards)
 	t.cardButtons(cards)
+	t.moreButton()
 }
 
 // maxCompare is compare_products' limit.

@@ -12,10 +12,12 @@
 // randomness, no clock but the session's.
 //
 // It follows the conversation through the session State: the cards last
-// shown (their titles, prices and ratings) and the search that listed
-// them. References resolve against them (the intent package reads them,
-// resolve in planner.go turns them into SKUs); "show more" runs the
-// same search from the next offset (paging.go). A search shows only the
+// shown (their titles, prices and ratings) and the list that showed
+// them (tools.Listing: a search, a category, products like one, best
+// sellers, orders). References resolve against them (the intent package
+// reads them, resolve in planner.go turns them into SKUs); "show more"
+// and the More button (Planner.More) run the same list from the next
+// offset (paging.go). A search shows only the
 // products that have every word asked for when some do, and
 // says honestly that nothing matches when no product has one of the words
 // (match.go, which looks the word up alone). At checkout one message may

@@ -48,6 +48,7 @@ func (t *plannerTurn) orders(ctx context.Context, in intent.Intent) error {
 		t.say(rOrder, d.Order)
 	case len(d.Orders) > 0:
 		t.say(rOrders, d.Orders)
+		t.moreButton()
 	default:
 		t.say(rNoOrders, nil)
 		t.button("btn.cats", view.Action{Kind: view.ActCategories})

@@ -1,9 +1,11 @@
 package planner
 
 // Planner turns that continue the conversation: the next page of the last
-// search, and contact details typed outside checkout.
+// list (a search, a category, products like one, best sellers, orders;
+// tools.Listing), and contact details typed outside checkout.
 import (
 	"context"
+	"errors"
 
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
@@ -14,8 +16,9 @@ import (
 // continues it: Offset is where the next page starts (the search found
 // got results from args.Offset on).
 func (t *plannerTurn) remember(args plannedSearch, total, got int) {
-	t.s.State.Listing = &tools.Listing{Query: args.Query, Category: args.Category, MinPrice: args.MinPrice,
-		MaxPrice: args.MaxPrice, Sort: args.Sort, Offset: args.Offset + got, Total: total}
+	t.s.State.Listing = &tools.Listing{Kind: tools.SearchKind(args.Query, args.Category), Query: args.Query,
+		Category: args.Category, MinPrice: args.MinPrice, MaxPrice: args.MaxPrice, Sort: args.Sort,
+		Offset: args.Offset + got, Total: total}
 }
 
 // keepShown replaces the cards of the turn's last result (and what the
@@ -29,8 +32,34 @@ func (t *plannerTurn) keepShown(cards []view.Card) {
 	t.s.State.Listing = listing
 }
 
-// more shows the next page of the last search: the same query and
-// filters, past what was shown, so no product is listed twice.
+// moreButton offers the next page of the remembered list when more remain.
+func (t *plannerTurn) moreButton() {
+	if l := t.s.State.Listing; l.HasMore() {
+		t.plan.Buttons = append(t.plan.Buttons, tools.MoreButton(t.lang, l))
+	}
+}
+
+// More answers a More button: the next page of the list its arg names
+// (tools.Listing.MoreArg). Only the session's current list continues, from
+// where it stands: a button of an older list, or an arg a client made up,
+// is answered that the list has changed, and shows nothing of it; pressing
+// the same button twice shows the next page, never one already shown.
+func (p *Planner) More(ctx context.Context, s *tools.Session, arg string) (Plan, error) {
+	if s.State == nil {
+		s.State = &tools.State{}
+	}
+	t := &plannerTurn{p: p, s: s, lang: s.Lang()}
+	if !s.State.Listing.NamedBy(arg) {
+		t.say(rStaleList, nil)
+		t.shopButtons()
+		return t.plan, t.err
+	}
+	err := t.more(ctx, intent.Intent{})
+	return t.plan, errors.Join(err, t.err)
+}
+
+// more shows the next page of the last list, past what was shown, so no
+// item is listed twice.
 func (t *plannerTurn) more(ctx context.Context, _ intent.Intent) error {
 	l := t.s.State.Listing
 	if l == nil {
@@ -38,21 +67,65 @@ func (t *plannerTurn) more(ctx context.Context, _ intent.Intent) error {
 		t.shopButtons()
 		return nil
 	}
-	next := l.Offset
-	if next >= l.Total || next > maxOffset {
-		t.say(rNoMore, nil)
-		t.button("btn.cats", view.Action{Kind: view.ActCategories})
+	if !l.HasMore() {
+		t.noMore(l)
 		return nil
 	}
+	switch l.ListKind() {
+	case tools.ListSimilar:
+		return t.morePage(ctx, l, "get_similar_products", map[string]any{"sku": l.SKU, "offset": l.Offset})
+	case tools.ListTop:
+		args := map[string]any{"limit": listLimit, "offset": l.Offset}
+		if l.Category != "" {
+			args["category"] = l.Category
+		}
+		return t.morePage(ctx, l, "get_top_selling_products", args)
+	case tools.ListOrders:
+		return t.moreOrders(ctx, l)
+	}
+	return t.moreSearch(ctx, l)
+}
+
+// noMore says the list l has nothing past what was shown.
+func (t *plannerTurn) noMore(l *tools.Listing) {
+	switch l.ListKind() {
+	case tools.ListSearch, tools.ListCategory:
+		t.say(rNoMore, nil)
+	default:
+		t.say(rListEnd, nil)
+	}
+	t.button("btn.cats", view.Action{Kind: view.ActCategories})
+}
+
+// morePage shows the next page of a list of products a tool remembers
+// itself (similar, best sellers).
+func (t *plannerTurn) morePage(ctx context.Context, l *tools.Listing, name string, args map[string]any) error {
+	res, err := t.call(ctx, name, args)
+	if err != nil {
+		return t.fail(err)
+	}
+	if len(res.Cards) == 0 {
+		t.noMore(l)
+		return nil
+	}
+	t.say(rMore, res.Cards)
+	t.cardButtons(res.Cards)
+	t.moreButton()
+	return nil
+}
+
+// moreSearch shows the next page of a search or a category: the same
+// query and filters, from the remembered offset.
+func (t *plannerTurn) moreSearch(ctx context.Context, l *tools.Listing) error {
 	args := plannedSearch{Query: l.Query, Category: l.Category, MinPrice: l.MinPrice, MaxPrice: l.MaxPrice,
-		Sort: l.Sort, Limit: listLimit, Offset: next}
+		Sort: l.Sort, Limit: listLimit, Offset: l.Offset}
 	res, err := t.call(ctx, "search_products", args)
 	if err != nil {
 		return t.fail(err)
 	}
 	total := max(dataAs[struct {
 		Total int `json:"total"`
-	}](res).Total, next+len(res.Cards))
+	}](res).Total, args.Offset+len(res.Cards))
 	t.remember(args, total, len(res.Cards))
 	cards := res.Cards
 	if l.Exact {
@@ -61,16 +134,32 @@ func (t *plannerTurn) more(ctx context.Context, _ intent.Intent) error {
 		t.s.State.Listing.Exact = true
 	}
 	if len(cards) == 0 {
-		t.say(rNoMore, nil)
+		t.noMore(l)
 		return nil
 	}
 	t.say(rMore, cards)
 	t.cardButtons(cards)
+	t.moreButton()
 	return nil
 }
 
-// maxOffset is search_products' paging limit.
-const maxOffset = 100
+// moreOrders shows the next page of the shopper's orders.
+func (t *plannerTurn) moreOrders(ctx context.Context, l *tools.Listing) error {
+	res, err := t.call(ctx, "get_order_status", map[string]any{"offset": l.Offset})
+	if err != nil {
+		return t.fail(err)
+	}
+	orders := dataAs[struct {
+		Orders []orderView `json:"orders"`
+	}](res).Orders
+	if len(orders) == 0 {
+		t.noMore(l)
+		return nil
+	}
+	t.say(rMoreOrders, orders)
+	t.moreButton()
+	return nil
+}
 
 // personal answers a phone number, an e-mail or an address typed outside
 // checkout: no search (it would be stored and counted as one), just

@@ -62,6 +62,9 @@ const (
 	rMore           replyKey = "more"
 	rNoMore         replyKey = "no_more"
 	rNoListing      replyKey = "no_listing"
+	rMoreOrders     replyKey = "more_orders" // paging.go
+	rListEnd        replyKey = "list_end"
+	rStaleList      replyKey = "stale_list"
 	rPersonal       replyKey = "personal"
 	rNoMatch        replyKey = "no_match"
 )
@@ -135,7 +138,10 @@ var replyTexts = map[string]map[replyKey]string{
 		rCheckoutStatus: `The checkout didn't finish. Please say "checkout" to try again.`,
 		rMore:           `More products:{{template "items" .}}`,
 		rNoMore:         `There are no more products for that search. Try other words or browse the categories.`,
-		rNoListing:      `I haven't searched for anything yet. Tell me what you're looking for, e.g. "running shoes under 100".`,
+		rMoreOrders:     `More of your orders:{{range .}}` + "\n" + `• {{.Number}}: {{status .Status}}, {{.Total}}, {{.Date}}{{end}}`,
+		rListEnd:        `That's the whole list: there is nothing more to show.`,
+		rStaleList:      `That list has changed since: ask me again and I'll show it from the start.`,
+		rNoListing:      `There is no list to continue right now. Tell me what you're looking for, e.g. "running shoes under 100".`,
 		rPersonal:       `That looks like contact details. I only need them when you place an order, so I haven't saved or searched for them. Say "checkout" when your cart is ready.`,
 		rNoMatch:        `Sorry, we have nothing that matches "{{.Query}}"{{with .Missing}} (no {{join . ", "}}){{end}}.{{with .Categories}} Perhaps one of our categories: {{join . ", "}}?{{end}}`,
 		"btn.cart":      "🛒 Cart",
@@ -209,7 +215,10 @@ var replyTexts = map[string]map[replyKey]string{
 		rCheckoutStatus: `Оформление не завершилось. Напишите «оформить заказ», чтобы попробовать снова.`,
 		rMore:           `Ещё товары:{{template "items" .}}`,
 		rNoMore:         `Больше товаров по этому запросу нет. Попробуйте другие слова или загляните в каталог.`,
-		rNoListing:      `Я ещё ничего не искал. Напишите, что вам нужно, например «кроссовки до 100».`,
+		rMoreOrders:     `Ещё ваши заказы:{{range .}}` + "\n" + `• {{.Number}}: {{status .Status}}, {{.Total}}, {{.Date}}{{end}}`,
+		rListEnd:        `Это весь список: больше показать нечего.`,
+		rStaleList:      `Этот список уже сменился: спросите ещё раз, и я покажу его с начала.`,
+		rNoListing:      `Сейчас нечего продолжать: списка нет. Напишите, что вам нужно, например «кроссовки до 100».`,
 		rPersonal:       `Похоже, это контактные данные. Они нужны только при оформлении заказа, поэтому я их не сохранил и не искал. Напишите «оформить заказ», когда корзина будет готова.`,
 		rNoMatch:        `К сожалению, у нас нет ничего по запросу «{{.Query}}»{{with .Missing}} (нет: {{join . ", "}}){{end}}.{{with .Categories}} Может быть, подойдёт одна из категорий: {{join . ", "}}?{{end}}`,
 		"btn.cart":      "🛒 Корзина",

@@ -36,6 +36,12 @@
 // that summary's fingerprint (lines, prices, contact, delivery, the
 // promo discount: checkout_promo.go).
 //
+// The listing tools (search_products, get_similar_products,
+// get_top_selling_products, get_order_status without a number) take an
+// offset and remember the list they showed in State.Listing, with where
+// the next page starts; a More button under a page names that list
+// (paging.go), so a stale or forged one continues nothing.
+//
 // Side effects are idempotent per turn (effects.go). Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own
 // short transaction together with a row of the effects journal

@@ -12,6 +12,7 @@ import (
 
 type getOrderStatusArgs struct {
 	OrderNumber string `json:"order_number"`
+	Offset      int    `json:"offset"` // paging of the list without a number
 }
 
 // orderBrief is an order as the model reads it.
@@ -50,6 +51,7 @@ func getOrderStatusTool(d *Deps) Tool {
 		Description: "Status of an order by number, or of the shopper's latest orders.",
 		Schema: object(map[string]any{
 			"order_number": str("e.g. SB-7KQ2M9XD", 20),
+			"offset":       offsetSchema(),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getOrderStatusArgs
@@ -59,7 +61,7 @@ func getOrderStatusTool(d *Deps) Tool {
 			if number := strings.TrimSpace(a.OrderNumber); number != "" {
 				return orderByNumber(ctx, d, s, number)
 			}
-			return recentOrders(ctx, d, s)
+			return recentOrders(ctx, d, s, pageOffset(a.Offset))
 		},
 	}
 }
@@ -81,17 +83,27 @@ func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Res
 	return Result{Data: map[string]any{"order": orderBriefOf(o)}, Order: view.OrderViewOf(o)}, nil
 }
 
-func recentOrders(ctx context.Context, d *Deps, s *Session) (Result, error) {
-	os, err := d.orders().CustomerOrders(ctx, s.Customer.ID, recentOrdersLimit)
+// recentOrders lists the shopper's orders, newest first, a page from
+// offset on; the list is remembered so "more" continues it (paging.go).
+func recentOrders(ctx context.Context, d *Deps, s *Session, offset int) (Result, error) {
+	all, err := d.orders().CustomerOrders(ctx, s.Customer.ID, offset+recentOrdersLimit+1)
 	if err != nil {
 		return Result{}, err
 	}
-	if len(os) == 0 {
+	if len(all) == 0 { // no orders at all: no list to page through
 		return Result{Data: map[string]any{"orders": []orderBrief{}, "empty": true}}, nil
+	}
+	os := pageOf(all, offset, recentOrdersLimit)
+	data := s.listed(Listing{Kind: ListOrders},
+		page{offset: offset, shown: len(os), total: knownTotal(len(all), offset, recentOrdersLimit)})
+	if len(os) == 0 {
+		data["orders"] = []orderBrief{}
+		return Result{Data: data}, nil
 	}
 	briefs := make([]orderBrief, len(os))
 	for i := range os {
 		briefs[i] = orderBriefOf(&os[i])
 	}
-	return Result{Data: map[string]any{"orders": briefs}, Order: view.OrderViewOf(&os[0])}, nil
+	data["orders"] = briefs
+	return Result{Data: data, Order: view.OrderViewOf(&os[0]), Buttons: s.moreButtons()}, nil
 }

@@ -12,6 +12,7 @@ import (
 type getTopSellingArgs struct {
 	Category string `json:"category"`
 	Limit    int    `json:"limit"`
+	Offset   int    `json:"offset"`
 }
 
 func getTopSellingProductsTool(d *Deps) Tool {
@@ -21,13 +22,15 @@ func getTopSellingProductsTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"category": str("empty for the whole shop", 100),
 			"limit":    integer("default 5", 1, 10),
+			"offset":   offsetSchema(),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a getTopSellingArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			q := search.Query{Category: strings.TrimSpace(a.Category), InStockOnly: true, Sort: search.SortPopular, Limit: 5}
+			q := search.Query{Category: strings.TrimSpace(a.Category), InStockOnly: true, Sort: search.SortPopular, Limit: 5,
+				Offset: pageOffset(a.Offset)}
 			if a.Limit > 0 {
 				q.Limit = min(a.Limit, 10)
 			}
@@ -37,14 +40,16 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
-			data := map[string]any{"products": briefs(cards)}
+			data := s.listed(Listing{Kind: ListTop, Category: q.Category},
+				page{offset: q.Offset, shown: len(cards), total: res.Total})
+			data["products"], data["total"] = briefs(cards), res.Total
 			if q.Category != "" {
 				data["category"] = q.Category
 			}
-			if len(cards) == 0 {
+			if len(cards) == 0 && q.Offset == 0 {
 				data["note"] = "nothing in stock matches; check the category name with get_categories"
 			}
-			return Result{Data: data, Cards: cards}, nil
+			return Result{Data: data, Cards: cards, Buttons: s.moreButtons()}, nil
 		},
 	}
 }

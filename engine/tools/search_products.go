@@ -93,10 +93,9 @@ func searchProductsTool(d *Deps) Tool {
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
-			return Result{
-				Data:  map[string]any{"total": res.Total, "products": briefs(cards)},
-				Cards: cards,
-			}, nil
+			data := s.listed(searchListing(a, q), page{offset: q.Offset, shown: len(cards), total: res.Total})
+			data["total"], data["products"] = res.Total, briefs(cards)
+			return Result{Data: data, Cards: cards, Buttons: s.moreButtons()}, nil
 		},
 	}
 }

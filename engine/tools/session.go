@@ -54,8 +54,9 @@ type State struct {
 	ShownCards []ShownCard `json:"shown_cards,omitempty"`
 	// Focus is the product the conversation is about ("this one").
 	Focus string `json:"focus,omitempty"`
-	// Listing is the search that produced Shown, so "show more" continues
-	// it; nil when Shown came from another tool.
+	// Listing is the list that produced Shown (or the orders last
+	// listed), so "show more" and the More button continue it (paging.go);
+	// nil when Shown came from another tool.
 	Listing *Listing `json:"listing,omitempty"`
 	// Checkout is an order being prepared, if any.
 	Checkout *CheckoutState `json:"checkout,omitempty"`
@@ -77,16 +78,22 @@ type ShownCard struct {
 	Rating float64 `json:"rating,omitempty"`
 }
 
-// Listing is a product search as the shopper last paged through it:
-// its arguments, the offset of the page shown and how many match.
+// Listing is a list as the shopper last paged through it: its kind, its
+// arguments, where the next page starts and how many it holds.
 type Listing struct {
+	// Kind is ListSearch ("" in older state), ListCategory, ListSimilar,
+	// ListTop or ListOrders (paging.go).
+	Kind     string  `json:"kind,omitempty"`
+	SKU      string  `json:"sku,omitempty"` // ListSimilar: the product
 	Query    string  `json:"query,omitempty"`
 	Category string  `json:"category,omitempty"`
 	MinPrice float64 `json:"min_price,omitempty"`
 	MaxPrice float64 `json:"max_price,omitempty"`
 	Sort     string  `json:"sort,omitempty"`
 	Offset   int     `json:"offset,omitempty"` // where the next page starts
-	Total    int     `json:"total,omitempty"`
+	// Total is how many the list holds; for lists the backend does not
+	// count (similar, orders), one past the last shown when more remain.
+	Total int `json:"total,omitempty"`
 	// Exact: only the products with every word of the query were shown,
 	// and later pages keep to them.
 	Exact bool `json:"exact,omitempty"`
