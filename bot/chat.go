@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/term"
 
+	"shopbot/adapters"
 	"shopbot/adapters/console"
 )
 
@@ -30,7 +31,13 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sh.close()
-	eng, closeEngine, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, nil)
+	// Notices the engine sends this shopper (e.g. a handoff reply) are
+	// printed between turns. Back-in-stock alerts are delivered by the
+	// server's worker, not by a terminal session.
+	notices := console.NewNotices(*user)
+	hub := adapters.NewHub()
+	hub.Shoppers("console", notices)
+	eng, closeEngine, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, hub)
 	if err != nil {
 		return err
 	}
@@ -39,7 +46,7 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	if interactive {
 		fmt.Fprintf(e.stdout, "Shopbot chat · %s · model: %s\nType a message, /quit to leave.\n", sh.info, cfg.modelStatus())
 	}
-	return console.Run(ctx, eng, e.stdin, e.stdout, console.Options{Interactive: interactive, User: *user, Locale: *locale})
+	return console.Run(ctx, eng, e.stdin, e.stdout, console.Options{Interactive: interactive, User: *user, Locale: *locale, Notices: notices})
 }
 
 func isTerminal(v any) bool {

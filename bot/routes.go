@@ -10,8 +10,9 @@ import (
 // httpHandlers is what the route table mounts.
 type httpHandlers struct {
 	admin admin.Handlers
-	// chat is the web chat API.
-	chat http.Handler
+	// chat is the web chat API; chatNotices its polling endpoint for
+	// notices (back in stock, order status), nil to leave it out.
+	chat, chatNotices http.Handler
 	// telegram receives webhook updates; nil in long-polling mode or
 	// without Telegram.
 	telegram http.Handler
@@ -40,6 +41,9 @@ func routes(h httpHandlers) *http.ServeMux {
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }
 	mux.Handle("POST /api/chat", shopper(h.chat))
+	if h.chatNotices != nil {
+		mux.Handle("GET /api/chat/notices", shopper(h.chatNotices))
+	}
 	if h.telegram != nil {
 		mux.Handle("POST /telegram/webhook", shopper(h.telegram))
 	}

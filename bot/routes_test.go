@@ -31,12 +31,12 @@ func TestRoutes(t *testing.T) {
 	var ready atomic.Bool
 	ready.Store(true)
 	mux := routes(httpHandlers{
-		admin: fakeAdmin(), chat: named("chat"), telegram: named("telegram"), ready: &ready,
+		admin: fakeAdmin(), chat: named("chat"), chatNotices: named("chat notices"), telegram: named("telegram"), ready: &ready,
 		slack: &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
 	})
 	for _, tc := range []struct{ method, path, want string }{
 		{"GET", "/healthz", "Healthz"}, {"GET", "/readyz", "Readyz"}, {"GET", "/metrics", "Metrics"},
-		{"POST", "/api/chat", "chat"}, {"POST", "/telegram/webhook", "telegram"},
+		{"POST", "/api/chat", "chat"}, {"GET", "/api/chat/notices", "chat notices"}, {"POST", "/telegram/webhook", "telegram"},
 		{"POST", "/slack/events", "slack events"}, {"POST", "/slack/interactions", "slack interactions"}, {"POST", "/slack/commands", "slack commands"},
 		{"GET", "/admin/static/style.css", "Static"}, {"GET", "/media/a.png", "Media"},
 		{"GET", "/admin/login", "LoginPage"}, {"POST", "/admin/login", "Login"}, {"POST", "/admin/logout", "Logout"},

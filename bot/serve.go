@@ -69,8 +69,11 @@ func serve(ctx context.Context, e env, args []string) error {
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 	})
+	chat := web.New(eng, log)
+	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
-		admin: adm.Handlers(), chat: web.New(eng, log), telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
+		admin: adm.Handlers(), chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
+		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
