@@ -49,7 +49,7 @@ type productForm struct {
 func formOf(p *catalog.Product, vs []catalog.Product, parent *catalog.Product) productForm {
 	f := productForm{
 		ID: p.ID, Active: p.Active, SKU: p.SKU, Title: p.Title, Brand: p.Brand, Currency: p.Currency,
-		Price: catalog.FormatAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
+		Price: plainAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
 		Images: strings.Join(p.ImageURLs, "\n"), Desc: p.Description, Parent: parent,
 		HasVariants: len(vs) > 0,
 	}

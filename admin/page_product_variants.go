@@ -77,7 +77,7 @@ func variantsOf(p *catalog.Product, vs []catalog.Product) variantsForm {
 	f := variantsForm{Names: padNames(names)}
 	for _, v := range vs {
 		row := variantRow{Old: v.SKU, SKU: v.SKU, Opts: make([]string, catalog.MaxOptions),
-			Price: catalog.FormatAmount(v.Price, v.Currency), Stock: strconv.Itoa(v.Stock), Active: v.Active}
+			Price: plainAmount(v.Price, v.Currency), Stock: strconv.Itoa(v.Stock), Active: v.Active}
 		for j, n := range f.Names {
 			if n != "" {
 				row.Opts[j] = v.Options[n]

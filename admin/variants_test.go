@@ -92,7 +92,7 @@ func TestVariantTable(t *testing.T) {
 
 		page := fmt.Sprintf("/admin/products/%d", parent.ID)
 		_, html := p.get(page)
-		for _, want := range []string{`name="v0_old" value="TEE-1-S"`, `name="option_name" value="Color"`, `name="v1_stock" value="7"`, `name="v2_sku"`, "(sum of active variants)"} {
+		for _, want := range []string{`name="v0_old" value="TEE-1-S"`, `name="option_name" value="Color"`, `name="v1_stock" value="7"`, `name="v1_price" value="24.00"`, `name="price" value="20.00"`, `name="v2_sku"`, "(sum of active variants)"} {
 			if !strings.Contains(html, want) {
 				t.Errorf("product page lacks %s", want)
 			}
