@@ -271,9 +271,9 @@ func TestProductListHidesVariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := teeForm(
-			[5]string{"TEE-1-S", "S", "Navy", "20.00", "2"},  // low
-			[5]string{"TEE-1-M", "M", "Navy", "20.00", "5"},  // low (at the threshold)
-			[5]string{"TEE-1-L", "L", "Navy", "20.00", "6"},  // not low
+			[5]string{"TEE-1-S", "S", "Navy", "20.00", "2"},   // low
+			[5]string{"TEE-1-M", "M", "Navy", "20.00", "5"},   // low (at the threshold)
+			[5]string{"TEE-1-L", "L", "Navy", "20.00", "6"},   // not low
 			[5]string{"TEE-1-XL", "XL", "Navy", "20.00", "0"}, // archived below: not counted
 		)
 		f.Del("v3_active")
