@@ -181,7 +181,11 @@ func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.
 		if err == nil && seenSKU[v.SKU] {
 			err = fmt.Errorf("SKU %s appears twice in the form", v.SKU)
 		}
-		if err == nil && row.Old == "" {
+		if cur := byOld[v.SKU]; err == nil && row.Old == "" && cur != nil && catalog.OptionKey(cur.Options) == catalog.OptionKey(v.Options) {
+			// The same form posted twice: its new row is now this
+			// variant, and writing it again changes nothing.
+			keepOwn(&v, cur, old)
+		} else if err == nil && row.Old == "" {
 			if _, gerr := catalog.GetProduct(ctx, s.db, v.SKU); gerr == nil {
 				err = fmt.Errorf("a product with SKU %s already exists", v.SKU)
 			}

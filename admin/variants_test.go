@@ -113,6 +113,10 @@ func TestVariantTable(t *testing.T) {
 		if code, _, body := p.post(page, edit); code != http.StatusSeeOther {
 			t.Fatalf("edit = %d:\n%s", code, body)
 		}
+		// The same form again (a double submit) changes nothing.
+		if code, _, body := p.post(page, edit); code != http.StatusSeeOther {
+			t.Fatalf("edit again = %d:\n%s", code, body)
+		}
 		if got, want := family(t, db, "TEE-1"), `TEE-1 stock=5 price=1900..2000 n=3 names=[Size Color]; TEE-1-S map[Color:Navy Size:S] 1900/1 active=true title="Harbor Tee"; TEE-1-M map[Color:Navy Size:M] 2400/7 active=false title="Harbor Tee"; TEE-1-L map[Color:Navy Size:L] 2000/4 active=true title="Harbor Tee";`; got != want {
 			t.Fatalf("after edit:\n got %s\nwant %s", got, want)
 		}
