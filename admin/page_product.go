@@ -83,25 +83,22 @@ func (s *Server) editProduct(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	vs, err := storedVariants(r.Context(), s.db, p)
+	var vs []catalog.Product
+	if !p.IsVariant() {
+		vs, err = storedVariants(r.Context(), s.db, p)
+	}
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	parent, err := parentOf(r.Context(), s.db, p)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
+	var parent *catalog.Product
+	if p.IsVariant() {
+		if parent, err = catalog.GetProductByID(r.Context(), s.db, *p.ParentID); err != nil {
+			s.renderError(w, r, err)
+			return
+		}
 	}
 	s.render(w, r, http.StatusOK, "product", p.Title, "products", formOf(p, vs, parent))
-}
-
-// parentOf loads the product p is a variant of, nil if p is none.
-func parentOf(ctx context.Context, db bun.IDB, p *catalog.Product) (*catalog.Product, error) {
-	if p == nil || !p.IsVariant() {
-		return nil, nil
-	}
-	return catalog.GetProductByID(ctx, db, *p.ParentID)
 }
 
 func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product, error) {
@@ -147,12 +144,14 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 		f.ID, f.Active, f.SKU = old.ID, old.Active, old.SKU // the SKU is the product's key
 		f.HasVariants = old.HasVariants()
 	}
-	parent, err := parentOf(ctx, s.db, old)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
+	var parent *catalog.Product
+	var stored []catalog.Product
+	var err error
+	if old != nil && old.IsVariant() {
+		parent, err = catalog.GetProductByID(ctx, s.db, *old.ParentID)
+	} else if old != nil {
+		stored, err = storedVariants(ctx, s.db, old)
 	}
-	stored, err := storedVariants(ctx, s.db, old)
 	if err != nil {
 		s.renderError(w, r, err)
 		return

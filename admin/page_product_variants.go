@@ -286,12 +286,9 @@ func keepOwn(v *catalog.ProductInput, cur, old *catalog.Product) {
 
 // storedVariants loads a product's variants with their categories.
 func storedVariants(ctx context.Context, db bun.IDB, p *catalog.Product) ([]catalog.Product, error) {
-	if p == nil || p.IsVariant() {
-		return nil, nil
-	}
 	vs, err := catalog.ListVariants(ctx, db, p.ID)
 	if err != nil || len(vs) == 0 {
-		return nil, err
+		return vs, err
 	}
 	skus := make([]string, len(vs))
 	for i, v := range vs {
