@@ -46,7 +46,10 @@
 // whose process died shows as interrupted.
 //
 // Writes go through the catalog's repositories: product changes queue a
-// search-index update in the outbox; order status changes (cancelling
+// search-index update in the outbox; a product and the rows of its
+// variant table (page_product_variants.go) are one catalog.UpsertProducts
+// batch in one transaction, refused whole with the reasons by row, and a
+// variant is archived, never deleted; order status changes (cancelling
 // returns the stock) and merchant replies are told to the shopper through
 // the engine.Notifier (adapters.Hub routes them to the channel's adapter).
 // Settings are catalog.Settings, stored by a catalog.SettingsStore that

@@ -78,8 +78,10 @@ type shopperChannel struct{ fakeNotifier }
 // TestEndToEnd drives the panel in a real browser: sign in, create a
 // product and find it in the playground, import a CSV with a bad row,
 // read a transcript, take the conversation over and reply (delivered
-// through the fake channel), ship an order (shopper notified), and
-// screenshot the dashboard.
+// through the fake channel), ship an order (shopper notified), refund one
+// unit of it, create a promo code and a delivery method, edit a product's
+// variant table (stock, price, a new row) and find the rolled-up stock in
+// the list, and screenshot the dashboard.
 func TestEndToEnd(t *testing.T) {
 	ctx := browser(t)
 	db := catalogtest.SQLite(t)
@@ -111,7 +113,11 @@ func TestEndToEnd(t *testing.T) {
 	}
 	run := func(step string, actions ...chromedp.Action) {
 		t.Helper()
-		if err := chromedp.Run(ctx, actions...); err != nil {
+		// A step of its own deadline, so a stuck one is reported with
+		// the page it is stuck on while the browser is still there.
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := chromedp.Run(sctx, actions...); err != nil {
 			var loc, body string
 			chromedp.Run(ctx, chromedp.Location(&loc), chromedp.Text("body", &body, chromedp.ByQuery))
 			t.Fatalf("%s: %v (at %s)\n%.1500s", step, err, loc, body)
@@ -231,6 +237,101 @@ func TestEndToEnd(t *testing.T) {
 	n := telegram.all()
 	if len(n) != 2 || n[1].Kind != view.NoticeOrderStatus || n[1].Order.Status != "shipped" || n[1].Order.Tracking != "UPS 1Z999" {
 		t.Fatalf("telegram received %+v", n)
+	}
+
+	line := f.order.Items[0]
+	run("refund one unit of a line",
+		chromedp.Navigate(base+"/admin/orders/"+f.order.Number),
+		chromedp.WaitVisible(`#refund-form`, chromedp.ByQuery),
+		chromedp.SetValue(`#refund-form input[name=qty_`+itoa(line.ID)+`]`, "1", chromedp.ByQuery),
+		chromedp.Click(`#refund-form button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Refunded")]`),
+		chromedp.WaitVisible(`#order-refunded`, chromedp.ByQuery),
+	)
+	if o, err := catalog.GetOrder(context.Background(), db, f.order.Number); err != nil || o.Items[0].RefundedQty != 1 || o.RefundedTotal != line.UnitPrice {
+		t.Errorf("after the refund: %+v %v", o, err)
+	}
+	if n := telegram.all(); len(n) != 3 || n[2].Kind != view.NoticeOrderStatus || !strings.Contains(n[2].Text, catalog.RefundNote) {
+		t.Errorf("telegram received %+v", n)
+	}
+
+	run("create a promo code",
+		chromedp.Navigate(base+"/admin/promos/new"),
+		chromedp.WaitVisible(`input[name=code]`, chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=code]`, "e2e15", chromedp.ByQuery),
+		chromedp.SetValue(`select[name=kind]`, "percent", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=value]`, "15", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=min_subtotal]`, "40", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Save"]`),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "E2E15 saved")]`),
+		chromedp.WaitVisible(`//a/code[text()="E2E15"]`),
+	)
+	if pc, err := catalog.GetPromo(context.Background(), db, "E2E15"); err != nil || pc.Kind != catalog.PromoPercent || pc.Value != 15 || pc.MinSubtotal != 4000 || !pc.Active {
+		t.Errorf("created promo: %+v %v", pc, err)
+	}
+
+	run("create a delivery method",
+		chromedp.Navigate(base+"/admin/settings/delivery"),
+		chromedp.WaitVisible(`#new-delivery`, chromedp.ByQuery),
+		chromedp.SendKeys(`#new-delivery input[name=name]`, "E2E Courier", chromedp.ByQuery),
+		chromedp.SendKeys(`#new-delivery input[name=price]`, "7.50", chromedp.ByQuery),
+		chromedp.SetValue(`#new-delivery input[name=countries]`, "US, CA", chromedp.ByQuery),
+		chromedp.Click(`#new-delivery button[type=submit]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Saved E2E Courier")]`),
+		chromedp.WaitVisible(`form.delivery-method input[value="E2E Courier"]`, chromedp.ByQuery),
+	)
+	if ms, err := catalog.ListDeliveryMethods(context.Background(), db); err != nil || len(ms) == 0 || ms[len(ms)-1].Name != "E2E Courier" || ms[len(ms)-1].Price != 750 {
+		t.Errorf("delivery methods: %+v %v", ms, err)
+	}
+
+	// A product with variants: edit one's stock and price in the table,
+	// add a row, save, and find the rolled-up stock in the list.
+	tee := []catalog.ProductInput{
+		{SKU: "E2E-TEE", Title: "Harbor E2E Tee", Price: 2000, Currency: "USD", OptionNames: []string{"Size"}},
+		{SKU: "E2E-TEE-S", VariantOf: "E2E-TEE", Options: map[string]string{"Size": "S"}, Price: 2000, Currency: "USD", Stock: 3},
+		{SKU: "E2E-TEE-M", VariantOf: "E2E-TEE", Options: map[string]string{"Size": "M"}, Price: 2200, Currency: "USD", Stock: 5},
+	}
+	for i := range tee {
+		if err := tee[i].Validate(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := catalog.UpsertProducts(context.Background(), db, tee); err != nil {
+		t.Fatal(err)
+	}
+	parent, err := catalog.GetProduct(context.Background(), db, "E2E-TEE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run("edit the variant table",
+		chromedp.Navigate(base+"/admin/products/"+itoa(parent.ID)),
+		chromedp.WaitVisible(`#variant-table`, chromedp.ByQuery),
+		chromedp.SetValue(`input[name=v0_stock]`, "8", chromedp.ByQuery),
+		chromedp.SetValue(`input[name=v0_price]`, "18.50", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Add a variant row"]`),
+		// The page comes back with the edits kept and one more row.
+		chromedp.WaitVisible(`input[name=v3_sku]`, chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=v3_sku]`, "E2E-TEE-L", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=v3_o0]`, "L", chromedp.ByQuery),
+		chromedp.SetValue(`input[name=v3_stock]`, "4", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Save"]`),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Saved E2E-TEE and 3 variants")]`),
+		chromedp.WaitReady(`input[name=v2_old][value="E2E-TEE-L"]`, chromedp.ByQuery),
+	)
+	if s, err := catalog.GetProduct(context.Background(), db, "E2E-TEE-S"); err != nil || s.Stock != 8 || s.Price != 1850 {
+		t.Errorf("edited variant: %+v %v", s, err)
+	}
+	run("see the rolled-up stock in the list",
+		chromedp.Navigate(base+"/admin/products?q=E2E-TEE"),
+		chromedp.WaitVisible(`//tr[td/code[text()="E2E-TEE"]]`),
+	)
+	var cell string
+	run("read the stock cell", chromedp.Text(`//tr[td/code[text()="E2E-TEE"]]/td[contains(@class, "stock")]`, &cell))
+	if !strings.Contains(cell, "17") || !strings.Contains(cell, "3 variants") {
+		t.Errorf("list stock cell %q, want 17 (8+5+4) and 3 variants", cell)
+	}
+	if s := text(`table tbody`); strings.Contains(s, "E2E-TEE-S") || strings.Contains(s, "E2E-TEE-L") {
+		t.Errorf("the list shows variants: %q", s)
 	}
 
 	var shot []byte

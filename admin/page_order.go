@@ -112,7 +112,8 @@ func orderView(o *catalog.Order) *view.OrderView {
 		Tracking: o.TrackingNote, Lines: []view.OrderLine{},
 	}
 	for _, it := range o.Items {
-		v.Lines = append(v.Lines, view.OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice})
+		v.Lines = append(v.Lines, view.OrderLine{SKU: it.SKU, Title: it.Title, Qty: it.Quantity, UnitPrice: it.UnitPrice,
+			Variant: catalog.OptionLabel(it.Options, nil)})
 	}
 	return v
 }

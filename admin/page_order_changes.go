@@ -118,16 +118,17 @@ type orderChanges struct {
 
 // refundableLine is an order line with units left to refund.
 type refundableLine struct {
-	ID   int64
-	SKU  string
-	Left int
+	ID      int64
+	SKU     string
+	Variant string // option values as sold, "42 / Navy"
+	Left    int
 }
 
 func loadOrderChanges(ctx context.Context, s *Server, o *catalog.Order) (orderChanges, error) {
 	ch := orderChanges{CanCancel: o.CanCancel(), CanRefund: o.CanRefund(), FormKey: randomToken(), Note: catalog.RefundNote}
 	for _, it := range o.Items {
 		if left := it.Quantity - it.RefundedQty; left > 0 {
-			ch.Lines = append(ch.Lines, refundableLine{ID: it.ID, SKU: it.SKU, Left: left})
+			ch.Lines = append(ch.Lines, refundableLine{ID: it.ID, SKU: it.SKU, Variant: catalog.OptionLabel(it.Options, nil), Left: left})
 		}
 	}
 	var err error

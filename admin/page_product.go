@@ -35,13 +35,28 @@ type productForm struct {
 	Attributes string // one "key: value" per line
 	Desc       string
 	Error      string
+	// Variants is the variant table of a product that may have some (not
+	// of a variant); HasVariants: its stock and price are rolled up.
+	Variants    variantsForm
+	HasVariants bool
+	// Parent is the product a variant belongs to, Label its option values.
+	Parent *catalog.Product
+	Label  string
 }
 
-func formOf(p *catalog.Product) productForm {
+// formOf is the form of a stored product: vs are its variants, parent
+// the product it is a variant of (nil if none).
+func formOf(p *catalog.Product, vs []catalog.Product, parent *catalog.Product) productForm {
 	f := productForm{
 		ID: p.ID, Active: p.Active, SKU: p.SKU, Title: p.Title, Brand: p.Brand, Currency: p.Currency,
-		Price: catalog.FormatAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
-		Images: strings.Join(p.ImageURLs, "\n"), Desc: p.Description,
+		Price: plainAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
+		Images: strings.Join(p.ImageURLs, "\n"), Desc: p.Description, Parent: parent,
+		HasVariants: len(vs) > 0,
+	}
+	if parent != nil {
+		f.Label = catalog.OptionLabel(p.Options, parent.OptionNames)
+	} else {
+		f.Variants = variantsOf(p, vs)
 	}
 	if p.Category != nil {
 		f.Category = p.Category.Path
@@ -57,7 +72,9 @@ func formOf(p *catalog.Product) productForm {
 
 func (s *Server) newProduct(w http.ResponseWriter, r *http.Request) {
 	st, _ := s.settings.Get(r.Context())
-	s.render(w, r, http.StatusOK, "product", "New product", "products", productForm{Currency: st.Currency, Stock: "0", Active: true})
+	f := productForm{Currency: st.Currency, Stock: "0", Active: true}
+	f.Variants = variantsForm{Names: padNames(nil), Rows: []variantRow{emptyRow()}}
+	s.render(w, r, http.StatusOK, "product", "New product", "products", f)
 }
 
 func (s *Server) editProduct(w http.ResponseWriter, r *http.Request) {
@@ -66,7 +83,22 @@ func (s *Server) editProduct(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "product", p.Title, "products", formOf(p))
+	var vs []catalog.Product
+	if !p.IsVariant() {
+		vs, err = storedVariants(r.Context(), s.db, p)
+	}
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	var parent *catalog.Product
+	if p.IsVariant() {
+		if parent, err = catalog.GetProductByID(r.Context(), s.db, *p.ParentID); err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+	}
+	s.render(w, r, http.StatusOK, "product", p.Title, "products", formOf(p, vs, parent))
 }
 
 func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product, error) {
@@ -95,9 +127,13 @@ func (s *Server) saveProduct(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeProduct validates the form and upserts through the catalog (which
-// queues the search-index update in the outbox). A bad form is shown
-// again with the reason, and nothing is written.
+// queues the search-index update in the outbox): the product and the rows
+// of its variant table in one batch (page_product_variants.go), or a
+// variant with its parent and option values kept. A bad form is shown
+// again with the reasons (by row for the variant table), and nothing is
+// written.
 func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catalog.Product) {
+	ctx := r.Context()
 	f := productForm{
 		SKU: r.FormValue("sku"), Title: r.FormValue("title"), Brand: strings.TrimSpace(r.FormValue("brand")),
 		Category: strings.TrimSpace(r.FormValue("category")), Price: strings.TrimSpace(r.FormValue("price")),
@@ -106,26 +142,83 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 	}
 	if old != nil {
 		f.ID, f.Active, f.SKU = old.ID, old.Active, old.SKU // the SKU is the product's key
+		f.HasVariants = old.HasVariants()
 	}
-	in, err := s.productInput(r, &f)
+	var parent *catalog.Product
+	var stored []catalog.Product
+	var err error
+	if old != nil && old.IsVariant() {
+		parent, err = catalog.GetProductByID(ctx, s.db, *old.ParentID)
+	} else if old != nil {
+		stored, err = storedVariants(ctx, s.db, old)
+	}
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	f.Parent = parent
+	var names []string
+	if parent == nil {
+		f.Variants, err = readVariantsForm(r)
+		if err == nil {
+			names, err = f.Variants.checkNames()
+		}
+		if err == nil && r.FormValue("op") == "addrow" {
+			// Only more room: nothing is read further or saved.
+			if len(f.Variants.Rows) >= maxVariantRows {
+				f.Error = fmt.Sprintf("The variant table has at most %d rows.", maxVariantRows)
+			} else {
+				f.Variants.Rows = append(f.Variants.Rows, emptyRow())
+			}
+			s.render(w, r, http.StatusOK, "product", "Product", "products", f)
+			return
+		}
+	} else {
+		f.Label = catalog.OptionLabel(old.Options, parent.OptionNames)
+	}
+	var in catalog.ProductInput
+	if err == nil {
+		in, err = s.productInput(r, &f)
+	}
+	if err == nil && parent != nil {
+		in.VariantOf, in.Options = parent.SKU, old.Options
+	} else if err == nil {
+		in.OptionNames = names
+	}
 	if err == nil {
 		err = in.Validate()
 	}
 	if err == nil && old == nil {
-		if _, gerr := catalog.GetProduct(r.Context(), s.db, in.SKU); gerr == nil {
+		if _, gerr := catalog.GetProduct(ctx, s.db, in.SKU); gerr == nil {
 			err = fmt.Errorf("a product with SKU %s already exists", in.SKU)
 		}
 	}
+	in.Inactive = !f.Active
+	var batch []catalog.ProductInput
+	if err == nil && parent == nil {
+		vins, bad, verr := s.variantInputs(ctx, &f.Variants, in, old, stored)
+		switch {
+		case verr != nil:
+			s.renderError(w, r, verr)
+			return
+		case bad:
+			err = errors.New("Nothing was saved: fix the marked variant rows.")
+		}
+		batch = vins
+	}
 	if err != nil {
 		f.Error = strings.TrimPrefix(err.Error(), "catalog: ")
+		if f.Variants.Names == nil && parent == nil {
+			f.Variants = variantsForm{Names: padNames(nil)}
+		}
 		s.render(w, r, http.StatusBadRequest, "product", "Product", "products", f)
 		return
 	}
-	in.Inactive = !f.Active
-	// One transaction: the product, its outbox event and the back-in-stock
-	// alerts it wakes commit together.
-	err = s.db.RunInTx(r.Context(), nil, func(ctx context.Context, tx bun.Tx) error {
-		_, err := catalog.UpsertProducts(ctx, tx, []catalog.ProductInput{in})
+	// One transaction: the product, its variants, the parent's rolled-up
+	// stock and prices, their outbox events and the back-in-stock alerts
+	// they wake commit together.
+	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		_, err := catalog.UpsertProducts(ctx, tx, append([]catalog.ProductInput{in}, batch...))
 		return err
 	})
 	if err != nil {
@@ -133,12 +226,16 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 		return
 	}
 	s.tree.reset()
-	p, err := catalog.GetProduct(r.Context(), s.db, in.SKU)
+	p, err := catalog.GetProduct(ctx, s.db, in.SKU)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	redirect(w, r, fmt.Sprintf("/admin/products/%d", p.ID), "Saved "+p.SKU+".")
+	msg := "Saved " + p.SKU + "."
+	if len(batch) > 0 {
+		msg = fmt.Sprintf("Saved %s and %d variants.", p.SKU, len(batch))
+	}
+	redirect(w, r, fmt.Sprintf("/admin/products/%d", p.ID), msg)
 }
 
 // productInput parses the form into a catalog input.

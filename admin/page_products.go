@@ -37,6 +37,62 @@ type productsPage struct {
 	ByIndex  bool
 	Page     int
 	NextPage int
+	// Variants notes, by product id, the parents of the page: how many
+	// variants they have and how many are low on stock.
+	Variants map[int64]variantNote
+}
+
+// variantNote is what the products list says of a parent's variants.
+type variantNote struct {
+	Count int
+	Low   string // "2 sizes low", "" when none is
+}
+
+// variantNotes describes the parents among ps: a variant is low when it
+// is active with at most catalog.LowStock units left (the list's Low
+// filter), sold-out ones included.
+func variantNotes(ctx context.Context, db bun.IDB, ps []catalog.Product) (map[int64]variantNote, error) {
+	var ids []int64
+	for _, p := range ps {
+		if p.HasVariants() {
+			ids = append(ids, p.ID)
+		}
+	}
+	out := map[int64]variantNote{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	vs, err := catalog.VariantsOf(ctx, db, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		if !p.HasVariants() {
+			continue
+		}
+		n := variantNote{Count: len(vs[p.ID])}
+		low := 0
+		for _, v := range vs[p.ID] {
+			if v.Active && v.Stock <= catalog.LowStock {
+				low++
+			}
+		}
+		if low > 0 {
+			noun := "variants"
+			if low == 1 {
+				noun = "variant"
+			}
+			if len(p.OptionNames) == 1 {
+				noun = strings.ToLower(p.OptionNames[0])
+				if low > 1 {
+					noun += "s"
+				}
+			}
+			n.Low = fmt.Sprintf("%d %s low", low, noun)
+		}
+		out[p.ID] = n
+	}
+	return out, nil
 }
 
 // categoryRow is one line of the category tree.
@@ -100,6 +156,9 @@ func (s *Server) products(w http.ResponseWriter, r *http.Request) {
 			key := fmt.Sprintf("%q %v %s", l.Text, l.CategoryIDs, l.Stock)
 			p.Total, err = s.tree.count(key, s.cfg.Now(), func() (int, error) { return catalog.CountProductList(r.Context(), s.db, l) })
 		}
+	}
+	if err == nil {
+		p.Variants, err = variantNotes(r.Context(), s.db, p.Products)
 	}
 	if err != nil {
 		s.renderError(w, r, err)

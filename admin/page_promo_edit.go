@@ -67,10 +67,10 @@ func promoFormOf(p *catalog.PromoCode) promoForm {
 		ID: p.ID, Code: p.Code, Kind: string(p.Kind), Value: strconv.FormatInt(p.Value, 10),
 		MaxUses: strconv.Itoa(p.MaxUses), PerCustomer: strconv.Itoa(p.PerCustomer),
 		Active: p.Active, Uses: p.Uses, Currency: p.Currency,
-		MinSubtotal: catalog.FormatAmount(p.MinSubtotal, p.Currency),
+		MinSubtotal: plainAmount(p.MinSubtotal, p.Currency),
 	}
 	if p.Kind == catalog.PromoFixed {
-		f.Value = catalog.FormatAmount(p.Value, p.Currency)
+		f.Value = plainAmount(p.Value, p.Currency)
 	}
 	if p.StartsAt != nil {
 		f.StartsAt = p.StartsAt.UTC().Format(promoTimeLayout)

@@ -104,3 +104,33 @@ func TestPromosCreateEditDisable(t *testing.T) {
 		}
 	})
 }
+
+// TestPromoEditShowsPlainAmounts: the edit form shows amounts as its
+// inputs take them back ("5.50", not "5.50 USD"), so saving the page
+// unchanged works.
+func TestPromoEditShowsPlainAmounts(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	p.signIn()
+	f := promoForm("PLAIN5", "fixed", "5.50")
+	f.Set("min_subtotal", "50")
+	if code, _, body := p.post("/admin/promos/new", f); code != http.StatusSeeOther {
+		t.Fatalf("create = %d:\n%.2000s", code, body)
+	}
+	got, err := catalog.GetPromo(context.Background(), p.db, "PLAIN5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body := p.get(fmt.Sprintf("/admin/promos/%d", got.ID))
+	for _, want := range []string{`name="value" value="5.50"`, `name="min_subtotal" value="50.00"`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("edit page lacks %s", want)
+		}
+	}
+	f.Del("code")
+	f.Set("code", "PLAIN5")
+	f.Set("value", "5.50")
+	f.Set("min_subtotal", "50.00")
+	if code, _, body := p.post(fmt.Sprintf("/admin/promos/%d", got.ID), f); code != http.StatusSeeOther {
+		t.Errorf("saving the shown values = %d:\n%.2000s", code, body)
+	}
+}

@@ -35,6 +35,8 @@ type layout struct {
 
 var funcs = template.FuncMap{
 	"money": catalog.FormatPrice,
+	// optlabel is an order line's option values as sold: "42 / Navy".
+	"optlabel": func(opts map[string]string) string { return catalog.OptionLabel(opts, nil) },
 	"when": func(t time.Time) string {
 		if t.IsZero() {
 			return "—"

@@ -117,3 +117,48 @@ func TestParseCursor(t *testing.T) {
 		t.Errorf("round trip: %+v, %v; want %+v", c, err, want)
 	}
 }
+
+// TestListProductPageHidesVariants: the merchant's list and its count
+// hold plain products and parents, never variants, on every page and
+// filter; a variant's SKU finds its parent.
+func TestListProductPageHidesVariants(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		ins := []catalog.ProductInput{
+			{SKU: "PLAIN-1", Title: "Plain Mug", Price: 900, Currency: "USD", Stock: 2},
+			{SKU: "TEE", Title: "Tee", Price: 2000, Currency: "USD", OptionNames: []string{"Size"}},
+			{SKU: "TEE-S", VariantOf: "TEE", Options: map[string]string{"Size": "S"}, Price: 2000, Currency: "USD", Stock: 1},
+			{SKU: "TEE-M", VariantOf: "TEE", Options: map[string]string{"Size": "M"}, Price: 2100, Currency: "USD", Stock: 3},
+		}
+		for i := range ins {
+			if err := ins[i].Validate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := catalog.UpsertProducts(ctx, db, ins); err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range []catalog.ProductList{{}, {Stock: catalog.StockLow}, {Stock: catalog.StockIn}, {Text: "tee"}, {Sort: catalog.SortStockAsc}} {
+			got := allPages(t, db, l)
+			for _, s := range got {
+				if s == "TEE-S" || s == "TEE-M" {
+					t.Errorf("%+v lists variant %s: %v", l, s, got)
+				}
+			}
+			n, err := catalog.CountProductList(ctx, db, l)
+			if err != nil || n != len(got) {
+				t.Errorf("%+v: count %d (%v), list %v", l, n, err, got)
+			}
+		}
+		// The parent's stock is the variants' sum (4): low (1 to LowStock).
+		if got := allPages(t, db, catalog.ProductList{Stock: catalog.StockLow}); len(got) != 2 {
+			t.Errorf("low = %v, want PLAIN-1 and TEE", got)
+		}
+		if got := allPages(t, db, catalog.ProductList{Text: "TEE-M"}); len(got) != 1 || got[0] != "TEE" {
+			t.Errorf("a variant's SKU finds %v, want its parent TEE", got)
+		}
+		if got := allPages(t, db, catalog.ProductList{Text: "TEE-"}); len(got) != 0 {
+			t.Errorf("a partial variant SKU finds %v", got)
+		}
+	})
+}
