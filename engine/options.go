@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"shopbot/catalog"
 	"shopbot/engine/tools"
@@ -62,3 +63,8 @@ func pickerReply(locale string, res tools.Result) (msg string, ok bool) {
 	}
 	return "", false
 }
+
+// optionVocabTTL is how long the offline planner keeps the catalog's
+// option names and values (catalog.OptionVocabCache) before reading them
+// again: a new size shows up in the planner's words within it.
+const optionVocabTTL = 30 * time.Second

@@ -35,7 +35,7 @@ func (d *Deps) addOptions(ctx context.Context, s *Session, a addToCartArgs) (Res
 		return Result{}, Errorf("%s (%s) is no longer sold", p.Title, p.SKU)
 	}
 	if !p.HasVariants() {
-		return Result{}, Errorf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU)
+		return Result{}, &ToolError{Msg: fmt.Sprintf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU), noOptions: true}
 	}
 	f, err := loadFamily(ctx, d, p)
 	if err != nil {
@@ -233,4 +233,11 @@ func variantDetails(ctx context.Context, d *Deps, s *Session, p *catalog.Product
 func OutOfStock(res Result) bool {
 	m, ok := res.Data.(map[string]any)
 	return ok && m["status"] == "out_of_stock"
+}
+
+// IsNoOptions reports add_to_cart refusing options for a product that has
+// none, so a caller that read them from loose words can add it as it is.
+func IsNoOptions(err error) bool {
+	var te *ToolError
+	return errors.As(err, &te) && te.noOptions
 }

@@ -87,7 +87,11 @@ type Result struct {
 
 // ToolError is a problem the model (or shopper) can fix: a bad argument, an
 // unknown SKU, not enough stock. Its message is shown to the model as is.
-type ToolError struct{ Msg string }
+type ToolError struct {
+	Msg string
+
+	noOptions bool // options given for a product without variants (IsNoOptions)
+}
 
 func (e *ToolError) Error() string { return e.Msg }
 

@@ -30,7 +30,7 @@ func SeedVariants(t testing.TB, db bun.IDB) {
 	green := v("TEE-GREEN-M", "TEE", 2500, 4, "colour", "Green", "size", "M")
 	green.Inactive = true
 	ins := []catalog.ProductInput{
-		parent("TEE", "Cotton Tee", "colour", "size"),
+		parent("TEE", "Quokka Tee", "colour", "size"),
 		v("TEE-NAVY-M", "TEE", 2500, 3, "colour", "Navy", "size", "M"),
 		v("TEE-NAVY-L", "TEE", 2700, 0, "colour", "Navy", "size", "L"),
 		v("TEE-RED-M", "TEE", 2400, 5, "colour", "Red", "size", "M"),
@@ -39,7 +39,7 @@ func SeedVariants(t testing.TB, db bun.IDB) {
 		v("TRAIL-41", "TRAIL", 9000, 0, "size", "41"),
 		v("TRAIL-42", "TRAIL", 9000, 2, "size", "42"),
 		v("TRAIL-43", "TRAIL", 9500, 1, "size", "43"),
-		parent("CAP", "Wool Cap", "size"),
+		parent("CAP", "Quokka Cap", "size"),
 		v("CAP-S", "CAP", 1500, 0, "size", "S"),
 		v("CAP-M", "CAP", 1500, 0, "size", "M"),
 	}
