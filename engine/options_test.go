@@ -151,3 +151,35 @@ func TestVariantPickerButtons(t *testing.T) {
 		}
 	})
 }
+
+// TestOfflineOptionWords: with no model, the engine's planner reads option
+// words against the catalog's vocabulary (wired in New): a named size
+// adds that variant, a bare add of a parent shows the picker.
+func TestOfflineOptionWords(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOn(t, db)
+		toolstest.SeedVariants(t, db)
+		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		if err != nil {
+			t.Fatal(err)
+		}
+		say := func(text, key string) *events {
+			ev := &events{}
+			if err := eng.Handle(context.Background(), Turn{Channel: "web", ChatID: "words", UserID: "words", Locale: "en", Text: text, DedupKey: key}, ev); err != nil {
+				t.Fatalf("%q: %v", text, err)
+			}
+			return ev
+		}
+		ev := say("add trail runner size 42", "w1")
+		if !strings.Contains(ev.done(), "Trail Runner (42)") {
+			t.Errorf("size 42: %q", ev.done())
+		}
+		ev = say("add trail runner", "w2")
+		if pk, buttons := pickerOf(ev); pk == nil || !reflect.DeepEqual(buttons, []string{"42=add|TRAIL-42|1", "43=add|TRAIL-43|1"}) {
+			t.Errorf("bare add: done %q, picker %v", ev.done(), buttons)
+		}
+		if got := chatCart(t, db, "words"); !reflect.DeepEqual(got, []string{"TRAIL-42×1"}) {
+			t.Errorf("cart = %v", got)
+		}
+	})
+}

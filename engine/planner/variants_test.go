@@ -89,7 +89,7 @@ func TestPlannerAsksWhichOption(t *testing.T) {
 		t.Fatalf("bare add: %q, picker %v", p.Text, pickerIn(p))
 	}
 	// "in navy" after the picker: the next option, sizes in stock only.
-	p = c.say(t, "in navy")
+	p = c.say(t, "I'll take it in navy")
 	if !strings.Contains(p.Text, "Which size of Quokka Tee (Navy)? In stock: M.") {
 		t.Errorf("navy: %q (calls %s)", p.Text, planCallNames(p))
 	}
