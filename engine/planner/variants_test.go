@@ -162,3 +162,14 @@ func TestPlannerOrderKeepsOptions(t *testing.T) {
 		t.Errorf("order items %+v", o.Items)
 	}
 }
+
+// TestPlannerRussianFromPrice: a parent's lowest price reads «от» in a
+// Russian list, "from" in an English one.
+func TestPlannerRussianFromPrice(t *testing.T) {
+	for text, want := range map[string]string{"покажи quokka tee": "Quokka Tee — от $24.00", "show quokka tee": "Quokka Tee — from $24.00"} {
+		c := newVariantChat(t, "en")
+		if p := c.say(t, text); !strings.Contains(p.Text, want) {
+			t.Errorf("%s: %q, want %q in it", text, p.Text, want)
+		}
+	}
+}

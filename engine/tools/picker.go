@@ -103,7 +103,7 @@ func (f *family) picker(s *Session, choice []int, qty int) (*view.Picker, bool) 
 	}
 	card := view.CardOf(f.parent)
 	pk := &view.Picker{
-		SKU: f.parent.SKU, Title: f.parent.Title, PriceText: card.PriceText, ImageURL: card.ImageURL,
+		SKU: f.parent.SKU, Title: f.parent.Title, PriceText: view.PriceTextIn(s.Lang(), card.PriceText), ImageURL: card.ImageURL,
 		Option: f.names[k], Prompt: fmt.Sprintf(pickerPrompt(s), f.names[k]),
 	}
 	for i, j := range choice {

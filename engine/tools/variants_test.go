@@ -290,3 +290,20 @@ func TestSearchProductsPassesOptions(t *testing.T) {
 		t.Error("options with a list value accepted")
 	}
 }
+
+// TestPickerInRussian: the picker's question and its "from" price read
+// in the shopper's language.
+func TestPickerInRussian(t *testing.T) {
+	env := newVariantEnv(t)
+	env.session.Locale, env.session.Text = "ru", "добавь футболку"
+	res := env.call(t, "add_to_cart", `{"sku":"TEE"}`)
+	if res.Picker == nil || res.Picker.Prompt != "Выберите: colour" || res.Picker.PriceText != "от $24.00" {
+		t.Errorf("picker = %+v", res.Picker)
+	}
+	if got := view.PriceTextIn("en", "from $24.00"); got != "from $24.00" {
+		t.Errorf("en: %q", got)
+	}
+	if got := view.PriceTextIn("ru", "$24.00"); got != "$24.00" {
+		t.Errorf("ru plain: %q", got)
+	}
+}
