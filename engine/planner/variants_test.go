@@ -88,6 +88,10 @@ func TestPlannerAsksWhichOption(t *testing.T) {
 	if !strings.Contains(p.Text, "Which colour of Quokka Tee? In stock: Navy, Red.") || pickerIn(p) == nil {
 		t.Fatalf("bare add: %q, picker %v", p.Text, pickerIn(p))
 	}
+	// A bare add by name asks too.
+	if p := c.say(t, "add the quokka tee"); !strings.Contains(p.Text, "Which colour of Quokka Tee?") {
+		t.Errorf("add by name: %q", p.Text)
+	}
 	// "in navy" after the picker: the next option, sizes in stock only.
 	p = c.say(t, "I'll take it in navy")
 	if !strings.Contains(p.Text, "Which size of Quokka Tee (Navy)? In stock: M.") {
