@@ -15,8 +15,8 @@ import (
 	"shopbot/engine/view"
 )
 
-// pressIn presses a button in an existing chat.
-func pressIn(t *testing.T, eng *Engine, chat, data string, n int) *events {
+// pressPicker presses a button in an existing chat.
+func pressPicker(t *testing.T, eng *Engine, chat, data string, n int) *events {
 	t.Helper()
 	a, err := view.ParseAction(data)
 	if err != nil {
@@ -75,7 +75,7 @@ func TestVariantPickerButtons(t *testing.T) {
 		}
 		const chat = "picker-1"
 		n := 0
-		press := func(data string) *events { n++; return pressIn(t, eng, chat, data, n) }
+		press := func(data string) *events { n++; return pressPicker(t, eng, chat, data, n) }
 
 		ev := press("add|TEE|1")
 		pk, buttons := pickerOf(ev)
