@@ -23,7 +23,7 @@ func addToCartTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"sku":      sku(),
 			"quantity": integer("default 1", 1, catalog.MaxCartQuantity),
-			"options":  options(),
+			"options":  options(`e.g. {"size":"42"}`),
 		}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a addToCartArgs

@@ -65,9 +65,15 @@ func briefs(cards []view.Card) []brief {
 }
 
 // options is a product's option choice: name → value.
-func options() map[string]any {
-	return map[string]any{
-		"type": "object", "description": "e.g. {\"size\":\"42\"}", "maxProperties": catalog.MaxOptions,
+// The example goes on one tool only (add_to_cart): the model reads every
+// tool's schema on every call.
+func options(desc string) map[string]any {
+	s := map[string]any{
+		"type": "object", "maxProperties": catalog.MaxOptions,
 		"additionalProperties": map[string]any{"type": "string", "minLength": 1, "maxLength": 40},
 	}
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
 }
