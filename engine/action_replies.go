@@ -53,6 +53,14 @@ func (e *Engine) say(ctx context.Context, s *tools.Session, sink Sink, rec *reco
 // whole answer for adapters that render one reply (web, Slack with nothing
 // streamed): chat adapters render the result and need no second message.
 func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, kind view.ActionKind, res tools.Result) error {
+	if msg, ok := pickerReply(s.Locale, res); ok && (kind == view.ActAdd || kind == view.ActOption) {
+		rec.assistant(msg)
+		if res.Cart == nil && !tools.OutOfStock(res) {
+			// the picker carries its question; the words go only in EventDone
+			return sink.Send(ctx, Event{Kind: EventDone, Text: msg})
+		}
+		return sendText(ctx, sink, msg)
+	}
 	key := actionReply(kind, res)
 	shown := len(res.Cards) > 0 || res.Cart != nil || res.Order != nil || len(res.Buttons) > 0
 	if !shown || kind == view.ActAdd || kind == view.ActSet || kind == view.ActRemove {
@@ -66,7 +74,7 @@ func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec 
 // needsSKU reports whether an action is about one product.
 func needsSKU(kind view.ActionKind) bool {
 	switch kind {
-	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActNotify:
+	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActNotify, view.ActOption:
 		return true
 	}
 	return false

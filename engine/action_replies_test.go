@@ -59,7 +59,7 @@ func TestEveryActionAnswers(t *testing.T) {
 			"id-like":      {sku: "#1", qty: "1", arg: "#999999999"},
 			"markup, nuls": {sku: "<b>\x00</b>", qty: "1", arg: "Shoes > <script>\x00"},
 		}
-		kinds := []view.ActionKind{view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActCart, view.ActCheckout, view.ActOrders, view.ActCategories, view.ActCategory, view.ActConfirm, view.ActDelivery, view.ActMore}
+		kinds := []view.ActionKind{view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActCart, view.ActCheckout, view.ActOrders, view.ActCategories, view.ActCategory, view.ActConfirm, view.ActDelivery, view.ActMore, view.ActOption}
 		for _, kind := range kinds {
 			for name, a := range args {
 				data := string(kind) + "|" + a.sku + "|" + a.qty + "|" + a.arg

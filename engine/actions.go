@@ -82,6 +82,9 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 	if needsSKU(a.Kind) && (a.SKU == "" || len(a.SKU) > tools.MaxSKUBytes) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)
 	}
+	if a.Kind == view.ActOption {
+		return e.runOption(ctx, s, sink, rec, a)
+	}
 	if a.Kind == view.ActCategory || (a.Kind == view.ActCategories && strings.TrimSpace(a.Arg) != "") {
 		path, err := e.categoryPath(ctx, a.Arg)
 		if errors.Is(err, errNoCategory) {

@@ -141,7 +141,8 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb, planner: planner.New(tb),
+		cfg: cfg, deps: deps, tools: tb,
+		planner: planner.New(tb).WithOptionVocab((&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),

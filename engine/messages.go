@@ -26,6 +26,9 @@ const (
 	msgCategoryEmpty
 	msgNoSimilar
 	msgNoSuchProduct
+	msgNoOptions
+	msgStaleChoice
+	msgOptionOut
 )
 
 var engineMessages = map[string]map[messageKey]string{
@@ -49,6 +52,9 @@ var engineMessages = map[string]map[messageKey]string{
 		msgCategoryEmpty:   "Nothing in this category is in stock right now. Here are our categories:",
 		msgNoSimilar:       "I found nothing similar to that product.",
 		msgNoSuchProduct:   "I can't find that product. Try searching for it by name.",
+		msgNoOptions:       "That product has no sizes or colours to choose from.",
+		msgStaleChoice:     "That choice is no longer available. Please open the product again and choose.",
+		msgOptionOut:       "Sorry, that isn't in stock right now.",
 	},
 	"ru": {
 		msgSorry:           "Извините, у нас что-то пошло не так. Попробуйте ещё раз чуть позже.",
@@ -70,6 +76,9 @@ var engineMessages = map[string]map[messageKey]string{
 		msgCategoryEmpty:   "В этой категории сейчас ничего нет в наличии. Вот наши категории:",
 		msgNoSimilar:       "Похожих товаров не нашлось.",
 		msgNoSuchProduct:   "Не могу найти этот товар. Попробуйте поискать его по названию.",
+		msgNoOptions:       "У этого товара нет размеров или цветов на выбор.",
+		msgStaleChoice:     "Этот вариант больше недоступен. Откройте товар снова и выберите.",
+		msgOptionOut:       "К сожалению, этого сейчас нет в наличии.",
 	},
 }
 

@@ -34,6 +34,8 @@ type plannedSearch struct {
 	Sort     string  `json:"sort,omitempty"`
 	Limit    int     `json:"limit,omitempty"`
 	Offset   int     `json:"offset,omitempty"`
+	// Options filter by variant ("size" = "42"); variants.go.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // listLimit is how many cards a list shows.
@@ -48,7 +50,7 @@ type listView struct {
 }
 
 func (t *plannerTurn) search(ctx context.Context, in intent.Intent) error {
-	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit})
+	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit, Options: in.Options})
 }
 
 func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plannedSearch) error {

@@ -24,8 +24,9 @@ type cartChange struct {
 }
 
 type changedLine struct {
-	Title string `json:"title"`
-	Qty   int    `json:"qty"`
+	Title   string `json:"title"`
+	Variant string `json:"variant"` // "42 / Navy"
+	Qty     int    `json:"qty"`
 }
 
 // changeView is what the cart-change templates read.
@@ -55,9 +56,12 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 	if t.tooMany(qty) {
 		return nil
 	}
-	res, err := t.call(ctx, "add_to_cart", map[string]any{"sku": sku, "quantity": max(qty, 1)})
+	res, err := t.addCall(ctx, sku, qty)
 	if err != nil {
 		return t.fail(err)
+	}
+	if t.variantAnswer(res) { // variants.go: which size, or not in stock
+		return nil
 	}
 	t.s.State.Focus = sku // "one more", "make that 3"
 	t.changed(rAdded, res)
@@ -111,6 +115,9 @@ func (t *plannerTurn) changed(key replyKey, res tools.Result) {
 	if line == nil {
 		line = &changedLine{}
 	}
+	if line.Variant != "" {
+		line.Title += " (" + line.Variant + ")"
+	}
 	t.say(key, changeView{Title: line.Title, Qty: line.Qty, Units: d.Cart.Units, Total: d.Cart.Total})
 }
 
@@ -120,11 +127,11 @@ func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 	if in.Sort != "" {
 		limit = 10 // the cheapest of all that match, not of the first five
 	}
-	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: limit})
+	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: limit, Options: in.Options})
 	if err != nil {
 		return t.fail(err)
 	}
-	cards := res.Cards
+	cards := t.preferVariants(res.Cards)
 	if in.Sort != "" {
 		// By relevance, then ordered here, as compareFound does: a price
 		// sort over keywords would rank a dog bowl among dog foods.

@@ -32,6 +32,7 @@ type summaryView struct {
 	Changed bool // the cart or prices changed since the last summary
 	Lines   []struct {
 		Title     string `json:"title"`
+		Variant   string `json:"variant"`
 		Qty       int    `json:"qty"`
 		LineTotal string `json:"line_total"`
 	} `json:"lines"`

@@ -19,7 +19,8 @@ import (
 // results (text.go). It is deterministic: no model, no randomness,
 // no clock but the session's.
 type Planner struct {
-	tb *tools.Toolbox
+	tb    *tools.Toolbox
+	vocab OptionVocab // nil: option words are not read (variants.go)
 }
 
 // New returns a planner over the engine's tools.
@@ -49,13 +50,16 @@ func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Pl
 	if s.State == nil {
 		s.State = &tools.State{}
 	}
-	in := intent.Parse(text, s.Locale, s.State)
-	t := &plannerTurn{p: p, s: s, lang: in.Lang}
+	in, err := p.readOptions(ctx, s, text, intent.Parse(text, s.Locale, s.State))
+	if err != nil {
+		return Plan{}, err
+	}
+	t := &plannerTurn{p: p, s: s, lang: in.Lang, opts: in.Options, optionsOnly: in.Topic == topicOptionsOnly}
 	handle, ok := intentHandlers[in.Kind]
 	if !ok {
 		handle = (*plannerTurn).help
 	}
-	err := handle(t, ctx, in)
+	err = handle(t, ctx, in)
 	return t.plan, errors.Join(err, t.err)
 }
 
@@ -65,7 +69,11 @@ type plannerTurn struct {
 	s    *tools.Session
 	lang string
 	plan Plan
-	err  error // a reply that could not be rendered
+	err  error             // a reply that could not be rendered
+	opts map[string]string // the variant options named (variants.go)
+	// optionsOnly: the message named only options, so a product without
+	// any is not added as it is.
+	optionsOnly bool
 }
 
 var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.Intent) error{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"shopbot/engine/view"
 )
 
 // The offline planner's words, one table per language. Every figure in a
@@ -67,15 +69,17 @@ const (
 	rStaleList      replyKey = "stale_list"
 	rPersonal       replyKey = "personal"
 	rNoMatch        replyKey = "no_match"
+	rPick           replyKey = "pick"       // variants.go
+	rOptionOut      replyKey = "option_out" // variants.go
 )
 
 // Shared pieces, defined once per language and used by the templates
 // above with {{template "items" .}}.
 const (
 	enItems = `{{define "items"}}{{range $i, $c := .}}
-{{inc $i}}. {{$c.Title}} — {{$c.PriceText}}{{if not $c.InStock}} (out of stock){{end}}{{end}}{{end}}`
+{{inc $i}}. {{$c.Title}} — {{price $c.PriceText}}{{if not $c.InStock}} (out of stock){{end}}{{end}}{{end}}`
 	ruItems = `{{define "items"}}{{range $i, $c := .}}
-{{inc $i}}. {{$c.Title}} — {{$c.PriceText}}{{if not $c.InStock}} (нет в наличии){{end}}{{end}}{{end}}`
+{{inc $i}}. {{$c.Title}} — {{price $c.PriceText}}{{if not $c.InStock}} (нет в наличии){{end}}{{end}}{{end}}`
 	enLimit = `{{define "limit"}}{{if and .Min .Max}} from {{.Min}} to {{.Max}}{{else if .Max}} up to {{.Max}}{{else if .Min}} from {{.Min}}{{end}}{{end}}`
 	ruLimit = `{{define "limit"}}{{if and .Min .Max}} от {{.Min}} до {{.Max}}{{else if .Max}} до {{.Max}}{{else if .Min}} от {{.Min}}{{end}}{{end}}`
 )
@@ -91,9 +95,11 @@ var replyTexts = map[string]map[replyKey]string{
 		rFound:        `Found {{.Total}} {{plural .Total "product" "products"}}{{template "limit" .}}{{if gt .Total (len .Cards)}}, here are {{len .Cards}}{{end}}:{{template "items" .Cards}}`,
 		rNothing:      `Sorry, I found nothing{{with .Query}} for "{{.}}"{{end}}{{template "limit" .}}. Try other words or browse the categories.`,
 		rAdded:        `Added {{.Qty}} × {{.Title}} to your cart. Cart: {{.Units}} {{plural .Units "item" "items"}}, {{.Total}}.`,
+		rPick:         `Which {{.Option}} of {{.Title}}{{with .Chosen}} ({{.}}){{end}}? In stock: {{join .Values ", "}}.`,
+		rOptionOut:    `Sorry, {{.Title}}{{with .Asked}} in {{.}}{{end}} is not in stock right now.{{if .Notify}} I can message you when it is back.{{end}}`,
 		rUpdated:      `Now {{.Qty}} × {{.Title}} in your cart. Cart: {{.Units}} {{plural .Units "item" "items"}}, {{.Total}}.`,
 		rRemoved:      `Removed {{.Title}} from your cart.{{if .Units}} Cart: {{.Units}} {{plural .Units "item" "items"}}, {{.Total}}.{{else}} Your cart is empty now.{{end}}`,
-		rCart:         `Your cart:{{range $i, $l := .Lines}}` + "\n" + `{{inc $i}}. {{$l.Title}} × {{$l.Qty}} — {{$l.PriceText}}{{end}}` + "\n" + `Total: {{.TotalText}}. Say "checkout" to place the order.`,
+		rCart:         `Your cart:{{range $i, $l := .Lines}}` + "\n" + `{{inc $i}}. {{$l.Title}}{{with $l.Variant}} ({{.}}){{end}} × {{$l.Qty}} — {{$l.PriceText}}{{end}}` + "\n" + `Total: {{.TotalText}}. Say "checkout" to place the order.`,
 		rCartEmpty:    `Your cart is empty. Tell me what you're looking for!`,
 		rCleared:      `Done: your cart is empty now.`,
 		rNotInCart:    `I couldn't find "{{.}}" in your cart.`,
@@ -115,7 +121,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rAsk:          `{{if eq . "name"}}Let's place your order. What name should it be under?{{else if eq . "phone"}}Thanks! What phone number can we reach you at?{{else}}And the delivery address?{{end}}`,
 		rInvalidField: `That {{field .Field}} doesn't look right{{with .Reason}} ({{.}}){{end}}. Please send it again, or say "cancel".`,
 		rSummary: `{{if .Changed}}Your cart or prices changed, so here is the updated order.` + "\n" + `{{end}}Please check your order:{{range .Lines}}` + "\n" +
-			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Promo {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Subtotal: {{$.Subtotal}}` + "\n" + `Delivery: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Total: {{.Total}}` + "\n" +
+			`• {{.Title}}{{with .Variant}} ({{.}}){{end}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Promo {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Subtotal: {{$.Subtotal}}` + "\n" + `Delivery: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Total: {{.Total}}` + "\n" +
 			`Name: {{.Contact.Name}}` + "\n" + `Phone: {{.Contact.Phone}}` + "\n" + `Address: {{.Contact.Address}}` + "\n" +
 			`Reply "yes" to place the order or "cancel" to stop.`,
 		rPlaced:        `Thank you! Your order {{.Number}} is placed. Total: {{.Total}}.`,
@@ -151,6 +157,7 @@ var replyTexts = map[string]map[replyKey]string{
 		"btn.orders":    "My orders",
 		"btn.add":       "Add #1 to cart",
 		"btn.add1":      "Add to cart",
+		"btn.notify":    "🔔 Notify me",
 		"btn.similar":   "Similar",
 		"field.name":    "name",
 		"field.phone":   "phone number",
@@ -168,9 +175,11 @@ var replyTexts = map[string]map[replyKey]string{
 		rFound:        `Нашёл {{.Total}} {{plural .Total "товар" "товара" "товаров"}}{{template "limit" .}}{{if gt .Total (len .Cards)}}, вот {{len .Cards}}{{end}}:{{template "items" .Cards}}`,
 		rNothing:      `К сожалению, ничего не нашёл{{with .Query}} по запросу «{{.}}»{{end}}{{template "limit" .}}. Попробуйте другие слова или загляните в каталог.`,
 		rAdded:        `Добавил в корзину: {{.Title}} × {{.Qty}}. В корзине {{.Units}} {{plural .Units "товар" "товара" "товаров"}} на {{.Total}}.`,
+		rPick:         `{{.Title}}{{with .Chosen}} ({{.}}){{end}} — выберите {{.Option}}. В наличии: {{join .Values ", "}}.`,
+		rOptionOut:    `Извините, {{.Title}}{{with .Asked}} ({{.}}){{end}} сейчас нет в наличии.{{if .Notify}} Могу написать, когда появится.{{end}}`,
 		rUpdated:      `Теперь в корзине {{.Title}} × {{.Qty}}. Всего {{.Units}} {{plural .Units "товар" "товара" "товаров"}} на {{.Total}}.`,
 		rRemoved:      `Убрал из корзины: {{.Title}}.{{if .Units}} В корзине {{.Units}} {{plural .Units "товар" "товара" "товаров"}} на {{.Total}}.{{else}} Корзина теперь пуста.{{end}}`,
-		rCart:         `Ваша корзина:{{range $i, $l := .Lines}}` + "\n" + `{{inc $i}}. {{$l.Title}} × {{$l.Qty}} — {{$l.PriceText}}{{end}}` + "\n" + `Итого: {{.TotalText}}. Напишите «оформить заказ», чтобы оформить.`,
+		rCart:         `Ваша корзина:{{range $i, $l := .Lines}}` + "\n" + `{{inc $i}}. {{$l.Title}}{{with $l.Variant}} ({{.}}){{end}} × {{$l.Qty}} — {{$l.PriceText}}{{end}}` + "\n" + `Итого: {{.TotalText}}. Напишите «оформить заказ», чтобы оформить.`,
 		rCartEmpty:    `Корзина пуста. Расскажите, что вы ищете!`,
 		rCleared:      `Готово: корзина пуста.`,
 		rNotInCart:    `Не нашёл «{{.}}» в вашей корзине.`,
@@ -178,7 +187,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rOutOfRange:   `Я показал {{.N}} {{plural .N "товар" "товара" "товаров"}}, номера {{.Pos}} нет. Какой вы имеете в виду?`,
 		rWhich:        `Какой товар вы имеете в виду? Скажите «первый», «второй»…`,
 		rNeedTwo:      `Скажите, какие товары сравнить, например: «сравни первый и второй».`,
-		rDetails:      `{{.Title}}{{with .Brand}} ({{.}}){{end}}: {{.PriceText}}, {{if .InStock}}в наличии ({{.Stock}} шт.){{else}}нет в наличии{{end}}.{{if .RatingCount}} Рейтинг {{printf "%.1f" .Rating}}/5, оценок: {{.RatingCount}}.{{end}}{{with .Summary}}` + "\n" + `{{.}}{{end}}`,
+		rDetails:      `{{.Title}}{{with .Brand}} ({{.}}){{end}}: {{price .PriceText}}, {{if .InStock}}в наличии ({{.Stock}} шт.){{else}}нет в наличии{{end}}.{{if .RatingCount}} Рейтинг {{printf "%.1f" .Rating}}/5, оценок: {{.RatingCount}}.{{end}}{{with .Summary}}` + "\n" + `{{.}}{{end}}`,
 		rSimilar:      `Похожие товары:{{template "items" .}}`,
 		rCompare:      `Сравнение:{{template "items" .Cards}}{{with .Cheapest}}` + "\n" + `Дешевле всего: {{.}}.{{end}}{{with .BestRated}} Лучший рейтинг: {{.}}.{{end}}{{with .Differences}} Различаются: {{join . ", "}}.{{end}}`,
 		rAvailability: `{{.Title}}: {{if .NoLongerSold}}больше не продаётся{{else if eq .Status "out_of_stock"}}нет в наличии{{else if eq .Status "low_stock"}}осталось всего {{.Stock}} шт.{{else}}в наличии ({{.Stock}} шт.){{end}}.`,
@@ -192,7 +201,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rAsk:          `{{if eq . "name"}}Оформляем заказ. На чьё имя?{{else if eq . "phone"}}Спасибо! Какой номер телефона для связи?{{else}}И адрес доставки?{{end}}`,
 		rInvalidField: `Похоже, {{field .Field}} указан неверно. Пришлите ещё раз или напишите «отмена».`,
 		rSummary: `{{if .Changed}}Корзина или цены изменились, вот обновлённый заказ.` + "\n" + `{{end}}Проверьте заказ:{{range .Lines}}` + "\n" +
-			`• {{.Title}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Промокод {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
+			`• {{.Title}}{{with .Variant}} ({{.}}){{end}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Промокод {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
 			`Имя: {{.Contact.Name}}` + "\n" + `Телефон: {{.Contact.Phone}}` + "\n" + `Адрес: {{.Contact.Address}}` + "\n" +
 			`Ответьте «да», чтобы оформить заказ, или «отмена».`,
 		rPlaced:        `Спасибо! Заказ {{.Number}} оформлен. Сумма: {{.Total}}.`,
@@ -228,6 +237,7 @@ var replyTexts = map[string]map[replyKey]string{
 		"btn.orders":    "Мои заказы",
 		"btn.add":       "Добавить №1 в корзину",
 		"btn.add1":      "В корзину",
+		"btn.notify":    "🔔 Сообщить о поступлении",
 		"btn.similar":   "Похожие",
 		"field.name":    "имя",
 		"field.phone":   "телефон",
@@ -268,6 +278,7 @@ func replyFuncs(lang string) template.FuncMap {
 		"plural": plural,
 		"status": func(s string) string { return word("status.", s) },
 		"field":  func(s string) string { return word("field.", s) },
+		"price":  func(s string) string { return view.PriceTextIn(lang, s) },
 	}
 }
 

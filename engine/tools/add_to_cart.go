@@ -11,8 +11,9 @@ import (
 )
 
 type addToCartArgs struct {
-	SKU      string `json:"sku"`
-	Quantity int    `json:"quantity"`
+	SKU      string            `json:"sku"`
+	Quantity int               `json:"quantity"`
+	Options  map[string]string `json:"options"`
 }
 
 func addToCartTool(d *Deps) Tool {
@@ -22,6 +23,7 @@ func addToCartTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"sku":      sku(),
 			"quantity": integer("default 1", 1, catalog.MaxCartQuantity),
+			"options":  options(`e.g. {"size":"42"}`),
 		}, "sku"),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a addToCartArgs
@@ -32,24 +34,44 @@ func addToCartTool(d *Deps) Tool {
 			if a.Quantity == 0 {
 				a.Quantity = 1
 			}
-			key := s.effects().effectKey("add", a.SKU+"|"+strconv.Itoa(a.Quantity))
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
-				return nil, w.AddToCart(ctx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
-			})
-			if err != nil {
-				return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+			if len(a.Options) > 0 {
+				return d.addOptions(ctx, s, a)
 			}
-			cart, err := d.carts().Cart(ctx, s.Scope) // after the write, with any concurrent one
-			if err != nil {
-				return Result{}, err
+			res, err := d.addSKU(ctx, s, a.SKU, a.Quantity)
+			if isNeedsVariant(err) {
+				return d.addOptions(ctx, s, a)
 			}
-			_, title := cartQty(cart, a.SKU)
-			cv := view.CartViewOf(cart, s.Currency)
-			s.State.Focus = a.SKU
-			return cartChanged(s, map[string]any{
-				"added": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
-				"cart":  cartDataOf(cv),
-			}, cv), nil
+			return res, err
 		},
 	}
+}
+
+// addSKU adds qty units of a product (or variant) to the cart.
+func (d *Deps) addSKU(ctx context.Context, s *Session, sku string, qty int) (Result, error) {
+	key := s.effects().effectKey("add", sku+"|"+strconv.Itoa(qty))
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+		return nil, w.AddToCart(ctx, s.Scope, sku, qty, s.Customer.ID)
+	})
+	if isNeedsVariant(err) {
+		return Result{}, err
+	}
+	if err != nil {
+		return Result{}, cartChangeError(ctx, d, s, sku, err)
+	}
+	cart, err := d.carts().Cart(ctx, s.Scope) // after the write, with any concurrent one
+	if err != nil {
+		return Result{}, err
+	}
+	cv := view.CartViewOf(cart, s.Currency)
+	added := map[string]any{"sku": sku, "qty": qty}
+	for _, l := range cv.Lines {
+		if l.SKU == sku {
+			added["title"] = l.Title
+			if l.Variant != "" {
+				added["variant"] = l.Variant
+			}
+		}
+	}
+	s.State.Focus = sku
+	return cartChanged(s, map[string]any{"added": added, "cart": cartDataOf(cv)}, cv), nil
 }

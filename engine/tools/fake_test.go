@@ -36,6 +36,14 @@ func (fakeProducts) CategoryCounts(context.Context) (map[int64]int, error) {
 	return nil, errFakeUnset
 }
 
+func (fakeProducts) ProductByID(context.Context, int64) (*catalog.Product, error) {
+	return nil, errFakeUnset
+}
+
+func (fakeProducts) Variants(context.Context, int64) ([]catalog.Product, error) {
+	return nil, errFakeUnset
+}
+
 func (fakeProducts) Reviews(context.Context, int64, int) ([]catalog.Review, error) {
 	return nil, errFakeUnset
 }

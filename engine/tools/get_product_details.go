@@ -26,6 +26,8 @@ type productDetails struct {
 	Reviews     int               `json:"reviews"`
 	Description string            `json:"description"`
 	Attributes  map[string]string `json:"attributes,omitempty"`
+	// Variants of a parent (picker.go): add one with add_to_cart options.
+	Variants []variantLine `json:"variants,omitempty"`
 }
 
 func getProductDetailsTool(d *Deps) Tool {
@@ -46,7 +48,18 @@ func getProductDetailsTool(d *Deps) Tool {
 			s.State.Remember([]view.Card{card})
 			s.State.Focus = p.SKU
 			buttons := []view.Button{view.NewButton(s.Label(BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
-			if card.InStock {
+			var variants []variantLine
+			if p.HasVariants() {
+				var choose *view.Button
+				if variants, choose, err = variantDetails(ctx, d, s, p); err != nil {
+					return Result{}, err
+				}
+				if choose != nil {
+					buttons = append([]view.Button{*choose}, buttons...)
+				} else {
+					buttons = append([]view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
+				}
+			} else if card.InStock {
 				buttons = append([]view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
 			} else if p.Active {
 				buttons = append([]view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
@@ -55,7 +68,7 @@ func getProductDetailsTool(d *Deps) Tool {
 				Data: productDetails{
 					SKU: p.SKU, Title: p.Title, Brand: p.Brand, Category: card.Category, Price: card.PriceText,
 					Stock: card.Stock, InStock: card.InStock, Rating: p.RatingAvg, Reviews: p.RatingCount,
-					Description: p.Description, Attributes: p.Attributes,
+					Description: p.Description, Attributes: p.Attributes, Variants: variants,
 				},
 				Cards:   []view.Card{card},
 				Buttons: buttons,

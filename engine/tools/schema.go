@@ -1,6 +1,9 @@
 package tools
 
-import "shopbot/engine/view"
+import (
+	"shopbot/catalog"
+	"shopbot/engine/view"
+)
 
 // Helpers that keep the tool schemas short and uniformly strict.
 
@@ -46,12 +49,31 @@ type brief struct {
 	Stock   int     `json:"stock"`
 	Rating  float64 `json:"rating,omitempty"`
 	Reviews int     `json:"reviews,omitempty"`
+	// Options are a parent's option names: add_to_cart needs a choice.
+	Options []string `json:"options,omitempty"`
 }
 
 func briefs(cards []view.Card) []brief {
 	out := make([]brief, len(cards))
 	for i, c := range cards {
 		out[i] = brief{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Price: c.PriceText, Stock: c.Stock, Rating: c.Rating, Reviews: c.RatingCount}
+		if c.VariantCount > 0 {
+			out[i].Options = c.OptionNames
+		}
 	}
 	return out
+}
+
+// options is a product's option choice: name → value.
+// The example goes on one tool only (add_to_cart): the model reads every
+// tool's schema on every call.
+func options(desc string) map[string]any {
+	s := map[string]any{
+		"type": "object", "maxProperties": catalog.MaxOptions,
+		"additionalProperties": map[string]any{"type": "string", "minLength": 1, "maxLength": 40},
+	}
+	if desc != "" {
+		s["description"] = desc
+	}
+	return s
 }

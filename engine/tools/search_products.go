@@ -11,14 +11,15 @@ import (
 )
 
 type searchProductsArgs struct {
-	Query    string   `json:"query"`
-	Category string   `json:"category"`
-	MinPrice *float64 `json:"min_price"`
-	MaxPrice *float64 `json:"max_price"`
-	InStock  *bool    `json:"in_stock"`
-	Sort     string   `json:"sort"`
-	Limit    int      `json:"limit"`
-	Offset   int      `json:"offset"`
+	Query    string            `json:"query"`
+	Category string            `json:"category"`
+	MinPrice *float64          `json:"min_price"`
+	MaxPrice *float64          `json:"max_price"`
+	InStock  *bool             `json:"in_stock"`
+	Sort     string            `json:"sort"`
+	Limit    int               `json:"limit"`
+	Offset   int               `json:"offset"`
+	Options  map[string]string `json:"options"`
 }
 
 // pricesFromQuery reads a price limit the model left in the query text
@@ -55,6 +56,7 @@ func searchProductsTool(d *Deps) Tool {
 			"sort":      enum("default relevance", "relevance", "price_asc", "price_desc", "rating", "popular"),
 			"limit":     integer("default 5", 1, 10),
 			"offset":    integer("results to skip, for the next page", 0, maxSearchOffset),
+			"options":   options(""),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
 			var a searchProductsArgs
@@ -70,6 +72,7 @@ func searchProductsTool(d *Deps) Tool {
 				q.Limit = min(a.Limit, 10)
 			}
 			q.Offset = min(max(a.Offset, 0), maxSearchOffset)
+			q.Options = cleanOptions(a.Options)
 			var err error
 			if a.MinPrice != nil {
 				if q.MinPrice, err = ToMinor(*a.MinPrice, s.Currency); err != nil {

@@ -22,6 +22,10 @@ type Products interface {
 	Categories(ctx context.Context) ([]catalog.Category, error)
 	CategoryCounts(ctx context.Context) (map[int64]int, error)
 	Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error)
+	// ProductByID and Variants read a product's family: a variant's
+	// parent, a parent's variants in the order they were created.
+	ProductByID(ctx context.Context, id int64) (*catalog.Product, error)
+	Variants(ctx context.Context, parentID int64) ([]catalog.Product, error)
 }
 
 // Carts reads a cart.
@@ -64,6 +68,16 @@ func (s Store) CategoryCounts(ctx context.Context) (map[int64]int, error) {
 // Reviews implements Products.
 func (s Store) Reviews(ctx context.Context, productID int64, limit int) ([]catalog.Review, error) {
 	return catalog.ListReviews(ctx, s.DB, productID, limit)
+}
+
+// ProductByID implements Products.
+func (s Store) ProductByID(ctx context.Context, id int64) (*catalog.Product, error) {
+	return catalog.GetProductByID(ctx, s.DB, id)
+}
+
+// Variants implements Products.
+func (s Store) Variants(ctx context.Context, parentID int64) ([]catalog.Product, error) {
+	return catalog.ListVariants(ctx, s.DB, parentID)
 }
 
 // Cart implements Carts.

@@ -87,7 +87,11 @@ type Result struct {
 
 // ToolError is a problem the model (or shopper) can fix: a bad argument, an
 // unknown SKU, not enough stock. Its message is shown to the model as is.
-type ToolError struct{ Msg string }
+type ToolError struct {
+	Msg string
+
+	noOptions bool // options given for a product without variants (IsNoOptions)
+}
 
 func (e *ToolError) Error() string { return e.Msg }
 
@@ -145,17 +149,17 @@ func (tb *Toolbox) Has(name string) bool {
 	return ok
 }
 
-// Specs describes every tool to the model. String length bounds are left
-// out of what the model reads (they cost prompt tokens on every call and
+// Specs describes every tool to the model. String length and object size
+// bounds are left out of what the model reads (they cost prompt tokens on every call and
 // matter only to hostile input); Call still enforces the full schema.
 func (tb *Toolbox) Specs() []llm.ToolSpec { return tb.specs }
 
-// lean copies a schema without minLength/maxLength.
+// lean copies a schema without minLength/maxLength/maxProperties.
 func lean(schema map[string]any) map[string]any {
 	out := make(map[string]any, len(schema))
 	for k, v := range schema {
 		switch k {
-		case "minLength", "maxLength":
+		case "minLength", "maxLength", "maxProperties":
 			continue
 		}
 		switch x := v.(type) {

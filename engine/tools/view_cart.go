@@ -58,6 +58,7 @@ type promoData struct {
 type cartLineData struct {
 	SKU       string `json:"sku"`
 	Title     string `json:"title"`
+	Variant   string `json:"variant,omitempty"` // "42 / Navy"
 	Qty       int    `json:"qty"`
 	LineTotal string `json:"line_total"`
 	AddedBy   string `json:"added_by,omitempty"`
@@ -71,7 +72,7 @@ func cartDataOf(v *view.CartView) cartData {
 		out.Promo = &promoData{Code: v.PromoCode, Subtotal: v.SubtotalText, Discount: v.DiscountText, Note: v.PromoNote}
 	}
 	for i, l := range v.Lines {
-		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
+		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Variant: l.Variant, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
 		if l.Stock < l.Qty {
 			out.Lines[i].Available = &l.Stock
 		}

@@ -1,5 +1,7 @@
 package view
 
+import "strings"
+
 // Picker asks a shopper which variant of a product to add, one option at
 // a time: "Size?" with buttons 40, 41, 42, then "Colour?" for the sizes
 // chosen. Only values with an active variant in stock (given what was
@@ -28,4 +30,13 @@ type Picker struct {
 type OptionValue struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
+}
+
+// PriceTextIn words a card's PriceText in a language: a parent's "from
+// $24.00" reads «от $24.00» in Russian. Other texts are returned as they are.
+func PriceTextIn(lang, priceText string) string {
+	if rest, ok := strings.CutPrefix(priceText, fromPrefix); ok && strings.HasPrefix(strings.ToLower(lang), "ru") {
+		return "от " + rest
+	}
+	return priceText
 }

@@ -8,6 +8,9 @@ import (
 	"shopbot/catalog/clip"
 )
 
+// fromPrefix marks the lowest of a parent's variant prices (PriceTextIn).
+const fromPrefix = "from "
+
 // CardOf renders a product for shoppers from catalog data.
 func CardOf(p *catalog.Product) Card {
 	c := Card{
@@ -17,7 +20,7 @@ func CardOf(p *catalog.Product) Card {
 		Attributes: p.Attributes, OptionNames: p.OptionNames, VariantCount: p.VariantCount, Options: p.Options,
 	}
 	if p.HasVariants() && p.PriceMax > p.Price {
-		c.PriceText = "from " + c.PriceText
+		c.PriceText = fromPrefix + c.PriceText
 	}
 	if p.Category != nil {
 		c.Category = p.Category.Path

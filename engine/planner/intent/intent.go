@@ -69,6 +69,9 @@ type Intent struct {
 	// Contact holds the checkout details one message gave at once, by
 	// field (name, phone, address); Field and Value are then unused.
 	Contact map[string]string
+	// Options are the variant options named ("size" = "42"), by catalog
+	// name; the planner sets them (options.go, CutOptions).
+	Options map[string]string
 }
 
 // Ref is a product the shopper points at.
