@@ -26,7 +26,9 @@ func Unavailable(err error) error { return catalog.Unavailable(err) }
 // CanAdd reports whether a product can go into a cart now: it exists, is
 // sold and has stock. Chat adapters use it to answer a button press at
 // once ("Added ✓" or "Sold out") while the turn that adds it waits its
-// place in the chat's queue; the turn itself checks again.
+// place in the chat's queue; the turn itself checks again. A product with
+// variants cannot be added as such: CanAdd reports ErrNeedsChoice, and the
+// turn answers with the variant picker.
 func (e *Engine) CanAdd(ctx context.Context, sku string) (bool, error) {
 	if err := checkIDs("sku", sku); err != nil {
 		return false, err
@@ -38,8 +40,15 @@ func (e *Engine) CanAdd(ctx context.Context, sku string) (bool, error) {
 	case err != nil:
 		return false, fmt.Errorf("engine: can add %q: %w", sku, catalog.Unavailable(err))
 	}
+	if p.HasVariants() {
+		return false, ErrNeedsChoice
+	}
 	return p.InStock(), nil
 }
+
+// ErrNeedsChoice is CanAdd's answer for a product with variants: which
+// one is asked in the chat, so there is nothing to say at once.
+var ErrNeedsChoice = errors.New("engine: choose a variant first")
 
 // HasConversation reports whether the assistant holds a conversation at
 // key, without opening one: the Slack adapter answers a reply in a

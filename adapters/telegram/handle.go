@@ -211,7 +211,7 @@ func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 		can, err := a.cfg.Shop.CanAdd(ctx, act.SKU)
 		switch {
 		case err != nil:
-			return "" // the chat will say what happened
+			return "" // the chat will say what happened, or ask which variant
 		case !can:
 			return text(locale, txtSoldOut)
 		}

@@ -88,7 +88,7 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 	}
 	t.s.State.Focus = soleMatch(res.Cards, q)
 	t.say(rFound, lv)
-	t.cardButtons(res.Cards)
+	t.cardButtons(lv.Cards)              // the cards shown, after the exact-match cut
 	if len(lv.Cards) == len(res.Cards) { // a cut exact list has no more pages worth showing
 		t.moreButton()
 	}

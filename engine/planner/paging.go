@@ -18,7 +18,7 @@ import (
 func (t *plannerTurn) remember(args plannedSearch, total, got int) {
 	t.s.State.Listing = &tools.Listing{Kind: tools.SearchKind(args.Query, args.Category), Query: args.Query,
 		Category: args.Category, MinPrice: args.MinPrice, MaxPrice: args.MaxPrice, Sort: args.Sort,
-		Offset: args.Offset + got, Total: total}
+		Options: args.Options, Offset: args.Offset + got, Total: total}
 }
 
 // keepShown replaces the cards of the turn's last result (and what the
@@ -118,7 +118,7 @@ func (t *plannerTurn) morePage(ctx context.Context, l *tools.Listing, name strin
 // query and filters, from the remembered offset.
 func (t *plannerTurn) moreSearch(ctx context.Context, l *tools.Listing) error {
 	args := plannedSearch{Query: l.Query, Category: l.Category, MinPrice: l.MinPrice, MaxPrice: l.MaxPrice,
-		Sort: l.Sort, Limit: listLimit, Offset: l.Offset}
+		Sort: l.Sort, Options: l.Options, Limit: listLimit, Offset: l.Offset}
 	res, err := t.call(ctx, "search_products", args)
 	if err != nil {
 		return t.fail(err)

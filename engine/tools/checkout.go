@@ -76,7 +76,7 @@ func checkoutTool(d *Deps) Tool {
 		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
 		Schema: object(map[string]any{
 			"name":     str("recipient's full name", 100),
-			"phone":    str("phone", 32),
+			"phone":    str("", 32),
 			"address":  str("shipping address", 300),
 			"delivery": str("delivery method name", 60),
 			"confirm":  map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},

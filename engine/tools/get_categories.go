@@ -35,7 +35,7 @@ type categoryCount struct {
 func getCategoriesTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_categories",
-		Description: "List top-level categories, or the subcategories of parent, with product counts.",
+		Description: "Categories with product counts: the top level, or parent's subcategories.",
 		Schema: object(map[string]any{
 			"parent": str("category path, e.g. 'Shoes'; empty for the top level", categoryParentMax),
 		}),

@@ -26,9 +26,10 @@ type orderBrief struct {
 }
 
 type orderLineData struct {
-	SKU   string `json:"sku"`
-	Title string `json:"title"`
-	Qty   int    `json:"qty"`
+	SKU     string `json:"sku"`
+	Title   string `json:"title"`
+	Variant string `json:"variant,omitempty"` // "42 / Navy"
+	Qty     int    `json:"qty"`
 }
 
 func orderBriefOf(o *catalog.Order) orderBrief {
@@ -37,7 +38,7 @@ func orderBriefOf(o *catalog.Order) orderBrief {
 		Date: o.CreatedAt.UTC().Format("2006-01-02"), Tracking: o.TrackingNote, Lines: make([]orderLineData, len(o.Items)),
 	}
 	for i, it := range o.Items {
-		b.Lines[i] = orderLineData{SKU: it.SKU, Title: it.Title, Qty: it.Quantity}
+		b.Lines[i] = orderLineData{SKU: it.SKU, Title: it.Title, Variant: catalog.OptionLabel(it.Options, nil), Qty: it.Quantity}
 	}
 	return b
 }

@@ -59,7 +59,7 @@ const purchaseDateLayout = "2006-01-02"
 func getPurchaseStatisticsTool(d *Deps) Tool {
 	return Tool{
 		Name:        "get_purchase_statistics",
-		Description: "The shopper's purchase statistics: purchases, quantity, spend, average days between purchases and predicted next purchase.",
+		Description: "The shopper's purchases: count, quantity, spend, days between purchases, predicted next.",
 		Schema: object(map[string]any{
 			"period_days": integer("default 90", 1, 730),
 			"group_by":    enum("default item", "item", "category", "week"),

@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 	"strings"
 
+	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/view"
 )
@@ -67,8 +68,8 @@ func (l *Listing) NamedBy(arg string) bool {
 // fingerprint hashes what the listing lists, not how far it was paged.
 func (l *Listing) fingerprint() string {
 	h := fnv.New32a()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%g\x00%g\x00%s", l.ListKind(), l.SKU, l.Query, l.Category,
-		l.MinPrice, l.MaxPrice, l.Sort)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%g\x00%g\x00%s\x00%s", l.ListKind(), l.SKU, l.Query, l.Category,
+		l.MinPrice, l.MaxPrice, l.Sort, catalog.OptionKey(l.Options))
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 
@@ -135,7 +136,7 @@ func pageOf[T any](items []T, offset, limit int) []T {
 // searchListing is the listing of a search_products call: a category
 // browsed, or a search.
 func searchListing(a searchProductsArgs, q search.Query) Listing {
-	l := Listing{Kind: SearchKind(q.Text, q.Category), Query: q.Text, Category: q.Category, Sort: string(q.Sort)}
+	l := Listing{Kind: SearchKind(q.Text, q.Category), Query: q.Text, Category: q.Category, Sort: string(q.Sort), Options: q.Options}
 	if a.MinPrice != nil {
 		l.MinPrice = *a.MinPrice
 	}

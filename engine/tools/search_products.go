@@ -55,7 +55,7 @@ func searchProductsTool(d *Deps) Tool {
 			"in_stock":  map[string]any{"type": "boolean", "description": "default true"},
 			"sort":      enum("default relevance", "relevance", "price_asc", "price_desc", "rating", "popular"),
 			"limit":     integer("default 5", 1, 10),
-			"offset":    integer("results to skip, for the next page", 0, maxSearchOffset),
+			"offset":    integer("", 0, maxSearchOffset),
 			"options":   options(""),
 		}),
 		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {

@@ -90,7 +90,9 @@ type Listing struct {
 	MinPrice float64 `json:"min_price,omitempty"`
 	MaxPrice float64 `json:"max_price,omitempty"`
 	Sort     string  `json:"sort,omitempty"`
-	Offset   int     `json:"offset,omitempty"` // where the next page starts
+	// Options is a search's variant option filter ("size": "42").
+	Options map[string]string `json:"options,omitempty"`
+	Offset  int               `json:"offset,omitempty"` // where the next page starts
 	// Total is how many the list holds; for lists the backend does not
 	// count (similar, orders), one past the last shown when more remain.
 	Total int `json:"total,omitempty"`

@@ -161,6 +161,10 @@ func lean(schema map[string]any) map[string]any {
 		switch k {
 		case "minLength", "maxLength", "maxProperties":
 			continue
+		case "description":
+			if v == "" {
+				continue
+			}
 		}
 		switch x := v.(type) {
 		case map[string]any:
