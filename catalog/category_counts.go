@@ -7,8 +7,9 @@ import (
 	"github.com/uptrace/bun"
 )
 
-// CategoryProductCounts returns how many active products each category
-// holds directly, by category id. Categories without active products are
+// CategoryProductCounts returns how many active listings (plain products
+// and parents; not their variants) each category holds directly, by
+// category id. Categories without active products are
 // absent; add up a Subtree for the count of a whole branch.
 func CategoryProductCounts(ctx context.Context, db bun.IDB) (map[int64]int, error) {
 	var rows []struct {
@@ -17,7 +18,7 @@ func CategoryProductCounts(ctx context.Context, db bun.IDB) (map[int64]int, erro
 	}
 	err := db.NewSelect().Model((*Product)(nil)).
 		Column("category_id").ColumnExpr("COUNT(*) AS n").
-		Where("active = ?", true).Where("category_id IS NOT NULL").
+		Where("active = ?", true).Where("category_id IS NOT NULL").Where("parent_id IS NULL").
 		Group("category_id").
 		Scan(ctx, &rows)
 	if err != nil {

@@ -58,3 +58,41 @@ func TestCategoryProductCounts(t *testing.T) {
 		}
 	})
 }
+
+// TestCountsAreListings: a product with variants is one listing in
+// CountProducts and CategoryProductCounts, not one per variant row.
+func TestCountsAreListings(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seedTee(t, db) // a parent with three variants, in Apparel > Tops
+		seed(t, db, product("TOP-1", 900, 4, "Apparel", "Tops"))
+		if n, err := catalog.CountProducts(ctx, db); err != nil || n != 2 {
+			t.Errorf("CountProducts = %d, %v; want 2 listings (the tee and TOP-1)", n, err)
+		}
+		got, err := catalog.CategoryProductCounts(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all, err := catalog.ListCategories(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := categoryByPath(t, all, "Apparel > Tops"); got[c.ID] != 2 || len(got) != 1 {
+			t.Errorf("counts = %v, want Apparel > Tops (%d): 2", got, c.ID)
+		}
+		// An archived parent leaves the category count, its variants too.
+		if err := catalog.SetProductActive(ctx, db, "TEE", false); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := catalog.CategoryProductCounts(ctx, db); len(got) != 1 || sumCounts(got) != 1 {
+			t.Errorf("after archiving the tee: %v, want 1", got)
+		}
+	})
+}
+
+func sumCounts(m map[int64]int) (n int) {
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

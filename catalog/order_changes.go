@@ -122,6 +122,18 @@ func CancelOrder(ctx context.Context, db bun.IDB, c OrderChange) (o *Order, appl
 	return o, applied, err
 }
 
+// StatusCancelKey is the form key of the refund row a cancellation by
+// SetOrderStatus records (an order is cancelled at most once, so one key
+// per order is enough). A merchant form's keys differ from it.
+const StatusCancelKey = "status:cancelled"
+
+// cancelOrder is the one way an order becomes cancelled, for CancelOrder
+// and SetOrderStatus alike; run it in a transaction. The refund row goes
+// in first, so the same form key again finds it and changes nothing
+// (applied false); then the status moves with an update conditional on
+// the status and refunded total read, so of two concurrent
+// cancellations (by either path) one applies and the other fails with
+// ErrConflict, and stock and the promo code's use come back once.
 func cancelOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, error) {
 	o, err := GetOrder(ctx, tx, c.Number)
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -139,6 +141,126 @@ func TestCancelOrderOnce(t *testing.T) {
 		}
 		if _, _, err := catalog.RefundOrder(ctx, db, catalog.OrderChange{Number: o.Number, FormKey: "r", All: true, SeenRefunded: o.Total}); !errors.Is(err, catalog.ErrInvalidTransition) {
 			t.Errorf("refund a cancelled order: %v", err)
+		}
+	})
+}
+
+// TestCancelPathsAreOne: the merchant's Cancel (CancelOrder) and a status
+// change to cancelled (SetOrderStatus, as the admin's status form and the
+// bot use it) race on a paid order with a variant and a promo code: one
+// applies, the variant's stock (and its parent's roll-up), the plain
+// product's stock and the promo use come back exactly once, and one
+// refund row records the amount owed.
+func TestCancelPathsAreOne(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seedTee(t, db) // TEE-NAVY-M 3, TEE-NAVY-L 0, TEE-RED-M 5
+		seed(t, db, product("A", 1000, 5))
+		createPromo(t, db, promo("SAVE5", catalog.PromoFixed, 500))
+		ann := customer(t, db, "telegram", "1")
+		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "TEE-NAVY-M", 2, ann.ID))
+		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "A", 1, ann.ID))
+		if _, err := catalog.ApplyCartPromo(ctx, db, catalog.PersonalCart(ann.ID), ann.ID, "SAVE5", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		o, err := orderWith(db, ann, "k1", "SAVE5")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := catalog.MarkOrderPaid(ctx, db, o.Number, "manual", "ch-1"); err != nil {
+			t.Fatal(err)
+		}
+		if stockOf(t, db, "TEE-NAVY-M") != 1 || stockOf(t, db, "TEE") != 6 {
+			t.Fatalf("after ordering: variant %d, parent %d", stockOf(t, db, "TEE-NAVY-M"), stockOf(t, db, "TEE"))
+		}
+		var wg sync.WaitGroup
+		var applied atomic.Int32
+		for i := range 10 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				var err error
+				ok := false
+				if i%2 == 0 {
+					_, err = catalog.ChangeOrderStatus(ctx, db, o.Number, catalog.StatusCancelled, "")
+					ok = err == nil
+				} else {
+					_, ok, err = catalog.CancelOrder(ctx, db, catalog.OrderChange{Number: o.Number, FormKey: fmt.Sprint("form-", i), Staff: "admin"})
+				}
+				if err != nil && !errors.Is(err, catalog.ErrInvalidTransition) && !errors.Is(err, catalog.ErrConflict) {
+					t.Error(err)
+				}
+				if ok {
+					applied.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		got, err := catalog.GetOrder(ctx, db, o.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if applied.Load() != 1 || got.Status != catalog.StatusCancelled || got.RefundedTotal != o.Total {
+			t.Errorf("applied %d, status %s, refunded %d of %d", applied.Load(), got.Status, got.RefundedTotal, o.Total)
+		}
+		if v, p, a := stockOf(t, db, "TEE-NAVY-M"), stockOf(t, db, "TEE"), stockOf(t, db, "A"); v != 3 || p != 8 || a != 5 {
+			t.Errorf("stock after cancelling: variant %d, parent %d, A %d; want 3, 8, 5", v, p, a)
+		}
+		if p, _ := catalog.GetPromo(ctx, db, "SAVE5"); p.Uses != 0 {
+			t.Errorf("promo uses after cancelling = %d, want 0", p.Uses)
+		}
+		refunds, err := catalog.ListOrderRefunds(ctx, db, o.ID)
+		if err != nil || len(refunds) != 1 || refunds[0].Kind != catalog.RefundCancel || refunds[0].Amount != o.Total {
+			t.Errorf("refund rows %+v, %v; want one cancel of %d", refunds, err, o.Total)
+		}
+		// Either path again changes nothing.
+		if _, err := catalog.ChangeOrderStatus(ctx, db, o.Number, catalog.StatusCancelled, ""); !errors.Is(err, catalog.ErrInvalidTransition) {
+			t.Errorf("cancelling a cancelled order by status: %v", err)
+		}
+		// The status path's own key finds its row when it won (applied
+		// false), and is refused as a transition when a form won.
+		_, ok, err := catalog.CancelOrder(ctx, db, catalog.OrderChange{Number: o.Number, FormKey: catalog.StatusCancelKey})
+		statusWon := len(refunds) == 1 && refunds[0].FormKey == catalog.StatusCancelKey
+		if ok || statusWon && err != nil || !statusWon && !errors.Is(err, catalog.ErrInvalidTransition) {
+			t.Errorf("cancelling a cancelled order by form (status path won: %v): applied %v, %v", statusWon, ok, err)
+		}
+		if stockOf(t, db, "TEE-NAVY-M") != 3 || stockOf(t, db, "A") != 5 {
+			t.Errorf("a second cancel returned stock again")
+		}
+	})
+}
+
+// TestSetOrderStatusCancel: cancelling a new order by status returns its
+// stock and records a cancel row without an amount (nothing was paid); a
+// shipped order cannot be cancelled and keeps its stock out.
+func TestSetOrderStatusCancel(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("A", 1000, 5), product("B", 500, 5))
+		o := placed(t, db, "1")
+		got, err := catalog.SetOrderStatus(ctx, db, o.Number, catalog.StatusCancelled, "")
+		if err != nil || got.Status != catalog.StatusCancelled || got.CancelledAt == nil || got.RefundedTotal != 0 {
+			t.Fatalf("cancel a new order: %+v, %v", got, err)
+		}
+		if stockOf(t, db, "A") != 5 || stockOf(t, db, "B") != 5 {
+			t.Errorf("stock A %d, B %d; want 5, 5", stockOf(t, db, "A"), stockOf(t, db, "B"))
+		}
+		if rs, _ := catalog.ListOrderRefunds(ctx, db, o.ID); len(rs) != 1 || rs[0].Amount != 0 || rs[0].FormKey != catalog.StatusCancelKey {
+			t.Errorf("refund rows %+v", rs)
+		}
+
+		shipped := placed(t, db, "2")
+		if _, err := catalog.SetOrderStatus(ctx, db, shipped.Number, catalog.StatusShipped, "TRACK-1"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := catalog.SetOrderStatus(ctx, db, shipped.Number, catalog.StatusCancelled, ""); !errors.Is(err, catalog.ErrInvalidTransition) {
+			t.Errorf("cancel a shipped order: %v", err)
+		}
+		if _, err := catalog.SetOrderStatus(ctx, db, "NO-SUCH", catalog.StatusCancelled, ""); !errors.Is(err, catalog.ErrNotFound) {
+			t.Errorf("cancel an unknown order: %v", err)
+		}
+		if stockOf(t, db, "A") != 2 || stockOf(t, db, "B") != 4 {
+			t.Errorf("stock after refused cancels: A %d, B %d; want 2, 4", stockOf(t, db, "A"), stockOf(t, db, "B"))
 		}
 	})
 }

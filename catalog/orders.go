@@ -307,9 +307,15 @@ func ListCustomerOrders(ctx context.Context, db bun.IDB, customerID int64, limit
 	return os, nil
 }
 
-// SetOrderStatus moves an order along its lifecycle. Cancelling returns the
-// stock. note is kept as the tracking note when shipping. Run it in a
-// transaction when cancelling, so stock and status change together.
+// SetOrderStatus moves an order along its lifecycle. note is kept as the
+// tracking note when shipping. Cancelling goes through the same code as
+// the merchant's CancelOrder (order_changes.go), in a transaction (a
+// savepoint when db is one): the status moves with a conditional update,
+// every unit not refunded yet goes back to stock once, the promo code's
+// use is given back, variants' parents are rolled up, and a refund row
+// (kind cancel, form key StatusCancelKey) records the cancellation and,
+// for a paid order, the amount owed. Losing a race with another change
+// of the order fails with ErrConflict and changes nothing.
 func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderStatus, note string) (*Order, error) {
 	o, err := GetOrder(ctx, db, number)
 	if err != nil {
@@ -317,6 +323,19 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 	}
 	if !o.Status.CanBecome(next) {
 		return nil, fmt.Errorf("catalog: order %s: %w from %s to %s", o.Number, ErrInvalidTransition, o.Status, next)
+	}
+	if next == StatusCancelled {
+		err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			_, applied, err := cancelOrder(ctx, tx, OrderChange{Number: number, FormKey: StatusCancelKey})
+			if err == nil && !applied {
+				err = fmt.Errorf("catalog: order %s changed meanwhile: %w", o.Number, ErrConflict)
+			}
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		return GetOrder(ctx, db, o.Number)
 	}
 	now := time.Now().UTC()
 	q := db.NewUpdate().Model((*Order)(nil)).
@@ -329,8 +348,6 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 		q = q.Set("shipped_at = ?", now).Set("tracking_note = ?", note)
 	case StatusDelivered:
 		q = q.Set("delivered_at = ?", now)
-	case StatusCancelled:
-		q = q.Set("cancelled_at = ?", now)
 	}
 	res, err := q.Exec(ctx)
 	if err := expectOneRow(res, err, "order %s in status %s", o.Number, o.Status); err != nil {
@@ -338,28 +355,6 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 			return nil, fmt.Errorf("catalog: order %s changed meanwhile: %w", o.Number, ErrConflict)
 		}
 		return nil, err
-	}
-	if next == StatusCancelled {
-		for _, it := range o.Items {
-			if it.ProductID == nil {
-				continue
-			}
-			if it.Quantity-it.RefundedQty <= 0 {
-				continue // refunded units went back to stock already
-			}
-			if err := ReleaseStock(ctx, db, *it.ProductID, it.Quantity-it.RefundedQty); err != nil && !errors.Is(err, ErrNotFound) {
-				return nil, err
-			}
-			if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, it.SKU); err != nil {
-				return nil, err
-			}
-		}
-		if err := RollupParents(ctx, db, o.itemSKUs()...); err != nil {
-			return nil, err
-		}
-		if err := releasePromoUse(ctx, db, o); err != nil {
-			return nil, err
-		}
 	}
 	return GetOrder(ctx, db, o.Number)
 }

@@ -328,9 +328,11 @@ func GetProducts(ctx context.Context, db bun.IDB, skus []string) ([]Product, err
 	return ps, nil
 }
 
-// CountProducts returns how many products exist.
+// CountProducts returns how many listings exist: plain products and
+// parents, active or not. Variants are rows of their parent's listing and
+// are not counted.
 func CountProducts(ctx context.Context, db bun.IDB) (int, error) {
-	n, err := db.NewSelect().Model((*Product)(nil)).Count(ctx)
+	n, err := db.NewSelect().Model((*Product)(nil)).Where("parent_id IS NULL").Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: count products: %w", err)
 	}

@@ -19,9 +19,12 @@ import (
 //go:embed data/*.jsonl
 var data embed.FS
 
-// Product is one demo listing with its rating summary and reviews.
+// Product is one demo listing with its rating summary and reviews. A
+// listing with variants (variants.go) has them in Variants, and its Input
+// carries OptionNames and the stock and lowest price of its variants.
 type Product struct {
 	Input       catalog.ProductInput
+	Variants    []catalog.ProductInput
 	Rating      float64
 	RatingCount int
 	Reviews     []Review
@@ -42,7 +45,8 @@ type record struct {
 	Reviews     []Review `json:"reviews"`
 }
 
-// Products parses the embedded demo catalog.
+// Products parses the embedded demo catalog: its listings, with their
+// variants.
 func Products() ([]Product, error) {
 	files, err := fs.Glob(data, "data/*.jsonl")
 	if err != nil {
@@ -79,14 +83,20 @@ func parse(name string, b []byte) ([]Product, error) {
 		if err != nil {
 			return nil, fmt.Errorf("demo: %s record %d (%s): %w", name, n, r.SKU, err)
 		}
-		out = append(out, Product{Input: in, Rating: r.Rating, RatingCount: r.RatingCount, Reviews: r.Reviews})
+		p := Product{Input: in, Rating: r.Rating, RatingCount: r.RatingCount, Reviews: r.Reviews}
+		if spec, ok := variantSpecs[in.SKU]; ok {
+			if err := expand(&p, spec); err != nil {
+				return nil, fmt.Errorf("demo: %s record %d (%s): variants: %w", name, n, r.SKU, err)
+			}
+		}
+		out = append(out, p)
 	}
 }
 
 // Seed loads the demo catalog (and its delivery methods) into a shop that
 // has no products yet and returns the number loaded: 0 when there are
-// products already (a demo
-// loaded before, or the merchant's own). The check and the load are one
+// products already (a demo loaded before, or the merchant's own). The
+// number counts listings, as catalog.CountProducts does, not variants. The check and the load are one
 // transaction, which on SQLite holds the write lock; on Postgres, run it
 // under migrations.Setup's lock so replicas starting together load it once.
 func Seed(ctx context.Context, db bun.IDB) (loaded int, err error) {
@@ -112,7 +122,7 @@ func Seed(ctx context.Context, db bun.IDB) (loaded int, err error) {
 }
 
 // Load writes the demo catalog into db in one transaction and returns the
-// number of products.
+// number of listings (variants not counted).
 func Load(ctx context.Context, db bun.IDB) (int, error) {
 	ps, err := Products()
 	if err != nil {
@@ -131,10 +141,13 @@ func write(ctx context.Context, tx bun.Tx, ps []Product) error {
 	if err := writePages(ctx, tx); err != nil {
 		return err
 	}
-	ins := make([]catalog.ProductInput, len(ps))
+	ins := make([]catalog.ProductInput, len(ps), len(ps)*3)
 	skus := make([]string, len(ps))
 	for i, p := range ps {
 		ins[i], skus[i] = p.Input, p.Input.SKU
+	}
+	for _, p := range ps {
+		ins = append(ins, p.Variants...)
 	}
 	if _, err := catalog.UpsertProducts(ctx, tx, ins); err != nil {
 		return err

@@ -158,3 +158,125 @@ func seedOwnProducts(t *testing.T, db *bun.DB) {
 		t.Errorf("%d products, want the merchant's 1", count)
 	}
 }
+
+// TestDemoVariants: shoes come in sizes, apparel in sizes (some in
+// colours too), some furniture and bedding in colours, materials or bed
+// sizes; variants are consistent with their listing.
+func TestDemoVariants(t *testing.T) {
+	ps, err := demo.Products()
+	if err != nil {
+		t.Fatal(err)
+	}
+	skus := map[string]bool{}
+	for _, p := range ps {
+		skus[p.Input.SKU] = true
+	}
+	parents, variants, soldOut, priced := map[string]int{}, 0, 0, 0
+	for _, p := range ps {
+		if len(p.Variants) == 0 {
+			if len(p.Input.OptionNames) > 0 {
+				t.Errorf("%s: option names %v without variants", p.Input.SKU, p.Input.OptionNames)
+			}
+			continue
+		}
+		parents[p.Input.CategoryPath[0]]++
+		names := p.Input.OptionNames
+		if len(names) == 0 || len(names) > catalog.MaxOptions {
+			t.Errorf("%s: option names %v", p.Input.SKU, names)
+		}
+		seen, stock, low := map[string]bool{}, 0, int64(-1)
+		for _, v := range p.Variants {
+			variants++
+			if v.VariantOf != p.Input.SKU || skus[v.SKU] || !strings.HasPrefix(v.SKU, p.Input.SKU+"-") {
+				t.Errorf("%s: variant of %q, sku reused or not under its listing's", v.SKU, v.VariantOf)
+			}
+			skus[v.SKU] = true
+			if len(v.Options) != len(names) {
+				t.Errorf("%s: options %v, listing names %v", v.SKU, v.Options, names)
+			}
+			for _, n := range names {
+				if v.Options[n] == "" || v.Attributes[n] != strings.ToLower(v.Options[n]) {
+					t.Errorf("%s: option %s = %q, attribute %q", v.SKU, n, v.Options[n], v.Attributes[n])
+				}
+			}
+			if key := catalog.OptionKey(v.Options); seen[key] {
+				t.Errorf("%s: options %v repeat a sibling's", v.SKU, v.Options)
+			} else {
+				seen[key] = true
+			}
+			if v.Stock == 0 {
+				soldOut++
+			}
+			if v.Price != p.Input.Price {
+				priced++
+			}
+			if err := v.Validate(); err != nil {
+				t.Errorf("%s: %v", v.SKU, err)
+			}
+			stock += v.Stock
+			if low < 0 || v.Price < low {
+				low = v.Price
+			}
+		}
+		if stock != p.Input.Stock || low != p.Input.Price {
+			t.Errorf("%s: listing stock %d, price %d; variants sum to %d, lowest %d", p.Input.SKU, p.Input.Stock, p.Input.Price, stock, low)
+		}
+		if top := p.Input.CategoryPath[0]; top == "Shoes" && (len(names) != 1 || names[0] != "size") {
+			t.Errorf("%s: shoes in %v, want sizes", p.Input.SKU, names)
+		}
+	}
+	if parents["Shoes"] < 20 || parents["Apparel"] < 20 || parents["Home"] < 3 || variants < 300 {
+		t.Errorf("listings with variants by category %v, %d variants", parents, variants)
+	}
+	if soldOut == 0 || soldOut > variants/3 || priced == 0 {
+		t.Errorf("%d of %d variants sold out, %d priced apart from their listing", soldOut, variants, priced)
+	}
+}
+
+// TestLoadVariants: the loaded demo's parents are rolled up from their
+// variants, which the shop counts as part of their listing.
+func TestLoadVariants(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		if _, err := demo.Load(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		ps, err := demo.Products()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := db.NewSelect().Model((*catalog.Product)(nil)).Count(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var variants int
+		for _, p := range ps {
+			variants += len(p.Variants)
+		}
+		if int(rows) != len(ps)+variants {
+			t.Errorf("%d product rows, want %d listings + %d variants", rows, len(ps), variants)
+		}
+		for _, sku := range []string{"SHO-RUN-001", "APP-JKT-001", "HOM-FUR-004", "SHO-SNK-006"} {
+			p, err := catalog.GetProduct(ctx, db, sku)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vs, err := catalog.ListVariants(ctx, db, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stock, low, high := 0, vs[0].Price, vs[0].Price
+			for _, v := range vs {
+				stock += v.Stock
+				low, high = min(low, v.Price), max(high, v.Price)
+				if v.Title != p.Title || v.CategoryID == nil || *v.CategoryID != *p.CategoryID || len(v.ImageURLs) != len(p.ImageURLs) {
+					t.Errorf("%s: did not inherit title, category, images from %s", v.SKU, sku)
+				}
+			}
+			if !p.HasVariants() || p.VariantCount != len(vs) || p.Stock != stock || p.Price != low || p.PriceMax != high {
+				t.Errorf("%s: %d variants, stock %d, price %d–%d; variants: %d, %d, %d–%d",
+					sku, p.VariantCount, p.Stock, p.Price, p.PriceMax, len(vs), stock, low, high)
+			}
+		}
+	})
+}

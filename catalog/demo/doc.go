@@ -1,4 +1,4 @@
-// Package demo owns the demo shop: about 320 hand-written products in twelve
+// Package demo owns the demo shop: about 320 hand-written listings in twelve
 // categories (data/*.jsonl, embedded in the binary; English with some Russian
 // listings), with ratings and reviews, loaded into an empty database at first
 // start so a new install has something to sell: Seed loads it when the shop
@@ -17,6 +17,14 @@
 // naming what it speaks of, and one product in five a critical review
 // about a problem of its category, all derived from tables (no
 // randomness), so the count stays as written.
+//
+// Shoes come in sizes, apparel in sizes (some also in colours), and a few
+// sofas, armchairs, tables and bedding in colours, materials or bed sizes:
+// variants.go names those listings and their options, and derives each
+// variant (SKU, option values, stock with some sizes sold out, price) from
+// the listing's record and its SKU's hash. Products returns listings with
+// their variants; Load and Seed count listings, as catalog.CountProducts
+// does.
 //
 // The data files use the import JSONL format (see package importer) plus
 // rating, rating_count and reviews.

@@ -122,6 +122,19 @@ func (v *CartView) PromoLine() string {
 	return "Promo " + v.PromoCode + ": " + v.DiscountText + " (subtotal " + v.SubtotalText + ")"
 }
 
+// FreeDelivery is what a delivery that costs nothing shows instead of
+// "$0.00": a free method, or the free-over threshold reached.
+const FreeDelivery = "Free"
+
+// DeliveryPriceText is a delivery price as the checkout summary and the
+// order show it: FreeDelivery for 0, the amount otherwise.
+func DeliveryPriceText(cents int64, currency string) string {
+	if cents == 0 {
+		return FreeDelivery
+	}
+	return catalog.FormatPrice(cents, currency)
+}
+
 // OrderViewOf renders an order.
 func OrderViewOf(o *catalog.Order) *OrderView {
 	v := &OrderView{
@@ -132,7 +145,7 @@ func OrderViewOf(o *catalog.Order) *OrderView {
 		Delivery: o.DeliveryMethod, DeliveryCents: o.DeliveryCents,
 	}
 	if o.DeliveryMethod != "" {
-		v.DeliveryText = catalog.FormatPrice(o.DeliveryCents, o.Currency)
+		v.DeliveryText = DeliveryPriceText(o.DeliveryCents, o.Currency)
 	}
 	if o.DiscountCents > 0 {
 		v.DiscountText = "−" + catalog.FormatPrice(o.DiscountCents, o.Currency)
@@ -223,7 +236,8 @@ type OrderView struct {
 	CreatedAt string      `json:"created_at"` // RFC 3339
 	Tracking  string      `json:"tracking,omitempty"`
 	// Delivery is the method's name, DeliveryCents its price (part of
-	// Total); empty for an order without delivery.
+	// Total) and DeliveryText that price shown ("$5.00", or FreeDelivery
+	// when it cost nothing); empty for an order without delivery.
 	Delivery      string `json:"delivery,omitempty"`
 	DeliveryCents int64  `json:"delivery_cents,omitempty"`
 	DeliveryText  string `json:"delivery_text,omitempty"`
