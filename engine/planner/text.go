@@ -201,7 +201,7 @@ var replyTexts = map[string]map[replyKey]string{
 		rAsk:          `{{if eq . "name"}}Оформляем заказ. На чьё имя?{{else if eq . "phone"}}Спасибо! Какой номер телефона для связи?{{else}}И адрес доставки?{{end}}`,
 		rInvalidField: `Похоже, {{field .Field}} указан неверно. Пришлите ещё раз или напишите «отмена».`,
 		rSummary: `{{if .Changed}}Корзина или цены изменились, вот обновлённый заказ.` + "\n" + `{{end}}Проверьте заказ:{{range .Lines}}` + "\n" +
-			`• {{.Title}}{{with .Variant}} ({{.}}){{end}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Промокод {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{$.DeliveryPrice}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
+			`• {{.Title}}{{with .Variant}} ({{.}}){{end}} × {{.Qty}} — {{.LineTotal}}{{end}}` + "\n" + `{{with .Promo}}{{with .Discount}}Промокод {{$.Promo.Code}}: {{.}}` + "\n" + `{{end}}{{end}}{{with .Delivery}}Товары: {{$.Subtotal}}` + "\n" + `Доставка: {{.}} — {{if eq $.DeliveryPrice "` + view.FreeDelivery + `"}}бесплатно{{else}}{{$.DeliveryPrice}}{{end}}` + "\n" + `{{end}}Итого: {{.Total}}` + "\n" +
 			`Имя: {{.Contact.Name}}` + "\n" + `Телефон: {{.Contact.Phone}}` + "\n" + `Адрес: {{.Contact.Address}}` + "\n" +
 			`Ответьте «да», чтобы оформить заказ, или «отмена».`,
 		rPlaced:        `Спасибо! Заказ {{.Number}} оформлен. Сумма: {{.Total}}.`,

@@ -337,7 +337,7 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 	summary := &checkoutSummary{Lines: data.Lines, Promo: data.Promo, Total: data.Total, Contact: ct}
 	if dq != nil {
 		summary.Subtotal, summary.Delivery = data.Total, dq.Name
-		summary.DeliveryPrice = catalog.FormatPrice(dq.Price, cv.Currency)
+		summary.DeliveryPrice = view.DeliveryPriceText(dq.Price, cv.Currency)
 		summary.Total = catalog.FormatPrice(cv.Total+dq.Price, cv.Currency)
 	}
 	return Result{
