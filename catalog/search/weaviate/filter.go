@@ -23,8 +23,8 @@ func filter(q search.Query) (w *filters.WhereBuilder, ok bool) {
 		ops = append(ops, filters.Where().WithPath([]string{"category_keys"}).
 			WithOperator(filters.ContainsAny).WithValueText(strings.Join(segs, " > ")))
 	}
-	if q.MinPrice > 0 {
-		ops = append(ops, filters.Where().WithPath([]string{"price"}).
+	if q.MinPrice > 0 { // a parent's price range overlaps the query's
+		ops = append(ops, filters.Where().WithPath([]string{"price_max"}).
 			WithOperator(filters.GreaterThanEqual).WithValueInt(q.MinPrice))
 	}
 	if q.MaxPrice > 0 {
@@ -38,6 +38,12 @@ func filter(q search.Query) (w *filters.WhereBuilder, ok bool) {
 	for _, k := range slices.Sorted(maps.Keys(q.Attributes)) {
 		ops = append(ops, filters.Where().WithPath([]string{"attr_keys"}).
 			WithOperator(filters.ContainsAny).WithValueText(attrFilterValue(k, q.Attributes[k])))
+	}
+	if len(q.Options) > 0 {
+		// option_keys holds every subset of every in-stock variant's
+		// option values: one key asks for a variant with all of them.
+		ops = append(ops, filters.Where().WithPath([]string{"option_keys"}).
+			WithOperator(filters.ContainsAny).WithValueText(clean(search.OptionsKey(q.Options))))
 	}
 	return and(ops...), true
 }
