@@ -3,6 +3,7 @@ package search
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"shopbot/catalog"
@@ -71,4 +72,66 @@ func OptionsKey(opts map[string]string) string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ";")
+}
+
+// priceDigits is how many decimal digits OptionPriceKeys writes a price
+// with; dearer variants count as the largest such price.
+const priceDigits = 10
+
+// OptionPriceKeys returns, for every active variant of vs in stock, each
+// of its OptionCombos joined with each decimal prefix of its price
+// ("size=42|00000090", "size=42|0000009"…, priceDigits+1 prefixes): a
+// filter on options and a price range then matches, with
+// OptionPriceFilter, when one variant has the options and a price in
+// range. Stores that filter by exact text values (Weaviate) need this.
+func OptionPriceKeys(vs []catalog.Product) []string {
+	var out []string
+	for _, v := range vs {
+		if !v.Active || v.Stock <= 0 || len(v.Options) == 0 {
+			continue
+		}
+		price := paddedPrice(v.Price)
+		for _, combo := range OptionCombos([]catalog.Product{v}) {
+			for n := 0; n <= priceDigits; n++ {
+				out = append(out, combo+"|"+price[:n])
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// OptionPriceFilter returns the OptionPriceKeys values of which a
+// variant with opts and a price in [lo, hi] has one (zero bounds: none).
+// It covers the range by decimal prefixes: at most 18 per digit.
+func OptionPriceFilter(opts map[string]string, lo, hi int64) []string {
+	top := int64(1)
+	for range priceDigits {
+		top *= 10
+	}
+	lo, hi = max(lo, 0), min(hi, top-1)
+	if hi <= 0 {
+		hi = top - 1
+	}
+	combo := OptionsKey(opts)
+	var out []string
+	for lo <= hi {
+		// The largest block of 10^k prices starting at lo inside the range.
+		k, size := 0, int64(1)
+		for k < priceDigits && lo%(size*10) == 0 && lo+size*10-1 <= hi {
+			k, size = k+1, size*10
+		}
+		out = append(out, combo+"|"+paddedPrice(lo)[:priceDigits-k])
+		lo += size
+	}
+	return out
+}
+
+// paddedPrice writes a price with priceDigits digits.
+func paddedPrice(p int64) string {
+	s := strconv.FormatInt(max(p, 0), 10)
+	if len(s) > priceDigits {
+		return strings.Repeat("9", priceDigits)
+	}
+	return strings.Repeat("0", priceDigits-len(s)) + s
 }
