@@ -23,10 +23,10 @@ type state struct {
 	vocab    *vocab
 	cats     []category
 	catByID  map[int64]int32
-	avgLen   [numFields]float32 // field lengths at the last Rebuild
-	newest   time.Time          // latest updated_at indexed: where Follow resumes
-	vec      vecStore           // product vectors, when the index has an embedder
-	missing  map[int32]bool     // active documents whose embedding failed, for Follow to retry
+	avgLen   [numFields]float32    // field lengths at the last Rebuild
+	newest   time.Time             // latest updated_at indexed: where Follow resumes
+	vec      vecStore              // product vectors, when the index has an embedder
+	missing  map[int32]bool        // active documents whose embedding failed, for Follow to retry
 	optIDs   map[string]int32      // option value ("size\x0042") → id (variants.go)
 	optDocs  [][]int32             // by option id: active documents with an in-stock variant having it
 	variants map[string]variantRef // variant SKU → its parent: variants are not documents

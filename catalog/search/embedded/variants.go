@@ -54,9 +54,9 @@ type optVariant struct {
 
 // family is what a parent's variants add to its document.
 type family struct {
-	text string            // option names and values of active variants, as attribute text
-	keys []string          // option values of in-stock active variants, sorted, distinct
-	vars []variantOptions  // in-stock active variants
+	text string               // option names and values of active variants, as attribute text
+	keys []string             // option values of in-stock active variants, sorted, distinct
+	vars []variantOptions     // in-stock active variants
 	skus map[string]time.Time // every variant's SKU and updated_at
 }
 
