@@ -42,7 +42,7 @@ func (b *builder) add(p catalog.Product, a *analyzed, fam *family) {
 			b.sum[f] += float64(n)
 		}
 	}
-	e.vars, e.varSKUs = st.setFamily(id, p.SKU, fam, p.Active)
+	e.varSKUs = st.setFamily(id, p.SKU, fam, p.Active)
 	st.docs = append(st.docs, e)
 	st.sync(id)
 }

@@ -13,9 +13,9 @@ type filter struct {
 	cats     []bool // allowed category ordinals; nil: any category
 	min, max int64
 	inStock  bool
-	attrs    bitset  // documents with the attribute and option values; nil: any
-	opts     []int32 // option value ids one variant must all have (variants.go); nil: none
-	docs     []entry // the state's documents, for option filters
+	attrs    bitset    // documents with the attribute and option values; nil: any
+	opts     []int32   // option value ids one variant must all have (variants.go); nil: none
+	vars     [][]int32 // the state's packed variants, when a variant must be checked; nil: attrs suffices
 }
 
 func (st *state) newFilter(q search.Query) filter {
@@ -29,7 +29,10 @@ func (st *state) newFilter(q search.Query) filter {
 			f.attrs = newBitset(len(st.docs)) // a value no variant in stock has
 			return f
 		}
-		f.opts, f.docs = ids, st.docs
+		f.opts = ids
+		if len(ids) > 1 || f.min > 0 || f.max > 0 {
+			f.vars = st.vars // one option value without a price: the option index is exact
+		}
 		opts := st.optionSet(ids)
 		if f.attrs != nil {
 			for i := range opts {
@@ -84,7 +87,7 @@ func (f *filter) ok(d int32, m docMeta) bool {
 	if f.attrs != nil && !f.attrs.has(d) {
 		return false
 	}
-	return f.opts == nil || variantMatch(f.docs[d].vars, f.opts, f.min, f.max)
+	return f.vars == nil || variantMatch(f.vars[d], f.opts, f.min, f.max)
 }
 
 // allowed calls fn for every document passing f: the candidates of a

@@ -30,6 +30,7 @@ type state struct {
 	optIDs   map[string]int32      // option value ("size\x0042") → id (variants.go)
 	optDocs  [][]int32             // by option id: active documents with an in-stock variant having it
 	variants map[string]variantRef // variant SKU → its parent: variants are not documents
+	vars     [][]int32             // by doc id: packed in-stock variants (variants.go)
 }
 
 // entry is one indexed product.
@@ -39,8 +40,7 @@ type entry struct {
 	terms   []int32         // posted term ids, sorted; nil while inactive
 	sig     uint64
 	removed bool
-	vars    []optVariant // in-stock active variants, for option filters
-	varSKUs []string     // every variant's SKU
+	varSKUs []string // every variant's SKU
 }
 
 // docMeta is what the filters read of a document, kept apart from the
@@ -184,7 +184,7 @@ func (st *state) put(p catalog.Product, a *analyzed, fam *family) {
 	if ok && st.docs[id].sig == a.sig {
 		e := &st.docs[id]
 		e.p, e.cat = p, cat
-		e.vars, e.varSKUs = st.setFamily(id, p.SKU, fam, false) // same option values in stock: the index stands
+		e.varSKUs = st.setFamily(id, p.SKU, fam, false) // same option values in stock: the index stands
 		st.sync(id)
 		return
 	}
@@ -196,7 +196,7 @@ func (st *state) put(p catalog.Product, a *analyzed, fam *family) {
 	} else if old := &st.docs[id]; old.p.Active {
 		st.active--
 		st.unindexAttrs(id, old.p.Attributes)
-		st.unindexOptions(id, old.vars)
+		st.unindexOptions(id)
 	}
 	var nw []posted
 	if p.Active {
@@ -205,8 +205,8 @@ func (st *state) put(p catalog.Product, a *analyzed, fam *family) {
 		nw = st.weigh(a)
 	}
 	st.repost(id, st.docs[id].terms, nw)
-	vars, varSKUs := st.setFamily(id, p.SKU, fam, p.Active)
-	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig, vars: vars, varSKUs: varSKUs}
+	varSKUs := st.setFamily(id, p.SKU, fam, p.Active)
+	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig, varSKUs: varSKUs}
 	st.sync(id)
 }
 
@@ -219,9 +219,10 @@ func (st *state) remove(sku string) {
 	if old := &st.docs[id]; old.p.Active {
 		st.active--
 		st.unindexAttrs(id, old.p.Attributes)
-		st.unindexOptions(id, old.vars)
+		st.unindexOptions(id)
 	}
 	st.forgetVariants(sku, st.docs[id].varSKUs)
+	st.setFamily(id, sku, nil, false)
 	st.repost(id, st.docs[id].terms, nil)
 	st.docs[id] = entry{removed: true, cat: -1}
 	st.sync(id)

@@ -46,11 +46,10 @@ type variantRow struct {
 	UpdatedAt time.Time         `bun:"updated_at"`
 }
 
-// optVariant is an active variant in stock as option filters read it.
-type optVariant struct {
-	keys  []int32 // option value ids, sorted
-	price int64
-}
+// A document's in-stock active variants, as option filters read them, are
+// packed in one []int32 (state.vars, by document): for each variant its
+// number of option values n, its price (high and low 32 bits), then its n
+// option value ids, sorted. A filter then reads one array per candidate.
 
 // family is what a parent's variants add to its document.
 type family struct {
@@ -123,13 +122,17 @@ func (st *state) optionID(key string) int32 {
 	return id
 }
 
-// setFamily records a parent document's variants: their SKUs, and when
-// index is true (the document is active and its option values changed)
-// adds it to the option index. It returns the document's in-stock
-// variants and its variant SKUs.
-func (st *state) setFamily(doc int32, parent string, f *family, index bool) ([]optVariant, []string) {
+// setFamily records a parent document's variants: their SKUs, its packed
+// in-stock variants (st.vars), and when index is true (the document is
+// active and its option values changed) adds it to the option index. It
+// returns the document's variant SKUs.
+func (st *state) setFamily(doc int32, parent string, f *family, index bool) []string {
+	for len(st.vars) <= int(doc) {
+		st.vars = append(st.vars, nil)
+	}
+	st.vars[doc] = nil
 	if f == nil {
-		return nil, nil
+		return nil
 	}
 	skus := make([]string, 0, len(f.skus))
 	for sku, t := range f.skus {
@@ -138,15 +141,16 @@ func (st *state) setFamily(doc int32, parent string, f *family, index bool) ([]o
 		st.variants[sku] = variantRef{parent: parent, updated: t}
 		st.bump(t)
 	}
-	out := make([]optVariant, len(f.vars))
-	for i, v := range f.vars {
-		ids := make([]int32, len(v.keys))
-		for j, k := range v.keys {
-			ids[j] = st.optionID(k)
+	var packed []int32
+	for _, v := range f.vars {
+		packed = append(packed, int32(len(v.keys)), int32(v.price>>32), int32(uint32(v.price)))
+		at := len(packed)
+		for _, k := range v.keys {
+			packed = append(packed, st.optionID(k))
 		}
-		slices.Sort(ids)
-		out[i] = optVariant{keys: ids, price: v.price}
+		slices.Sort(packed[at:])
 	}
+	st.vars[doc] = slices.Clip(packed)
 	if index {
 		for _, k := range f.keys {
 			id := st.optionID(k)
@@ -156,13 +160,16 @@ func (st *state) setFamily(doc int32, parent string, f *family, index bool) ([]o
 			}
 		}
 	}
-	return out, skus
+	return skus
 }
 
 // unindexOptions removes doc from the option index.
-func (st *state) unindexOptions(doc int32, vars []optVariant) {
-	for _, v := range vars {
-		for _, id := range v.keys {
+func (st *state) unindexOptions(doc int32) {
+	if int(doc) >= len(st.vars) {
+		return
+	}
+	for v := st.vars[doc]; len(v) > 0; v = v[3+v[0]:] {
+		for _, id := range v[3 : 3+v[0]] {
 			l := st.optDocs[id]
 			if i, found := slices.BinarySearch(l, doc); found {
 				st.optDocs[id] = slices.Delete(l, i, i+1)
@@ -222,14 +229,16 @@ func (st *state) optionSet(ids []int32) bitset {
 	return out
 }
 
-// variantMatch reports whether one of vars has every option value of want
-// (sorted) and a price within [lo, hi] (zero: no bound).
-func variantMatch(vars []optVariant, want []int32, lo, hi int64) bool {
-	for _, v := range vars {
-		if (lo > 0 && v.price < lo) || (hi > 0 && v.price > hi) {
+// variantMatch reports whether one of the packed variants has every
+// option value of want (sorted) and a price within [lo, hi] (zero: no
+// bound).
+func variantMatch(packed []int32, want []int32, lo, hi int64) bool {
+	for v := packed; len(v) > 0; v = v[3+v[0]:] {
+		price := int64(v[1])<<32 | int64(uint32(v[2]))
+		if (lo > 0 && price < lo) || (hi > 0 && price > hi) {
 			continue
 		}
-		if containsSorted(v.keys, want) {
+		if containsSorted(v[3:3+v[0]], want) {
 			return true
 		}
 	}
