@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"context"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -71,13 +72,24 @@ func benchOptions100k(b *testing.B, opts embedded.Options) {
 			}
 		}
 	}
+	runtime.GC() // the build's garbage is not the queries' cost
 	var took []time.Duration
+	byQuery := make([][]time.Duration, len(optionQueries))
 	for i := 0; b.Loop(); i++ {
 		t := time.Now()
 		if _, err := x.Search(ctx, optionQueries[i%len(optionQueries)]); err != nil {
 			b.Fatal(err)
 		}
-		took = append(took, time.Since(t))
+		d := time.Since(t)
+		took = append(took, d)
+		byQuery[i%len(optionQueries)] = append(byQuery[i%len(optionQueries)], d)
+	}
+	for i, q := range optionQueries {
+		if ds := byQuery[i]; len(ds) > 0 {
+			slices.Sort(ds)
+			b.Logf("median %8s, slowest %8s: %q %v %q %d–%d", ds[len(ds)/2].Round(10*time.Microsecond), ds[len(ds)-1].Round(10*time.Microsecond),
+				q.Text, q.Options, q.Category, q.MinPrice, q.MaxPrice)
+		}
 	}
 	slices.Sort(took)
 	pct := func(p float64) float64 { return float64(took[int(p*float64(len(took)-1))].Microseconds()) / 1000 }
