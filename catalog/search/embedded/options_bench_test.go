@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
