@@ -87,7 +87,19 @@ func (f *filter) ok(d int32, m docMeta) bool {
 	if f.attrs != nil && !f.attrs.has(d) {
 		return false
 	}
-	return f.vars == nil || variantMatch(f.vars[d], f.opts, f.min, f.max)
+	if f.vars == nil {
+		return true
+	}
+	// The parent's range spans its active variants: outside the bounds
+	// no variant can match; inside them, with one option value, every
+	// variant the option index found does.
+	switch {
+	case f.min > 0 && m.priceMax < f.min, f.max > 0 && m.price > f.max:
+		return false
+	case len(f.opts) == 1 && m.price >= f.min && (f.max <= 0 || m.priceMax <= f.max):
+		return true
+	}
+	return variantMatch(f.vars[d], f.opts, f.min, f.max)
 }
 
 // allowed calls fn for every document passing f: the candidates of a
