@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -25,7 +27,8 @@ const maxWords = 8
 // Search implements Searcher.
 func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
 	var ps []catalog.Product
-	sel := d.db.NewSelect().Model(&ps).Relation("Category").Where("product.active = ?", true)
+	sel := d.db.NewSelect().Model(&ps).Relation("Category").Where("product.active = ?", true).
+		Where("product.parent_id IS NULL") // variants are found through their parents
 	sel, err := d.filter(ctx, sel, q)
 	if err != nil {
 		return Results{}, err
@@ -36,6 +39,9 @@ func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
 				for _, form := range caseForms(w) {
 					g = g.WhereOr("LOWER("+col+") LIKE ? ESCAPE '\\'", "%"+escapeLike(form)+"%")
 				}
+			}
+			for _, form := range caseForms(w) {
+				g = g.WhereOr(d.optionText(), "%"+escapeLike(form)+"%")
 			}
 			return g
 		})
@@ -70,11 +76,17 @@ func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*
 		}
 		sel = sel.Where("product.category_id IN (?)", bun.List(ids))
 	}
-	if q.MinPrice > 0 {
-		sel = sel.Where("product.price >= ?", q.MinPrice)
+	// A parent's price is a range (Price to PriceMax); with Options the
+	// matching variant's price is what counts (variantFilter).
+	if q.MinPrice > 0 && len(q.Options) == 0 {
+		sel = sel.Where("CASE WHEN product.price_max > product.price THEN product.price_max ELSE product.price END >= ?", q.MinPrice)
 	}
-	if q.MaxPrice > 0 {
+	if q.MaxPrice > 0 && len(q.Options) == 0 {
 		sel = sel.Where("product.price <= ?", q.MaxPrice)
+	}
+	if len(q.Options) > 0 {
+		expr, args := d.variantFilter(q)
+		sel = sel.Where(expr, args...)
 	}
 	if q.InStockOnly {
 		sel = sel.Where("product.stock > 0")
@@ -87,6 +99,44 @@ func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*
 		}
 	}
 	return sel, nil
+}
+
+// variantFilter is a condition keeping parents with an active variant in
+// stock that has every option value of q.Options (names and values
+// compared case-insensitively) and a price within q's bounds.
+func (d *Database) variantFilter(q Query) (string, []any) {
+	var b strings.Builder
+	var args []any
+	b.WriteString("EXISTS (SELECT 1 FROM products AS v WHERE v.parent_id = product.id AND v.active = ? AND v.stock > 0")
+	args = append(args, true)
+	if q.MinPrice > 0 {
+		b.WriteString(" AND v.price >= ?")
+		args = append(args, q.MinPrice)
+	}
+	if q.MaxPrice > 0 {
+		b.WriteString(" AND v.price <= ?")
+		args = append(args, q.MaxPrice)
+	}
+	each := "json_each(v.options) AS o"
+	if d.db.Dialect().Name() == dialect.PG {
+		each = "jsonb_each_text(v.options) AS o(key, value)"
+	}
+	for _, n := range slices.Sorted(maps.Keys(q.Options)) {
+		b.WriteString(" AND EXISTS (SELECT 1 FROM " + each + " WHERE LOWER(o.key) = ? AND LOWER(o.value) = ?)")
+		args = append(args, strings.ToLower(strings.TrimSpace(n)), strings.ToLower(strings.TrimSpace(q.Options[n])))
+	}
+	b.WriteString(")")
+	return b.String(), args
+}
+
+// optionText is a condition (one LIKE argument) matching a parent whose
+// active variants' option names or values contain the word.
+func (d *Database) optionText() string {
+	opts := "v.options"
+	if d.db.Dialect().Name() == dialect.PG {
+		opts = "v.options::text"
+	}
+	return "EXISTS (SELECT 1 FROM products AS v WHERE v.parent_id = product.id AND v.active = TRUE AND LOWER(" + opts + ") LIKE ? ESCAPE '\\')"
 }
 
 // categoryIDs resolves a category path (or a unique last name such as
@@ -125,15 +175,23 @@ func order(s Sort) []string {
 	return []string{"CASE WHEN product.stock > 0 THEN 0 ELSE 1 END", "product.rating_count DESC", "product.id"}
 }
 
-// Similar returns active products of the same category, closest in price.
+// Similar returns active products of the same category, closest in price;
+// never variants. A variant's SKU is answered as its parent's.
 func (d *Database) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
 	p, err := catalog.GetProduct(ctx, d.db, sku)
 	if err != nil {
 		return nil, err
 	}
+	if p.ParentID != nil {
+		var parent catalog.Product
+		if err := d.db.NewSelect().Model(&parent).Where("id = ?", *p.ParentID).Scan(ctx); err != nil {
+			return nil, fmt.Errorf("search: similar to %s: parent: %w", sku, err)
+		}
+		p = &parent
+	}
 	var ps []catalog.Product
 	sel := d.db.NewSelect().Model(&ps).Relation("Category").
-		Where("product.active = ?", true).Where("product.sku <> ?", sku)
+		Where("product.active = ?", true).Where("product.sku <> ?", p.SKU).Where("product.parent_id IS NULL")
 	if p.CategoryID != nil {
 		sel = sel.Where("product.category_id = ?", *p.CategoryID)
 	}

@@ -10,6 +10,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 )
 
 func TestDatabaseSearch(t *testing.T) {
@@ -68,5 +69,14 @@ func TestDatabaseSearch(t *testing.T) {
 				t.Error("similar includes the product itself")
 			}
 		}
+	})
+}
+
+func TestDatabaseVariants(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		if _, err := demo.Load(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+		searchtest.Variants(t, db, search.NewDatabase(db))
 	})
 }

@@ -44,8 +44,11 @@
 // this package imports analysis (Query.RankText); embedded and weaviate
 // import this package, analysis and vectorizer, and not each other.
 //
-// Every backend applies the filters (price, category subtree, stock,
-// attributes) before ranking, so a result never violates a stated limit,
+// Every backend lists a product with variants once, as its parent (the
+// variants' option values are in its text; Query.Options filters on its
+// in-stock variants; variants.go has the keys Weaviate stores), and
+// applies the filters (price, category subtree, stock, attributes,
+// options) before ranking, so a result never violates a stated limit,
 // and ranks by Query.RankText: the text without the price phrases
 // ("under 100", "до 5000") that restate its price filter. The offline
 // planner reads those phrases with analysis.CutPrices to turn them into

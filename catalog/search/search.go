@@ -39,6 +39,12 @@ const (
 
 // Query is one product search. Prices are in minor units; zero means no
 // bound. Category is a path ("Shoes > Running") and includes its subtree.
+//
+// Products with variants are listed once, as the parent; variants are
+// never results. A parent's price is the range of its active variants
+// (Price to PriceMax): without Options it matches a price filter when the
+// range overlaps it (one "from 24" up to 27 is "under 25"); with Options,
+// when the price of a variant matching them is within the bounds.
 type Query struct {
 	Text        string
 	Category    string
@@ -48,7 +54,8 @@ type Query struct {
 	Attributes  map[string]string // exact (case-insensitive) attribute values
 	// Options keeps products with variants that have an active variant in
 	// stock with these option values (name → value, case-insensitive):
-	// "size 42", "colour navy". Products are listed once, as the parent.
+	// "size 42", "colour navy". All must hold for one variant: size 42 and
+	// navy needs a navy 42. Products are listed once, as the parent.
 	Options map[string]string
 	Sort    Sort
 	Limit   int

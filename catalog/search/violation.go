@@ -9,12 +9,18 @@ import (
 // Violation says which of q's filters product p breaks ("price above
 // maximum", "outside category Shoes", …), or "" when p may be a result of
 // q. search-eval counts violations with it, and the backends' tests assert
-// none.
+// none. A parent's price is its range (Price to PriceMax): it is below a
+// minimum only when its dearest variant is. An Options filter needs a
+// parent (the variants themselves are not at hand here).
 func (q Query) Violation(p catalog.Product) string {
 	switch {
 	case !p.Active:
 		return "inactive"
-	case q.MinPrice > 0 && p.Price < q.MinPrice:
+	case p.IsVariant():
+		return "a variant, not its parent"
+	case len(q.Options) > 0 && !p.HasVariants():
+		return "no variants to match options"
+	case q.MinPrice > 0 && max(p.Price, p.PriceMax) < q.MinPrice:
 		return "price below minimum"
 	case q.MaxPrice > 0 && p.Price > q.MaxPrice:
 		return "price above maximum"

@@ -24,8 +24,9 @@ type rawPosting struct {
 
 func newBuilder() *builder { return &builder{st: newState()} }
 
-// add appends p. Rebuild sees each SKU once.
-func (b *builder) add(p catalog.Product, a *analyzed) {
+// add appends p with its variants fam (nil for none). Rebuild sees each
+// SKU once.
+func (b *builder) add(p catalog.Product, a *analyzed, fam *family) {
 	st := b.st
 	st.bump(p.UpdatedAt)
 	id := int32(len(st.docs))
@@ -41,6 +42,7 @@ func (b *builder) add(p catalog.Product, a *analyzed) {
 			b.sum[f] += float64(n)
 		}
 	}
+	e.varSKUs = st.setFamily(id, p.SKU, fam, p.Active)
 	st.docs = append(st.docs, e)
 	st.sync(id)
 }

@@ -44,6 +44,18 @@
 // (price, category, active, in stock) is also kept in a compact array
 // beside the entries, so a pass over every product stays in cache.
 //
+// Products with variants (variants.go) are one document, the parent:
+// variant rows are never documents. The option names and values of the
+// parent's active variants join its attribute text; an option index maps
+// each option value of its in-stock active variants to documents, and its
+// in-stock variants are packed per document (value ids and price), so
+// Query.Options (all values on one variant) is a bitset and, for several
+// values or with a price filter, a check of a few integers. A variant's
+// SKU given to Upsert (Follow sees variants change too) reloads its
+// parent with all its variants; Similar answers it as the parent.
+// Without Options a parent's price is its range: it passes a price filter
+// when [Price, PriceMax] overlaps it.
+//
 // # Vectors
 //
 // With Options.Embedder (package vectorizer) every active product also

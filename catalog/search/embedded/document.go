@@ -56,12 +56,13 @@ func newAnalyzer() *analyzer {
 	return &analyzer{stems: analysis.StemCache{}, pos: map[string]int{}, seen: map[string]bool{}}
 }
 
-// product analyzes every indexed field of p.
-func (a *analyzer) product(p *catalog.Product) analyzed {
+// product analyzes every indexed field of p, with the option values of
+// its variants (fam, nil for none) as attribute text.
+func (a *analyzer) product(p *catalog.Product, fam *family) analyzed {
 	clear(a.pos)
 	clear(a.seen)
-	texts := fieldTexts(p)
-	out := analyzed{sig: signature(p, texts)}
+	texts := fieldTexts(p, fam.optionText())
+	out := analyzed{sig: signature(p, texts, fam)}
 	for f, text := range texts {
 		analysis.EachTerm(text, a.stems, func(w, s string, compound bool) {
 			a.count(&out, field(f), w, s, compound)
@@ -89,20 +90,22 @@ func (a *analyzer) count(out *analyzed, f field, w, s string, compound bool) {
 	}
 }
 
-// fieldTexts returns the text of each field of p.
-func fieldTexts(p *catalog.Product) [numFields]string {
+// fieldTexts returns the text of each field of p; options is the
+// attribute text of its variants' option values.
+func fieldTexts(p *catalog.Product, options string) [numFields]string {
 	var t [numFields]string
 	t[fieldTitle], t[fieldBrand], t[fieldDesc] = p.Title, p.Brand, p.Description
 	if p.Category != nil {
 		t[fieldCategory] = p.Category.Path
 	}
-	t[fieldAttrs] = analysis.AttributeText(p.Attributes)
+	t[fieldAttrs] = analysis.AttributeText(p.Attributes) + options
 	return t
 }
 
-// signature hashes what the postings and attribute index depend on, so a stock or price change
-// updates the stored product without touching the posting lists.
-func signature(p *catalog.Product, texts [numFields]string) uint64 {
+// signature hashes what the postings, attribute index and option index
+// depend on, so a stock or price change updates the stored product without
+// touching the posting lists.
+func signature(p *catalog.Product, texts [numFields]string, fam *family) uint64 {
 	h := fnv.New64a()
 	for _, t := range texts {
 		h.Write([]byte(t))
@@ -111,6 +114,13 @@ func signature(p *catalog.Product, texts [numFields]string) uint64 {
 	for _, k := range analysis.AttributeKeys(p.Attributes) { // the attribute index, "no" values included
 		h.Write([]byte(k))
 		h.Write([]byte{0})
+	}
+	if fam != nil {
+		h.Write([]byte{1})
+		for _, k := range fam.keys { // option values in stock
+			h.Write([]byte(k))
+			h.Write([]byte{0})
+		}
 	}
 	h.Write([]byte(strconv.FormatBool(p.Active)))
 	return h.Sum64()

@@ -13,13 +13,33 @@ type filter struct {
 	cats     []bool // allowed category ordinals; nil: any category
 	min, max int64
 	inStock  bool
-	attrs    bitset // documents with the attribute values; nil: any
+	attrs    bitset    // documents with the attribute and option values; nil: any
+	opts     []int32   // option value ids one variant must all have (variants.go); nil: none
+	vars     [][]int32 // the state's packed variants, when a variant must be checked; nil: attrs suffices
 }
 
 func (st *state) newFilter(q search.Query) filter {
 	f := filter{min: q.MinPrice, max: q.MaxPrice, inStock: q.InStockOnly, attrs: st.attrSet(q.Attributes)}
 	if q.Category != "" {
 		f.cats = st.categoryMatches(q.Category)
+	}
+	if len(q.Options) > 0 {
+		ids, ok := st.optionFilter(q.Options)
+		if !ok {
+			f.attrs = newBitset(len(st.docs)) // a value no variant in stock has
+			return f
+		}
+		f.opts = ids
+		if len(ids) > 1 || f.min > 0 || f.max > 0 {
+			f.vars = st.vars // one option value without a price: the option index is exact
+		}
+		opts := st.optionSet(ids)
+		if f.attrs != nil {
+			for i := range opts {
+				opts[i] &= f.attrs[i]
+			}
+		}
+		f.attrs = opts
 	}
 	return f
 }
@@ -50,19 +70,36 @@ func containsRun(segs, want []string) bool {
 }
 
 // ok reports whether document d, with meta m, may be returned for the
-// query.
+// query. Prices: a parent's range [price, priceMax] must overlap the
+// query's, or with option filters a matching variant's price be in it
+// (variants.go).
 func (f *filter) ok(d int32, m docMeta) bool {
 	switch {
 	case m.flags&metaLive == 0:
 		return false
-	case f.min > 0 && m.price < f.min, f.max > 0 && m.price > f.max:
+	case f.opts == nil && (f.min > 0 && m.priceMax < f.min || f.max > 0 && m.price > f.max):
 		return false
 	case f.inStock && m.flags&metaInStock == 0:
 		return false
 	case f.cats != nil && (m.cat < 0 || !f.cats[m.cat]):
 		return false
 	}
-	return f.attrs == nil || f.attrs.has(d)
+	if f.attrs != nil && !f.attrs.has(d) {
+		return false
+	}
+	if f.vars == nil {
+		return true
+	}
+	// The parent's range spans its active variants: outside the bounds
+	// no variant can match; inside them, with one option value, every
+	// variant the option index found does.
+	switch {
+	case f.min > 0 && m.priceMax < f.min, f.max > 0 && m.price > f.max:
+		return false
+	case len(f.opts) == 1 && m.price >= f.min && (f.max <= 0 || m.priceMax <= f.max):
+		return true
+	}
+	return variantMatch(f.vars[d], f.opts, f.min, f.max)
 }
 
 // allowed calls fn for every document passing f: the candidates of a

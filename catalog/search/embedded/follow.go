@@ -115,6 +115,12 @@ func (x *Index) stale(cs []change) []string {
 	defer x.mu.RUnlock()
 	var skus []string
 	for _, c := range cs {
+		if v, ok := x.st.variants[c.SKU]; ok {
+			if !v.updated.Equal(c.UpdatedAt) {
+				skus = append(skus, c.SKU)
+			}
+			continue
+		}
 		id, ok := x.st.bySKU[c.SKU]
 		if !ok || !x.st.docs[id].p.UpdatedAt.Equal(c.UpdatedAt) {
 			skus = append(skus, c.SKU)
@@ -124,10 +130,11 @@ func (x *Index) stale(cs []change) []string {
 }
 
 // reconcile removes products deleted from the database and loads any the
-// index lacks. It counts first and reads the SKUs only on a mismatch.
+// index lacks (variants count as known through their parents). It counts
+// first and reads the SKUs only on a mismatch.
 func (x *Index) reconcile(ctx context.Context, db bun.IDB) error {
 	n, err := catalog.CountProducts(ctx, db)
-	if err != nil || n == x.Len() {
+	if err != nil || n == x.known() {
 		return err
 	}
 	skus, err := loadSKUs(ctx, db)
@@ -139,12 +146,18 @@ func (x *Index) reconcile(ctx context.Context, db bun.IDB) error {
 	x.mu.RLock()
 	for _, s := range skus {
 		inDB[s] = true
-		if _, ok := x.st.bySKU[s]; !ok {
+		_, doc := x.st.bySKU[s]
+		if _, variant := x.st.variants[s]; !doc && !variant {
 			missing = append(missing, s)
 		}
 	}
 	var gone []string
 	for s := range x.st.bySKU {
+		if !inDB[s] {
+			gone = append(gone, s)
+		}
+	}
+	for s := range x.st.variants {
 		if !inDB[s] {
 			gone = append(gone, s)
 		}
@@ -155,4 +168,11 @@ func (x *Index) reconcile(ctx context.Context, db bun.IDB) error {
 	}
 	x.log.InfoContext(ctx, "search index reconciled", "added", len(missing), "removed", len(gone))
 	return x.upsert(ctx, db, append(missing, gone...))
+}
+
+// known is how many products the index knows of: documents and variants.
+func (x *Index) known() int {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.st.live() + len(x.st.variants)
 }

@@ -103,10 +103,16 @@ func (x *Index) Rebuild(ctx context.Context, db bun.IDB) error {
 func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 	start := time.Now()
 	b := newBuilder()
-	err := loadAll(ctx, db, func(ps []catalog.Product) {
+	fams, err := loadAllVariants(ctx, db)
+	if err != nil {
+		return fmt.Errorf("search: embedded: rebuild: %w", err)
+	}
+	err = loadAll(ctx, db, func(ps []catalog.Product) {
 		for i := range ps {
-			a := x.an.product(&ps[i])
-			b.add(ps[i], &a)
+			fam := familyOf(fams[ps[i].ID])
+			delete(fams, ps[i].ID)
+			a := x.an.product(&ps[i], fam)
+			b.add(ps[i], &a, fam)
 		}
 	})
 	if err != nil {
@@ -124,7 +130,8 @@ func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 }
 
 // Upsert reloads the products with these SKUs; those no longer in the
-// database are removed.
+// database are removed. A variant's SKU reloads its parent, with all its
+// variants: variants are not documents of their own.
 func (x *Index) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
@@ -136,15 +143,17 @@ func (x *Index) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
 const applyChunk = 256
 
 func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
-	ps, err := loadProducts(ctx, db, skus)
+	ps, vars, variants, err := loadProducts(ctx, db, skus)
 	if err != nil {
 		return fmt.Errorf("search: embedded: upsert: %w", err)
 	}
 	found := make(map[string]bool, len(ps))
 	as := make([]analyzed, len(ps))
+	fams := make([]*family, len(ps))
 	for i := range ps {
 		found[ps[i].SKU] = true
-		as[i] = x.an.product(&ps[i])
+		fams[i] = familyOf(vars[ps[i].ID])
+		as[i] = x.an.product(&ps[i], fams[i])
 	}
 	want, vecs, err := x.vectorsFor(ctx, x.st, ps, as)
 	if err != nil {
@@ -155,7 +164,7 @@ func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
 		hi := min(lo+applyChunk, len(ps))
 		x.mu.Lock()
 		for i := lo; i < hi; i++ {
-			x.st.put(ps[i], &as[i])
+			x.st.put(ps[i], &as[i], fams[i])
 			if want != nil && want[i] {
 				var v []float32
 				if err == nil {
@@ -170,7 +179,10 @@ func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
 	defer x.mu.Unlock()
 	for _, sku := range skus {
 		if !found[sku] {
-			x.st.remove(sku)
+			x.st.remove(sku) // deleted, or now a variant
+		}
+		if !variants[sku] {
+			delete(x.st.variants, sku) // deleted, or no longer a variant
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -12,8 +13,9 @@ import (
 // loadBatch is how many products one query reads.
 const loadBatch = 2000
 
-// loadAll reads every product with its category, in id order, one batch
-// at a time; the next batch is read while fn indexes the current one.
+// loadAll reads every product that is not a variant with its category, in
+// id order, one batch at a time; the next batch is read while fn indexes
+// the current one.
 func loadAll(ctx context.Context, db bun.IDB, fn func([]catalog.Product)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -34,7 +36,7 @@ func readBatches(ctx context.Context, db bun.IDB, out chan<- []catalog.Product) 
 	for {
 		var ps []catalog.Product
 		err := db.NewSelect().Model(&ps).Relation("Category").
-			Where("product.id > ?", after).Order("product.id").Limit(loadBatch).Scan(ctx)
+			Where("product.parent_id IS NULL").Where("product.id > ?", after).Order("product.id").Limit(loadBatch).Scan(ctx)
 		if err != nil {
 			return err
 		}
@@ -54,17 +56,50 @@ func readBatches(ctx context.Context, db bun.IDB, out chan<- []catalog.Product) 
 }
 
 // loadProducts reads the products with these SKUs; unknown SKUs are left
-// out.
-func loadProducts(ctx context.Context, db bun.IDB, skus []string) ([]catalog.Product, error) {
-	var out []catalog.Product
+// out. Variants are replaced by their parents, and every product comes
+// with its variants, by parent id. variants lists the SKUs that are
+// variants.
+func loadProducts(ctx context.Context, db bun.IDB, skus []string) (ps []catalog.Product, fams map[int64][]variantRow, variants map[string]bool, err error) {
+	variants = map[string]bool{}
+	have := map[int64]bool{}
+	var parents []int64
 	for lo := 0; lo < len(skus); lo += loadBatch {
-		ps, err := catalog.GetProducts(ctx, db, skus[lo:min(lo+loadBatch, len(skus))])
+		batch, err := catalog.GetProducts(ctx, db, skus[lo:min(lo+loadBatch, len(skus))])
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
-		out = append(out, ps...)
+		for _, p := range batch {
+			if p.ParentID != nil {
+				variants[p.SKU] = true
+				parents = append(parents, *p.ParentID)
+				continue
+			}
+			have[p.ID] = true
+			ps = append(ps, p)
+		}
 	}
-	return out, nil
+	parents = slices.DeleteFunc(parents, func(id int64) bool { return have[id] })
+	slices.Sort(parents)
+	parents = slices.Compact(parents)
+	for lo := 0; lo < len(parents); lo += loadBatch {
+		var batch []catalog.Product
+		err := db.NewSelect().Model(&batch).Relation("Category").
+			Where("product.id IN (?)", bun.List(parents[lo:min(lo+loadBatch, len(parents))])).
+			Where("product.parent_id IS NULL").Order("product.id").Scan(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ps = append(ps, batch...)
+	}
+	ids := make([]int64, len(ps))
+	for i := range ps {
+		ids[i] = ps[i].ID
+	}
+	fams, err = loadVariantsOf(ctx, db, ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return ps, fams, variants, nil
 }
 
 // change is a product's last write as Follow sees it.

@@ -101,7 +101,7 @@ func (st *state) hybridCandidates(words []analysis.QueryWord, syn *analysis.Syno
 func (st *state) matchText(words []analysis.QueryWord, syn *analysis.Synonyms, f *filter, s *scratch) ([]cand, int) {
 	slots := st.parse(words, syn, s)
 	st.score(slots, s)
-	var cs []cand
+	cs := make([]cand, 0, len(s.touched)) // most pass: growing it cost more than the filters
 	for _, d := range s.touched {
 		if f.ok(d, st.meta[d]) {
 			cs = append(cs, cand{doc: d, matched: uint8(matched(s.mask[d])), score: s.score[d]})

@@ -13,7 +13,8 @@ import (
 // Similar returns active products like the one with sku: those from its
 // top-level category first, then by BM25F of its title, brand and category
 // words against theirs, fused with the similarity of their vectors when
-// the index has an embedder. It never includes the product itself.
+// the index has an embedder. It never includes the product itself, nor
+// variants; a variant's SKU is answered as its parent's.
 func (x *Index) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -25,6 +26,9 @@ func (x *Index) Similar(ctx context.Context, sku string, limit int) ([]catalog.P
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := x.st
+	if v, ok := st.variants[sku]; ok {
+		sku = v.parent
+	}
 	id, ok := st.bySKU[sku]
 	if !ok {
 		return nil, fmt.Errorf("search: embedded: similar to %q: %w", sku, catalog.ErrNotFound)
@@ -51,7 +55,7 @@ func (x *Index) Similar(ctx context.Context, sku string, limit int) ([]catalog.P
 // similarSlots makes a query of the distinct words of a product's title,
 // brand and category, keeping the rarest when there are too many.
 func (st *state) similarSlots(e *entry) []slot {
-	texts := fieldTexts(&e.p)
+	texts := fieldTexts(&e.p, "")
 	var ts []int32
 	for _, f := range []field{fieldTitle, fieldBrand, fieldCategory} {
 		analysis.EachTerm(texts[f], nil, func(_, s string, _ bool) {

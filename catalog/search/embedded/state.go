@@ -23,10 +23,14 @@ type state struct {
 	vocab    *vocab
 	cats     []category
 	catByID  map[int64]int32
-	avgLen   [numFields]float32 // field lengths at the last Rebuild
-	newest   time.Time          // latest updated_at indexed: where Follow resumes
-	vec      vecStore           // product vectors, when the index has an embedder
-	missing  map[int32]bool     // active documents whose embedding failed, for Follow to retry
+	avgLen   [numFields]float32    // field lengths at the last Rebuild
+	newest   time.Time             // latest updated_at indexed: where Follow resumes
+	vec      vecStore              // product vectors, when the index has an embedder
+	missing  map[int32]bool        // active documents whose embedding failed, for Follow to retry
+	optIDs   map[string]int32      // option value ("size\x0042") → id (variants.go)
+	optDocs  [][]int32             // by option id: active documents with an in-stock variant having it
+	variants map[string]variantRef // variant SKU → its parent: variants are not documents
+	vars     [][]int32             // by doc id: packed in-stock variants (variants.go)
 }
 
 // entry is one indexed product.
@@ -36,15 +40,17 @@ type entry struct {
 	terms   []int32         // posted term ids, sorted; nil while inactive
 	sig     uint64
 	removed bool
+	varSKUs []string // every variant's SKU
 }
 
 // docMeta is what the filters read of a document, kept apart from the
 // entries: a filter pass over every document then reads 16 bytes each,
 // in order, instead of a product scattered in memory.
 type docMeta struct {
-	price int64
-	cat   int32
-	flags uint8
+	price    int64
+	priceMax int64 // the highest price of a parent's active variants; price otherwise
+	cat      int32
+	flags    uint8
 }
 
 const (
@@ -58,7 +64,7 @@ func (st *state) sync(id int32) {
 		st.meta = append(st.meta, docMeta{cat: -1})
 	}
 	e := &st.docs[id]
-	m := docMeta{price: e.p.Price, cat: e.cat}
+	m := docMeta{price: e.p.Price, priceMax: max(e.p.Price, e.p.PriceMax), cat: e.cat}
 	if e.p.Active && !e.removed {
 		m.flags |= metaLive
 	}
@@ -82,7 +88,8 @@ type category struct {
 
 func newState() *state {
 	return &state{bySKU: map[string]int32{}, terms: map[string]int32{}, attrs: map[string][]int32{},
-		vocab: newVocab(), catByID: map[int64]int32{}, missing: map[int32]bool{}}
+		vocab: newVocab(), catByID: map[int64]int32{}, missing: map[int32]bool{},
+		optIDs: map[string]int32{}, variants: map[string]variantRef{}}
 }
 
 // live reports how many products are indexed, inactive ones included.
@@ -164,14 +171,20 @@ func (st *state) bump(t time.Time) {
 	}
 }
 
-// put indexes p (new or changed) with weights from the current average
-// field lengths. Posting lists change only where the terms did.
-func (st *state) put(p catalog.Product, a *analyzed) {
+// put indexes p (new or changed), with its variants fam (nil for none),
+// with weights from the current average field lengths. Posting lists
+// change only where the terms did.
+func (st *state) put(p catalog.Product, a *analyzed, fam *family) {
 	st.bump(p.UpdatedAt)
 	cat := st.category(&p)
 	id, ok := st.bySKU[p.SKU]
+	if ok {
+		st.forgetVariants(p.SKU, st.docs[id].varSKUs)
+	}
 	if ok && st.docs[id].sig == a.sig {
-		st.docs[id].p, st.docs[id].cat = p, cat
+		e := &st.docs[id]
+		e.p, e.cat = p, cat
+		e.varSKUs = st.setFamily(id, p.SKU, fam, false) // same option values in stock: the index stands
 		st.sync(id)
 		return
 	}
@@ -180,9 +193,10 @@ func (st *state) put(p catalog.Product, a *analyzed) {
 		st.docs = append(st.docs, entry{})
 		st.bySKU[strings.Clone(p.SKU)] = id
 		st.vec.grow(len(st.docs))
-	} else if old := &st.docs[id].p; old.Active {
+	} else if old := &st.docs[id]; old.p.Active {
 		st.active--
-		st.unindexAttrs(id, old.Attributes)
+		st.unindexAttrs(id, old.p.Attributes)
+		st.unindexOptions(id)
 	}
 	var nw []posted
 	if p.Active {
@@ -191,7 +205,8 @@ func (st *state) put(p catalog.Product, a *analyzed) {
 		nw = st.weigh(a)
 	}
 	st.repost(id, st.docs[id].terms, nw)
-	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig}
+	varSKUs := st.setFamily(id, p.SKU, fam, p.Active)
+	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig, varSKUs: varSKUs}
 	st.sync(id)
 }
 
@@ -201,10 +216,13 @@ func (st *state) remove(sku string) {
 	if !ok {
 		return
 	}
-	if old := &st.docs[id].p; old.Active {
+	if old := &st.docs[id]; old.p.Active {
 		st.active--
-		st.unindexAttrs(id, old.Attributes)
+		st.unindexAttrs(id, old.p.Attributes)
+		st.unindexOptions(id)
 	}
+	st.forgetVariants(sku, st.docs[id].varSKUs)
+	st.setFamily(id, sku, nil, false)
 	st.repost(id, st.docs[id].terms, nil)
 	st.docs[id] = entry{removed: true, cat: -1}
 	st.sync(id)

@@ -40,6 +40,7 @@ func Run(t *testing.T, db *bun.DB, open Open) {
 		{"LongQuery", testLongQuery},
 		{"OddInput", testOddInput},
 		{"Similar", testSimilar},
+		{"Variants", Variants},   // adds products with variants
 		{"Updates", testUpdates}, // last: it changes the catalog
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, db, s) })

@@ -23,6 +23,18 @@
 //     category path, so "Running" and "Shoes > Running" both match),
 //     category_top, attr_keys ("key=value", lists split), price, stock,
 //     in_stock, rating_avg, rating_count, sold_count: filters and sorts;
+//   - price_max, option_keys, option_price_keys, variant_skus: a product
+//     with variants is one object, the parent, with the option values of
+//     its active variants in t_attrs. price_max is its dearest active
+//     variant (a price filter matches when [price, price_max] overlaps
+//     it); option_keys holds every subset of each in-stock variant's
+//     option values as search.OptionsKey ("colour=navy;size=42"), so an
+//     Options filter is one key and needs one variant with all of them;
+//     option_price_keys joins those with the decimal prefixes of the
+//     variant's price, so Options with a price range asks for a variant
+//     with both (search.OptionPriceFilter); variant_skus lets Similar of
+//     a variant answer as its parent. Variants are no objects: Upsert of
+//     a variant's SKU rewrites its parent's object;
 //   - payload: the product as JSON, returned to callers as is;
 //   - generation: when the object was written, so Rebuild can drop the
 //     objects of products that are gone.

@@ -23,11 +23,14 @@ func filter(q search.Query) (w *filters.WhereBuilder, ok bool) {
 		ops = append(ops, filters.Where().WithPath([]string{"category_keys"}).
 			WithOperator(filters.ContainsAny).WithValueText(strings.Join(segs, " > ")))
 	}
-	if q.MinPrice > 0 {
-		ops = append(ops, filters.Where().WithPath([]string{"price"}).
+	// A parent's price is a range; with Options the price of a variant
+	// that has them counts (below).
+	priced := len(q.Options) > 0 && (q.MinPrice > 0 || q.MaxPrice > 0)
+	if q.MinPrice > 0 && !priced { // the parent's range overlaps the query's
+		ops = append(ops, filters.Where().WithPath([]string{"price_max"}).
 			WithOperator(filters.GreaterThanEqual).WithValueInt(q.MinPrice))
 	}
-	if q.MaxPrice > 0 {
+	if q.MaxPrice > 0 && !priced {
 		ops = append(ops, filters.Where().WithPath([]string{"price"}).
 			WithOperator(filters.LessThanEqual).WithValueInt(q.MaxPrice))
 	}
@@ -38,6 +41,22 @@ func filter(q search.Query) (w *filters.WhereBuilder, ok bool) {
 	for _, k := range slices.Sorted(maps.Keys(q.Attributes)) {
 		ops = append(ops, filters.Where().WithPath([]string{"attr_keys"}).
 			WithOperator(filters.ContainsAny).WithValueText(attrFilterValue(k, q.Attributes[k])))
+	}
+	switch {
+	case priced:
+		// option_price_keys joins those subsets with the prefixes of the
+		// variant's price; the range becomes the prefixes covering it.
+		keys := search.OptionPriceFilter(q.Options, q.MinPrice, q.MaxPrice)
+		if len(keys) == 0 {
+			return nil, false // minimum above maximum
+		}
+		ops = append(ops, filters.Where().WithPath([]string{"option_price_keys"}).
+			WithOperator(filters.ContainsAny).WithValueText(cleanAll(keys)...))
+	case len(q.Options) > 0:
+		// option_keys holds every subset of every in-stock variant's
+		// option values: one key asks for a variant with all of them.
+		ops = append(ops, filters.Where().WithPath([]string{"option_keys"}).
+			WithOperator(filters.ContainsAny).WithValueText(clean(search.OptionsKey(q.Options))))
 	}
 	return and(ops...), true
 }

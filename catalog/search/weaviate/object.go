@@ -12,6 +12,7 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 )
 
@@ -23,8 +24,9 @@ func objectID(sku string) strfmt.UUID {
 	return strfmt.UUID(uuid.NewSHA1(objectNamespace, []byte(sku)).String())
 }
 
-// object is a product as stored: see doc.go for the properties.
-func (b *Backend) object(p *catalog.Product, vec []float32, gen int64) (*models.Object, error) {
+// object is a product as stored, with its variants vs (none for a product
+// without): see doc.go for the properties.
+func (b *Backend) object(p *catalog.Product, vs []catalog.Product, vec []float32, gen int64) (*models.Object, error) {
 	payload, err := json.Marshal(p)
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: encode %s: %w", p.SKU, err)
@@ -39,26 +41,34 @@ func (b *Backend) object(p *catalog.Product, vec []float32, gen int64) (*models.
 		top = segs[0]
 	}
 	title, brand, category := terms(p.Title), terms(p.Brand), terms(cat)
-	attrs, desc := terms(analysis.AttributeText(p.Attributes)), terms(p.Description)
+	attrs, desc := terms(analysis.AttributeText(p.Attributes)+search.OptionText(vs)), terms(p.Description)
+	variants := make([]string, len(vs))
+	for i := range vs {
+		variants[i] = clean(vs[i].SKU)
+	}
 	props := map[string]any{
-		"sku":           p.SKU,
-		"payload":       string(payload),
-		"t_title":       title,
-		"t_brand":       brand,
-		"t_category":    category,
-		"t_attrs":       attrs,
-		"t_desc":        desc,
-		"terms":         strings.Join([]string{title, brand, category, attrs, desc}, " "),
-		"category_keys": categoryKeys(segs),
-		"category_top":  top,
-		"attr_keys":     attrValues(p.Attributes),
-		"price":         p.Price,
-		"stock":         p.Stock,
-		"in_stock":      p.Stock > 0,
-		"rating_avg":    p.RatingAvg,
-		"rating_count":  p.RatingCount,
-		"sold_count":    p.SoldCount,
-		"generation":    gen,
+		"sku":               p.SKU,
+		"payload":           string(payload),
+		"t_title":           title,
+		"t_brand":           brand,
+		"t_category":        category,
+		"t_attrs":           attrs,
+		"t_desc":            desc,
+		"terms":             strings.Join([]string{title, brand, category, attrs, desc}, " "),
+		"category_keys":     categoryKeys(segs),
+		"category_top":      top,
+		"attr_keys":         attrValues(p.Attributes),
+		"option_keys":       cleanAll(search.OptionCombos(vs)),
+		"option_price_keys": cleanAll(search.OptionPriceKeys(vs)),
+		"variant_skus":      variants,
+		"price":             p.Price,
+		"price_max":         max(p.Price, p.PriceMax),
+		"stock":             p.Stock,
+		"in_stock":          p.Stock > 0,
+		"rating_avg":        p.RatingAvg,
+		"rating_count":      p.RatingCount,
+		"sold_count":        p.SoldCount,
+		"generation":        gen,
 	}
 	return &models.Object{Class: b.class, ID: objectID(p.SKU), Properties: props, Vector: vec}, nil
 }

@@ -19,7 +19,7 @@ import (
 var searchProperties = []string{"t_title^6", "t_brand^4", "t_category^3", "t_attrs^3", "t_desc^2"}
 
 // schemaVersion changes with the collection's definition.
-const schemaVersion = "2"
+const schemaVersion = "3" // 3: variants (option_keys, option_price_keys, variant_skus, price_max)
 
 // classDescription records the collection's definition and the embedder
 // the vectors come from: vectors of another embedder are not comparable,
@@ -67,7 +67,11 @@ func (b *Backend) classDef() *models.Class {
 			{Name: "category_keys", DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexFilterable: yes, IndexSearchable: no},
 			text("category_top", models.PropertyTokenizationField, true, false),
 			{Name: "attr_keys", DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexFilterable: yes, IndexSearchable: no},
+			{Name: "option_keys", DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexFilterable: yes, IndexSearchable: no},
+			{Name: "option_price_keys", DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexFilterable: yes, IndexSearchable: no},
+			{Name: "variant_skus", DataType: []string{"text[]"}, Tokenization: models.PropertyTokenizationField, IndexFilterable: yes, IndexSearchable: no},
 			num("price", "int", true),
+			num("price_max", "int", true),
 			num("stock", "int", false),
 			{Name: "in_stock", DataType: []string{"boolean"}, IndexFilterable: yes},
 			num("rating_avg", "number", false),

@@ -17,7 +17,8 @@ import (
 // Similar returns active products like the one with sku: a hybrid query
 // of its title, brand and category words and its own vector, those of its
 // top-level category first, as in the embedded index. It never includes
-// the product itself.
+// the product itself, nor variants (they are no objects); a variant's SKU
+// is answered as its parent's.
 func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error) {
 	if err := b.ensure(ctx); err != nil {
 		return nil, err
@@ -27,6 +28,16 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 	}
 	limit = min(limit, maxLimit)
 	objs, err := b.client.Data().ObjectsGetter().WithClassName(b.class).WithID(objectID(sku).String()).WithVector().Do(ctx)
+	if statusCode(err) == http.StatusNotFound || err == nil && len(objs) == 0 {
+		parent, perr := b.parentOf(ctx, sku)
+		if perr != nil {
+			return nil, perr
+		}
+		if parent != "" {
+			sku = parent
+			objs, err = b.client.Data().ObjectsGetter().WithClassName(b.class).WithID(objectID(sku).String()).WithVector().Do(ctx)
+		}
+	}
 	switch {
 	case statusCode(err) == http.StatusNotFound || err == nil && len(objs) == 0:
 		return nil, errUnknown(sku)
@@ -70,6 +81,16 @@ func (b *Backend) Similar(ctx context.Context, sku string, limit int) ([]catalog
 		return cmp.Compare(boolRank(y.Category == top && top != ""), boolRank(x.Category == top && top != ""))
 	})
 	return products(hits[:min(limit, len(hits))])
+}
+
+// parentOf returns the SKU of the object listing variant sku, "" if none.
+func (b *Backend) parentOf(ctx context.Context, sku string) (string, error) {
+	w := filters.Where().WithPath([]string{"variant_skus"}).WithOperator(filters.ContainsAny).WithValueText(clean(sku))
+	hits, err := b.query(ctx, b.class+args(whereArg(w), "limit:1")+"{sku}")
+	if err != nil || len(hits) == 0 {
+		return "", err
+	}
+	return hits[0].SKU, nil
 }
 
 func categoryPath(p *catalog.Product) string {

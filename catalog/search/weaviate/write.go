@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -27,6 +28,8 @@ type fitter interface{ Fit(texts []string) }
 
 // Upsert reads the products with these SKUs from db and writes them to
 // the collection; those missing from db or inactive are deleted from it.
+// A variant is no object of its own: its SKU rewrites its parent's object
+// (the parent and its variants make one).
 func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
 	if len(skus) == 0 {
 		return nil
@@ -36,20 +39,40 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 	}
 	var active []catalog.Product
 	found := map[string]bool{}
+	have := map[int64]bool{}
+	var parents []int64
 	for lo := 0; lo < len(skus); lo += loadBatch {
 		ps, err := catalog.GetProducts(ctx, db, skus[lo:min(lo+loadBatch, len(skus))])
 		if err != nil {
 			return fmt.Errorf("weaviate: upsert: %w", err)
 		}
 		for _, p := range ps {
-			if p.Active {
-				found[p.SKU] = true
+			switch {
+			case p.ParentID != nil:
+				parents = append(parents, *p.ParentID)
+			case p.Active:
+				found[p.SKU], have[p.ID] = true, true
 				active = append(active, p)
 			}
 		}
 	}
+	parents = slices.DeleteFunc(parents, func(id int64) bool { return have[id] })
+	if len(parents) > 0 {
+		slices.Sort(parents)
+		var ps []catalog.Product
+		err := db.NewSelect().Model(&ps).Relation("Category").Where("product.id IN (?)", bun.List(slices.Compact(parents))).
+			Where("product.parent_id IS NULL").Where("product.active = ?", true).Scan(ctx)
+		if err != nil {
+			return fmt.Errorf("weaviate: upsert: parents: %w", err)
+		}
+		active = append(active, ps...)
+	}
+	vars, err := variantsOf(ctx, db, active)
+	if err != nil {
+		return fmt.Errorf("weaviate: upsert: %w", err)
+	}
 	for lo := 0; lo < len(active); lo += importBatch {
-		if err := b.put(ctx, active[lo:min(lo+importBatch, len(active))], generation()); err != nil {
+		if err := b.put(ctx, active[lo:min(lo+importBatch, len(active))], vars, generation()); err != nil {
 			return err
 		}
 	}
@@ -62,8 +85,28 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 	return b.Delete(ctx, gone...)
 }
 
-// put embeds products and imports them in one batch.
-func (b *Backend) put(ctx context.Context, ps []catalog.Product, gen int64) error {
+// variantsOf loads the variants of the parents among ps, by parent id.
+func variantsOf(ctx context.Context, db bun.IDB, ps []catalog.Product) (map[int64][]catalog.Product, error) {
+	var ids []int64
+	for _, p := range ps {
+		if p.HasVariants() {
+			ids = append(ids, p.ID)
+		}
+	}
+	out := map[int64][]catalog.Product{}
+	for lo := 0; lo < len(ids); lo += loadBatch {
+		vs, err := catalog.VariantsOf(ctx, db, ids[lo:min(lo+loadBatch, len(ids))])
+		if err != nil {
+			return nil, err
+		}
+		maps.Copy(out, vs)
+	}
+	return out, nil
+}
+
+// put embeds products and imports them in one batch, each with its
+// variants from vars.
+func (b *Backend) put(ctx context.Context, ps []catalog.Product, vars map[int64][]catalog.Product, gen int64) error {
 	texts := make([]string, len(ps))
 	for i := range ps {
 		texts[i] = analysis.VectorText(&ps[i])
@@ -77,7 +120,7 @@ func (b *Backend) put(ctx context.Context, ps []catalog.Product, gen int64) erro
 	}
 	objs := make([]*models.Object, len(ps))
 	for i := range ps {
-		if objs[i], err = b.object(&ps[i], vecs[i], gen); err != nil {
+		if objs[i], err = b.object(&ps[i], vars[ps[i].ID], vecs[i], gen); err != nil {
 			return err
 		}
 	}
@@ -177,7 +220,11 @@ func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) er
 		}
 		f.Fit(texts)
 	}
-	if err := b.importAll(ctx, ps, gen, progress); err != nil {
+	vars, err := variantsOf(ctx, db, ps)
+	if err != nil {
+		return fmt.Errorf("weaviate: rebuild: %w", err)
+	}
+	if err := b.importAll(ctx, ps, vars, gen, progress); err != nil {
 		return err
 	}
 	stale := filters.Where().WithPath([]string{"generation"}).WithOperator(filters.LessThan).WithValueInt(gen)
@@ -186,7 +233,7 @@ func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) er
 
 // importAll imports products in batches, two requests in flight (one
 // embeds while Weaviate indexes the other).
-func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, gen int64, progress Progress) error {
+func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, vars map[int64][]catalog.Product, gen int64, progress Progress) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	type batch struct{ lo, hi int }
@@ -197,7 +244,7 @@ func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, gen int64
 	for range workers {
 		go func() {
 			for bt := range work {
-				if err := b.putRetrying(ctx, ps[bt.lo:bt.hi], gen); err != nil {
+				if err := b.putRetrying(ctx, ps[bt.lo:bt.hi], vars, gen); err != nil {
 					cancel(err)
 				}
 				done <- bt.hi - bt.lo
@@ -231,10 +278,10 @@ func (b *Backend) importAll(ctx context.Context, ps []catalog.Product, gen int64
 
 // putRetrying is put with two retries a few seconds apart: one slow or
 // dropped batch should not fail a rebuild of a whole catalog.
-func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, gen int64) error {
+func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, vars map[int64][]catalog.Product, gen int64) error {
 	var err error
 	for attempt := range 3 {
-		if err = b.put(ctx, ps, gen); err == nil || ctx.Err() != nil {
+		if err = b.put(ctx, ps, vars, gen); err == nil || ctx.Err() != nil {
 			return err
 		}
 		b.log.WarnContext(ctx, "weaviate: import batch failed; retrying", "attempt", attempt+1, "err", err)
@@ -247,14 +294,15 @@ func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, gen int
 	return err
 }
 
-// loadActive reads every active product with its category, in id order.
+// loadActive reads every active product that is not a variant, with its
+// category, in id order.
 func loadActive(ctx context.Context, db bun.IDB) ([]catalog.Product, error) {
 	var out []catalog.Product
 	var after int64
 	for {
 		var ps []catalog.Product
 		err := db.NewSelect().Model(&ps).Relation("Category").
-			Where("product.id > ?", after).Order("product.id").Limit(loadBatch).Scan(ctx)
+			Where("product.parent_id IS NULL").Where("product.id > ?", after).Order("product.id").Limit(loadBatch).Scan(ctx)
 		if err != nil {
 			return nil, err
 		}
