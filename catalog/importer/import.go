@@ -1,10 +1,13 @@
 package importer
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -91,7 +94,9 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	if err != nil {
 		return Summary{}, err
 	}
-	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]int{}}
+	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]seenRow{},
+		held: map[string]pending{}, names: map[string][]string{}}
+	defer imp.closeSpill()
 	for {
 		rw, err := rows.next()
 		if err == io.EOF {
@@ -101,7 +106,9 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 			return imp.sum, fmt.Errorf("read %s: %w", name, err)
 		}
 		imp.sum.Rows++
-		imp.add(rw)
+		if err := imp.add(rw); err != nil {
+			return imp.sum, err
+		}
 		if len(imp.batch) >= opts.BatchSize {
 			if err := imp.flush(ctx); err != nil {
 				return imp.sum, err
@@ -117,6 +124,9 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	if err := imp.flush(ctx); err != nil {
 		return imp.sum, err
 	}
+	if err := imp.finish(ctx); err != nil {
+		return imp.sum, err
+	}
 	imp.progress(counter.n)
 	return imp.sum, nil
 }
@@ -126,13 +136,22 @@ type run struct {
 	db    *bun.DB
 	opts  Options
 	sum   Summary
-	seen  map[string]int // sku → line of its first occurrence
+	seen  map[string]seenRow // by sku (variants.go)
 	batch []pending
+	held  map[string]pending  // price-less parents waiting for a variant
+	names map[string][]string // option_names of parent rows that give them
+
+	spillFile *os.File // rows waiting for the end of the file
+	spillW    *bufio.Writer
+	spillEnc  *json.Encoder
 }
 
+// pending is a valid row waiting to be written. It is spilled as JSON.
 type pending struct {
-	line int
-	in   catalog.ProductInput
+	Line    int                  `json:"l"`
+	In      catalog.ProductInput `json:"in"`
+	Keys    []string             `json:"k,omitempty"`  // a variant's option names in file order
+	NoPrice bool                 `json:"np,omitempty"` // a parent row without a price
 }
 
 func (imp *run) progress(n int64) {
@@ -151,71 +170,34 @@ func (imp *run) fail(line int, sku, reason string) {
 	}
 }
 
-// add validates a row and queues it for the next batch.
-func (imp *run) add(rw row) {
+// add validates a row and routes it (variants.go) towards a batch. Only
+// a failed spill write is returned.
+func (imp *run) add(rw row) error {
 	if rw.err != nil {
 		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
-		return
+		return nil
 	}
 	in, err := rw.rec.Input(imp.opts.DefaultCurrency)
-	if err != nil {
+	noPrice := errors.Is(err, errMissingPrice) && in.VariantOf == ""
+	if err != nil && !noPrice {
 		imp.fail(rw.line, in.SKU, reason(err))
-		return
-	}
-	if first, dup := imp.seen[in.SKU]; dup {
-		imp.fail(rw.line, in.SKU, fmt.Sprintf("duplicate sku (first seen on line %d)", first))
-		return
-	}
-	imp.seen[in.SKU] = rw.line
-	imp.batch = append(imp.batch, pending{line: rw.line, in: in})
-}
-
-// flush writes the batch in one transaction. If the database rejects it,
-// each row is retried alone so only the offending ones fail.
-func (imp *run) flush(ctx context.Context) error {
-	if len(imp.batch) == 0 {
 		return nil
 	}
-	defer func() { imp.batch = imp.batch[:0] }()
-	ins := make([]catalog.ProductInput, len(imp.batch))
-	for i, p := range imp.batch {
-		ins[i] = p.in
-	}
-	res, err := upsert(ctx, imp.db, ins)
-	if err == nil {
-		imp.count(res)
+	s, ok := imp.seen[in.SKU]
+	if ok && s.line != 0 {
+		imp.fail(rw.line, in.SKU, fmt.Sprintf("duplicate sku (first seen on line %d)", s.line))
 		return nil
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	s.line, s.variant = rw.line, in.VariantOf != ""
+	imp.seen[in.SKU] = s
+	p := pending{Line: rw.line, In: in, NoPrice: noPrice}
+	if rw.rec.Options != nil {
+		p.Keys = rw.rec.Options.Names
 	}
-	for _, p := range imp.batch {
-		res, err := upsert(ctx, imp.db, []catalog.ProductInput{p.in})
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil {
-			imp.fail(p.line, p.in.SKU, reason(err))
-			continue
-		}
-		imp.count(res)
+	if len(in.OptionNames) > 0 {
+		imp.names[in.SKU] = in.OptionNames
 	}
-	return nil
-}
-
-func (imp *run) count(res catalog.UpsertResult) {
-	imp.sum.Imported += res.Inserted
-	imp.sum.Updated += res.Updated
-}
-
-func upsert(ctx context.Context, db *bun.DB, ins []catalog.ProductInput) (catalog.UpsertResult, error) {
-	var res catalog.UpsertResult
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		res, err = catalog.UpsertProducts(ctx, tx, ins)
-		return err
-	})
-	return res, err
+	return imp.route(p)
 }
 
 // reason turns a validation error into the text shown next to the line.
