@@ -32,7 +32,7 @@ func (imp *run) flush(ctx context.Context) error {
 	if len(imp.batch) == 0 {
 		return nil
 	}
-	defer func() { imp.batch = imp.batch[:0] }()
+	defer func() { imp.batch, imp.listed = imp.batch[:0], 0 }()
 	w, err := imp.write(ctx, imp.batch)
 	if err == nil {
 		imp.apply(w)

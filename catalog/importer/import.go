@@ -24,7 +24,10 @@ const progressRows = 1000
 
 // Options tune an import.
 type Options struct {
-	BatchSize       int    // rows per transaction; default 1000
+	// BatchSize is how many products one transaction writes, counted as
+	// lists show them: plain rows and parents; a parent's variants ride
+	// along (up to 5 × BatchSize rows in all). Default 1000.
+	BatchSize       int
 	DefaultCurrency string // for rows without a currency; default USD
 	// MaxErrors is how many row errors Summary.Errors keeps (the first
 	// ones, in file order); the rest are only counted. Default 1000.
@@ -109,7 +112,7 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 		if err := imp.add(rw); err != nil {
 			return imp.sum, err
 		}
-		if len(imp.batch) >= opts.BatchSize {
+		if imp.full() {
 			if err := imp.flush(ctx); err != nil {
 				return imp.sum, err
 			}
@@ -133,17 +136,34 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 
 // run is the state of one import.
 type run struct {
-	db    *bun.DB
-	opts  Options
-	sum   Summary
-	seen  map[string]seenRow // by sku (variants.go)
-	batch []pending
-	held  map[string]pending  // price-less parents waiting for a variant
-	names map[string][]string // option_names of parent rows that give them
+	db     *bun.DB
+	opts   Options
+	sum    Summary
+	seen   map[string]seenRow // by sku (variants.go)
+	batch  []pending
+	listed int                 // plain rows and parents in batch
+	held   map[string]pending  // price-less parents waiting for a variant
+	names  map[string][]string // option_names of parent rows that give them
 
 	spillFile *os.File // rows waiting for the end of the file
 	spillW    *bufio.Writer
 	spillEnc  *json.Encoder
+}
+
+// queue adds a row to the batch.
+func (imp *run) queue(p pending) {
+	imp.batch = append(imp.batch, p)
+	if p.In.VariantOf == "" {
+		imp.listed++
+	}
+}
+
+// full reports a batch to write: BatchSize products, variants aside, or
+// 5 × BatchSize rows. Per-batch work (a transaction, category lookups,
+// the parents' rollup) is paid per product listed, so a catalog of 4
+// variants a product imports as fast per product as a plain one.
+func (imp *run) full() bool {
+	return imp.listed >= imp.opts.BatchSize || len(imp.batch) >= 5*imp.opts.BatchSize
 }
 
 // pending is a valid row waiting to be written. It is spilled as JSON.

@@ -81,7 +81,7 @@ func (imp *run) route(p pending) error {
 		switch {
 		case !p.NoPrice:
 			s.where = inBatch
-			imp.batch = append(imp.batch, p)
+			imp.queue(p)
 		case !s.named && len(imp.held) < maxHeld:
 			s.where = held
 			imp.held[sku] = p
@@ -120,11 +120,11 @@ func (imp *run) queueVariant(p pending) {
 		return
 	case parent.noPrice && parent.where == held:
 		parent.where = inBatch
-		imp.batch = append(imp.batch, imp.held[p.In.VariantOf])
+		imp.queue(imp.held[p.In.VariantOf])
 		delete(imp.held, p.In.VariantOf)
 	}
 	imp.seen[p.In.VariantOf] = parent
-	imp.batch = append(imp.batch, p)
+	imp.queue(p)
 }
 
 // declared returns the option_names a parent row of this import gave.
@@ -228,7 +228,7 @@ func (imp *run) replay(ctx context.Context, parents bool) error {
 			imp.held[p.In.SKU] = p
 		case !parents && !isParent:
 			imp.queueVariant(p)
-			if len(imp.batch) >= imp.opts.BatchSize {
+			if imp.full() {
 				if err := imp.flush(ctx); err != nil {
 					return err
 				}
