@@ -110,6 +110,7 @@ func (imp *run) route(p pending) error {
 func (imp *run) queueVariant(p pending) {
 	parent := imp.seen[p.In.VariantOf]
 	parent.named = true
+	imp.seen[p.In.VariantOf] = parent
 	switch {
 	case parent.line != 0 && parent.variant:
 		imp.fail(p.Line, p.In.SKU, fmt.Sprintf("parent %q is itself a variant", p.In.VariantOf))
@@ -196,7 +197,11 @@ func (imp *run) finish(ctx context.Context) error {
 	}
 	slices.SortFunc(lines, func(a, b pending) int { return a.Line - b.Line })
 	for _, p := range lines {
-		imp.fail(p.Line, p.In.SKU, reason(errMissingPrice))
+		msg := reason(errMissingPrice)
+		if imp.seen[p.In.SKU].named {
+			msg += " (and none of its variants was imported)"
+		}
+		imp.fail(p.Line, p.In.SKU, msg)
 	}
 	clear(imp.held)
 	return nil

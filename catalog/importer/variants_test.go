@@ -168,6 +168,14 @@ func TestImportPricelessParentNeverAlone(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkParent(t, db, "BOX", family{200, 200, 0, 1, []string{"size"}})
+
+		// Its only variant refused: the parent is not written either.
+		lone := "sku,title,price,variant_of,options,option_names\nCRATE,Crate,,,,\"[\"\"size\"\"]\"\n" +
+			"CRATE-1,,2.00,CRATE,\"{\"\"colour\"\": \"\"Red\"\"}\",\n"
+		sum, err = importer.Import(ctx, db, strings.NewReader(lone), "crate.csv", importer.Options{Progress: alone("CRATE")})
+		if err != nil || sum.Imported != 0 || sum.Failed != 2 || !strings.Contains(reasons(sum)[2], "none of its variants") {
+			t.Fatalf("summary = %v %+v, %v", sum, sum.Errors, err)
+		}
 	})
 }
 
