@@ -233,13 +233,17 @@ func VariantsOf(ctx context.Context, db bun.IDB, parentIDs []int64) (map[int64][
 	return out, nil
 }
 
-// rollupSQL recomputes parents from their variants.
+// rollupSQL recomputes parents from their variants. MIN/MAX take
+// "price + 0" so Postgres cannot answer them by walking products_price_idx
+// backwards and filtering on parent_id (its plan when statistics lag, as
+// in a bulk import: a scan of most of the table per parent); they use
+// products_parent_idx like the other sums.
 const rollupSQL = `UPDATE products SET
 variant_count = (SELECT COUNT(*) FROM products AS v WHERE v.parent_id = products.id),
 stock = (SELECT COALESCE(SUM(v.stock), 0) FROM products AS v WHERE v.parent_id = products.id AND v.active),
 sold_count = (SELECT COALESCE(SUM(v.sold_count), 0) FROM products AS v WHERE v.parent_id = products.id),
-price = COALESCE((SELECT MIN(v.price) FROM products AS v WHERE v.parent_id = products.id AND v.active), price),
-price_max = COALESCE((SELECT MAX(v.price) FROM products AS v WHERE v.parent_id = products.id AND v.active), price),
+price = COALESCE((SELECT MIN(v.price + 0) FROM products AS v WHERE v.parent_id = products.id AND v.active), price),
+price_max = COALESCE((SELECT MAX(v.price + 0) FROM products AS v WHERE v.parent_id = products.id AND v.active), price),
 updated_at = ?
 WHERE id IN (?)`
 

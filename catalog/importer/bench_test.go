@@ -3,6 +3,7 @@ package importer_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -42,6 +43,76 @@ func BenchmarkImport100k(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/import")
 		})
+	}
+}
+
+// variantFile turns the 100,000 synthetic products into 100,000 parents
+// without a price (they take their variants' lowest), each followed by
+// its 4 variants (size S/M × colour Navy/Sand, own SKU, price and stock,
+// the rest inherited): 500,000 rows, 400,000 of them variants. With
+// variantsFirst, each parent comes after its variants instead, so every
+// variant is spilled and imported after the file.
+func variantFile(b *testing.B, variantsFirst bool) []byte {
+	var synth bytes.Buffer
+	if err := demo.WriteSynthetic(&synth, 100_000, 1); err != nil {
+		b.Fatal(err)
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	opts := [4]string{`{"size":"S","colour":"Navy"}`, `{"size":"S","colour":"Sand"}`, `{"size":"M","colour":"Navy"}`, `{"size":"M","colour":"Sand"}`}
+	for i, line := range bytes.Split(bytes.TrimSpace(synth.Bytes()), []byte("\n")) {
+		var parent map[string]any
+		if err := json.Unmarshal(line, &parent); err != nil {
+			b.Fatal(err)
+		}
+		delete(parent, "price")
+		sku := parent["sku"].(string)
+		var variants bytes.Buffer
+		for k, o := range opts {
+			fmt.Fprintf(&variants, `{"sku":"%s-%d","variant_of":"%s","options":%s,"price":"%d.%02d","stock":%d}`+"\n",
+				sku, k, sku, o, 10+i%90+k, k*25, (i+k)%7)
+		}
+		if variantsFirst {
+			out.Write(variants.Bytes())
+		}
+		if err := enc.Encode(parent); err != nil {
+			b.Fatal(err)
+		}
+		if !variantsFirst {
+			out.Write(variants.Bytes())
+		}
+	}
+	return out.Bytes()
+}
+
+// BenchmarkImportVariants100kx4 imports 100,000 parents × 4 variants
+// (variantFile) into an empty database: in file order (each parent before
+// its variants, as shops export them) and with every parent after its
+// variants (all variants spilled). Target: ≤ 120 s on SQLite and on
+// Postgres.
+func BenchmarkImportVariants100kx4(b *testing.B) {
+	for _, order := range []string{"parents-first", "variants-first"} {
+		file := variantFile(b, order == "variants-first")
+		for _, kind := range []string{"sqlite", "postgres"} {
+			b.Run(order+"/"+kind, func(b *testing.B) {
+				for b.Loop() {
+					b.StopTimer()
+					var db *bun.DB
+					if kind == "sqlite" {
+						db = catalogtest.SQLite(b)
+					} else {
+						db, _ = catalogtest.Postgres(b)
+					}
+					runtime.GC()
+					b.StartTimer()
+					sum, err := importer.Import(context.Background(), db, bytes.NewReader(file), "bench.jsonl", importer.Options{})
+					if err != nil || sum.Imported != 500_000 || sum.Failed != 0 {
+						b.Fatalf("%v %+v: %v", sum, sum.Errors, err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/import")
+			})
+		}
 	}
 }
 

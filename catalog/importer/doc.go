@@ -11,6 +11,16 @@
 // hundred, or invalid UTF-8, in the first 8 KiB — or no recognisable
 // header) fails before anything is written.
 //
+// Variants (variants.go): a row with variant_of (the parent's SKU) and
+// options (a JSON object; its key order names the parent's options unless
+// the parent row has option_names) is a variant; it may leave title,
+// description, brand, category and images empty to inherit them. Parents
+// are written before their variants wherever they are in the file (a
+// variant read before its parent waits in a temporary file), a parent
+// without a price is accepted when a row of the file is its variant and
+// is never committed without one, and catalog.CheckVariants reports bad
+// variants per row. A batch is BatchSize products, variants riding along.
+//
 // Memory stays flat whatever the file holds: rows are streamed, one row is
 // at most 8 MiB (a longer JSONL line fails alone; a longer CSV record, an
 // unclosed quote, stops the import), and Summary keeps only the first

@@ -1,10 +1,13 @@
 package importer
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/uptrace/bun"
@@ -21,7 +24,10 @@ const progressRows = 1000
 
 // Options tune an import.
 type Options struct {
-	BatchSize       int    // rows per transaction; default 1000
+	// BatchSize is how many products one transaction writes, counted as
+	// lists show them: plain rows and parents; a parent's variants ride
+	// along (up to 5 × BatchSize rows in all). Default 1000.
+	BatchSize       int
 	DefaultCurrency string // for rows without a currency; default USD
 	// MaxErrors is how many row errors Summary.Errors keeps (the first
 	// ones, in file order); the rest are only counted. Default 1000.
@@ -91,7 +97,9 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	if err != nil {
 		return Summary{}, err
 	}
-	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]int{}}
+	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]seenRow{},
+		held: map[string]pending{}, names: map[string][]string{}}
+	defer imp.closeSpill()
 	for {
 		rw, err := rows.next()
 		if err == io.EOF {
@@ -101,8 +109,10 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 			return imp.sum, fmt.Errorf("read %s: %w", name, err)
 		}
 		imp.sum.Rows++
-		imp.add(rw)
-		if len(imp.batch) >= opts.BatchSize {
+		if err := imp.add(rw); err != nil {
+			return imp.sum, err
+		}
+		if imp.full() {
 			if err := imp.flush(ctx); err != nil {
 				return imp.sum, err
 			}
@@ -117,22 +127,51 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	if err := imp.flush(ctx); err != nil {
 		return imp.sum, err
 	}
+	if err := imp.finish(ctx); err != nil {
+		return imp.sum, err
+	}
 	imp.progress(counter.n)
 	return imp.sum, nil
 }
 
 // run is the state of one import.
 type run struct {
-	db    *bun.DB
-	opts  Options
-	sum   Summary
-	seen  map[string]int // sku → line of its first occurrence
-	batch []pending
+	db     *bun.DB
+	opts   Options
+	sum    Summary
+	seen   map[string]seenRow // by sku (variants.go)
+	batch  []pending
+	listed int                 // plain rows and parents in batch
+	held   map[string]pending  // price-less parents waiting for a variant
+	names  map[string][]string // option_names of parent rows that give them
+
+	spillFile *os.File // rows waiting for the end of the file
+	spillW    *bufio.Writer
+	spillEnc  *json.Encoder
 }
 
+// queue adds a row to the batch.
+func (imp *run) queue(p pending) {
+	imp.batch = append(imp.batch, p)
+	if p.In.VariantOf == "" {
+		imp.listed++
+	}
+}
+
+// full reports a batch to write: BatchSize products, variants aside, or
+// 5 × BatchSize rows. Per-batch work (a transaction, category lookups,
+// the parents' rollup) is paid per product listed, so a catalog of 4
+// variants a product imports as fast per product as a plain one.
+func (imp *run) full() bool {
+	return imp.listed >= imp.opts.BatchSize || len(imp.batch) >= 5*imp.opts.BatchSize
+}
+
+// pending is a valid row waiting to be written. It is spilled as JSON.
 type pending struct {
-	line int
-	in   catalog.ProductInput
+	Line    int                  `json:"l"`
+	In      catalog.ProductInput `json:"in"`
+	Keys    []string             `json:"k,omitempty"`  // a variant's option names in file order
+	NoPrice bool                 `json:"np,omitempty"` // a parent row without a price
 }
 
 func (imp *run) progress(n int64) {
@@ -151,71 +190,34 @@ func (imp *run) fail(line int, sku, reason string) {
 	}
 }
 
-// add validates a row and queues it for the next batch.
-func (imp *run) add(rw row) {
+// add validates a row and routes it (variants.go) towards a batch. Only
+// a failed spill write is returned.
+func (imp *run) add(rw row) error {
 	if rw.err != nil {
 		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
-		return
+		return nil
 	}
 	in, err := rw.rec.Input(imp.opts.DefaultCurrency)
-	if err != nil {
+	noPrice := errors.Is(err, errMissingPrice) && in.VariantOf == ""
+	if err != nil && !noPrice {
 		imp.fail(rw.line, in.SKU, reason(err))
-		return
-	}
-	if first, dup := imp.seen[in.SKU]; dup {
-		imp.fail(rw.line, in.SKU, fmt.Sprintf("duplicate sku (first seen on line %d)", first))
-		return
-	}
-	imp.seen[in.SKU] = rw.line
-	imp.batch = append(imp.batch, pending{line: rw.line, in: in})
-}
-
-// flush writes the batch in one transaction. If the database rejects it,
-// each row is retried alone so only the offending ones fail.
-func (imp *run) flush(ctx context.Context) error {
-	if len(imp.batch) == 0 {
 		return nil
 	}
-	defer func() { imp.batch = imp.batch[:0] }()
-	ins := make([]catalog.ProductInput, len(imp.batch))
-	for i, p := range imp.batch {
-		ins[i] = p.in
-	}
-	res, err := upsert(ctx, imp.db, ins)
-	if err == nil {
-		imp.count(res)
+	s, ok := imp.seen[in.SKU]
+	if ok && s.line != 0 {
+		imp.fail(rw.line, in.SKU, fmt.Sprintf("duplicate sku (first seen on line %d)", s.line))
 		return nil
 	}
-	if ctx.Err() != nil {
-		return ctx.Err()
+	s.line, s.variant = rw.line, in.VariantOf != ""
+	imp.seen[in.SKU] = s
+	p := pending{Line: rw.line, In: in, NoPrice: noPrice}
+	if rw.rec.Options != nil {
+		p.Keys = rw.rec.Options.Names
 	}
-	for _, p := range imp.batch {
-		res, err := upsert(ctx, imp.db, []catalog.ProductInput{p.in})
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil {
-			imp.fail(p.line, p.in.SKU, reason(err))
-			continue
-		}
-		imp.count(res)
+	if len(in.OptionNames) > 0 {
+		imp.names[in.SKU] = in.OptionNames
 	}
-	return nil
-}
-
-func (imp *run) count(res catalog.UpsertResult) {
-	imp.sum.Imported += res.Inserted
-	imp.sum.Updated += res.Updated
-}
-
-func upsert(ctx context.Context, db *bun.DB, ins []catalog.ProductInput) (catalog.UpsertResult, error) {
-	var res catalog.UpsertResult
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		res, err = catalog.UpsertProducts(ctx, tx, ins)
-		return err
-	})
-	return res, err
+	return imp.route(p)
 }
 
 // reason turns a validation error into the text shown next to the line.

@@ -243,7 +243,7 @@ func (c *csvReader) next() (row, error) {
 	r := row{line: line, rec: Record{
 		SKU: get("sku"), Title: get("title"), Description: get("description"), Brand: get("brand"),
 		Category: get("category"), Price: Text(get("price")), Currency: get("currency"),
-		Stock: Text(get("stock")), ImageURL: get("image_url"),
+		Stock: Text(get("stock")), ImageURL: get("image_url"), VariantOf: get("variant_of"),
 	}}
 	if col, bad := invalidUTF8(c.names, fields); bad {
 		r.rec = Record{SKU: r.rec.SKU}
@@ -256,7 +256,27 @@ func (c *csvReader) next() (row, error) {
 			r.err = fmt.Errorf("attributes: %v", err)
 		}
 	}
+	if r.err == nil {
+		r.err = c.optionCells(&r.rec, get("options"), get("option_names"))
+	}
 	return r, nil
+}
+
+// optionCells reads the JSON cells of the variant columns into rec.
+func (c *csvReader) optionCells(rec *Record, opts, names string) error {
+	if opts != "" {
+		rec.Options = new(OptionValues)
+		if err := decodeCell("options", opts, rec.Options); err != nil {
+			return err
+		}
+	}
+	if names != "" {
+		rec.OptionNames = new(NameList)
+		if err := decodeCell("option_names", names, rec.OptionNames); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rowLimiter fails a read once a CSV record has taken maxRowBytes; the

@@ -14,7 +14,8 @@ import (
 
 // Columns lists the fields of an import file, in the order a CSV header
 // usually has them.
-var Columns = []string{"sku", "title", "description", "brand", "category", "price", "currency", "stock", "image_url", "attributes"}
+var Columns = []string{"sku", "title", "description", "brand", "category", "price", "currency", "stock", "image_url", "attributes",
+	"variant_of", "options", "option_names"}
 
 // Record is one product as written in an import file. Price and Stock are
 // kept as text so every problem is reported by Input, with the line.
@@ -29,6 +30,11 @@ type Record struct {
 	Stock       Text        `json:"stock"`
 	ImageURL    string      `json:"image_url"`
 	Attributes  *Attributes `json:"attributes"`
+	// Variants (variants.go): a variant row names its parent's SKU and
+	// its option values; a parent row may order its option names.
+	VariantOf   string        `json:"variant_of"`
+	Options     *OptionValues `json:"options"`
+	OptionNames *NameList     `json:"option_names"`
 }
 
 // Text is a JSON string or number kept as its literal text.
@@ -89,15 +95,27 @@ func (a *Attributes) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// errMissingPrice is a row without a price: refused, except for a parent
+// whose variants are in the same file (see variants.go). Input returns it
+// only when the row is otherwise valid.
+var errMissingPrice = fmt.Errorf("%w: missing price", catalog.ErrInvalid)
+
 // Input validates a record and converts it for catalog.UpsertProducts.
 // defaultCurrency applies when the record names none. Control characters
-// are stripped first (see text.go).
+// are stripped first (see text.go). A row without a price gets an error
+// that wraps catalog.ErrInvalid ("missing price") after every other check.
 func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	r.clean()
 	in := catalog.ProductInput{
 		SKU: r.SKU, Title: r.Title, Description: strings.TrimSpace(r.Description),
 		Brand: strings.TrimSpace(r.Brand), CategoryPath: catalog.SplitCategoryPath(r.Category),
-		Currency: strings.TrimSpace(r.Currency),
+		Currency: strings.TrimSpace(r.Currency), VariantOf: r.VariantOf,
+	}
+	if r.Options != nil {
+		in.Options = r.Options.Values
+	}
+	if r.OptionNames != nil {
+		in.OptionNames = *r.OptionNames
 	}
 	if in.Currency == "" {
 		in.Currency = defaultCurrency
@@ -106,11 +124,11 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	if err != nil {
 		return in, err
 	}
-	if strings.TrimSpace(string(r.Price)) == "" {
-		return in, fmt.Errorf("%w: missing price", catalog.ErrInvalid)
-	}
-	if in.Price, err = catalog.ParseAmount(string(r.Price), cur); err != nil {
-		return in, err
+	noPrice := strings.TrimSpace(string(r.Price)) == ""
+	if !noPrice {
+		if in.Price, err = catalog.ParseAmount(string(r.Price), cur); err != nil {
+			return in, err
+		}
 	}
 	if s := strings.TrimSpace(string(r.Stock)); s != "" {
 		n, err := strconv.Atoi(s)
@@ -131,18 +149,35 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	if len(in.Title) > 300 || len(in.Description) > 10_000 {
 		return in, fmt.Errorf("%w: title over 300 or description over 10000 characters", catalog.ErrInvalid)
 	}
+	if noPrice {
+		return in, errMissingPrice
+	}
 	return in, nil
 }
 
 // clean strips NUL and other control characters from every field; only
 // the description keeps line breaks and tabs.
 func (r *Record) clean() {
-	for _, f := range []*string{&r.SKU, &r.Title, &r.Brand, &r.Category, &r.Currency, &r.ImageURL} {
+	for _, f := range []*string{&r.SKU, &r.Title, &r.Brand, &r.Category, &r.Currency, &r.ImageURL, &r.VariantOf} {
 		*f = cleanField(*f, false)
 	}
 	r.Description = cleanField(r.Description, true)
 	r.Price = Text(cleanField(string(r.Price), false))
 	r.Stock = Text(cleanField(string(r.Stock), false))
+	if r.Options != nil {
+		clean := OptionValues{Values: make(map[string]string, len(r.Options.Values))}
+		for _, n := range r.Options.Names {
+			c := strings.TrimSpace(cleanField(n, false))
+			clean.Names = append(clean.Names, c)
+			clean.Values[c] = strings.TrimSpace(cleanField(r.Options.Values[n], false))
+		}
+		*r.Options = clean
+	}
+	if r.OptionNames != nil {
+		for i, n := range *r.OptionNames {
+			(*r.OptionNames)[i] = strings.TrimSpace(cleanField(n, false))
+		}
+	}
 	if r.Attributes == nil {
 		return
 	}
