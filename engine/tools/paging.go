@@ -7,6 +7,7 @@ package tools
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 
 	"shopbot/catalog"
@@ -159,4 +160,14 @@ func SearchKind(query, category string) string {
 // description: the name says it, and the tool schemas have a token budget.
 func offsetSchema() map[string]any {
 	return map[string]any{"type": "integer", "minimum": 0, "maximum": maxListOffset}
+}
+
+// ListedOptions is the option filter of the last list when it showed sku
+// ("running shoes in size 42"), else nil: adding a product with variants
+// from that list starts from those choices.
+func (st *State) ListedOptions(sku string) map[string]string {
+	if st.Listing == nil || len(st.Listing.Options) == 0 || !slices.Contains(st.Shown, sku) {
+		return nil
+	}
+	return st.Listing.Options
 }
