@@ -140,11 +140,20 @@ func PlaceOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, erro
 		return o, err
 	}
 	var order *Order
-	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		var err error
-		order, err = placeOrder(ctx, tx, req)
-		return err
-	})
+	var err error
+	// An import rewriting a parent locks it before its variants, an order
+	// locks its variants before rolling up their parents: when the two
+	// cross, Postgres aborts one of them, and the order simply runs again.
+	for attempt := 0; attempt < 5; attempt++ {
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			order, err = placeOrder(ctx, tx, req)
+			return err
+		})
+		if !isTxConflict(err) {
+			break
+		}
+	}
 	if err != nil {
 		// A concurrent replay of the same turn may have won the race: its
 		// order then exists, and our attempt failed on the key, the

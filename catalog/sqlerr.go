@@ -52,6 +52,18 @@ func isUniqueViolation(err error) bool {
 	return strings.Contains(err.Error(), "UNIQUE constraint failed")
 }
 
+// isTxConflict reports whether Postgres aborted a transaction to resolve a
+// deadlock or a serialization failure: nothing was written, and running
+// the transaction again is the cure.
+func isTxConflict(err error) bool {
+	var pgErr pgdriver.Error
+	if errors.As(err, &pgErr) {
+		code := pgErr.Field('C')
+		return code == "40P01" || code == "40001"
+	}
+	return false
+}
+
 // Unavailable returns err with ErrUnavailable added to its chain when it
 // reports an unreachable or overloaded database rather than a problem with
 // the request, so that an edge can answer "try again later" (HTTP 503)

@@ -202,3 +202,68 @@ func TestVariantOversell(t *testing.T) {
 		}
 	})
 }
+
+// TestOrdersWhileImportingVariants: an import rewriting a parent and its
+// variants runs while shoppers order those variants. The import locks the
+// parent before the variants, an order the variants before the parent;
+// Postgres may abort one of the two as a deadlock, and the order runs
+// again instead of failing. Every order succeeds and stock adds up.
+func TestOrdersWhileImportingVariants(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seedTee(t, db)
+		buyers := make([]*catalog.Customer, 12)
+		for i := range buyers {
+			buyers[i] = customer(t, db, "web", fmt.Sprint("imp-", i))
+			mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(buyers[i].ID), "TEE-RED-M", 1, buyers[i].ID))
+			mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(buyers[i].ID), "TEE-NAVY-M", 1, buyers[i].ID))
+		}
+		parent := product("TEE", 0, 0, "Apparel", "Tops")
+		parent.Title = "Cotton Tee"
+		batch := []catalog.ProductInput{parent,
+			variant("TEE-NAVY-M", "TEE", 2500, 100, map[string]string{"colour": "Navy", "size": "M"}),
+			variant("TEE-RED-M", "TEE", 2400, 100, map[string]string{"colour": "Red", "size": "M"}),
+		}
+		for i := range batch {
+			if err := batch[i].Validate(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Stock high enough for everyone before the race starts.
+		if _, err := catalog.UpsertProducts(ctx, db, batch); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+					_, err := catalog.UpsertProducts(ctx, tx, batch)
+					return err
+				})
+				if err != nil && !strings.Contains(err.Error(), "deadlock") {
+					t.Errorf("import: %v", err)
+				}
+			}()
+		}
+		for i, b := range buyers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := order(t, db, b, fmt.Sprint("imp-order-", i)); err != nil {
+					t.Errorf("buyer %d: %v", i, err)
+				}
+			}()
+		}
+		wg.Wait()
+		p, err := catalog.GetProduct(ctx, db, "TEE")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := stockOf(t, db, "TEE-NAVY-M") + stockOf(t, db, "TEE-RED-M") + stockOf(t, db, "TEE-NAVY-L")
+		if p.Stock != want {
+			t.Errorf("parent stock %d, variants sum to %d", p.Stock, want)
+		}
+	})
+}
