@@ -48,7 +48,7 @@ func checkoutToDelivery(t *testing.T, c *plannerChat, address string) Plan {
 		t.Fatal(err)
 	}
 	c.e.session.Customer.Contact = catalog.Contact{Name: "Ann Lee", Phone: "+1 555 010 0100", Address: address}
-	if _, err := c.e.tools.Call(context.Background(), c.e.session, "add_to_cart", `{"sku":"APP-TSH-002","quantity":1}`); err != nil {
+	if _, err := c.e.tools.Call(context.Background(), c.e.session, "add_to_cart", `{"sku":"APP-TSH-002-NAVY-L","quantity":1}`); err != nil {
 		t.Fatal(err)
 	}
 	return c.say(t, "checkout")
@@ -87,6 +87,9 @@ func TestDeliveryChoiceByText(t *testing.T) {
 func TestDeliveryChoiceByButton(t *testing.T) {
 	c := newDeliveryChat(t, "en")
 	p := checkoutToDelivery(t, c, "1 Main St, Springfield")
+	if len(p.Buttons) != 3 {
+		t.Fatalf("offer: %q, buttons %+v", p.Text, p.Buttons)
+	}
 	btn := p.Buttons[1]
 	a, err := view.ParseAction(btn.Data)
 	if err != nil {

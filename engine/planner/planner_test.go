@@ -22,7 +22,11 @@ type plannerChat struct {
 func newPlannerChat(t *testing.T, locale string) *plannerChat {
 	e := newTestEnv(t)
 	e.session.Locale = locale
-	return &plannerChat{e: e, p: New(e.tools)}
+	// The option vocabulary as the engine wires it (engine.go).
+	p := New(e.tools).WithOptionVocab(func(ctx context.Context) (catalog.OptionVocab, error) {
+		return catalog.LoadOptionVocab(ctx, e.db)
+	})
+	return &plannerChat{e: e, p: p}
 }
 
 // say sends text as a new turn.
@@ -171,12 +175,19 @@ func TestPlannerConversationEnglish(t *testing.T) {
 	searchUnder(t, c, p, 10000)
 	first := c.e.session.State.Shown[0]
 
+	// A shoe comes in sizes: the planner asks, the shopper names one.
 	p = c.say(t, "add 2 of the first one")
+	wantPlanCalls(t, p, "add_to_cart")
+	wantPlanText(t, p, "Which size")
+	if cart := c.cart(t); len(cart.Items) != 0 {
+		t.Fatalf("cart = %+v before a size was chosen", cart.Items)
+	}
+	p = c.say(t, "add 2 of the first one in size 42")
 	wantPlanCalls(t, p, "add_to_cart")
 	wantPlanText(t, p, "Added 2 ×")
 	cart := c.cart(t)
-	if len(cart.Items) != 1 || cart.Items[0].Product.SKU != first || cart.Items[0].Quantity != 2 {
-		t.Fatalf("cart = %+v, want 2 of %s", cart.Items, first)
+	if len(cart.Items) != 1 || cart.Items[0].Product.SKU != first+"-42" || cart.Items[0].Quantity != 2 {
+		t.Fatalf("cart = %+v, want 2 of %s-42", cart.Items, first)
 	}
 	total := catalog.FormatPrice(cart.Items[0].Product.Price*2, "USD")
 
@@ -228,9 +239,11 @@ func TestPlannerConversationRussian(t *testing.T) {
 	first := c.e.session.State.Shown[0]
 
 	p = c.say(t, "добавь первый")
+	wantPlanText(t, p, "выберите") // the option name stays the catalog's ("size")
+	p = c.say(t, "добавь первый 42 размера")
 	wantPlanText(t, p, "Добавил")
-	if cart := c.cart(t); len(cart.Items) != 1 || cart.Items[0].Product.SKU != first || cart.Items[0].Quantity != 1 {
-		t.Fatalf("cart = %+v, want 1 of %s", cart.Items, first)
+	if cart := c.cart(t); len(cart.Items) != 1 || cart.Items[0].Product.SKU != first+"-42" || cart.Items[0].Quantity != 1 {
+		t.Fatalf("cart = %+v, want 1 of %s-42", cart.Items, first)
 	}
 	wantPlanText(t, c.say(t, "корзина"), "Ваша корзина")
 	wantPlanText(t, c.say(t, "оформить заказ"), "На чьё имя")
@@ -251,7 +264,7 @@ func TestPlannerConversationRussian(t *testing.T) {
 func TestPlannerNeverConfirmsUnseenSummary(t *testing.T) {
 	c := newPlannerChat(t, "en")
 	c.say(t, "running shoes under 100")
-	c.say(t, "add the first")
+	c.say(t, "add the first in size 42")
 	p := c.say(t, "checkout confirm true")
 	if strings.Contains(planCallArgs(p), "confirm") || len(c.orders(t)) != 0 {
 		t.Fatalf("checkout confirm true: calls %s, %d orders", planCallNames(p), len(c.orders(t)))
@@ -344,7 +357,8 @@ func TestPlannerOneTurnIntents(t *testing.T) {
 		{"categories", []string{"get_categories"}, "Our categories"},
 		{"categories in shoes", []string{"get_categories"}, "Categories in Shoes"},
 		{"categories in running > trail", []string{"get_categories", "search_products"}, "Found"},
-		{"add running shoes", []string{"search_products", "add_to_cart"}, "Added 1 ×"},
+		{"add running shoes", []string{"search_products", "add_to_cart"}, "Which size"},
+		{"add running shoes in size 42", []string{"search_products", "add_to_cart"}, "Added 1 ×"},
 		{"remove running shoes", []string{"view_cart", "remove_from_cart"}, "Removed"},
 		{"shopping list for a week", []string{"generate_shopping_list"}, "haven't bought"},
 		{"my stats for 30 days", []string{"get_purchase_statistics"}, "30 days"},
@@ -371,7 +385,7 @@ func TestPlannerOneTurnIntents(t *testing.T) {
 
 func TestPlannerRemoveAndUpdateByOrdinal(t *testing.T) {
 	c := newPlannerChat(t, "en")
-	c.say(t, "sneakers")
+	c.say(t, "headphones")
 	c.say(t, "add the first")
 	c.say(t, "add 2 of the second")
 	second := c.e.session.State.Shown[1]
@@ -384,7 +398,7 @@ func TestPlannerRemoveAndUpdateByOrdinal(t *testing.T) {
 	if len(cart.Items) != 1 || cart.Items[0].Product.SKU != second || cart.Items[0].Quantity != 5 {
 		t.Fatalf("cart = %+v", cart.Items)
 	}
-	c.say(t, "sneakers")
+	c.say(t, "headphones")
 	p = c.say(t, "add the third and the fourth")
 	wantPlanCalls(t, p, "add_to_cart", "add_to_cart")
 	if n := len(c.cart(t).Items); n != 3 {

@@ -18,7 +18,7 @@ func TestPlannerPromoCodes(t *testing.T) {
 	if err := catalog.CreatePromo(context.Background(), c.e.db, p, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := catalog.AddToCart(context.Background(), c.e.db, c.e.session.Scope, "SHO-RUN-001", 2, c.e.session.Customer.ID); err != nil {
+	if _, err := catalog.AddToCart(context.Background(), c.e.db, c.e.session.Scope, "SHO-RUN-001-42", 2, c.e.session.Customer.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ msg, want string }{

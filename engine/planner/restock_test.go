@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -13,11 +14,16 @@ import (
 func TestPlannerNotifyBack(t *testing.T) {
 	c := newPlannerChat(t, "en")
 	ctx := context.Background()
-	ps, _, err := catalog.ListProductPage(ctx, c.e.db, catalog.ProductList{Stock: catalog.StockIn, Limit: 1, Sort: catalog.SortTitle})
-	if err != nil || len(ps) == 0 {
+	ps, _, err := catalog.ListProductPage(ctx, c.e.db, catalog.ProductList{Stock: catalog.StockIn, Limit: 50, Sort: catalog.SortTitle})
+	if err != nil {
 		t.Fatal(err)
 	}
-	p := ps[0]
+	// A product without variants: a parent's stock is its variants'.
+	i := slices.IndexFunc(ps, func(p catalog.Product) bool { return !p.HasVariants() })
+	if i < 0 {
+		t.Fatal("no demo product without variants in stock")
+	}
+	p := ps[i]
 	if err := catalog.SetStock(ctx, c.e.db, p.SKU, 0); err != nil {
 		t.Fatal(err)
 	}

@@ -144,7 +144,11 @@ func (sh *tableShop) session(t *testing.T) *tools.Session {
 func (sh *tableShop) run(t *testing.T, ex exchange) []string {
 	s := sh.session(t)
 	s.Locale = ex.locale
-	p := New(sh.tools)
+	// The option vocabulary as the engine wires it (engine.go), so "in
+	// size 38" names a variant.
+	p := New(sh.tools).WithOptionVocab(func(ctx context.Context) (catalog.OptionVocab, error) {
+		return catalog.LoadOptionVocab(ctx, sh.db)
+	})
 	var fails []string
 	var prev []view.Card         // the last listing before this turn
 	var seen = map[string]bool{} // every card listed before this turn

@@ -11,7 +11,7 @@ import (
 
 func TestAddToCart(t *testing.T) {
 	e := newTestEnv(t)
-	res := e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001","quantity":2}`)
+	res := e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42","quantity":2}`)
 	var d struct {
 		Added struct {
 			SKU, Title string
@@ -20,7 +20,7 @@ func TestAddToCart(t *testing.T) {
 		Cart cartData
 	}
 	toolData(t, res, &d)
-	if d.Added.SKU != "SHO-RUN-001" || d.Added.Qty != 2 || !strings.Contains(d.Added.Title, "AeroStride") {
+	if d.Added.SKU != "SHO-RUN-001-42" || d.Added.Qty != 2 || !strings.Contains(d.Added.Title, "AeroStride") {
 		t.Errorf("added = %+v", d.Added)
 	}
 	if d.Cart.Units != 2 || d.Cart.Total != "$179.98" || len(d.Cart.Lines) != 1 || d.Cart.Lines[0].LineTotal != "$179.98" {
@@ -34,7 +34,7 @@ func TestAddToCart(t *testing.T) {
 	}
 
 	// The quantity defaults to 1 and adds to what is there.
-	res = e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
+	res = e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42"}`)
 	if res.Cart.Units != 3 || res.Cart.Lines[0].Qty != 3 {
 		t.Errorf("after a second add: %+v", res.Cart)
 	}
@@ -42,15 +42,15 @@ func TestAddToCart(t *testing.T) {
 
 func TestAddToCartErrors(t *testing.T) {
 	e := newTestEnv(t)
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-003","quantity":2}`) // 5 in stock
+	e.call(t, "add_to_cart", `{"sku":"APP-DRS-003-L","quantity":2}`) // 5 in stock
 	for _, tc := range []struct{ args, want string }{
-		{`{"sku":"SHO-RUN-003","quantity":4}`, "5 available, 2 already in the cart"},
+		{`{"sku":"APP-DRS-003-L","quantity":4}`, "5 available, 2 already in the cart"},
 		{`{"sku":"GRO-COF-003"}`, "0 available"},
 		{`{"sku":"NOPE-404"}`, "no product with sku"},
-		{`{"sku":"SHO-RUN-001","quantity":0}`, "minimum"},
-		{`{"sku":"SHO-RUN-001","quantity":100}`, "maximum"},
+		{`{"sku":"SHO-RUN-001-42","quantity":0}`, "minimum"},
+		{`{"sku":"SHO-RUN-001-42","quantity":100}`, "maximum"},
 		{`{"quantity":1}`, "sku"},
-		{`{"sku":"SHO-RUN-001","cart_id":3}`, "additional"},
+		{`{"sku":"SHO-RUN-001-42","cart_id":3}`, "additional"},
 	} {
 		_, err := e.tools.Call(context.Background(), e.session, "add_to_cart", tc.args)
 		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, tc.want) {

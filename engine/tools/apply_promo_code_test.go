@@ -37,7 +37,7 @@ func promoFlow(t *testing.T, e *testEnv) {
 	createTestPromo(t, e, &catalog.PromoCode{Code: "BIG", Kind: catalog.PromoFixed, Value: 2000, MinSubtotal: 100000})
 	past := fixedNow.Add(-time.Hour)
 	createTestPromo(t, e, &catalog.PromoCode{Code: "OLD", Kind: catalog.PromoFixed, Value: 100, EndsAt: &past})
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001","quantity":2}`) // $179.98
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42","quantity":2}`) // $179.98
 
 	for args, want := range map[string]string{
 		`{"code":"` + strings.Repeat("A", 10<<10) + `"}`: "",
@@ -95,7 +95,7 @@ func TestCheckoutWithPromo(t *testing.T) {
 	ctx := context.Background()
 	s := e.session
 	createTestPromo(t, e, &catalog.PromoCode{Code: "FIVE", Kind: catalog.PromoFixed, Value: 500, MaxUses: 2})
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`) // $89.99
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42"}`) // $89.99
 	e.call(t, "apply_promo_code", `{"code":"FIVE"}`)
 	d := checkoutOf(t, e.call(t, "checkout", `{"name":"Ann Lee","phone":"5550100123","address":"1 Main St"}`))
 	if d.Status != "confirm" || d.Summary.Total != "$84.99" || d.Summary.Promo == nil || d.Summary.Promo.Discount != "−$5.00" {
@@ -109,7 +109,7 @@ func TestCheckoutWithPromo(t *testing.T) {
 
 	// Another shopper's order takes the last use between summary and confirm.
 	s.DedupKey = "turn-3"
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42"}`)
 	e.call(t, "apply_promo_code", `{"code":"FIVE"}`)
 	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Summary.Total != "$84.99" {
 		t.Fatalf("second summary: %+v", d.Summary)
@@ -138,7 +138,7 @@ func TestCheckoutWithPromo(t *testing.T) {
 	// discount, and a confirmation orders without it.
 	createTestPromo(t, e, &catalog.PromoCode{Code: "ONCE", Kind: catalog.PromoFixed, Value: 500, PerCustomer: 1})
 	s.Scope, s.State.Checkout, s.DedupKey = catalog.SharedCart("slack", "C1"), nil, "turn-6"
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42"}`)
 	e.call(t, "apply_promo_code", `{"code":"ONCE"}`)
 	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Summary.Total != "$84.99" {
 		t.Fatalf("group summary: %+v", d.Summary)

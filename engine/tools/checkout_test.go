@@ -26,8 +26,8 @@ func TestCheckoutStepByStepPostgres(t *testing.T) {
 func checkoutFlow(t *testing.T, e *testEnv) {
 	ctx := context.Background()
 	s := e.session
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001","quantity":2}`)
-	stock := skuStock(t, e, "SHO-RUN-001")
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42","quantity":2}`)
+	stock := skuStock(t, e, "SHO-RUN-001-42")
 
 	res := e.call(t, "checkout", `{}`)
 	if d := checkoutOf(t, res); d.Status != "need_details" || !slices.Equal(d.Missing, []string{"name", "phone", "address"}) {
@@ -76,7 +76,7 @@ func checkoutFlow(t *testing.T, e *testEnv) {
 		t.Fatalf("confirm: %+v, order view %+v", d, res.Order)
 	}
 	number := d.Order.Number
-	if got := skuStock(t, e, "SHO-RUN-001"); got != stock-2 {
+	if got := skuStock(t, e, "SHO-RUN-001-42"); got != stock-2 {
 		t.Errorf("stock = %d, want %d", got, stock-2)
 	}
 	if cart, _ := catalog.GetCart(ctx, e.db, s.Scope); len(cart.Items) != 0 {
@@ -93,18 +93,18 @@ func checkoutFlow(t *testing.T, e *testEnv) {
 			t.Errorf("replay %s: %+v", args, d)
 		}
 	}
-	if got := skuStock(t, e, "SHO-RUN-001"); got != stock-2 {
+	if got := skuStock(t, e, "SHO-RUN-001-42"); got != stock-2 {
 		t.Errorf("stock after replay = %d, want %d", got, stock-2)
 	}
 	wantOrderCount(t, e, 1)
 
 	// A price change between the summary and the confirmation.
 	s.DedupKey = "turn-3"
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-002"}`)
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-002-39"}`)
 	if d := checkoutOf(t, e.call(t, "checkout", `{}`)); d.Status != "confirm" || d.Summary.Total != "$89.99" {
 		t.Fatalf("second summary: %+v", d)
 	}
-	setSKUPrice(t, e, "SHO-RUN-002", 9999)
+	setSKUPrice(t, e, "SHO-RUN-002-39", 9999)
 	s.DedupKey = "turn-4"
 	d = checkoutOf(t, e.call(t, "checkout", `{"confirm":true}`))
 	if d.Status != "confirm" || d.Reason != ReasonChanged || d.Summary.Total != "$99.99" {
@@ -119,33 +119,33 @@ func checkoutFlow(t *testing.T, e *testEnv) {
 
 	// Sold out between the summary and the confirmation.
 	s.DedupKey = "turn-6"
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-003","quantity":2}`)
+	e.call(t, "add_to_cart", `{"sku":"APP-DRS-003-L","quantity":2}`)
 	e.call(t, "checkout", `{}`)
-	if err := catalog.SetStock(ctx, e.db, "SHO-RUN-003", 1); err != nil {
+	if err := catalog.SetStock(ctx, e.db, "APP-DRS-003-L", 1); err != nil {
 		t.Fatal(err)
 	}
 	s.DedupKey = "turn-7"
 	_, err := e.tools.Call(ctx, s, "checkout", `{"confirm":true}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "Kinetiq Velocita Pro") || !strings.Contains(msg, "only 1") {
+	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "Mill & Loom Knit Sweater Dress (APP-DRS-003-L)") || !strings.Contains(msg, "only 1") {
 		t.Errorf("sold out: %s", msg)
 	}
 	wantOrderCount(t, e, 2)
-	if cart, _ := catalog.GetCart(ctx, e.db, s.Scope); cart.Count() != 2 || skuStock(t, e, "SHO-RUN-003") != 1 {
+	if cart, _ := catalog.GetCart(ctx, e.db, s.Scope); cart.Count() != 2 || skuStock(t, e, "APP-DRS-003-L") != 1 {
 		t.Errorf("failed order changed the cart or stock: %d units", cart.Count())
 	}
 }
 
 func TestCheckoutRollsBackAnOrderThatDiffersFromTheSummary(t *testing.T) {
 	e := newTestEnv(t)
-	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001"}`)
-	stock := skuStock(t, e, "SHO-RUN-001")
+	e.call(t, "add_to_cart", `{"sku":"SHO-RUN-001-42"}`)
+	stock := skuStock(t, e, "SHO-RUN-001-42")
 	ct := checkoutContact{Name: "Ann Lee", Phone: "5550100123", Address: "1 Main St"}
 	_, err := placeConfirmed(context.Background(), e.deps, e.session, ct, nil, "fingerprint of another cart", "")
 	if !errors.Is(err, errSummaryStale) {
 		t.Fatalf("err = %v, want errSummaryStale", err)
 	}
 	wantOrderCount(t, e, 0)
-	if got := skuStock(t, e, "SHO-RUN-001"); got != stock {
+	if got := skuStock(t, e, "SHO-RUN-001-42"); got != stock {
 		t.Errorf("stock = %d, want %d", got, stock)
 	}
 	if cart, _ := catalog.GetCart(context.Background(), e.db, e.session.Scope); cart.Count() != 1 {

@@ -15,7 +15,7 @@ func TestGetOrderStatus(t *testing.T) {
 	if msg, _ := ModelMessage(res, nil); msg != `{"empty":true,"orders":[]}` || res.Order != nil {
 		t.Errorf("no orders: %s", msg)
 	}
-	first := placeTestOrder(t, e, e.session, "k1", 20, map[string]int{"SHO-RUN-001": 1})
+	first := placeTestOrder(t, e, e.session, "k1", 20, map[string]int{"SHO-RUN-001-42": 1})
 	second := placeTestOrder(t, e, e.session, "k2", 10, map[string]int{"BOO-FIC-001": 2})
 	if _, err := catalog.SetOrderStatus(ctx, e.db, first.Number, catalog.StatusShipped, "UPS 1Z999"); err != nil {
 		t.Fatal(err)

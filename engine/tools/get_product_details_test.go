@@ -26,6 +26,11 @@ func TestGetProductDetails(t *testing.T) {
 		Category: "Shoes > Running", Price: "$89.99", Stock: 134, InStock: true, Rating: 4.5, Reviews: 1126,
 		Description: p.Description, Attributes: p.Attributes,
 	}
+	// A shoe comes in EU sizes: the model reads each variant's stock.
+	for i, size := range []string{"40", "41", "42", "43", "44", "45", "46"} {
+		stock := []int{10, 20, 30, 27, 20, 17, 10}[i]
+		want.Variants = append(want.Variants, variantLine{SKU: "SHO-RUN-001-" + size, Options: size, Price: "$89.99", Stock: stock})
+	}
 	if got := JSON(d); got != JSON(want) {
 		t.Errorf("data = %s\nwant   %s", got, JSON(want))
 	}
@@ -35,7 +40,7 @@ func TestGetProductDetails(t *testing.T) {
 	if len(res.Cards) != 1 || res.Cards[0].SKU != "SHO-RUN-001" || res.Cards[0].Price != 8999 {
 		t.Errorf("cards = %+v", res.Cards)
 	}
-	if got := buttonData(res.Buttons); got != "add|SHO-RUN-001|1 sim|SHO-RUN-001" {
+	if got := buttonData(res.Buttons); got != "opt|SHO-RUN-001|1 sim|SHO-RUN-001" { // a size to choose, not a direct add
 		t.Errorf("buttons = %s", got)
 	}
 	if e.session.State.Focus != "SHO-RUN-001" || strings.Join(e.session.State.Shown, ",") != "SHO-RUN-001" {

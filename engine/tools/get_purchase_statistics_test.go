@@ -40,7 +40,7 @@ func seedPurchaseHabits(t *testing.T, e *testEnv) {
 	s := e.session
 	placeTestOrder(t, e, s, "h1", 60, map[string]int{"GRO-COF-001": 1})
 	placeTestOrder(t, e, s, "h2", 50, map[string]int{"PET-DGF-001": 1})
-	placeTestOrder(t, e, s, "h3", 46, map[string]int{"GRO-COF-001": 2, "SHO-RUN-001": 1})
+	placeTestOrder(t, e, s, "h3", 46, map[string]int{"GRO-COF-001": 2, "SHO-RUN-001-42": 1})
 	placeTestOrder(t, e, s, "h4", 32, map[string]int{"GRO-COF-001": 2})
 	placeTestOrder(t, e, s, "h5", 20, map[string]int{"PET-DGF-001": 1})
 	placeTestOrder(t, e, s, "h6", 18, map[string]int{"GRO-COF-001": 1})
@@ -71,7 +71,7 @@ func TestPurchaseStatisticsByItem(t *testing.T) {
 	if dog.SKU != "PET-DGF-001" || dog.Purchases != 2 || *dog.AvgDaysBetween != 30 || dog.PredictedNext != "2026-12-01" || dog.Category != "Pets > Dog Food" {
 		t.Errorf("dog food = %+v", dog)
 	}
-	if shoes.SKU != "SHO-RUN-001" || shoes.Purchases != 1 || shoes.AvgDaysBetween != nil || shoes.PredictedNext != "" {
+	if shoes.SKU != "SHO-RUN-001-42" || shoes.Purchases != 1 || shoes.AvgDaysBetween != nil || shoes.PredictedNext != "" {
 		t.Errorf("shoes = %+v", shoes)
 	}
 	msg, _ := ModelMessage(Result{Data: st}, nil)

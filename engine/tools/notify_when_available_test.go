@@ -10,9 +10,19 @@ import (
 func TestNotifyWhenAvailable(t *testing.T) {
 	e := newTestEnv(t)
 	ctx := context.Background()
-	ps, _, err := catalog.ListProductPage(ctx, e.db, catalog.ProductList{Stock: catalog.StockIn, Limit: 2, Sort: catalog.SortTitle})
-	if err != nil || len(ps) < 2 {
+	all, _, err := catalog.ListProductPage(ctx, e.db, catalog.ProductList{Stock: catalog.StockIn, Limit: 50, Sort: catalog.SortTitle})
+	if err != nil {
 		t.Fatalf("demo products: %v", err)
+	}
+	// Products without variants: a parent's stock is its variants'.
+	var ps []catalog.Product
+	for _, p := range all {
+		if !p.HasVariants() {
+			ps = append(ps, p)
+		}
+	}
+	if len(ps) < 2 {
+		t.Fatalf("demo products without variants in stock: %d", len(ps))
 	}
 	out, in := ps[0], ps[1]
 	if err := catalog.SetStock(ctx, e.db, out.SKU, 0); err != nil {

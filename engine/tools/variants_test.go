@@ -187,7 +187,7 @@ func TestAddToCartBadOptions(t *testing.T) {
 	for _, tc := range []struct{ args, want string }{
 		{`{"sku":"TEE","options":{"size":"XXL"}}`, "choose one of M, L"},
 		{`{"sku":"TEE","options":{"fit":"slim"}}`, "its options are colour, size"},
-		{`{"sku":"SHO-RUN-001","options":{"size":"42"}}`, "has no options"},
+		{`{"sku":"GRO-COF-001","options":{"size":"42"}}`, "has no options"},
 		{`{"sku":"NOPE","options":{"size":"42"}}`, "no product with sku"},
 		{`{"sku":"TEE","options":{"a":"1","b":"2","c":"3","d":"4"}}`, "schema"},
 		{`{"sku":"TEE","options":{"size":""}}`, "schema"},

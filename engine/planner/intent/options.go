@@ -130,12 +130,20 @@ func (w *optionWords) valueAt(toks []string, at, i int) (name int, label string,
 			switch {
 			case len(vt) > n:
 				name, label, n, ambiguous = oi, w.labels[oi][vi], len(vt), false
-			case len(vt) == n && oi != name:
+			case len(vt) == n && oi != name && !w.sameGroup(oi, name):
 				ambiguous = true
 			}
 		}
 	}
 	return name, label, n, ambiguous
+}
+
+// sameGroup tells whether options i and j are one option spelt two ways
+// by different products ("color" and "colour"): a value of both is no
+// ambiguity, and add_to_cart finds the option holding it on the product.
+func (w *optionWords) sameGroup(i, j int) bool {
+	g := nameGroup(strings.ToLower(w.names[i]))
+	return g >= 0 && g == nameGroup(strings.ToLower(w.names[j]))
 }
 
 func equalToks(a, b []string) bool {
