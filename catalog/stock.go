@@ -48,15 +48,20 @@ func ReleaseStock(ctx context.Context, db bun.IDB, productID int64, n int) error
 	return wakeStockAlertsByID(ctx, db, productID)
 }
 
-// SetStock replaces a product's stock level (merchant correction).
+// SetStock replaces a product's stock level (merchant correction). A
+// product with variants is refused (ErrInvalid): its stock is the sum of
+// its variants'.
 func SetStock(ctx context.Context, db bun.IDB, sku string, stock int) error {
 	if stock < 0 {
 		return fmt.Errorf("catalog: set stock: %w: %d is negative", ErrInvalid, stock)
 	}
 	res, err := db.NewUpdate().Model((*Product)(nil)).
 		Set("stock = ?", stock).Set("updated_at = ?", time.Now().UTC()).
-		Where("sku = ?", sku).Exec(ctx)
+		Where("sku = ?", sku).Where("variant_count = 0").Exec(ctx)
 	if err := expectOneRow(res, err, "set stock of %q", sku); err != nil {
+		if p, err2 := GetProduct(ctx, db, sku); err2 == nil && p.HasVariants() {
+			return fmt.Errorf("catalog: set stock of %q: %w: its stock is its variants' (set theirs)", sku, ErrInvalid)
+		}
 		return err
 	}
 	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {

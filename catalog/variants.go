@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -62,12 +63,49 @@ func OptionLabel(opts map[string]string, names []string) string {
 	return strings.Join(parts, " / ")
 }
 
+// optionAliases are names shops and shoppers use for the same option, in
+// English and Russian; the first of each group is the canonical one.
+var optionAliases = map[string]string{
+	"size": "size", "sizes": "size", "размер": "size",
+	"colour": "color", "colours": "color", "color": "color", "colors": "color", "цвет": "color",
+	"material": "material", "материал": "material",
+}
+
+// OptionName folds an option name for matching: trimmed, lower case, and
+// one name for each alias group ("Colour", "color" and «цвет» are all
+// "color"). Search and the tools compare names through it, so a shop's
+// "Colour" and a shopper's "color" meet.
+func OptionName(n string) string {
+	n = strings.ToLower(strings.TrimSpace(n))
+	if c, ok := optionAliases[n]; ok {
+		return c
+	}
+	return n
+}
+
+// OptionNameAliases lists the lower-case names that OptionName folds to
+// the same name as n (n itself included), for a database to match.
+func OptionNameAliases(n string) []string {
+	c := OptionName(n)
+	out := []string{c}
+	for a, to := range optionAliases {
+		if to == c && a != c {
+			out = append(out, a)
+		}
+	}
+	if l := strings.ToLower(strings.TrimSpace(n)); !slices.Contains(out, l) {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // OptionKey is a canonical text of an option set, for comparing siblings:
-// names folded to lower case, sorted.
+// names through OptionName, values folded to lower case, sorted.
 func OptionKey(opts map[string]string) string {
 	keys := make([]string, 0, len(opts))
 	for n, v := range opts {
-		keys = append(keys, strings.ToLower(n)+"="+strings.ToLower(v))
+		keys = append(keys, OptionName(n)+"="+strings.ToLower(strings.TrimSpace(v)))
 	}
 	sort.Strings(keys)
 	return strings.Join(keys, ";")
@@ -77,7 +115,7 @@ func OptionKey(opts map[string]string) string {
 func optionNameKey(opts map[string]string) string {
 	keys := make([]string, 0, len(opts))
 	for n := range opts {
-		keys = append(keys, strings.ToLower(n))
+		keys = append(keys, OptionName(n))
 	}
 	sort.Strings(keys)
 	return strings.Join(keys, ";")

@@ -71,6 +71,9 @@ func TestVariantsRollUpAndInherit(t *testing.T) {
 		if p, _ = catalog.GetProduct(ctx, db, "TEE"); p.Stock != 12 || strings.Join(p.OptionNames, ",") != "colour,size" {
 			t.Errorf("after writes: stock %d names %v; want 12 and colour,size", p.Stock, p.OptionNames)
 		}
+		if err := catalog.SetStock(ctx, db, "TEE", 50); !errors.Is(err, catalog.ErrInvalid) {
+			t.Errorf("set stock of a parent: err = %v, want ErrInvalid", err)
+		}
 		if err := catalog.SetProductActive(ctx, db, "TEE-RED-M", false); err != nil {
 			t.Fatal(err)
 		}

@@ -122,8 +122,8 @@ func (d *Database) variantFilter(q Query) (string, []any) {
 		each = "jsonb_each_text(v.options) AS o(key, value)"
 	}
 	for _, n := range slices.Sorted(maps.Keys(q.Options)) {
-		b.WriteString(" AND EXISTS (SELECT 1 FROM " + each + " WHERE LOWER(o.key) = ? AND LOWER(o.value) = ?)")
-		args = append(args, strings.ToLower(strings.TrimSpace(n)), strings.ToLower(strings.TrimSpace(q.Options[n])))
+		b.WriteString(" AND EXISTS (SELECT 1 FROM " + each + " WHERE LOWER(o.key) IN (?) AND LOWER(o.value) = ?)")
+		args = append(args, bun.List(catalog.OptionNameAliases(n)), strings.ToLower(strings.TrimSpace(q.Options[n])))
 	}
 	b.WriteString(")")
 	return b.String(), args

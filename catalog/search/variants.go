@@ -63,12 +63,12 @@ func OptionCombos(vs []catalog.Product) []string {
 	return slices.Compact(out)
 }
 
-// OptionsKey is the canonical text of option values: names and values
-// trimmed and lower-cased, "name=value" sorted by name and joined by ";".
+// OptionsKey is the canonical text of option values: names through
+// catalog.OptionName ("Colour" is "color"), values trimmed and lower-cased, "name=value" sorted by name and joined by ";".
 func OptionsKey(opts map[string]string) string {
 	parts := make([]string, 0, len(opts))
 	for n, v := range opts {
-		parts = append(parts, strings.ToLower(strings.TrimSpace(n))+"="+strings.ToLower(strings.TrimSpace(v)))
+		parts = append(parts, catalog.OptionName(n)+"="+strings.ToLower(strings.TrimSpace(v)))
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ";")

@@ -141,7 +141,7 @@ func (t *plannerTurn) variantAnswer(res tools.Result) bool {
 		for _, c := range pk.Chosen {
 			chosen = append(chosen, c.Value)
 		}
-		t.say(rPick, pickView{Title: pk.Title, Option: pk.Option, Chosen: strings.Join(chosen, " / "), Values: pickValues(pk)})
+		t.say(rPick, pickView{Title: pk.Title, Option: tools.OptionNameIn(pk.Option, t.s.Lang()), Chosen: strings.Join(chosen, " / "), Values: pickValues(pk)})
 	}
 	return true
 }

@@ -56,7 +56,7 @@ func TestPlannerAddsVariantsByOptionWords(t *testing.T) {
 		reply  string
 		sku    string // what the cart gains
 	}{
-		{"en", nil, "add the navy quokka tee in M", `add_to_cart{"options":{"colour":"Navy","size":"M"},"quantity":1,"sku":"TEE"}`, "Quokka Tee (Navy / M)", "TEE-NAVY-M"},
+		{"en", nil, "add the navy quokka tee in M", `add_to_cart{"options":{"color":"navy","size":"M"},"quantity":1,"sku":"TEE"}`, "Quokka Tee (Navy / M)", "TEE-NAVY-M"},
 		{"en", nil, "add trail runner size 42", `add_to_cart{"options":{"size":"42"},"quantity":1,"sku":"TRAIL"}`, "1 × Trail Runner (42)", "TRAIL-42"},
 		{"en", nil, "add 2 trail runners in size 42", `add_to_cart{"options":{"size":"42"},"quantity":2,"sku":"TRAIL"}`, "2 × Trail Runner (42)", "TRAIL-42"},
 		{"ru", nil, "добавь trail runner 42 размера", `add_to_cart{"options":{"size":"42"},"quantity":1,"sku":"TRAIL"}`, "Trail Runner (42) × 1", "TRAIL-42"},
@@ -136,7 +136,7 @@ func TestPlannerSearchesWithOptions(t *testing.T) {
 	for _, tc := range []struct{ locale, text, args string }{
 		{"en", "show running shoes in size 42", `{"query":"running shoes","limit":5,"options":{"size":"42"}}`},
 		{"ru", "футболки размер M", `{"query":"футболки","limit":5,"options":{"size":"M"}}`},
-		{"en", "cotton tee in navy", `{"query":"cotton tee","limit":5,"options":{"colour":"Navy"}}`},
+		{"en", "cotton tee in navy", `{"query":"cotton tee","limit":5,"options":{"color":"navy"}}`},
 		{"en", "red running shoes", `{"query":"red running shoes","limit":5}`}, // a bare colour in a search stays a word
 	} {
 		c := newVariantChat(t, tc.locale)

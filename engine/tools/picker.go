@@ -104,7 +104,7 @@ func (f *family) picker(s *Session, choice []int, qty int) (*view.Picker, bool) 
 	card := view.CardOf(f.parent)
 	pk := &view.Picker{
 		SKU: f.parent.SKU, Title: f.parent.Title, PriceText: view.PriceTextIn(s.Lang(), card.PriceText), ImageURL: card.ImageURL,
-		Option: f.names[k], Prompt: fmt.Sprintf(pickerPrompt(s), f.names[k]),
+		Option: f.names[k], Prompt: fmt.Sprintf(pickerPrompt(s), OptionNameIn(f.names[k], s.Lang())),
 	}
 	for i, j := range choice {
 		if j >= 0 {
@@ -126,6 +126,21 @@ func (f *family) picker(s *Session, choice []int, qty int) (*view.Picker, bool) 
 		pk.Values = append(pk.Values, view.NewButton(val, act))
 	}
 	return pk, len(pk.Values) > 0
+}
+
+// ruOptionNames are the Russian names of the common options.
+var ruOptionNames = map[string]string{"size": "размер", "color": "цвет", "material": "материал"}
+
+// OptionNameIn is an option's name for a shopper speaking lang: the
+// catalog's own, except that a Russian shopper reads «размер» for "size"
+// (and its spellings) where the shop named it in English.
+func OptionNameIn(name, lang string) string {
+	if strings.HasPrefix(strings.ToLower(lang), "ru") {
+		if ru, ok := ruOptionNames[catalog.OptionName(name)]; ok {
+			return ru
+		}
+	}
+	return name
 }
 
 // pickerPrompt is the picker's question in the shopper's language.

@@ -75,38 +75,16 @@ func (f *family) noChoice() []int {
 	return c
 }
 
-// optionAliases are names shoppers use for the same option in English
-// and Russian; a catalog's own names always match as they are.
-var optionAliases = [][]string{{"size", "размер"}, {"colour", "color", "цвет"}}
-
-// nameIndex finds an option by name, ignoring case and the aliases above.
+// nameIndex finds an option by name, ignoring case and aliases
+// (catalog.OptionName: "color" finds the catalog's "Colour").
 func (f *family) nameIndex(name string) int {
-	name = strings.ToLower(strings.TrimSpace(name))
+	name = catalog.OptionName(name)
 	for i, n := range f.names {
-		if strings.ToLower(n) == name {
+		if catalog.OptionName(n) == name {
 			return i
 		}
 	}
-	for _, group := range optionAliases {
-		if !contains(group, name) {
-			continue
-		}
-		for i, n := range f.names {
-			if contains(group, strings.ToLower(n)) {
-				return i
-			}
-		}
-	}
 	return -1
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // valueIndex finds a value of option i, ignoring case.

@@ -297,7 +297,7 @@ func TestPickerInRussian(t *testing.T) {
 	env := newVariantEnv(t)
 	env.session.Locale, env.session.Text = "ru", "добавь футболку"
 	res := env.call(t, "add_to_cart", `{"sku":"TEE"}`)
-	if res.Picker == nil || res.Picker.Prompt != "Выберите: colour" || res.Picker.PriceText != "от $24.00" {
+	if res.Picker == nil || res.Picker.Prompt != "Выберите: цвет" || res.Picker.PriceText != "от $24.00" {
 		t.Errorf("picker = %+v", res.Picker)
 	}
 	if got := view.PriceTextIn("en", "from $24.00"); got != "from $24.00" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog"
 	"shopbot/catalog/search/analysis"
 )
 
@@ -86,7 +87,7 @@ func familyOf(vs []variantRow) *family {
 		}
 		ks := make([]string, 0, len(v.Options))
 		for n, val := range v.Options {
-			ks = append(ks, analysis.AttributeKey(n, val))
+			ks = append(ks, analysis.AttributeKey(catalog.OptionName(n), val))
 		}
 		slices.Sort(ks)
 		keys = append(keys, ks...)
@@ -199,7 +200,7 @@ type variantRef struct {
 // false when a value is in no in-stock variant: nothing can match.
 func (st *state) optionFilter(want map[string]string) (ids []int32, ok bool) {
 	for _, n := range slices.Sorted(maps.Keys(want)) {
-		id, found := st.optIDs[analysis.AttributeKey(n, want[n])]
+		id, found := st.optIDs[analysis.AttributeKey(catalog.OptionName(n), want[n])]
 		if !found {
 			return nil, false
 		}

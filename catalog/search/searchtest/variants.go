@@ -125,6 +125,7 @@ func Variants(t *testing.T, db *bun.DB, s search.Searcher) {
 			{"name and value case", search.Query{Text: "tee", Options: map[string]string{"COLOUR": "nAvY", "size": "m"}}, variantTee, true},
 			{"navy and L are two variants", search.Query{Options: map[string]string{"colour": "navy", "size": "L"}}, variantTee, false},
 			{"red L", search.Query{Options: map[string]string{"colour": "red", "size": "l"}}, variantTee, true},
+			{"another spelling of the name", search.Query{Options: map[string]string{"Color": "red", "Размер": "L"}}, variantTee, true},
 			{"unknown option name", search.Query{Options: map[string]string{"material": "cotton"}}, variantTee, false},
 			{"empty value", search.Query{Options: map[string]string{"size": ""}}, variantTee, false},
 			{"option and category", search.Query{Category: "T-Shirts", Options: map[string]string{"size": "M"}}, variantTee, true},
