@@ -38,7 +38,7 @@ func TestDoneSaysWhatCheckoutAwaits(t *testing.T) {
 		act  *view.Action
 		want Awaiting
 	}{
-		{act: &view.Action{Kind: view.ActAdd, SKU: "SHO-RUN-001", Qty: 1}, want: ""},
+		{act: &view.Action{Kind: view.ActAdd, SKU: "SHO-RUN-001-42", Qty: 1}, want: ""},
 		{act: &view.Action{Kind: view.ActCheckout}, want: AwaitingName},
 		{text: "Ann Tester", want: AwaitingPhone},
 		{text: "+1 555 010 2030", want: AwaitingAddress},

@@ -33,7 +33,7 @@ func TestTurnsHoldTheCrossProcessChatLock(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := view.Action{Kind: view.ActAdd, SKU: "SHO-RUN-001", Qty: 1}
+	a := view.Action{Kind: view.ActAdd, SKU: "SHO-RUN-001-42", Qty: 1}
 	turn := Turn{Channel: "slack", ChatID: "C1", ThreadID: "171.5", UserID: "U1", Action: &a, DedupKey: "e1"}
 	if err := eng.Handle(context.Background(), turn, &events{}); err != nil {
 		t.Fatal(err)

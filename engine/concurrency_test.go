@@ -31,7 +31,7 @@ func TestParallelToolsAddUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			wantCart(t, r, user, map[string]int{"SHO-RUN-001": 4})
+			wantCart(t, r, user, map[string]int{"SHO-RUN-001-42": 4})
 			carts := ev.of(EventCart)
 			if len(carts) != 1 || carts[0].Cart.Units != 4 {
 				t.Fatalf("%s: cart events %+v, want one showing 4 units", user, carts)
@@ -90,7 +90,7 @@ func TestSharedCartConcurrentPresses(t *testing.T) {
 		if _, err := demo.Load(ctx, db); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.SetStock(ctx, db, "SHO-RUN-001", 500); err != nil {
+		if err := catalog.SetStock(ctx, db, "SHO-RUN-001-42", 500); err != nil {
 			t.Fatal(err)
 		}
 		eng := newButtonEngine(t, db)
@@ -102,7 +102,7 @@ func TestSharedCartConcurrentPresses(t *testing.T) {
 			go func() {
 				defer wg.Done()
 				ev := &events{}
-				if err := eng.Handle(ctx, addPress("C1", i, "SHO-RUN-001"), ev); err != nil {
+				if err := eng.Handle(ctx, addPress("C1", i, "SHO-RUN-001-42"), ev); err != nil {
 					t.Errorf("press %d: %v", i, err)
 				}
 				if carts := ev.of(EventCart); len(carts) == 1 {
@@ -142,7 +142,7 @@ func TestReplicasAddConcurrently(t *testing.T) {
 	if _, err := demo.Load(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	skus := []string{"SHO-RUN-001", "SHO-RUN-002", "SHO-RUN-003", "SHO-RUN-004"}
+	skus := []string{"SHO-RUN-001-42", "SHO-RUN-002-39", "APP-JKT-001-NAVY-L", "SHO-RUN-004-42"}
 	for _, sku := range skus {
 		if err := catalog.SetStock(ctx, db, sku, 1000); err != nil {
 			t.Fatal(err)

@@ -49,7 +49,7 @@ func deliveryByButton(t *testing.T, eng *Engine, db *bun.DB, channel string) {
 		}
 		return ev
 	}
-	turn("", &view.Action{Kind: view.ActAdd, SKU: "APP-TSH-002", Qty: 1}) // $28.00
+	turn("", &view.Action{Kind: view.ActAdd, SKU: "APP-TSH-002-NAVY-L", Qty: 1}) // $28.00
 	turn("", &view.Action{Kind: view.ActCheckout})
 	turn("Ann Tester", nil)
 	turn("+1 555 010 2030", nil)

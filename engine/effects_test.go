@@ -64,18 +64,18 @@ type crashRig struct {
 // scriptedCalls are the tool calls the rig's model makes for a message.
 var scriptedCalls = map[string][]llmtest.ToolCall{
 	"add two, twice": {
-		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001","quantity":2}`},
-		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001","quantity":2}`},
+		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001-42","quantity":2}`},
+		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001-42","quantity":2}`},
 	},
 	"fill": {
-		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001","quantity":3}`},
-		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-002","quantity":1}`},
+		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001-42","quantity":3}`},
+		{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-002-39","quantity":1}`},
 	},
 	"set and remove": {
-		{Name: "update_cart_item", Arguments: `{"sku":"SHO-RUN-001","quantity":1}`},
-		{Name: "remove_from_cart", Arguments: `{"sku":"SHO-RUN-002"}`},
+		{Name: "update_cart_item", Arguments: `{"sku":"SHO-RUN-001-42","quantity":1}`},
+		{Name: "remove_from_cart", Arguments: `{"sku":"SHO-RUN-002-39"}`},
 	},
-	"add one":    {{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001"}`}},
+	"add one":    {{Name: "add_to_cart", Arguments: `{"sku":"SHO-RUN-001-42"}`}},
 	"my details": {{Name: "checkout", Arguments: `{"name":"Ann Lee","phone":"+1 555 0100","address":"1 Main St, Springfield"}`}},
 	"yes, order": {{Name: "checkout", Arguments: `{"confirm":true}`}},
 	"a person":   {{Name: "request_human", Arguments: `{"reason":"wants to talk about a refund"}`}},
@@ -158,10 +158,10 @@ type crashScenario struct {
 
 var crashScenarios = []crashScenario{
 	{name: "add", text: "add two, twice", check: func(t *testing.T, r *crashRig, user string) {
-		wantCart(t, r, user, map[string]int{"SHO-RUN-001": 4})
+		wantCart(t, r, user, map[string]int{"SHO-RUN-001-42": 4})
 	}},
 	{name: "set-remove", before: []string{"fill"}, text: "set and remove", check: func(t *testing.T, r *crashRig, user string) {
-		wantCart(t, r, user, map[string]int{"SHO-RUN-001": 1})
+		wantCart(t, r, user, map[string]int{"SHO-RUN-001-42": 1})
 	}},
 	{name: "checkout", before: []string{"add one", "my details"}, text: "yes, order", check: func(t *testing.T, r *crashRig, user string) {
 		wantCart(t, r, user, map[string]int{})

@@ -36,7 +36,7 @@ func golden(t *testing.T, name, got string) {
 func TestSystemPromptGolden(t *testing.T) {
 	e := newEngineEnv(t)
 	s := e.session
-	if _, err := catalog.AddToCart(context.Background(), e.db, s.Scope, "SHO-RUN-001", 2, s.Customer.ID); err != nil {
+	if _, err := catalog.AddToCart(context.Background(), e.db, s.Scope, "SHO-RUN-001-42", 2, s.Customer.ID); err != nil {
 		t.Fatal(err)
 	}
 	s.State.Focus = "SHO-RUN-001"
@@ -58,7 +58,7 @@ func TestGoldenConversation(t *testing.T) {
 		llmtest.Reply("Here are trail running shoes under $150."),
 		call("get_product_details", `{"sku":"SHO-TRL-002"}`),
 		llmtest.Reply("It has a rock plate and 5 mm lugs."),
-		call("add_to_cart", `{"sku":"SHO-TRL-002","quantity":1}`),
+		call("add_to_cart", `{"sku":"SHO-TRL-002-42","quantity":1}`),
 		llmtest.Reply("Added one pair."),
 		call("view_cart", `{}`),
 		llmtest.Reply("Your cart has one pair."),
@@ -72,7 +72,7 @@ func TestGoldenConversation(t *testing.T) {
 	turns := []string{
 		"trail running shoes under 150",
 		"tell me more about the first one",
-		"add it to my cart",
+		"add it in size 42 to my cart",
 		"what's in my cart?",
 		"checkout: Anna Petrova, +1 555 0100, 1 Main St, Springfield",
 		"yes, confirm",

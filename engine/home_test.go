@@ -34,8 +34,8 @@ func TestHome(t *testing.T) {
 		ann, bob := cust("UANN", "Ann"), cust("UBOB", "Bob")
 		older := placeTestOrder(t, db, "slack", "UANN", "o1", "GRO-COF-005", 1)
 		newer := placeTestOrder(t, db, "slack", "UANN", "o2", "GRO-COF-006", 1)
-		add(catalog.PersonalCart(ann.ID), "SHO-RUN-001", 2, ann)
-		add(catalog.SharedCart("slack", "CTEAM"), "SHO-RUN-001", 1, ann)
+		add(catalog.PersonalCart(ann.ID), "SHO-RUN-001-42", 2, ann)
+		add(catalog.SharedCart("slack", "CTEAM"), "SHO-RUN-001-42", 1, ann)
 		add(catalog.SharedCart("slack", "CTEAM"), "GRO-PAN-001", 1, bob)
 		add(catalog.SharedCart("slack", "COTHER"), "GRO-PAN-001", 1, bob)
 		add(catalog.SharedCart("telegram", "-100"), "GRO-PAN-001", 1, ann) // not this channel's
@@ -44,14 +44,14 @@ func TestHome(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(h.Cart.Lines) != 1 || h.Cart.Lines[0].SKU != "SHO-RUN-001" || h.Cart.Lines[0].Qty != 2 || h.Cart.TotalText == "" {
+		if len(h.Cart.Lines) != 1 || h.Cart.Lines[0].SKU != "SHO-RUN-001-42" || h.Cart.Lines[0].Qty != 2 || h.Cart.TotalText == "" {
 			t.Errorf("own cart = %+v", h.Cart)
 		}
 		if len(h.Shared) != 1 || h.Shared[0].ChatID != "CTEAM" || len(h.Shared[0].Cart.Lines) != 2 {
 			t.Fatalf("shared carts = %+v", h.Shared)
 		}
 		sc := h.Shared[0]
-		if !sc.Yours["SHO-RUN-001"] || sc.Yours["GRO-PAN-001"] {
+		if !sc.Yours["SHO-RUN-001-42"] || sc.Yours["GRO-PAN-001"] {
 			t.Errorf("lines marked as Ann's: %v", sc.Yours)
 		}
 		for _, l := range sc.Cart.Lines {

@@ -23,12 +23,15 @@ func TestCanAdd(t *testing.T) {
 			t.Errorf("%s: %v, %v; want %v", name, got, err, want)
 		}
 	}
-	check("in stock", "SHO-RUN-001", true)
+	check("in stock", "SHO-RUN-001-42", true)
 	check("unknown", "NOPE-404", false)
-	if _, err := db.NewUpdate().Model((*catalog.Product)(nil)).Set("stock = 0").Where("sku = ?", "SHO-RUN-001").Exec(ctx); err != nil {
+	if got, err := eng.CanAdd(ctx, "SHO-RUN-001"); got || !errors.Is(err, ErrNeedsChoice) {
+		t.Errorf("parent with variants: %v, %v; want false, ErrNeedsChoice", got, err)
+	}
+	if _, err := db.NewUpdate().Model((*catalog.Product)(nil)).Set("stock = 0").Where("sku = ?", "SHO-RUN-001-42").Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	check("sold out", "SHO-RUN-001", false)
+	check("sold out", "SHO-RUN-001-42", false)
 	if err := catalog.SetProductActive(ctx, db, "GRO-COF-001", false); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +87,7 @@ func TestUnavailable(t *testing.T) {
 		t.Error("nil became an error")
 	}
 	db.Close()
-	_, err := eng.CanAdd(context.Background(), "SHO-RUN-001")
+	_, err := eng.CanAdd(context.Background(), "SHO-RUN-001-42")
 	if !errors.Is(err, ErrUnavailable) {
 		t.Errorf("closed database: %v", err)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"shopbot/catalog/search"
@@ -22,18 +23,26 @@ func TestToolButtonsSpeakTheShoppersLanguage(t *testing.T) {
 	if err := eng.Handle(ctx, turn, &events{}); err != nil {
 		t.Fatal(err)
 	}
-	a := view.Action{Kind: view.ActDetails, SKU: "SHO-RUN-001"}
-	ev := &events{}
-	if err := eng.Handle(ctx, Turn{Channel: "web", ChatID: "ru-1", UserID: "ru-1", Action: &a, DedupKey: "t2"}, ev); err != nil {
-		t.Fatal(err)
-	}
-	var labels []string
-	for _, b := range ev.of(EventButtons) {
-		for _, btn := range b.Buttons {
-			labels = append(labels, btn.Label)
+	labelsOf := func(sku, key string) []string {
+		t.Helper()
+		a := view.Action{Kind: view.ActDetails, SKU: sku}
+		ev := &events{}
+		if err := eng.Handle(ctx, Turn{Channel: "web", ChatID: "ru-1", UserID: "ru-1", Action: &a, DedupKey: key}, ev); err != nil {
+			t.Fatal(err)
 		}
+		var labels []string
+		for _, b := range ev.of(EventButtons) {
+			for _, btn := range b.Buttons {
+				labels = append(labels, btn.Label)
+			}
+		}
+		return labels
 	}
-	if !slices.Contains(labels, "В корзину") || !slices.Contains(labels, "Похожие") {
+	if labels := labelsOf("ELE-HPH-007", "t2"); !slices.Contains(labels, "В корзину") || !slices.Contains(labels, "Похожие") {
 		t.Errorf("details buttons after a Russian message: %q, want Russian labels", labels)
+	}
+	// A listing with sizes offers a choice instead of an Add button.
+	if labels := labelsOf("SHO-RUN-001", "t3"); len(labels) == 0 || !strings.HasPrefix(labels[0], "Выбрать") || !slices.Contains(labels, "Похожие") {
+		t.Errorf("details buttons of a listing with sizes after a Russian message: %q, want Russian labels", labels)
 	}
 }

@@ -115,7 +115,7 @@ func TestVariantPickerButtons(t *testing.T) {
 			"opt|TEE|1|-1":        "no longer available",
 			"opt|TEE|1|x":         "no longer available",
 			"opt|TEE|1|0.9":       "no longer available",
-			"opt|SHO-RUN-001|1|0": "no sizes or colours",
+			"opt|KIT-CKW-001|1|0": "no sizes or colours",
 			"opt|TEE-NAVY-M|1|0":  "no sizes or colours",
 			"opt|NO-SUCH|1|0":     "can't find that product",
 			"opt||1|0":            "can't find that product",

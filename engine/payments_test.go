@@ -56,12 +56,12 @@ func TestPreCheckout(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
-		ok := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001", 2)
-		cancelled := placeTestOrder(t, db, "telegram", "p1", "k2", "SHO-RUN-001", 1)
+		ok := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001-42", 2)
+		cancelled := placeTestOrder(t, db, "telegram", "p1", "k2", "SHO-RUN-001-42", 1)
 		if _, err := catalog.SetOrderStatus(ctx, db, cancelled.Number, catalog.StatusCancelled, ""); err != nil {
 			t.Fatal(err)
 		}
-		web := placeTestOrder(t, db, "web", "p2", "k3", "SHO-RUN-001", 1)
+		web := placeTestOrder(t, db, "web", "p2", "k3", "SHO-RUN-001-42", 1)
 		pay := func(o *catalog.Order) Payment {
 			return Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency}
 		}
@@ -89,7 +89,7 @@ func TestPreCheckout(t *testing.T) {
 			}
 		}
 		// A price change after the order: refused, naming the product.
-		if _, err := db.NewUpdate().Model((*catalog.Product)(nil)).Set("price = price + 1").Where("sku = ?", "SHO-RUN-001").Exec(ctx); err != nil {
+		if _, err := db.NewUpdate().Model((*catalog.Product)(nil)).Set("price = price + 1").Where("sku = ?", "SHO-RUN-001-42").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		var no *Refusal
@@ -97,7 +97,7 @@ func TestPreCheckout(t *testing.T) {
 			t.Errorf("price changed: %v", err)
 		}
 		// The product withdrawn from sale: refused as gone.
-		if err := catalog.SetProductActive(ctx, db, "SHO-RUN-001", false); err != nil {
+		if err := catalog.SetProductActive(ctx, db, "SHO-RUN-001-42", false); err != nil {
 			t.Fatal(err)
 		}
 		if err := eng.PreCheckout(ctx, pay(ok)); !errors.As(err, &no) || no.Reason != RefuseProductGone || no.Title != ok.Items[0].Title {
@@ -116,7 +116,7 @@ func TestConfirmPayment(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
-		o := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001", 1)
+		o := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001-42", 1)
 		p := Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: "charge-1"}
 		if _, _, err := eng.ConfirmPayment(ctx, Payment{Channel: "telegram", OrderNumber: o.Number, ChargeID: "bad\x00id"}); !errors.Is(err, ErrBadTurn) {
 			t.Errorf("charge id with a NUL: %v", err)
@@ -161,7 +161,7 @@ func TestConfirmPaymentConcurrently(t *testing.T) {
 		}
 		engines := []*Engine{first, second}
 		for i := range 10 {
-			o := placeTestOrder(t, dbs[0], "telegram", "p1", fmt.Sprint("k", i), "SHO-RUN-001", 1)
+			o := placeTestOrder(t, dbs[0], "telegram", "p1", fmt.Sprint("k", i), "SHO-RUN-001-42", 1)
 			p := Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: fmt.Sprint("charge-", i)}
 			var wg sync.WaitGroup
 			firsts := make([]bool, len(engines))

@@ -94,7 +94,7 @@ func TestReplayUnchangedConfigurationChangesNothing(t *testing.T) {
 		if confirm.Input != "[button] confirm" || confirm.Then.Order == "" || confirm.Now.Order == "" || len(confirm.Now.Cart) != 0 {
 			t.Errorf("the confirm turn: %+v", confirm)
 		}
-		if got := rep.Turns[5].Then.Cart; got["SHO-RUN-001"] != 2 {
+		if got := rep.Turns[5].Then.Cart; got["SHO-RUN-001-42"] != 2 {
 			t.Errorf("cart before confirming = %v", got)
 		}
 		if after := digestShop(t, db); after != before {

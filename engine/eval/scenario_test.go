@@ -26,7 +26,7 @@ func TestParseExample(t *testing.T) {
 	if s.Name != "add from a button and check out" || s.User != "Ann Lee" || s.Line != 13 || len(s.Turns) != 6 {
 		t.Errorf("scenario 2 = %+v", s)
 	}
-	if p := s.Turns[1].Press; p == nil || p.Encode() != "add|SHO-RUN-001|2" || s.Turns[1].Input() != "press: add|SHO-RUN-001|2" {
+	if p := s.Turns[1].Press; p == nil || p.Encode() != "add|SHO-RUN-001-42|2" || s.Turns[1].Input() != "press: add|SHO-RUN-001-42|2" {
 		t.Errorf("turn 2 press = %+v", p)
 	}
 	last := s.Turns[5].Expect
