@@ -240,9 +240,14 @@ func seed(t testing.TB, db *bun.DB) shopFixture {
 	if err := catalog.FlagNeedsHuman(ctx, db, conv.ID, "wants to talk to a person"); err != nil {
 		t.Fatal(err)
 	}
-	ps, _, err := catalog.ListProductPage(ctx, db, catalog.ProductList{Stock: catalog.StockIn, Limit: 1, Sort: catalog.SortTitle})
+	// The first product in stock that goes into a cart as it is (a parent
+	// needs a variant chosen; variants are not listed).
+	ps, _, err := catalog.ListProductPage(ctx, db, catalog.ProductList{Stock: catalog.StockIn, Limit: 100, Sort: catalog.SortTitle})
+	for len(ps) > 0 && ps[0].HasVariants() {
+		ps = ps[1:]
+	}
 	if err != nil || len(ps) == 0 {
-		t.Fatalf("no product in stock: %v", err)
+		t.Fatalf("no product without variants in stock: %v", err)
 	}
 	scope := catalog.PersonalCart(c.ID)
 	if _, err := catalog.AddToCart(ctx, db, scope, ps[0].SKU, 2, c.ID); err != nil {

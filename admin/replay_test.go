@@ -15,10 +15,12 @@ import (
 
 // fakeReplayer answers the replay pages with fixed turns. Since reports
 // no progress past zero until release is closed, so a test sees the
-// batch running.
+// batch running; it closes counted (when not nil) once it reported the
+// number of turns.
 type fakeReplayer struct {
 	turns   []admin.ReplayTurn
 	release chan struct{}
+	counted chan struct{}
 	asked   []int64
 }
 
@@ -29,6 +31,9 @@ func (f *fakeReplayer) Conversation(_ context.Context, id int64) ([]admin.Replay
 
 func (f *fakeReplayer) Since(_ context.Context, _ time.Duration, progress func(done, total int)) ([]admin.ReplayTurn, error) {
 	progress(0, len(f.turns))
+	if f.counted != nil {
+		close(f.counted)
+	}
 	<-f.release
 	progress(len(f.turns), len(f.turns))
 	return f.turns, nil
@@ -56,7 +61,7 @@ var replayTurns = []admin.ReplayTurn{
 
 func TestReplayPages(t *testing.T) {
 	db := catalogtest.SQLite(t)
-	f := &fakeReplayer{turns: replayTurns, release: make(chan struct{})}
+	f := &fakeReplayer{turns: replayTurns, release: make(chan struct{}), counted: make(chan struct{})}
 	p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = f })
 	p.signIn()
 	fx := seed(t, db)
@@ -87,6 +92,13 @@ func TestReplayPages(t *testing.T) {
 	}
 	if code, loc, _ := p.post("/admin/replay", url.Values{"since": {"24h"}}); code != http.StatusSeeOther || loc != "/admin/replay" {
 		t.Fatalf("start: %d to %q", code, loc)
+	}
+	// The batch runs in the background: wait (bounded) until it counted
+	// its turns.
+	select {
+	case <-f.counted:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the replay did not count its turns within 30 s")
 	}
 	_, body = p.get("/admin/replay")
 	if !strings.Contains(body, `data-state="running"`) || !strings.Contains(body, "Replaying… 0 of 2 turns") || !strings.Contains(body, `http-equiv="refresh"`) {

@@ -56,7 +56,7 @@ func digest(t *testing.T, db bun.IDB, query string) string {
 
 var digests = []string{
 	"SELECT id, parent_id, name, path, position FROM categories ORDER BY id",
-	"SELECT id, sku, title, description, brand, category_id, price, currency, stock, active, rating_avg, rating_count, sold_count FROM products ORDER BY id",
+	"SELECT id, sku, title, description, brand, category_id, price, currency, stock, active, rating_avg, rating_count, sold_count, parent_id, options, option_names, variant_count, price_max FROM products ORDER BY id",
 	"SELECT id, product_id, author, rating, body, title, hidden FROM reviews ORDER BY id",
 	"SELECT id, slug, title, body FROM pages ORDER BY id",
 	"SELECT id, kind, ref, seq, scope, title, heading, body FROM passages ORDER BY id",
@@ -77,7 +77,7 @@ func TestCloneCopiesTheCatalogAndNothingElse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.AddCartItem(ctx, src, catalog.PersonalCart(c.ID), "SHO-RUN-001", 1, c.ID); err != nil {
+		if _, err := catalog.AddCartItem(ctx, src, catalog.PersonalCart(c.ID), "SHO-RUN-001-42", 1, c.ID); err != nil {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
@@ -112,7 +112,7 @@ func TestCloneCopiesTheCatalogAndNothingElse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.AddCartItem(ctx, cp.DB, catalog.PersonalCart(other.ID), "SHO-RUN-001", 2, other.ID); err != nil {
+		if _, err := catalog.AddCartItem(ctx, cp.DB, catalog.PersonalCart(other.ID), "SHO-RUN-001-42", 2, other.ID); err != nil {
 			t.Fatal(err)
 		}
 		var n int

@@ -49,8 +49,10 @@ func TestUpsert(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		x := demoIndex(t, db, embedded.Options{})
-		const sku = "HOM-FUR-001" // Oakhaven Harlow 3-Seater Velvet Sofa, 899.00
-		cheap := search.Query{Text: "velvet sofa", MaxPrice: 50000}
+		// A product without variants: a parent's price and stock are
+		// rolled up from its variants.
+		const sku = "HOM-FUR-003" // Monroe Top-Grain Leather Sectional Couch with Chaise, 1899.00
+		cheap := search.Query{Text: "leather sectional", MaxPrice: 50000}
 
 		in := demoInput(t, sku)
 		in.Price, in.Title = 45000, in.Title+" Outlet"
@@ -76,10 +78,10 @@ func TestUpsert(t *testing.T) {
 		if err := x.Upsert(ctx, db, sku); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := findSKU(t, x, search.Query{Text: "velvet sofa", InStockOnly: true}, sku); ok {
+		if _, ok := findSKU(t, x, search.Query{Text: "leather sectional", InStockOnly: true}, sku); ok {
 			t.Error("out of stock, yet found by an in-stock search")
 		}
-		if _, ok := findSKU(t, x, search.Query{Text: "velvet sofa"}, sku); !ok {
+		if _, ok := findSKU(t, x, search.Query{Text: "leather sectional"}, sku); !ok {
 			t.Error("out of stock products are still listed without the filter")
 		}
 
@@ -89,7 +91,7 @@ func TestUpsert(t *testing.T) {
 		if err := x.Upsert(ctx, db, sku); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := findSKU(t, x, search.Query{Text: "harlow velvet sofa"}, sku); ok {
+		if _, ok := findSKU(t, x, search.Query{Text: "monroe leather sectional"}, sku); ok {
 			t.Error("inactive product found")
 		}
 		if _, ok := findSKU(t, x, search.Query{Category: "Furniture"}, sku); ok {
@@ -108,7 +110,7 @@ func TestUpsert(t *testing.T) {
 		if err := x.Upsert(ctx, db, sku, "NO-SUCH-SKU"); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := findSKU(t, x, search.Query{Text: "harlow"}, sku); !ok {
+		if _, ok := findSKU(t, x, search.Query{Text: "monroe"}, sku); !ok {
 			t.Error("reactivated product not found")
 		}
 	})
@@ -250,7 +252,8 @@ func concurrentSearches(t *testing.T, db *bun.DB, x *embedded.Index) {
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{in}); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.SetStock(ctx, db, "SHO-RUN-001", i%3); err != nil {
+		// A variant's stock: its parent SHO-RUN-001 takes the new sum.
+		if err := catalog.SetStock(ctx, db, "SHO-RUN-001-42", i%3); err != nil {
 			t.Fatal(err)
 		}
 		if err := x.Upsert(ctx, db, "HOM-FUR-003", "SHO-RUN-001"); err != nil {
