@@ -42,7 +42,7 @@ func TestToolButtonsSpeakTheShoppersLanguage(t *testing.T) {
 		t.Errorf("details buttons after a Russian message: %q, want Russian labels", labels)
 	}
 	// A listing with sizes offers a choice instead of an Add button.
-	if labels := labelsOf("SHO-RUN-001", "t3"); len(labels) == 0 || !strings.HasPrefix(labels[0], "Выбрать") || !slices.Contains(labels, "Похожие") {
+	if labels := labelsOf("SHO-RUN-001", "t3"); len(labels) == 0 || labels[0] != "Выбрать: размер" || !slices.Contains(labels, "Похожие") {
 		t.Errorf("details buttons of a listing with sizes after a Russian message: %q, want Russian labels", labels)
 	}
 }

@@ -237,7 +237,7 @@ func variantDetails(ctx context.Context, d *Deps, s *Session, p *catalog.Product
 	}
 	label := "Choose " + f.names[0]
 	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
-		label = "Выбрать: " + f.names[0]
+		label = "Выбрать: " + OptionNameIn(f.names[0], s.Lang())
 	}
 	b := view.NewButton(label, view.Action{Kind: view.ActOption, SKU: p.SKU, Qty: 1})
 	return lines, &b, nil
