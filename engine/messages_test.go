@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"slices"
-	"strings"
 	"testing"
 
 	"shopbot/catalog/search"
