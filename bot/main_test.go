@@ -410,19 +410,28 @@ func TestWebChatThroughServe(t *testing.T) {
 	}
 }
 
+// TestChatCommandScripted: a shoe asked for by reference ("the first
+// one") has sizes, so the chat asks which with a picker whose buttons keep
+// the quantity; pressing one (/do) adds that size, and the cart shows it.
 func TestChatCommandScripted(t *testing.T) {
 	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")}
-	in := strings.NewReader("running shoes under 100\nadd 2 of the first one\ncart\n")
+	in := strings.NewReader("running shoes under 100\nadd 2 of the first one\n/do add|SHO-RUN-001-42|2\ncart\n")
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"chat"}, envFunc(vars), in, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	blocks := strings.Split(strings.TrimSpace(out.String()), "\n\n")
-	if len(blocks) != 3 {
-		t.Fatalf("%d reply blocks, want 3:\n%s", len(blocks), out.String())
+	if len(blocks) != 4 {
+		t.Fatalf("%d reply blocks, want 4:\n%s", len(blocks), out.String())
 	}
-	if !strings.Contains(blocks[0], " · $") || !strings.Contains(blocks[2], "cart · 2 item(s)") {
-		t.Errorf("output:\n%s", out.String())
+	if !strings.Contains(blocks[0], " · $") || !strings.Contains(blocks[0], "/do add|SHO-RUN-001|1") {
+		t.Errorf("search:\n%s", blocks[0])
+	}
+	if !strings.Contains(blocks[1], "Which size") || !strings.Contains(blocks[1], "[42] /do add|SHO-RUN-001-42|2") || strings.Contains(blocks[1], "cart · 2") {
+		t.Errorf("no size picker for 2 of SHO-RUN-001:\n%s", blocks[1])
+	}
+	if !strings.Contains(blocks[3], "cart · 2 item(s)") || !strings.Contains(blocks[3], "(SHO-RUN-001-42)") {
+		t.Errorf("cart:\n%s", blocks[3])
 	}
 }
 

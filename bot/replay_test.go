@@ -41,7 +41,8 @@ func TestReplayFlagErrors(t *testing.T) {
 func TestReplayCommand(t *testing.T) {
 	ctx := context.Background()
 	vars := envFunc(map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
-	talk := "running shoes under 150\nadd the first one\nwhat's in my cart?\nwhat is your return policy?\n"
+	// Headphones have no variants: "the first one" goes into the cart.
+	talk := "headphones under 150\nadd the first one\nwhat's in my cart?\nwhat is your return policy?\n"
 	if err := run(ctx, []string{"chat"}, vars, strings.NewReader(talk), io.Discard, io.Discard); err != nil {
 		t.Fatal(err)
 	}

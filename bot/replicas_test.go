@@ -172,7 +172,8 @@ func TestReplicasStartTogetherSQLite(t *testing.T) {
 // show the same count or store them out of order.
 func checkChatOrder(t *testing.T, db *bun.DB, replicas []*server) {
 	t.Helper()
-	const turns, session, sku = 30, "replica-order-0123456789", "APP-JKT-001"
+	// A product without variants and with stock for every turn.
+	const turns, session, sku = 30, "replica-order-0123456789", "OFF-STA-005"
 	body := `{"session":"` + session + `","action":"add|` + sku + `|1"}`
 	gate := make(chan struct{})
 	var wg sync.WaitGroup

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"shopbot/adapters/slack/slackfake"
 	"shopbot/catalog"
 )
 
@@ -47,27 +48,44 @@ func TestSlashCommand(t *testing.T) {
 		t.Errorf("results not ephemeral: %v", r["response_type"])
 	}
 
-	// The Add button on the ephemeral results adds to Ann's own cart.
-	payload, _ := json.Marshal(map[string]any{
-		"type": "block_actions", "user": map[string]any{"id": "UANN", "username": "ann"}, "trigger_id": "t3",
-		"container": map[string]any{"type": "message", "message_ts": "1.2", "channel_id": "C1", "is_ephemeral": true},
-		"channel":   map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL("t3"),
-		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001|1", "value": "add|SHO-RUN-001|1", "block_id": "x"}},
-	})
-	resp = e.send("/slack/interactions", "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()))
-	if resp.StatusCode != 200 {
-		t.Fatalf("interaction %d", resp.StatusCode)
+	// The Add button on the ephemeral results of a shoe asks for the size
+	// (SHO-RUN-001 has variants), there; the size chosen goes into Ann's
+	// own cart.
+	interact := func(trigger string, action map[string]any) {
+		t.Helper()
+		payload, _ := json.Marshal(map[string]any{
+			"type": "block_actions", "user": map[string]any{"id": "UANN", "username": "ann"}, "trigger_id": trigger,
+			"container": map[string]any{"type": "message", "message_ts": "1.2", "channel_id": "C1", "is_ephemeral": true},
+			"channel":   map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL(trigger),
+			"actions": []map[string]any{action},
+		})
+		resp := e.send("/slack/interactions", "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()))
+		if resp.StatusCode != 200 {
+			t.Fatalf("interaction %d", resp.StatusCode)
+		}
+		readBody(resp)
 	}
-	readBody(resp)
+	interact("t3", map[string]any{"type": "button", "action_id": "add|SHO-RUN-001|1", "value": "add|SHO-RUN-001|1", "block_id": "x"})
+	if !e.fake.Wait(patience, func() bool { return strings.Contains(responsesText(e), "add|SHO-RUN-001-42|1") }) {
+		t.Fatalf("no size picker after Add: %s", responsesText(e))
+	}
+	picker := e.fake.Responses()[len(e.fake.Responses())-1]
+	if picker["response_type"] != "ephemeral" || !strings.Contains(fmt.Sprint(picker), "Which size?") || !strings.Contains(fmt.Sprint(picker), "static_select") {
+		t.Errorf("picker: %v", picker)
+	}
+	if strings.Contains(responsesText(e), "Your cart") {
+		t.Fatalf("a shoe without a size went into the cart: %s", responsesText(e))
+	}
+	interact("t3b", slackfake.SelectAction("picker:actions", "picker", "add|SHO-RUN-001-42|1", "42", "Which size?", "1.3"))
 	if !e.fake.Wait(patience, func() bool { return strings.Contains(responsesText(e), "Your cart") }) {
-		t.Fatalf("no cart after Add: %s", responsesText(e))
+		t.Fatalf("no cart after choosing a size: %s", responsesText(e))
 	}
 	ann, err := catalog.ResolveCustomer(context.Background(), e.db, catalog.Identity{Channel: "slack", PlatformUserID: "UANN", DisplayName: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	c, err := catalog.GetCart(context.Background(), e.db, catalog.PersonalCart(ann.ID))
-	if err != nil || len(c.Items) != 1 {
+	if err != nil || len(c.Items) != 1 || c.Items[0].Product == nil || c.Items[0].Product.SKU != "SHO-RUN-001-42" || c.Items[0].Quantity != 1 {
 		t.Fatalf("Ann's cart: %+v %v", c, err)
 	}
 
@@ -116,11 +134,11 @@ func TestAppHome(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(catalog.AddToCart(ctx, e.db, catalog.PersonalCart(ann.ID), "SHO-RUN-001", 2, ann.ID))
-	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CTEAM"), "SHO-RUN-002", 1, ann.ID))
-	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CTEAM"), "SHO-TRL-001", 1, bob.ID))
-	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "COTHER"), "SHO-TRL-001", 1, bob.ID))
-	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CPAST"), "SHO-RUN-004", 1, ann.ID))
+	must(catalog.AddToCart(ctx, e.db, catalog.PersonalCart(ann.ID), "SHO-RUN-001-42", 2, ann.ID))
+	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CTEAM"), "SHO-RUN-002-40", 1, ann.ID))
+	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CTEAM"), "SHO-TRL-001-43", 1, bob.ID))
+	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "COTHER"), "SHO-TRL-001-43", 1, bob.ID))
+	must(catalog.AddToCart(ctx, e.db, catalog.SharedCart("slack", "CPAST"), "SHO-RUN-004-42", 1, ann.ID))
 	o, err := catalog.PlaceOrder(ctx, e.db, catalog.OrderRequest{IdempotencyKey: "k1", Scope: catalog.SharedCart("slack", "CPAST"),
 		CustomerID: ann.ID, Channel: "slack", ChatID: "CPAST", Contact: catalog.Contact{Name: "Ann", Phone: "+15550100", Address: "1 Main St"}})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -66,8 +67,13 @@ func TestResumeAfterCrashAtEveryStep(t *testing.T) {
 			}
 			d.eng = eng
 			press(t, e, "t1")
-			if got := <-d.crashed; got != step {
-				t.Fatalf("crashed at %s, want %s", got, step)
+			select {
+			case got := <-d.crashed:
+				if got != step {
+					t.Fatalf("crashed at %s, want %s", got, step)
+				}
+			case <-time.After(patience):
+				t.Fatalf("the press never reached step %s (crash point %d)", step, d.n)
 			}
 			e.restart(nil)
 			if !e.fake.Wait(patience, func() bool { return e.unhandled() == 0 }) {
@@ -92,14 +98,15 @@ func TestResumeAfterCrashAtEveryStep(t *testing.T) {
 	}
 }
 
-// press clicks Add under a message in channel C1.
+// press clicks Add for one size of a demo shoe (a variant: its parent
+// SHO-RUN-001 cannot go into a cart) under a message in channel C1.
 func press(t *testing.T, e *env, trigger string) {
 	t.Helper()
 	payload, _ := json.Marshal(map[string]any{
 		"type": "block_actions", "user": map[string]any{"id": "UANN", "username": "ann"}, "trigger_id": trigger,
 		"container": map[string]any{"type": "message", "message_ts": "1.2", "channel_id": "C1", "is_ephemeral": true},
 		"channel":   map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL(trigger),
-		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001|1", "value": "add|SHO-RUN-001|1", "block_id": "x"}},
+		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001-42|1", "value": "add|SHO-RUN-001-42|1", "block_id": "x"}},
 	})
 	resp := e.send("/slack/interactions", "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()))
 	if resp.StatusCode != 200 {

@@ -31,7 +31,7 @@ func addButton(m slackfake.Message, skip string) string {
 func TestChannelFlow(t *testing.T) {
 	e := newEnv(t, nil)
 	root := e.nextTS()
-	e.postEvent(mention("UANN", "C1", root, "", "running shoes"))
+	e.postEvent(mention("UANN", "C1", root, "", "headphones")) // no variants: one press adds
 
 	cards := e.waitFor("C1", root, "product cards", func(m slackfake.Message) bool { return addButton(m, "") != "" })
 	if cards.ThreadTS != root {

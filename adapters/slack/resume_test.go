@@ -103,7 +103,7 @@ func TestResumeButtonAndCommand(t *testing.T) {
 		"type": "block_actions", "user": map[string]any{"id": "UANN", "username": "ann"}, "trigger_id": "t1",
 		"container": map[string]any{"type": "message", "message_ts": "1.2", "channel_id": "C1", "is_ephemeral": true},
 		"channel":   map[string]any{"id": "C1"}, "response_url": e.fake.ResponseURL("t1"),
-		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001|1", "value": "add|SHO-RUN-001|1", "block_id": "x"}},
+		"actions": []map[string]any{{"type": "button", "action_id": "add|SHO-RUN-001-42|1", "value": "add|SHO-RUN-001-42|1", "block_id": "x"}},
 	})
 	resp := e.send("/slack/interactions", "application/x-www-form-urlencoded", []byte(url.Values{"payload": {string(payload)}}.Encode()))
 	if resp.StatusCode != 200 {
@@ -191,7 +191,7 @@ func TestResumePrunes(t *testing.T) {
 func TestCartMessageSurvivesRestart(t *testing.T) {
 	e := newEnv(t, nil)
 	root := e.nextTS()
-	e.postEvent(mention("UANN", "C1", root, "", "running shoes"))
+	e.postEvent(mention("UANN", "C1", root, "", "headphones")) // no variants: one press adds
 	cards := e.waitFor("C1", root, "product cards", func(m slackfake.Message) bool { return addButton(m, "") != "" })
 	first := addButton(cards, "")
 	e.press("UANN", cards, first)

@@ -88,7 +88,7 @@ func newEngineChat(t *testing.T, db *bun.DB, crash func(string) bool) *web.Chat 
 // status.
 func postAdd(t *testing.T, h http.Handler, session, key string, want int) []byte {
 	t.Helper()
-	body := `{"session":"` + session + `","action":"add|SHO-RUN-001|2"}`
+	body := `{"session":"` + session + `","action":"add|SHO-RUN-001-42|2"}`
 	r := httptest.NewRequest(http.MethodPost, "/api/chat", strings.NewReader(body))
 	r.Header.Set("Idempotency-Key", key)
 	w := httptest.NewRecorder()
