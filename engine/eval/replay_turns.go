@@ -152,7 +152,18 @@ func applyCall(cart map[string]int, c catalog.ToolCall, ms []catalog.Message) {
 	a.SKU = strings.TrimSpace(a.SKU)
 	switch c.Name {
 	case "add_to_cart":
-		cart[a.SKU] += max(a.Quantity, 1)
+		// What was added, from the result: options may have chosen a
+		// variant of the SKU asked for, and a product with variants may
+		// have answered with a question instead.
+		var res struct {
+			Added *struct {
+				SKU string `json:"sku"`
+				Qty int    `json:"qty"`
+			} `json:"added"`
+		}
+		if ms := resultOf(c.ID, ms); len(ms) == 1 && json.Unmarshal([]byte(ms[0].Content), &res) == nil && res.Added != nil {
+			cart[res.Added.SKU] += max(res.Added.Qty, 1)
+		}
 	case "update_cart_item":
 		if a.Quantity <= 0 {
 			delete(cart, a.SKU)
