@@ -21,6 +21,7 @@ import (
 // the new quantity is within stock and MaxCartQuantity.
 const addItemSQL = `INSERT INTO cart_items (cart_id, product_id, quantity, added_by)
 SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.variant_count = 0 AND p.stock >= ?
+AND (p.parent_id IS NULL OR EXISTS (SELECT 1 FROM products AS pp WHERE pp.id = p.parent_id AND pp.active))
 ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = cart_items.quantity + excluded.quantity
 WHERE cart_items.quantity + excluded.quantity <= ? AND EXISTS (
 	SELECT 1 FROM products AS q WHERE q.id = excluded.product_id AND q.active
@@ -31,6 +32,7 @@ RETURNING quantity`
 // sold and has that many in stock.
 const setItemSQL = `INSERT INTO cart_items (cart_id, product_id, quantity, added_by)
 SELECT ?, p.id, ?, ? FROM products AS p WHERE p.sku = ? AND p.active AND p.variant_count = 0 AND p.stock >= ?
+AND (p.parent_id IS NULL OR EXISTS (SELECT 1 FROM products AS pp WHERE pp.id = p.parent_id AND pp.active))
 ON CONFLICT (cart_id, product_id) DO UPDATE SET quantity = excluded.quantity
 RETURNING quantity`
 
@@ -122,7 +124,7 @@ func refusal(ctx context.Context, db bun.IDB, cartID int64, sku string, quantity
 		}
 		want += have
 	}
-	if !p.Active || p.Stock < want {
+	if !p.Active || p.Stock < want || !parentSold(ctx, db, p) {
 		return fmt.Errorf("catalog: %s: %w (%d available)", sku, ErrOutOfStock, availableOf(p))
 	}
 	return fmt.Errorf("catalog: set cart item: %w: quantity must be 0–%d", ErrInvalid, MaxCartQuantity)
@@ -152,4 +154,14 @@ func AddToCart(ctx context.Context, db bun.IDB, scope CartScope, sku string, qua
 		return nil, err
 	}
 	return GetCart(ctx, db, scope)
+}
+
+// parentSold reports whether a variant's parent is sold (not archived); a
+// product without a parent is.
+func parentSold(ctx context.Context, db bun.IDB, p *Product) bool {
+	if p.ParentID == nil {
+		return true
+	}
+	parent, err := GetProductByID(ctx, db, *p.ParentID)
+	return err == nil && parent.Active
 }

@@ -21,6 +21,8 @@ func ReserveStock(ctx context.Context, db bun.IDB, productID int64, n int) error
 		Set("sold_count = sold_count + ?", n).
 		Set("updated_at = ?", time.Now().UTC()).
 		Where("id = ?", productID).Where("active = ?", true).Where("stock >= ?", n).
+		// A variant of an archived product is not sold either.
+		Where("parent_id IS NULL OR parent_id IN (SELECT pp.id FROM products AS pp WHERE pp.active = ?)", true).
 		Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("catalog: reserve stock of product %d: %w", productID, err)

@@ -100,6 +100,22 @@ func TestParentCannotGoInACart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Archiving the product stops its variants' sales too, until it is
+		// restored: in carts and at checkout.
+		bob := customer(t, db, "web", "v2")
+		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(bob.ID), "TEE-RED-M", 1, bob.ID))
+		if err := catalog.SetProductActive(ctx, db, "TEE", false); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := order(t, db, bob, "archived-parent"); !errors.Is(err, catalog.ErrOutOfStock) {
+			t.Errorf("order a variant of an archived product: err = %v, want ErrOutOfStock", err)
+		}
+		if _, err := catalog.AddToCart(ctx, db, catalog.PersonalCart(c.ID), "TEE-RED-M", 1, c.ID); !errors.Is(err, catalog.ErrOutOfStock) {
+			t.Errorf("add a variant of an archived product: err = %v, want ErrOutOfStock", err)
+		}
+		if err := catalog.SetProductActive(ctx, db, "TEE", true); err != nil {
+			t.Fatal(err)
+		}
 		if o.Items[0].Options["size"] != "M" || o.Items[0].Options["colour"] != "Navy" {
 			t.Errorf("order line options = %v", o.Items[0].Options)
 		}
