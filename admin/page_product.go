@@ -202,7 +202,7 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 			s.renderError(w, r, verr)
 			return
 		case bad:
-			err = errors.New("Nothing was saved: fix the marked variant rows.")
+			err = errors.New("nothing was saved: fix the marked variant rows")
 		}
 		batch = vins
 	}
