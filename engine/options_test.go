@@ -11,7 +11,6 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
-	"shopbot/engine/tools/toolstest"
 	"shopbot/engine/view"
 )
 
@@ -68,7 +67,7 @@ func chatCart(t *testing.T, db *bun.DB, chat string) []string {
 func TestVariantPickerButtons(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
-		toolstest.SeedVariants(t, db)
+		catalogtest.SeedVariants(t, db)
 		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
@@ -158,7 +157,7 @@ func TestVariantPickerButtons(t *testing.T) {
 func TestOfflineOptionWords(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
-		toolstest.SeedVariants(t, db)
+		catalogtest.SeedVariants(t, db)
 		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
@@ -170,16 +169,21 @@ func TestOfflineOptionWords(t *testing.T) {
 			}
 			return ev
 		}
-		ev := say("add trail runner size 42", "w1")
-		if !strings.Contains(ev.done(), "Trail Runner (42)") {
-			t.Errorf("size 42: %q", ev.done())
-		}
-		ev = say("add trail runner", "w2")
+		ev := say("add trail runner", "w1")
 		if pk, buttons := pickerOf(ev); pk == nil || !reflect.DeepEqual(buttons, []string{"42=add|TRAIL-42|1", "43=add|TRAIL-43|1"}) {
 			t.Errorf("bare add: done %q, picker %v", ev.done(), buttons)
 		}
+		ev = say("add trail runner size 42", "w2")
+		if !strings.Contains(ev.done(), "Trail Runner (42)") {
+			t.Errorf("size 42: %q", ev.done())
+		}
 		if got := chatCart(t, db, "words"); !reflect.DeepEqual(got, []string{"TRAIL-42×1"}) {
 			t.Errorf("cart = %v", got)
+		}
+		// A list filtered by a size, then "add the first one": that size.
+		say("trail runner in size 43", "w3")
+		if ev = say("add the first one", "w4"); !strings.Contains(ev.done(), "Trail Runner (43)") {
+			t.Errorf("first of a size-43 list: %q", ev.done())
 		}
 	})
 }

@@ -43,6 +43,7 @@ func (t *plannerTurn) add(ctx context.Context, in intent.Intent) error {
 	if !ok {
 		return nil
 	}
+	t.fromList = slices.ContainsFunc(in.Refs, func(r intent.Ref) bool { return r.Pos != 0 })
 	for _, sku := range skus {
 		if err := t.addSKU(ctx, sku, in.Qty); err != nil {
 			return err

@@ -74,6 +74,10 @@ type plannerTurn struct {
 	// optionsOnly: the message named only options, so a product without
 	// any is not added as it is.
 	optionsOnly bool
+	// fromList: the add refers to a card of the last list ("the first
+	// one", or its name), so that list's option filter, if any ("running
+	// shoes in size 42"), chose the variant.
+	fromList bool
 }
 
 var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.Intent) error{

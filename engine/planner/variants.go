@@ -84,12 +84,17 @@ func (t *plannerTurn) preferVariants(cards []view.Card) []view.Card {
 // it is.
 func (t *plannerTurn) addCall(ctx context.Context, sku string, qty int) (tools.Result, error) {
 	args := map[string]any{"sku": sku, "quantity": max(qty, 1)}
-	if len(t.opts) == 0 {
+	opts := t.opts
+	if len(opts) == 0 && t.fromList {
+		// "running shoes in size 42", then "add the first one".
+		opts = t.s.State.ListedOptions(sku)
+	}
+	if len(opts) == 0 {
 		return t.call(ctx, "add_to_cart", args)
 	}
-	args["options"] = t.opts
+	args["options"] = opts
 	res, err := t.call(ctx, "add_to_cart", args)
-	if tools.IsNoOptions(err) && !t.optionsOnly {
+	if tools.IsNoOptions(err) && (len(t.opts) == 0 || !t.optionsOnly) {
 		delete(args, "options")
 		return t.call(ctx, "add_to_cart", args)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools/toolstest"
+	"shopbot/catalog/catalogtest"
 )
 
 // newVariantChat is a planner chat on the demo shop with the variant
@@ -16,7 +16,7 @@ import (
 func newVariantChat(t *testing.T, locale string) *plannerChat {
 	t.Helper()
 	c := newPlannerChat(t, locale)
-	toolstest.SeedVariants(t, c.e.db)
+	catalogtest.SeedVariants(t, c.e.db)
 	loads := 0
 	c.p.WithOptionVocab(func(ctx context.Context) (catalog.OptionVocab, error) {
 		loads++

@@ -39,9 +39,12 @@ func addToCartTool(d *Deps) Tool {
 			}
 			res, err := d.addSKU(ctx, s, a.SKU, a.Quantity)
 			if isNeedsVariant(err) {
-				// "running shoes in size 42", then "add the first one" (or
-				// its Add button): the list's filter chose the size.
-				a.Options = s.State.ListedOptions(a.SKU)
+				if s.Action != nil && s.Action.Kind == view.ActAdd {
+					// The Add button of a card in a list filtered by
+					// options ("running shoes in size 42"): the filter
+					// chose the size.
+					a.Options = s.State.ListedOptions(a.SKU)
+				}
 				return d.addOptions(ctx, s, a)
 			}
 			return res, err

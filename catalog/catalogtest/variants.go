@@ -1,4 +1,4 @@
-package toolstest
+package catalogtest
 
 import (
 	"context"
