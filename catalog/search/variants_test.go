@@ -20,11 +20,11 @@ func TestOptionCombos(t *testing.T) {
 		variant(100, 5, false, map[string]string{"Colour": "Red", "Size": "S"}), // inactive
 	}
 	got := search.OptionCombos(vs)
-	want := []string{"colour=navy", "colour=navy;size=m", "size=m"}
+	want := []string{"color=navy", "color=navy;size=m", "size=m"} // "Colour" folds to "color" (catalog.OptionName)
 	if !slices.Equal(got, want) {
 		t.Errorf("combos %q, want %q", got, want)
 	}
-	if k := search.OptionsKey(map[string]string{" SIZE ": "m", "colour": " NAVY"}); k != "colour=navy;size=m" {
+	if k := search.OptionsKey(map[string]string{" SIZE ": "m", "colour": " NAVY"}); k != "color=navy;size=m" {
 		t.Errorf("key %q", k)
 	}
 	if text := search.OptionText(vs); text != "Colour: Navy; Size: L, M; " {

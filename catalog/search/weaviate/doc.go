@@ -28,7 +28,7 @@
 //     its active variants in t_attrs. price_max is its dearest active
 //     variant (a price filter matches when [price, price_max] overlaps
 //     it); option_keys holds every subset of each in-stock variant's
-//     option values as search.OptionsKey ("colour=navy;size=42"), so an
+//     option values as search.OptionsKey ("color=navy;size=42"), so an
 //     Options filter is one key and needs one variant with all of them;
 //     option_price_keys joins those with the decimal prefixes of the
 //     variant's price, so Options with a price range asks for a variant
