@@ -21,6 +21,17 @@
 // cancel and refund (order_changes.go; units return to stock once, each
 // form's key makes a second click change nothing).
 //
+// Variants (variants.go): a product with options (size, colour…) is a
+// parent row plus one product row per variant (parent_id, its option
+// values), so carts, orders, stock and alerts work on a variant as on any
+// product, and a parent cannot go into a cart (ErrNeedsVariant). Every
+// write that touches variants ends with RollupParents, which recomputes
+// the parents' stock, sales and price range from their active variants in
+// the same transaction (on Postgres after locking the parents, last and
+// in id order). Option names fold their aliases (OptionName: Colour,
+// color and «цвет» are one). Lists and counts show listings: parents and
+// plain products.
+//
 // Settings (settings.go) are one type shared by the admin panel, which
 // validates and saves them, and the engine, which applies them to the
 // next turns; SettingsStore reads them over the process configuration's

@@ -36,6 +36,13 @@
 // that summary's fingerprint (lines, prices, contact, delivery, the
 // promo discount: checkout_promo.go).
 //
+// A product with variants (picker.go, variants.go): add_to_cart with
+// options that pick one variant in stock adds it; otherwise its result
+// carries a view.Picker for the next option, offering only values in
+// stock, whose last step's buttons add the variant itself. An Add pressed
+// on a card of a list filtered by options starts from those options
+// (State.ListedOptions). search_products passes options to the search.
+//
 // The listing tools (search_products, get_similar_products,
 // get_top_selling_products, get_order_status without a number) take an
 // offset and remember the list they showed in State.Listing, with where
