@@ -139,11 +139,11 @@ func (w *optionWords) valueAt(toks []string, at, i int) (name int, label string,
 }
 
 // sameGroup tells whether options i and j are one option spelt two ways
-// by different products ("color" and "colour"): a value of both is no
-// ambiguity, and add_to_cart finds the option holding it on the product.
+// by different products ("color" and "colour", catalog.OptionName): a
+// value of both is no ambiguity, and add_to_cart finds the option holding
+// it on the product.
 func (w *optionWords) sameGroup(i, j int) bool {
-	g := nameGroup(strings.ToLower(w.names[i]))
-	return g >= 0 && g == nameGroup(strings.ToLower(w.names[j]))
+	return catalog.OptionName(w.names[i]) == catalog.OptionName(w.names[j])
 }
 
 func equalToks(a, b []string) bool {
