@@ -29,8 +29,8 @@
 // routes.go is the one list of every HTTP route of the process: probes,
 // /metrics, the web chat API, the Telegram webhook and Slack's Events API
 // endpoints (when configured; shopper traffic answers 503 until startup
-// has finished) and the merchant panel's pages and actions, whose handlers
-// come from admin.Server.Handlers.
+// has finished); the merchant panel mounts its own table
+// (admin.Server.Routes).
 //
 // The HTTP server bounds every connection (serve.go newHTTPServer):
 // headers within 10 s and 64 KB, the body within a minute, the response

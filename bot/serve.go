@@ -72,7 +72,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	chat := web.New(eng, log)
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
-		admin: adm.Handlers(), chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
+		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
