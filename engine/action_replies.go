@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -30,7 +31,7 @@ func (e *Engine) categoryPath(ctx context.Context, arg string) (string, error) {
 
 // showCategories answers a category button that leads nowhere: the reason,
 // and the top-level categories as buttons.
-func (e *Engine) showCategories(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, why messageKey) error {
+func (e *Engine) showCategories(ctx context.Context, s *session.Session, sink Sink, rec *recorder, why messageKey) error {
 	out := e.actionTool(ctx, s, rec, "get_categories", "{}")
 	if out.err == nil {
 		if err := emitResult(ctx, sink, out.res); err != nil {
@@ -41,7 +42,7 @@ func (e *Engine) showCategories(ctx context.Context, s *tools.Session, sink Sink
 }
 
 // say answers with one of the engine's messages and records it.
-func (e *Engine) say(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, key messageKey) error {
+func (e *Engine) say(ctx context.Context, s *session.Session, sink Sink, rec *recorder, key messageKey) error {
 	msg := engineMessage(s.Locale, key)
 	rec.assistant(msg)
 	return sendText(ctx, sink, msg)
@@ -52,7 +53,7 @@ func (e *Engine) say(ctx context.Context, s *tools.Session, sink Sink, rec *reco
 // the press used to end silently, the words go only in EventDone, the
 // whole answer for adapters that render one reply (web, Slack with nothing
 // streamed): chat adapters render the result and need no second message.
-func (e *Engine) sayAfter(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, kind view.ActionKind, res tools.Result) error {
+func (e *Engine) sayAfter(ctx context.Context, s *session.Session, sink Sink, rec *recorder, kind view.ActionKind, res tools.Result) error {
 	if msg, ok := pickerReply(s.Locale, res); ok && (kind == view.ActAdd || kind == view.ActOption) {
 		rec.assistant(msg)
 		if res.Cart == nil && !tools.OutOfStock(res) {

@@ -9,22 +9,23 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/planner"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
 // runPlanner answers with the offline planner: no model, same tools.
-func (e *Engine) runPlanner(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+func (e *Engine) runPlanner(ctx context.Context, s *session.Session, sink Sink, rec *recorder) error {
 	return e.answerOffline(ctx, s, sink, rec, s.Text)
 }
 
-func (e *Engine) answerOffline(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, text string) error {
+func (e *Engine) answerOffline(ctx context.Context, s *session.Session, sink Sink, rec *recorder, text string) error {
 	plan, err := e.planner.Answer(ctx, s, text)
 	return e.emitPlan(ctx, s, sink, rec, plan, err)
 }
 
 // emitPlan records the planner's calls and sends its answer.
-func (e *Engine) emitPlan(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, plan planner.Plan, err error) error {
+func (e *Engine) emitPlan(ctx context.Context, s *session.Session, sink Sink, rec *recorder, plan planner.Plan, err error) error {
 	if err != nil {
 		return err
 	}
@@ -64,7 +65,7 @@ func (e *Engine) emitPlan(ctx context.Context, s *tools.Session, sink Sink, rec 
 // one tool call (checkout goes through the planner's step-by-step flow).
 // Every press ends in a non-empty answer (action_replies.go), whatever the
 // client put in the action.
-func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+func (e *Engine) runAction(ctx context.Context, s *session.Session, sink Sink, rec *recorder) error {
 	a := *s.Action
 	ru := strings.HasPrefix(s.Locale, "ru")
 	switch a.Kind {
@@ -123,7 +124,7 @@ func (e *Engine) runAction(ctx context.Context, s *tools.Session, sink Sink, rec
 }
 
 // actionTool runs and records the tool call of a button press.
-func (e *Engine) actionTool(ctx context.Context, s *tools.Session, rec *recorder, name, args string) toolOutcome {
+func (e *Engine) actionTool(ctx context.Context, s *session.Session, rec *recorder, name, args string) toolOutcome {
 	call := catalog.ToolCall{ID: "btn_" + strconv.Itoa(len(rec.msgs)), Name: name, Arguments: args}
 	rec.toolCalls([]catalog.ToolCall{call})
 	out := e.runTool(ctx, s, call)

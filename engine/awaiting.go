@@ -2,8 +2,7 @@ package engine
 
 import (
 	"context"
-
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // Awaiting is what checkout waits for from the shopper: a contact detail
@@ -31,7 +30,7 @@ const (
 // the state is the one the turn's tools left (and the one it persists).
 type awaitingSink struct {
 	Sink
-	s *tools.Session
+	s *session.Session
 }
 
 func (a awaitingSink) Send(ctx context.Context, ev Event) error {

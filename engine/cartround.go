@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -14,7 +15,7 @@ import (
 // more after all of them; the last cart-bearing result shows it (and the
 // model reads it in each changed result), the earlier ones show none, so
 // the reply ends with the cart as the round left it.
-func (e *Engine) latestCart(ctx context.Context, s *tools.Session, outs []toolOutcome) {
+func (e *Engine) latestCart(ctx context.Context, s *session.Session, outs []toolOutcome) {
 	last, n := -1, 0
 	for i := range outs {
 		if outs[i].err == nil && outs[i].res.Cart != nil {

@@ -46,7 +46,7 @@
 // change, the order, the saved contact, a handoff — commits in its own
 // short transaction together with a row of the effects journal, made by
 // the tool (engine/tools, effects.go); the engine gives each turn its
-// tools.Journal (the turn key is the conversation id plus the turn's
+// session.Journal (the turn key is the conversation id plus the turn's
 // DedupKey: web Idempotency-Key, Telegram update id, Slack event id,
 // console line). A turn run again after a crash (a web retry, an inbox
 // resumed at start) makes the same calls, finds their rows and skips them,
@@ -71,7 +71,7 @@
 //
 // The tools live in engine/tools, one file each, behind a Toolbox that
 // validates their arguments against strict JSON schemas; identity and
-// cart scope come from the tools.Session the engine builds, never from
+// cart scope come from the session.Session the engine builds, never from
 // arguments, and tools.ModelMessage is the one place an outcome becomes
 // what the model reads. The model is an llm.Model (engine/llm owns the
 // interface and its request and response types); engine/openai implements

@@ -2,8 +2,7 @@ package engine
 
 import (
 	"context"
-
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // The turn's side of the effects journal: the tools journal each effect
@@ -13,10 +12,10 @@ import (
 
 // stoppableSink drops a crashed turn's events, as a dead process would
 // send none (only used with Config.Crash).
-func stoppableSink(sink Sink, j *tools.Journal) Sink {
+func stoppableSink(sink Sink, j *session.Journal) Sink {
 	return SinkFunc(func(ctx context.Context, ev Event) error {
 		if j.Stopped() {
-			return tools.ErrCrashed
+			return session.ErrCrashed
 		}
 		return sink.Send(ctx, ev)
 	})

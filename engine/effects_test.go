@@ -17,7 +17,7 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -214,7 +214,7 @@ func (r *crashRig) run(t *testing.T, sc crashScenario, user string, crashAt int)
 	_, err := r.handle(user, sc.text, "k")
 	steps := r.disarm()
 	if crashAt > 0 {
-		if !errors.Is(err, tools.ErrCrashed) {
+		if !errors.Is(err, session.ErrCrashed) {
 			t.Fatalf("%s: crash at %d of %v: err = %v", user, crashAt, steps, err)
 		}
 		ev, err := r.handle(user, sc.text, "k")
@@ -293,7 +293,7 @@ func TestSweepAndPrune(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.arm(2) // after the handoff's commit
-		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, tools.ErrCrashed) {
+		if _, err := r.handle("sweep-1", "a person", "k"); !errors.Is(err, session.ErrCrashed) {
 			t.Fatalf("err = %v, want ErrCrashed", err)
 		}
 		r.disarm()

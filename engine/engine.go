@@ -15,6 +15,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/engine/llm"
 	"shopbot/engine/planner"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 )
 
@@ -203,7 +204,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 	outcome, err := e.handle(ctx, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
-	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, tools.ErrCrashed) {
+	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, session.ErrCrashed) {
 		e.log.ErrorContext(ctx, "turn failed", "channel", t.Channel, "chat_id", t.ChatID, "err", err)
 		_ = sink.Send(ctx, Event{Kind: EventError, Text: engineMessage(t.Locale, msgSorry)})
 	}
@@ -268,7 +269,7 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	s.State.MarkDone(t.DedupKey) // saved with the turn
 	outcome, err = e.respond(ctx, s, sink, rec)
 	if s.Journal.Stopped() || s.Journal.Step("persist") != nil {
-		return "crashed", tools.ErrCrashed // nothing more is written
+		return "crashed", session.ErrCrashed // nothing more is written
 	}
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)
@@ -278,7 +279,7 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 }
 
 // respond picks who answers: buttons and the planner need no model.
-func (e *Engine) respond(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) (string, error) {
+func (e *Engine) respond(ctx context.Context, s *session.Session, sink Sink, rec *recorder) (string, error) {
 	if s.Action != nil {
 		return "action", e.runAction(ctx, s, sink, rec)
 	}
@@ -302,7 +303,7 @@ func (e *Engine) respond(ctx context.Context, s *tools.Session, sink Sink, rec *
 }
 
 // openSession resolves who is talking, where, and the conversation's memory.
-func (e *Engine) openSession(ctx context.Context, t Turn) (*tools.Session, error) {
+func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, error) {
 	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
 		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
 	})
@@ -320,13 +321,13 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*tools.Session, error
 	if t.DedupKey == "" {
 		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
 	}
-	s := &tools.Session{
+	s := &session.Session{
 		Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID, Locale: t.Locale,
 		Text: t.Text, Action: t.Action, DedupKey: t.DedupKey,
 		Customer: c, Conversation: conv, Scope: scope,
-		State: tools.LoadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
+		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
 	}
-	s.Journal = tools.NewJournal(s, e.cfg.Crash)
+	s.Journal = session.NewJournal(s, e.cfg.Crash)
 	if t.Text != "" {
 		s.State.Lang = s.Lang()
 	}
@@ -335,7 +336,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*tools.Session, error
 
 // persist writes the turn's messages and the conversation state in one
 // transaction (shared with other turns finishing at the same time).
-func (e *Engine) persist(ctx context.Context, s *tools.Session, rec *recorder) error {
+func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
 	var at time.Time
 	err := e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {

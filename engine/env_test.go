@@ -6,6 +6,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog/catalogtest"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/tools/toolstest"
 )
@@ -16,7 +17,7 @@ type testEnv struct {
 	db      *bun.DB
 	deps    *tools.Deps
 	tools   *tools.Toolbox
-	session *tools.Session
+	session *session.Session
 }
 
 // fixedNow is the clock of engine tests.
@@ -34,7 +35,7 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 }
 
 // newTestSession is a personal session of a shopper on channel.
-func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
+func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *session.Session {
 	t.Helper()
 	return toolstest.Session(t, db, channel, userID)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -27,7 +28,7 @@ var (
 // price when no product is listed to correct it from, that the price could
 // not be checked and is not to be relied on. (The answer has already
 // streamed, so a made-up price is corrected after it, not cut out.)
-func (e *Engine) checkFacts(ctx context.Context, s *tools.Session, answer string, results []tools.Result) string {
+func (e *Engine) checkFacts(ctx context.Context, s *session.Session, answer string, results []tools.Result) string {
 	prices, skus := priceRE.FindAllString(answer, -1), skuRE.FindAllString(answer, -1)
 	if len(prices) == 0 && len(skus) == 0 {
 		return "" // nothing to check: no query on the hot path
@@ -121,7 +122,7 @@ func known(results []tools.Result) (map[int64]bool, map[string]bool, []view.Card
 
 // shownProducts loads the products on screen from earlier turns, which
 // the model may legitimately mention again.
-func (e *Engine) shownProducts(ctx context.Context, s *tools.Session) []catalog.Product {
+func (e *Engine) shownProducts(ctx context.Context, s *session.Session) []catalog.Product {
 	skus := append([]string(nil), s.State.Shown...)
 	if s.State.Focus != "" {
 		skus = append(skus, s.State.Focus)

@@ -7,12 +7,12 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // modelMessages builds the request messages: the system prompt, a bounded
 // window of earlier turns, and the shopper's new message.
-func (e *Engine) modelMessages(ctx context.Context, s *tools.Session, rec *recorder) ([]llm.ChatMessage, error) {
+func (e *Engine) modelMessages(ctx context.Context, s *session.Session, rec *recorder) ([]llm.ChatMessage, error) {
 	sys, err := e.systemPrompt(ctx, s)
 	if err != nil {
 		return nil, err

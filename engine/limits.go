@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // ChatLocker serializes the turns of one chat across processes.
@@ -61,7 +61,7 @@ func (c *chatLocks) lock(key string) func() {
 // behind), so a busy shop takes the single write slot once for many
 // counts, not once each (+10 % turns/s with 100 conversations).
 // Ended counters are pruned with the effects journal (prune.go).
-func (e *Engine) allowTurn(ctx context.Context, s *tools.Session) (bool, error) {
+func (e *Engine) allowTurn(ctx context.Context, s *session.Session) (bool, error) {
 	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
 	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
 	if !e.hits.group { // Postgres: one statement, no transaction around it
@@ -82,7 +82,7 @@ func (e *Engine) allowTurn(ctx context.Context, s *tools.Session) (bool, error) 
 
 // overTokenBudget reports whether the customer used up today's model
 // tokens (counted on the customer row, so it holds across replicas).
-func (e *Engine) overTokenBudget(s *tools.Session) bool {
+func (e *Engine) overTokenBudget(s *session.Session) bool {
 	return s.Customer.TokensToday(tokenDay(s.Now)) >= e.cfg.DailyTokens
 }
 

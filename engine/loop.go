@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 )
 
@@ -15,7 +16,7 @@ import (
 // run the tools it asks for (concurrently, at most MaxToolCalls of a reply;
 // toolcap.go) → feed the results back → repeat until it answers in text,
 // at most MaxRounds calls.
-func (e *Engine) runModel(ctx context.Context, s *tools.Session, sink Sink, rec *recorder) error {
+func (e *Engine) runModel(ctx context.Context, s *session.Session, sink Sink, rec *recorder) error {
 	msgs, err := e.modelMessages(ctx, s, rec)
 	if err != nil {
 		return err
@@ -79,7 +80,7 @@ func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) 
 
 // finish completes a model turn: facts in the text are checked against the
 // tool results, corrections appended, and the full answer sent.
-func (e *Engine) finish(ctx context.Context, s *tools.Session, sink Sink, answer string, results []tools.Result) error {
+func (e *Engine) finish(ctx context.Context, s *session.Session, sink Sink, answer string, results []tools.Result) error {
 	if strings.TrimSpace(answer) == "" {
 		answer = engineMessage(s.Locale, msgEmptyAnswer)
 		if err := sink.Send(ctx, Event{Kind: EventText, Text: answer}); err != nil {
@@ -109,15 +110,15 @@ type toolOutcome struct {
 // time. Each call works on its
 // own copy of the conversation state; afterwards the state of the last
 // call that changed it (in call order) is kept, so calls never race.
-func (e *Engine) runTools(ctx context.Context, s *tools.Session, calls []catalog.ToolCall) []toolOutcome {
+func (e *Engine) runTools(ctx context.Context, s *session.Session, calls []catalog.ToolCall) []toolOutcome {
 	before := s.State.Encode()
 	outs := make([]toolOutcome, len(calls))
-	states := make([]*tools.State, len(calls))
+	states := make([]*session.State, len(calls))
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, maxParallelTools)
 	for i, call := range calls {
 		cs := *s
-		cs.State = tools.LoadState(before)
+		cs.State = session.LoadState(before)
 		states[i] = cs.State
 		wg.Add(1)
 		go func() {
@@ -136,7 +137,7 @@ func (e *Engine) runTools(ctx context.Context, s *tools.Session, calls []catalog
 	return outs
 }
 
-func (e *Engine) runTool(ctx context.Context, s *tools.Session, call catalog.ToolCall) toolOutcome {
+func (e *Engine) runTool(ctx context.Context, s *session.Session, call catalog.ToolCall) toolOutcome {
 	start := time.Now()
 	res, err := e.tools.Call(ctx, s, call.Name, call.Arguments)
 	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -15,7 +16,7 @@ import (
 // A valid choice runs add_to_cart with those options, recorded like any
 // button's call, which answers with the next step or adds the variant.
 // A forged or stale button gets a polite answer and changes nothing.
-func (e *Engine) runOption(ctx context.Context, s *tools.Session, sink Sink, rec *recorder, a view.Action) error {
+func (e *Engine) runOption(ctx context.Context, s *session.Session, sink Sink, rec *recorder, a view.Action) error {
 	p, err := catalog.GetProduct(ctx, e.cfg.DB, a.SKU)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return e.say(ctx, s, sink, rec, msgNoSuchProduct)

@@ -8,7 +8,7 @@ import (
 	"text/template"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 //go:embed prompts/*.tmpl
@@ -31,7 +31,7 @@ type promptData struct {
 }
 
 // systemPrompt renders the system message for a session.
-func (e *Engine) systemPrompt(ctx context.Context, s *tools.Session) (string, error) {
+func (e *Engine) systemPrompt(ctx context.Context, s *session.Session) (string, error) {
 	d := promptData{
 		ShopName: e.cfg.ShopName, Channel: s.Channel, Shared: s.Scope.Shared(),
 		Today: s.Now.Format("Monday, 2 January 2006"), Currency: s.Currency,

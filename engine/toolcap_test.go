@@ -19,6 +19,7 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 )
 
@@ -145,7 +146,7 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 		Name: "wait", Description: "waits", Schema: map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 			"n": map[string]any{"type": "integer", "description": "", "minimum": 0, "maximum": 100},
 		}},
-		Run: func(ctx context.Context, s *tools.Session, raw json.RawMessage) (tools.Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (tools.Result, error) {
 			mu.Lock()
 			active++
 			peak = max(peak, active)
@@ -169,7 +170,7 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 		calls[i] = catalog.ToolCall{ID: "c" + strconv.Itoa(i), Name: "wait", Arguments: `{"n":` + strconv.Itoa(i) + `}`}
 	}
 	done := make(chan []toolOutcome)
-	go func() { done <- e.runTools(context.Background(), &tools.Session{State: &tools.State{}}, calls) }()
+	go func() { done <- e.runTools(context.Background(), &session.Session{State: &session.State{}}, calls) }()
 	<-full // maxParallelTools calls are running at once
 	close(release)
 	outs := <-done

@@ -14,7 +14,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/engine"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // dying is the real engine crashed at its n-th step (engine.Config.Crash);
@@ -42,7 +42,7 @@ func (d *dying) crash(step string) bool {
 
 func (d *dying) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) error {
 	err := d.eng.Handle(ctx, t, sink)
-	if errors.Is(err, tools.ErrCrashed) {
+	if errors.Is(err, session.ErrCrashed) {
 		<-ctx.Done()
 		return ctx.Err()
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -50,9 +51,9 @@ func (t *plannerTurn) deliveryChoice(ctx context.Context, in intent.Intent) erro
 // ChooseDelivery answers a delivery button: arg is the method's id among
 // those the checkout offered. A button of an older offer shows the
 // checkout's current step instead.
-func (p *Planner) ChooseDelivery(ctx context.Context, s *tools.Session, arg string) (Plan, error) {
+func (p *Planner) ChooseDelivery(ctx context.Context, s *session.Session, arg string) (Plan, error) {
 	if s.State == nil {
-		s.State = &tools.State{}
+		s.State = &session.State{}
 	}
 	t := &plannerTurn{p: p, s: s, lang: s.Lang()}
 	args := map[string]any{}

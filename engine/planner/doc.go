@@ -13,7 +13,7 @@
 //
 // It follows the conversation through the session State: the cards last
 // shown (their titles, prices and ratings) and the list that showed
-// them (tools.Listing: a search, a category, products like one, best
+// them (session.Listing: a search, a category, products like one, best
 // sellers, orders). References resolve against them (the intent package
 // reads them, resolve in planner.go turns them into SKUs); "show more"
 // and the More button (Planner.More) run the same list from the next

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/clip"
+	"shopbot/catalog/search/analysis"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
@@ -150,7 +151,7 @@ func (t *plannerTurn) refuse(context.Context, intent.Intent) error {
 }
 
 func (t *plannerTurn) human(ctx context.Context, in intent.Intent) error {
-	reason := strings.TrimSpace(clip.Runes(tools.CleanText(in.Value), 400))
+	reason := strings.TrimSpace(clip.Runes(analysis.CleanText(in.Value), 400))
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}

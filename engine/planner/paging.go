@@ -2,12 +2,13 @@ package planner
 
 // Planner turns that continue the conversation: the next page of the last
 // list (a search, a category, products like one, best sellers, orders;
-// tools.Listing), and contact details typed outside checkout.
+// session.Listing), and contact details typed outside checkout.
 import (
 	"context"
 	"errors"
 
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -16,7 +17,7 @@ import (
 // continues it: Offset is where the next page starts (the search found
 // got results from args.Offset on).
 func (t *plannerTurn) remember(args plannedSearch, total, got int) {
-	t.s.State.Listing = &tools.Listing{Kind: tools.SearchKind(args.Query, args.Category), Query: args.Query,
+	t.s.State.Listing = &session.Listing{Kind: tools.SearchKind(args.Query, args.Category), Query: args.Query,
 		Category: args.Category, MinPrice: args.MinPrice, MaxPrice: args.MaxPrice, Sort: args.Sort,
 		Options: args.Options, Offset: args.Offset + got, Total: total}
 }
@@ -40,13 +41,13 @@ func (t *plannerTurn) moreButton() {
 }
 
 // More answers a More button: the next page of the list its arg names
-// (tools.Listing.MoreArg). Only the session's current list continues, from
+// (session.Listing.MoreArg). Only the session's current list continues, from
 // where it stands: a button of an older list, or an arg a client made up,
 // is answered that the list has changed, and shows nothing of it; pressing
 // the same button twice shows the next page, never one already shown.
-func (p *Planner) More(ctx context.Context, s *tools.Session, arg string) (Plan, error) {
+func (p *Planner) More(ctx context.Context, s *session.Session, arg string) (Plan, error) {
 	if s.State == nil {
-		s.State = &tools.State{}
+		s.State = &session.State{}
 	}
 	t := &plannerTurn{p: p, s: s, lang: s.Lang()}
 	if !s.State.Listing.NamedBy(arg) {
@@ -72,24 +73,24 @@ func (t *plannerTurn) more(ctx context.Context, _ intent.Intent) error {
 		return nil
 	}
 	switch l.ListKind() {
-	case tools.ListSimilar:
+	case session.ListSimilar:
 		return t.morePage(ctx, l, "get_similar_products", map[string]any{"sku": l.SKU, "offset": l.Offset})
-	case tools.ListTop:
+	case session.ListTop:
 		args := map[string]any{"limit": listLimit, "offset": l.Offset}
 		if l.Category != "" {
 			args["category"] = l.Category
 		}
 		return t.morePage(ctx, l, "get_top_selling_products", args)
-	case tools.ListOrders:
+	case session.ListOrders:
 		return t.moreOrders(ctx, l)
 	}
 	return t.moreSearch(ctx, l)
 }
 
 // noMore says the list l has nothing past what was shown.
-func (t *plannerTurn) noMore(l *tools.Listing) {
+func (t *plannerTurn) noMore(l *session.Listing) {
 	switch l.ListKind() {
-	case tools.ListSearch, tools.ListCategory:
+	case session.ListSearch, session.ListCategory:
 		t.say(rNoMore, nil)
 	default:
 		t.say(rListEnd, nil)
@@ -99,7 +100,7 @@ func (t *plannerTurn) noMore(l *tools.Listing) {
 
 // morePage shows the next page of a list of products a tool remembers
 // itself (similar, best sellers).
-func (t *plannerTurn) morePage(ctx context.Context, l *tools.Listing, name string, args map[string]any) error {
+func (t *plannerTurn) morePage(ctx context.Context, l *session.Listing, name string, args map[string]any) error {
 	res, err := t.call(ctx, name, args)
 	if err != nil {
 		return t.fail(err)
@@ -116,7 +117,7 @@ func (t *plannerTurn) morePage(ctx context.Context, l *tools.Listing, name strin
 
 // moreSearch shows the next page of a search or a category: the same
 // query and filters, from the remembered offset.
-func (t *plannerTurn) moreSearch(ctx context.Context, l *tools.Listing) error {
+func (t *plannerTurn) moreSearch(ctx context.Context, l *session.Listing) error {
 	args := plannedSearch{Query: l.Query, Category: l.Category, MinPrice: l.MinPrice, MaxPrice: l.MaxPrice,
 		Sort: l.Sort, Options: l.Options, Limit: listLimit, Offset: l.Offset}
 	res, err := t.call(ctx, "search_products", args)
@@ -144,7 +145,7 @@ func (t *plannerTurn) moreSearch(ctx context.Context, l *tools.Listing) error {
 }
 
 // moreOrders shows the next page of the shopper's orders.
-func (t *plannerTurn) moreOrders(ctx context.Context, l *tools.Listing) error {
+func (t *plannerTurn) moreOrders(ctx context.Context, l *session.Listing) error {
 	res, err := t.call(ctx, "get_order_status", map[string]any{"offset": l.Offset})
 	if err != nil {
 		return t.fail(err)

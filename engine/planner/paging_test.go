@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -17,7 +18,7 @@ import (
 type pagingChat struct {
 	sh *tableShop
 	p  *Planner
-	s  *tools.Session
+	s  *session.Session
 	n  int
 }
 
@@ -142,7 +143,7 @@ func TestPagingEveryListKind(t *testing.T) {
 		}
 		first := Plan{Results: []tools.Result{res}, Buttons: res.Buttons}
 		got := c.pageOn(t, first, byButton(c))
-		if c.s.State.Listing.ListKind() != tools.ListCategory || len(got) != c.s.State.Listing.Total {
+		if c.s.State.Listing.ListKind() != session.ListCategory || len(got) != c.s.State.Listing.Total {
 			t.Fatalf("paged %d, listing %+v", len(got), c.s.State.Listing)
 		}
 	})
@@ -162,7 +163,7 @@ func TestPagingEveryListKind(t *testing.T) {
 		c := newPagingChat(t, sh, "ru")
 		first := c.say(t, "что у вас сейчас популярно")
 		got := c.pageOn(t, first, byText(c, "дальше"))
-		if len(got) <= listLimit || c.s.State.Listing.ListKind() != tools.ListTop {
+		if len(got) <= listLimit || c.s.State.Listing.ListKind() != session.ListTop {
 			t.Fatalf("popular paged %d", len(got))
 		}
 		end := c.say(t, "ещё")
@@ -194,7 +195,7 @@ func TestPagingEveryListKind(t *testing.T) {
 }
 
 // placeOrder places an order of one book for the session's shopper.
-func placeOrder(t *testing.T, sh *tableShop, s *tools.Session, i int) string {
+func placeOrder(t *testing.T, sh *tableShop, s *session.Session, i int) string {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := catalog.AddToCart(ctx, sh.db, s.Scope, "BOO-FIC-001", 1, s.Customer.ID); err != nil {
@@ -289,7 +290,7 @@ func TestPagingMoreButtonOnlyWhenMoreRemain(t *testing.T) {
 
 // TestMorePhrases: only clear paging phrases continue a list.
 func TestMorePhrases(t *testing.T) {
-	st := &tools.State{Shown: []string{"A", "B"}, Focus: "A"}
+	st := &session.State{Shown: []string{"A", "B"}, Focus: "A"}
 	for _, text := range []string{"more", "show more", "next", "next page", "ещё", "еще", "покажи ещё",
 		"следующая страница", "дальше", "more please", "any others?", "show me more options"} {
 		if in := intent.Parse(text, "", st); in.Kind != intent.IntentMore {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -46,9 +47,9 @@ type PlannedCall struct {
 // product, not enough stock, a bad phone number) are answered politely; an
 // internal failure is returned as an error, with the calls made so far in
 // the plan for the transcript.
-func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Plan, error) {
+func (p *Planner) Answer(ctx context.Context, s *session.Session, text string) (Plan, error) {
 	if s.State == nil {
-		s.State = &tools.State{}
+		s.State = &session.State{}
 	}
 	in, err := p.readOptions(ctx, s, text, intent.Parse(text, s.Locale, s.State))
 	if err != nil {
@@ -66,7 +67,7 @@ func (p *Planner) Answer(ctx context.Context, s *tools.Session, text string) (Pl
 // plannerTurn is one Answer in progress.
 type plannerTurn struct {
 	p    *Planner
-	s    *tools.Session
+	s    *session.Session
 	lang string
 	plan Plan
 	err  error             // a reply that could not be rendered

@@ -19,6 +19,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/vectorizer"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/tools/toolstest"
 	"shopbot/engine/view"
@@ -135,7 +136,7 @@ func newTableShop(t *testing.T) *tableShop {
 }
 
 // session is a new shopper's.
-func (sh *tableShop) session(t *testing.T) *tools.Session {
+func (sh *tableShop) session(t *testing.T) *session.Session {
 	sh.n++
 	return toolstest.Session(t, sh.db, "web", fmt.Sprintf("table-%d", sh.n))
 }
@@ -197,7 +198,7 @@ func skusOf(cards []view.Card) []string {
 }
 
 // check runs one check line; it returns what is wrong, or "".
-func (sh *tableShop) check(t *testing.T, s *tools.Session, p Plan, line string, seen map[string]bool) string {
+func (sh *tableShop) check(t *testing.T, s *session.Session, p Plan, line string, seen map[string]bool) string {
 	key, arg, _ := strings.Cut(line, ":")
 	arg = strings.TrimSpace(arg)
 	cards := listed(p)
@@ -393,7 +394,7 @@ func cardIs(c view.Card, cond string) bool {
 	panic("unknown card condition " + cond)
 }
 
-func (sh *tableShop) checkCart(t *testing.T, s *tools.Session, want string) string {
+func (sh *tableShop) checkCart(t *testing.T, s *session.Session, want string) string {
 	cart, err := catalog.GetCart(context.Background(), sh.db, s.Scope)
 	if err != nil {
 		t.Fatal(err)

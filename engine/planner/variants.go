@@ -6,6 +6,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
@@ -29,7 +30,7 @@ func (p *Planner) WithOptionVocab(vocab OptionVocab) *Planner {
 }
 
 // readOptions moves the option words of text into in.Options.
-func (p *Planner) readOptions(ctx context.Context, s *tools.Session, text string, in intent.Intent) (intent.Intent, error) {
+func (p *Planner) readOptions(ctx context.Context, s *session.Session, text string, in intent.Intent) (intent.Intent, error) {
 	if p.vocab == nil || !intent.CouldNameOption(in.Kind, text) {
 		return in, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -25,7 +26,7 @@ func addToCartTool(d *Deps) Tool {
 			"quantity": integer("default 1", 1, catalog.MaxCartQuantity),
 			"options":  options(`e.g. {"size":"42"}`),
 		}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a addToCartArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -53,8 +54,8 @@ func addToCartTool(d *Deps) Tool {
 }
 
 // addSKU adds qty units of a product (or variant) to the cart.
-func (d *Deps) addSKU(ctx context.Context, s *Session, sku string, qty int) (Result, error) {
-	key := s.effects().effectKey("add", sku+"|"+strconv.Itoa(qty))
+func (d *Deps) addSKU(ctx context.Context, s *session.Session, sku string, qty int) (Result, error) {
+	key := s.Effects().EffectKey("add", sku+"|"+strconv.Itoa(qty))
 	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		return nil, w.AddToCart(ctx, s.Scope, sku, qty, s.Customer.ID)
 	})

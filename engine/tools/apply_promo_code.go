@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -23,7 +24,7 @@ func applyPromoCodeTool(d *Deps) Tool {
 			"code":   map[string]any{"type": "string", "maxLength": catalog.MaxPromoCodeLen},
 			"remove": map[string]any{"type": "boolean"},
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a applyPromoCodeArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -39,12 +40,12 @@ func applyPromoCodeTool(d *Deps) Tool {
 // applyPromoCode puts code on the session's cart. A code that cannot
 // apply is a ToolError naming the reason, and the cart keeps what it had;
 // a code waiting for the cart (under its minimum) is kept with a note.
-func applyPromoCode(ctx context.Context, d *Deps, s *Session, raw string) (Result, error) {
+func applyPromoCode(ctx context.Context, d *Deps, s *session.Session, raw string) (Result, error) {
 	code, err := catalog.NormalizePromoCode(raw)
 	if err != nil {
 		return Result{}, Errorf("%s", strings.TrimPrefix(err.Error(), catalog.ErrInvalid.Error()+": "))
 	}
-	key := s.effects().effectKey("promo", code)
+	key := s.Effects().EffectKey("promo", code)
 	_, err = d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		_, err := w.ApplyPromo(ctx, s.Scope, s.Customer.ID, code, d.now())
 		return nil, err
@@ -62,8 +63,8 @@ func applyPromoCode(ctx context.Context, d *Deps, s *Session, raw string) (Resul
 	return promoCart(ctx, d, s, map[string]any{"applied": code})
 }
 
-func removePromoCode(ctx context.Context, d *Deps, s *Session) (Result, error) {
-	_, err := d.apply(ctx, s, s.effects().effectKey("promo-remove", ""), func(ctx context.Context, w Writes) (*view.Notice, error) {
+func removePromoCode(ctx context.Context, d *Deps, s *session.Session) (Result, error) {
+	_, err := d.apply(ctx, s, s.Effects().EffectKey("promo-remove", ""), func(ctx context.Context, w Writes) (*view.Notice, error) {
 		return nil, w.RemovePromo(ctx, s.Scope)
 	})
 	if err != nil {
@@ -74,7 +75,7 @@ func removePromoCode(ctx context.Context, d *Deps, s *Session) (Result, error) {
 
 // promoCart is the result of a promo change: the cart as it is now, its
 // promo line (discount or note) included.
-func promoCart(ctx context.Context, d *Deps, s *Session, data map[string]any) (Result, error) {
+func promoCart(ctx context.Context, d *Deps, s *session.Session, data map[string]any) (Result, error) {
 	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err

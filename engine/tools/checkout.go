@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -81,7 +82,7 @@ func checkoutTool(d *Deps) Tool {
 			"delivery": str("delivery method name", 60),
 			"confirm":  map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a checkoutArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -91,7 +92,7 @@ func checkoutTool(d *Deps) Tool {
 	}
 }
 
-func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Result, error) {
+func runCheckout(ctx context.Context, d *Deps, s *session.Session, a checkoutArgs) (Result, error) {
 	if s.DedupKey == "" {
 		return Result{}, errors.New("engine: checkout: the turn has no dedup key, so the order cannot be idempotent")
 	}
@@ -147,10 +148,10 @@ func runCheckout(ctx context.Context, d *Deps, s *Session, a checkoutArgs) (Resu
 // resolveContact takes each field from the arguments, else from the
 // checkout in progress, else from the customer's saved contact, and
 // validates it. Valid fields are kept in the checkout state.
-func resolveContact(s *Session, a checkoutArgs) (ct checkoutContact, missing []string, invalid map[string]string) {
+func resolveContact(s *session.Session, a checkoutArgs) (ct checkoutContact, missing []string, invalid map[string]string) {
 	prev := s.State.Checkout
 	if prev == nil {
-		prev = &CheckoutState{}
+		prev = &session.CheckoutState{}
 	}
 	saved := s.Customer.Contact
 	fields := []struct {
@@ -164,7 +165,7 @@ func resolveContact(s *Session, a checkoutArgs) (ct checkoutContact, missing []s
 		{"address", a.Address, prev.Address, saved.Address, checkAddress, &ct.Address},
 	}
 	for _, f := range fields {
-		v := firstNonEmpty(CleanText(f.arg), CleanText(f.state), CleanText(f.saved))
+		v := firstNonEmpty(analysis.CleanText(f.arg), analysis.CleanText(f.state), analysis.CleanText(f.saved))
 		switch {
 		case v == "":
 			missing = append(missing, f.name)
@@ -187,12 +188,6 @@ func firstNonEmpty(vs ...string) string {
 		}
 	}
 	return ""
-}
-
-// CleanText turns control characters (newlines included) into spaces and
-// collapses runs of spaces: contact details are stored as plain text.
-func CleanText(s string) string {
-	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }
 
 func checkName(v string) string {
@@ -226,7 +221,7 @@ func checkAddress(v string) string {
 	return ""
 }
 
-func needDetails(s *Session, ct checkoutContact, missing []string, invalid map[string]string) Result {
+func needDetails(s *session.Session, ct checkoutContact, missing []string, invalid map[string]string) Result {
 	awaiting := ""
 	if len(missing) > 0 {
 		awaiting = missing[0]
@@ -238,7 +233,7 @@ func needDetails(s *Session, ct checkoutContact, missing []string, invalid map[s
 			}
 		}
 	}
-	s.State.Checkout = &CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
+	s.State.Checkout = &session.CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
 	return Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}
 }
 
@@ -301,7 +296,7 @@ func fingerprint(lines []fingerprintLine, ct checkoutContact, dl deliveryLine) s
 }
 
 // confirmProblem says why a confirmation cannot place the order, or "".
-func confirmProblem(s *Session, fp string) string {
+func confirmProblem(s *session.Session, fp string) string {
 	st := s.State.Checkout
 	switch {
 	case st == nil || st.Summary == "" || st.SummaryTurn == s.DedupKey:
@@ -314,9 +309,9 @@ func confirmProblem(s *Session, fp string) string {
 
 // showSummary saves the contact and asks the shopper to confirm the cart
 // as it is now; only a later turn can confirm it.
-func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (Result, error) {
+func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
-	key := s.effects().effectKey("contact", JSON(contact))
+	key := s.Effects().EffectKey("contact", JSON(contact))
 	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		return nil, w.SaveContact(ctx, s.Customer.ID, contact)
 	})
@@ -324,7 +319,7 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 		return Result{}, err
 	}
 	s.Customer.Contact = contact
-	st := &CheckoutState{
+	st := &session.CheckoutState{
 		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
 		Summary: fp, SummaryTurn: s.DedupKey, Delivery: dq.line().Name,
 	}
@@ -349,15 +344,15 @@ func showSummary(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, c
 		},
 		Cart: cv,
 		Buttons: []view.Button{
-			view.NewButton(s.Label(BtnConfirm), view.Action{Kind: view.ActConfirm}),
-			view.NewButton(s.Label(BtnEditCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(Label(s, BtnConfirm), view.Action{Kind: view.ActConfirm}),
+			view.NewButton(Label(s, BtnEditCart), view.Action{Kind: view.ActCart}),
 		},
 	}, nil
 }
 
 // refreshSummary shows the summary of the cart as it is now, after the
 // order transaction found it changed (reason says how).
-func refreshSummary(ctx context.Context, d *Deps, s *Session, ct checkoutContact, reason string) (Result, error) {
+func refreshSummary(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, reason string) (Result, error) {
 	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return Result{}, err
@@ -382,7 +377,7 @@ const orderEffect = "order"
 // summary: the cart may change between the check and the order (a shared
 // cart has several writers). The order's notice to the merchant is kept
 // in the journal with it and delivered after the commit.
-func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact, dq *deliveryQuote, fp, promo string) (*catalog.Order, error) {
+func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, dq *deliveryQuote, fp, promo string) (*catalog.Order, error) {
 	var order *catalog.Order
 	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
@@ -412,7 +407,7 @@ func placeConfirmed(ctx context.Context, d *Deps, s *Session, ct checkoutContact
 	return d.orders().OrderByKey(ctx, s.IdempotencyKey())
 }
 
-func orderPlaced(s *Session, o *catalog.Order) Result {
+func orderPlaced(s *session.Session, o *catalog.Order) Result {
 	s.State.Checkout = nil
 	return Result{
 		Data: checkoutData{Status: "placed", Order: &placedOrder{
@@ -424,7 +419,7 @@ func orderPlaced(s *Session, o *catalog.Order) Result {
 
 // orderStockError names the product that ran out between the summary and
 // the order; nothing was ordered.
-func orderStockError(ctx context.Context, d *Deps, s *Session, err error) error {
+func orderStockError(ctx context.Context, d *Deps, s *session.Session, err error) error {
 	cart, cerr := d.carts().Cart(ctx, s.Scope)
 	if cerr != nil {
 		return err

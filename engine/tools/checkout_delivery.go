@@ -8,6 +8,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -45,18 +47,10 @@ func (q *deliveryQuote) request() *catalog.DeliveryRequest {
 	return &catalog.DeliveryRequest{MethodID: q.MethodID, Country: q.Country}
 }
 
-// DeliveryChoice is a method offered at checkout, kept in the checkout
-// state so a later "the second one", "самовывоз" or a button resolves.
-type DeliveryChoice struct {
-	ID     int64  `json:"id"`
-	Name   string `json:"name"`
-	Pickup bool   `json:"pickup,omitempty"`
-}
-
 // checkoutDelivery picks the delivery for the checkout: a quote, or a
 // result that asks the shopper to choose (or says nothing fits), or
 // neither when the shop has no delivery methods.
-func checkoutDelivery(ctx context.Context, d *Deps, s *Session, cart *catalog.Cart, ct checkoutContact, asked string) (*deliveryQuote, *Result, error) {
+func checkoutDelivery(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, asked string) (*deliveryQuote, *Result, error) {
 	methods, err := d.deliveries().DeliveryMethods(ctx)
 	if err != nil || len(methods) == 0 {
 		return nil, nil, err
@@ -72,7 +66,7 @@ func checkoutDelivery(ctx context.Context, d *Deps, s *Session, cart *catalog.Ca
 		return nil, noDelivery(s, ct, country), nil
 	}
 	subtotal, _ := cart.Total()
-	choice := CleanText(asked)
+	choice := analysis.CleanText(asked)
 	if choice == "" && s.State.Checkout != nil {
 		choice = s.State.Checkout.Delivery
 	}
@@ -96,15 +90,15 @@ func checkoutDelivery(ctx context.Context, d *Deps, s *Session, cart *catalog.Ca
 }
 
 // askDelivery offers the fitting methods, each with a button.
-func askDelivery(s *Session, ct checkoutContact, fits []catalog.DeliveryMethod, subtotal int64, country, reason string) Result {
-	st := &CheckoutState{Awaiting: "delivery", Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
+func askDelivery(s *session.Session, ct checkoutContact, fits []catalog.DeliveryMethod, subtotal int64, country, reason string) Result {
+	st := &session.CheckoutState{Awaiting: "delivery", Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
 	data := checkoutData{Status: "choose_delivery", Reason: reason, Country: catalog.CountryName(country, s.Lang()),
 		Instruction: "ask the shopper which delivery method they want, then call checkout with delivery set to its name"}
 	var buttons []view.Button
 	for i, m := range fits {
 		o := deliveryOptionOf(i+1, &m, m.PriceFor(subtotal), s.Currency)
 		data.Delivery = append(data.Delivery, o)
-		st.Options = append(st.Options, DeliveryChoice{ID: m.ID, Name: m.Name, Pickup: m.Pickup})
+		st.Options = append(st.Options, session.DeliveryChoice{ID: m.ID, Name: m.Name, Pickup: m.Pickup})
 		buttons = append(buttons, view.NewButton(m.Name+" — "+o.Price, view.Action{Kind: view.ActDelivery, Arg: strconv.FormatInt(m.ID, 10)}))
 	}
 	s.State.Checkout = st
@@ -113,8 +107,8 @@ func askDelivery(s *Session, ct checkoutContact, fits []catalog.DeliveryMethod, 
 
 // noDelivery says no method reaches the address; the next message is
 // taken as another address.
-func noDelivery(s *Session, ct checkoutContact, country string) *Result {
-	s.State.Checkout = &CheckoutState{Awaiting: "address", Name: ct.Name, Phone: ct.Phone}
+func noDelivery(s *session.Session, ct checkoutContact, country string) *Result {
+	s.State.Checkout = &session.CheckoutState{Awaiting: "address", Name: ct.Name, Phone: ct.Phone}
 	where := "this address"
 	if country != "" {
 		where = catalog.CountryName(country, s.Lang())
@@ -129,7 +123,7 @@ func noDelivery(s *Session, ct checkoutContact, country string) *Result {
 // DeliveryButton resolves a delivery button (its Arg, the method id) to
 // the method's name among those the checkout offered; false for a button
 // the checkout in progress did not offer (an old message's).
-func DeliveryButton(st *State, arg string) (string, bool) {
+func DeliveryButton(st *session.State, arg string) (string, bool) {
 	if st == nil || st.Checkout == nil {
 		return "", false
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 )
 
 // A promo code at checkout. The summary shows the cart's code as it
@@ -42,7 +43,7 @@ func withPromoNote(reason string, c *catalog.Cart) string {
 
 // declinedPromo shows the cart without the code the order could not
 // redeem, once the shopper was told why.
-func declinedPromo(s *Session, c *catalog.Cart) {
+func declinedPromo(s *session.Session, c *catalog.Cart) {
 	st := s.State.Checkout
 	if st == nil || st.NoPromo == "" || c.Promo == nil || c.Promo.Code != st.NoPromo || c.Promo.Problem != nil {
 		return
@@ -54,9 +55,9 @@ func declinedPromo(s *Session, c *catalog.Cart) {
 
 // promoRefused answers an order that failed on its code: the summary
 // again, without the discount, saying why.
-func promoRefused(ctx context.Context, d *Deps, s *Session, ct checkoutContact, pe *catalog.PromoError) (Result, error) {
+func promoRefused(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, pe *catalog.PromoError) (Result, error) {
 	if s.State.Checkout == nil {
-		s.State.Checkout = &CheckoutState{}
+		s.State.Checkout = &session.CheckoutState{}
 	}
 	s.State.Checkout.NoPromo, s.State.Checkout.NoPromoReason = pe.Code, pe.Msg
 	return refreshSummary(ctx, d, s, ct, "no order was placed: "+pe.Msg+

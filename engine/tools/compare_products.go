@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -33,7 +34,7 @@ func compareProductsTool(d *Deps) Tool {
 				"items": sku(), "minItems": 2, "maxItems": 5, "uniqueItems": true,
 			},
 		}, "skus"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a compareProductsArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err

@@ -5,14 +5,14 @@
 // One file per tool (search_products.go … request_human.go), listed in
 // tools.go in the order the model sees them. A Tool is a name, a strict
 // JSON schema (schema.go: additionalProperties false, bounds and enums) and
-// a Run function over a Session. Toolbox.Call (tool.go) is the way in: it
+// a Run function over a session.Session. Toolbox.Call (tool.go) is the way in: it
 // validates the arguments against the schema, decodes them into the tool's
 // typed struct and recovers a panic into an error; ModelMessage is the one
 // place an outcome becomes what the model reads, {"error": ...} for a
 // ToolError or a catalog error the shopper can fix, a generic failure for
 // anything else.
 //
-// Identity and cart scope come from the Session, which the engine builds
+// Identity and cart scope come from the session.Session, which the engine builds
 // from the platform-verified turn; no schema has a user, customer, chat or
 // cart id. A Result carries compact data for the model and what the
 // adapters render (view.Card, view.CartView, view.OrderView, view.Button,
@@ -41,11 +41,11 @@
 // carries a view.Picker for the next option, offering only values in
 // stock, whose last step's buttons add the variant itself. An Add pressed
 // on a card of a list filtered by options starts from those options
-// (State.ListedOptions). search_products passes options to the search.
+// (session.State.ListedOptions). search_products passes options to the search.
 //
 // The listing tools (search_products, get_similar_products,
 // get_top_selling_products, get_order_status without a number) take an
-// offset and remember the list they showed in State.Listing, with where
+// offset and remember the list they showed in session.State.Listing, with where
 // the next page starts; a More button under a page names that list
 // (paging.go), so a stale or forged one continues nothing.
 //
@@ -57,7 +57,7 @@
 // a turn run again after a crash finds its rows and skips them. A notice
 // owed to the merchant is written with its effect and claimed once after
 // the commit (catalog.TakeEffectNotice). The engine gives each turn its
-// Journal with the crash hook of its tests.
+// session.Journal with the crash hook of its tests.
 //
 // Imports run one way: tools imports catalog, catalog/search, engine/view
 // and engine/llm (a ToolSpec per tool), never engine or the planner.

@@ -11,6 +11,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
+	"shopbot/engine/session"
 )
 
 // testEnv is a demo shop on SQLite and one shopper's session.
@@ -18,7 +19,7 @@ type testEnv struct {
 	db      *bun.DB
 	deps    *Deps
 	tools   *Toolbox
-	session *Session
+	session *session.Session
 }
 
 // fixedNow is the clock of engine tests.
@@ -45,7 +46,7 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 }
 
 // newTestSession is a personal session of a web shopper.
-func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *Session {
+func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *session.Session {
 	t.Helper()
 	ctx := context.Background()
 	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
@@ -56,10 +57,10 @@ func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Session{
+	return &session.Session{
 		Channel: channel, ChatID: userID, DedupKey: "turn-1",
 		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
-		State: &State{}, Currency: "USD", Now: fixedNow,
+		State: &session.State{}, Currency: "USD", Now: fixedNow,
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 )
 
 // fakeProducts is a Products of function fields: a test sets the ones its
@@ -69,7 +70,7 @@ func TestGetAvailabilityWithFakeStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{State: &State{}, Currency: "USD"}
+	s := &session.Session{State: &session.State{}, Currency: "USD"}
 	for _, tc := range []struct {
 		sku  string
 		want availability

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -235,7 +236,7 @@ type fakeShop struct {
 	writes  *fakeWrites
 	product *catalog.Product // the one product of the catalog, a copy of mug
 	tools   *Toolbox
-	session *Session
+	session *session.Session
 	notices []string
 }
 
@@ -275,12 +276,12 @@ func newFakeShop(t testing.TB, w *fakeWrites, inCart *int, orders map[string]*ca
 }
 
 // fakeSession is customer 7's turn dedup in web chat chat-7 (conversation 3).
-func fakeSession(dedup string) *Session {
-	return &Session{
+func fakeSession(dedup string) *session.Session {
+	return &session.Session{
 		Channel: "web", ChatID: "chat-7", DedupKey: dedup,
 		Customer:     &catalog.Customer{ID: 7, DisplayName: "Ann", Contact: catalog.Contact{Email: "ann@example.com"}},
 		Conversation: &catalog.Conversation{ID: 3, Channel: "web", ChatID: "chat-7"},
-		Scope:        catalog.PersonalCart(7), State: &State{}, Currency: "USD", Now: fixedNow,
+		Scope:        catalog.PersonalCart(7), State: &session.State{}, Currency: "USD", Now: fixedNow,
 	}
 }
 
@@ -289,7 +290,7 @@ func fakeSession(dedup string) *Session {
 func (fs *fakeShop) rerun() {
 	s := *fs.session
 	s.Journal = nil
-	s.State = &State{}
+	s.State = &session.State{}
 	fs.session = &s
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -59,7 +60,7 @@ func generateShoppingListTool(d *Deps) Tool {
 			"days_ahead": integer("default 7", 1, 90),
 			"budget":     num("spending limit", 0),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a shoppingListArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -88,7 +89,7 @@ func generateShoppingListTool(d *Deps) Tool {
 	}
 }
 
-func shoppingListResult(ctx context.Context, d *Deps, s *Session, hs []*itemHistory, now time.Time, daysAhead int, budget int64) (Result, error) {
+func shoppingListResult(ctx context.Context, d *Deps, s *session.Session, hs []*itemHistory, now time.Time, daysAhead int, budget int64) (Result, error) {
 	dueBy := now.AddDate(0, 0, daysAhead)
 	due, next := dueItems(hs, dueBy)
 	products, err := sellableProducts(ctx, d, append(due, next...))
@@ -200,12 +201,12 @@ func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) shopping
 
 // shoppingResult adds cards for the listed products and a button to add
 // each of the first ones in stock.
-func shoppingResult(s *Session, list shoppingList) Result {
+func shoppingResult(s *session.Session, list shoppingList) Result {
 	res := Result{Data: list}
 	for _, it := range list.Items {
 		res.Cards = append(res.Cards, view.CardOf(it.product))
 		if it.InStock && len(res.Buttons) < maxShoppingButtons {
-			res.Buttons = append(res.Buttons, view.NewButton(s.Label(BtnAdd)+" "+clip.Shorten(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
+			res.Buttons = append(res.Buttons, view.NewButton(Label(s, BtnAdd)+" "+clip.Shorten(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
 		}
 	}
 	s.State.Remember(res.Cards)

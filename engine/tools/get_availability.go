@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -26,7 +27,7 @@ func getAvailabilityTool(d *Deps) Tool {
 		Name:        "get_availability",
 		Description: "Current stock of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a productSKUArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -39,7 +40,7 @@ func getCategoriesTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"parent": str("category path, e.g. 'Shoes'; empty for the top level", categoryParentMax),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a getCategoriesArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err

@@ -7,6 +7,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 )
 
 // Deliveries reads the shop's delivery methods and its own country.
@@ -65,17 +67,17 @@ func getDeliveryOptionsTool(d *Deps) Tool {
 		Schema: object(map[string]any{
 			"country": str("country name or ISO code", 60),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a deliveryOptionsArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			return deliveryOptions(ctx, d, s, CleanText(a.Country))
+			return deliveryOptions(ctx, d, s, analysis.CleanText(a.Country))
 		},
 	}
 }
 
-func deliveryOptions(ctx context.Context, d *Deps, s *Session, asked string) (Result, error) {
+func deliveryOptions(ctx context.Context, d *Deps, s *session.Session, asked string) (Result, error) {
 	country := ""
 	if asked != "" {
 		code, ok := catalog.CountryCode(asked)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -54,7 +55,7 @@ func getOrderStatusTool(d *Deps) Tool {
 			"order_number": str("e.g. SB-7KQ2M9XD", 20),
 			"offset":       offsetSchema(),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a getOrderStatusArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -70,7 +71,7 @@ func getOrderStatusTool(d *Deps) Tool {
 // orderByNumber shows an order only to the customer who placed it or, for
 // a shared cart, to the chat it was ordered from. Any other order is
 // reported exactly like a missing one.
-func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Result, error) {
+func orderByNumber(ctx context.Context, d *Deps, s *session.Session, number string) (Result, error) {
 	o, err := d.orders().Order(ctx, number)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return Result{}, Errorf("no order with that number")
@@ -86,7 +87,7 @@ func orderByNumber(ctx context.Context, d *Deps, s *Session, number string) (Res
 
 // recentOrders lists the shopper's orders, newest first, a page from
 // offset on; the list is remembered so "more" continues it (paging.go).
-func recentOrders(ctx context.Context, d *Deps, s *Session, offset int) (Result, error) {
+func recentOrders(ctx context.Context, d *Deps, s *session.Session, offset int) (Result, error) {
 	all, err := d.orders().CustomerOrders(ctx, s.Customer.ID, offset+recentOrdersLimit+1)
 	if err != nil {
 		return Result{}, err
@@ -95,7 +96,7 @@ func recentOrders(ctx context.Context, d *Deps, s *Session, offset int) (Result,
 		return Result{Data: map[string]any{"orders": []orderBrief{}, "empty": true}}, nil
 	}
 	os := pageOf(all, offset, recentOrdersLimit)
-	data := s.listed(Listing{Kind: ListOrders},
+	data := listed(s, session.Listing{Kind: session.ListOrders},
 		page{offset: offset, shown: len(os), total: knownTotal(len(all), offset, recentOrdersLimit)})
 	if len(os) == 0 {
 		data["orders"] = []orderBrief{}
@@ -106,5 +107,5 @@ func recentOrders(ctx context.Context, d *Deps, s *Session, offset int) (Result,
 		briefs[i] = orderBriefOf(&os[i])
 	}
 	data["orders"] = briefs
-	return Result{Data: data, Order: view.OrderViewOf(&os[0]), Buttons: s.moreButtons()}, nil
+	return Result{Data: data, Order: view.OrderViewOf(&os[0]), Buttons: moreButtons(s)}, nil
 }

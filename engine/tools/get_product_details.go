@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -35,7 +36,7 @@ func getProductDetailsTool(d *Deps) Tool {
 		Name:        "get_product_details",
 		Description: "Full details of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a productSKUArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -47,7 +48,7 @@ func getProductDetailsTool(d *Deps) Tool {
 			card := view.CardOf(p)
 			s.State.Remember([]view.Card{card})
 			s.State.Focus = p.SKU
-			buttons := []view.Button{view.NewButton(s.Label(BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
+			buttons := []view.Button{view.NewButton(Label(s, BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
 			var variants []variantLine
 			if p.HasVariants() {
 				var choose *view.Button
@@ -57,12 +58,12 @@ func getProductDetailsTool(d *Deps) Tool {
 				if choose != nil {
 					buttons = append([]view.Button{*choose}, buttons...)
 				} else {
-					buttons = append([]view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
+					buttons = append([]view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
 				}
 			} else if card.InStock {
-				buttons = append([]view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+				buttons = append([]view.Button{view.NewButton(Label(s, BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
 			} else if p.Active {
-				buttons = append([]view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
+				buttons = append([]view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
 			}
 			return Result{
 				Data: productDetails{

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -61,7 +62,7 @@ func TestGetProductDetailsOutOfStockAndArchived(t *testing.T) {
 	if err := catalog.SetProductActive(context.Background(), e.db, "SHO-RUN-002", false); err != nil {
 		t.Fatal(err)
 	}
-	e.session.State = &State{}
+	e.session.State = &session.State{}
 	msg := expectToolError(t, e, "get_product_details", `{"sku":"SHO-RUN-002"}`)
 	if !strings.Contains(msg, "no longer sold") || strings.Contains(msg, "89.99") {
 		t.Errorf("archived product: %s", msg)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 )
 
 type purchaseStatsArgs struct {
@@ -64,7 +65,7 @@ func getPurchaseStatisticsTool(d *Deps) Tool {
 			"period_days": integer("default 90", 1, 730),
 			"group_by":    enum("default item", "item", "category", "week"),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a purchaseStatsArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -87,7 +88,7 @@ func getPurchaseStatisticsTool(d *Deps) Tool {
 }
 
 // sessionNow is the turn's clock (fixed in tests).
-func sessionNow(d *Deps, s *Session) time.Time {
+func sessionNow(d *Deps, s *session.Session) time.Time {
 	if s.Now.IsZero() && d.Now != nil {
 		return d.Now().UTC()
 	}

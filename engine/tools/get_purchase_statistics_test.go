@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 )
 
 // placeTestOrder puts lines in the session's cart, orders them under key
 // and dates the order daysAgo days before fixedNow.
-func placeTestOrder(t *testing.T, e *testEnv, s *Session, key string, daysAgo int, lines map[string]int) *catalog.Order {
+func placeTestOrder(t *testing.T, e *testEnv, s *session.Session, key string, daysAgo int, lines map[string]int) *catalog.Order {
 	t.Helper()
 	ctx := context.Background()
 	for sku, qty := range lines {

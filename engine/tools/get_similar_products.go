@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -24,7 +25,7 @@ func getSimilarProductsTool(d *Deps) Tool {
 		Name:        "get_similar_products",
 		Description: "Alternatives to a product: same category, close in price.",
 		Schema:      object(map[string]any{"sku": sku(), "offset": offsetSchema()}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a getSimilarArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -42,10 +43,10 @@ func getSimilarProductsTool(d *Deps) Tool {
 			}
 			cards := view.CardsOf(pageOf(ps, off, similarLimit))
 			s.State.Remember(cards)
-			data := s.listed(Listing{Kind: ListSimilar, SKU: a.SKU},
+			data := listed(s, session.Listing{Kind: session.ListSimilar, SKU: a.SKU},
 				page{offset: off, shown: len(cards), total: knownTotal(len(ps), off, similarLimit)})
 			data["similar_to"], data["products"] = a.SKU, briefs(cards)
-			return Result{Data: data, Cards: cards, Buttons: s.moreButtons()}, nil
+			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

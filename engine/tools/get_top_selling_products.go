@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/search"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -24,7 +25,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			"limit":    integer("default 5", 1, 10),
 			"offset":   offsetSchema(),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a getTopSellingArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -40,7 +41,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
-			data := s.listed(Listing{Kind: ListTop, Category: q.Category},
+			data := listed(s, session.Listing{Kind: session.ListTop, Category: q.Category},
 				page{offset: q.Offset, shown: len(cards), total: res.Total})
 			data["products"], data["total"] = briefs(cards), res.Total
 			if q.Category != "" {
@@ -49,7 +50,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			if len(cards) == 0 && q.Offset == 0 {
 				data["note"] = "nothing in stock matches; check the category name with get_categories"
 			}
-			return Result{Data: data, Cards: cards, Buttons: s.moreButtons()}, nil
+			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

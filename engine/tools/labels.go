@@ -1,6 +1,9 @@
 package tools
 
-import "strings"
+import (
+	"shopbot/engine/session"
+	"strings"
+)
 
 // LabelKey names a button label the tools put on their buttons.
 type LabelKey int
@@ -42,7 +45,7 @@ var labels = map[string]map[LabelKey]string{
 
 // Label is a button label in the session's language; English is the
 // fallback.
-func (s *Session) Label(key LabelKey) string {
+func Label(s *session.Session, key LabelKey) string {
 	lang := "en"
 	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
 		lang = "ru"

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -23,7 +24,7 @@ func notifyWhenAvailableTool(d *Deps) Tool {
 		Name:        "notify_when_available",
 		Description: "Message the shopper in this chat when an out-of-stock product is back.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a notifyWhenAvailableArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -42,7 +43,7 @@ func notifyWhenAvailableTool(d *Deps) Tool {
 			if req.Now.IsZero() {
 				req.Now = d.now()
 			}
-			key := s.effects().effectKey("stock_alert", p.SKU)
+			key := s.Effects().EffectKey("stock_alert", p.SKU)
 			_, err = d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 				return nil, w.SubscribeStockAlert(ctx, req)
 			})
@@ -51,7 +52,7 @@ func notifyWhenAvailableTool(d *Deps) Tool {
 				return Result{
 					Data:    map[string]any{"sku": p.SKU, "title": p.Title, "status": "in_stock", "message": "It is in stock now; offer to add it to the cart."},
 					Cards:   []view.Card{card},
-					Buttons: []view.Button{view.NewButton(s.Label(BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})},
+					Buttons: []view.Button{view.NewButton(Label(s, BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})},
 				}, nil
 			}
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog/catalogtest"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -76,7 +77,7 @@ func pageThrough(t *testing.T, e *testEnv, name, args string, kind string) []str
 func TestPagingSearchAndCategory(t *testing.T) {
 	e := newTestEnv(t)
 	// Every page of a category, concatenated, is the category listed at once.
-	got := pageThrough(t, e, "search_products", `"category":"Shoes","limit":3,`, ListCategory)
+	got := pageThrough(t, e, "search_products", `"category":"Shoes","limit":3,`, session.ListCategory)
 	res := e.call(t, "search_products", `{"category":"Shoes","limit":10}`)
 	var first pageData
 	toolData(t, res, &first)
@@ -88,7 +89,7 @@ func TestPagingSearchAndCategory(t *testing.T) {
 			t.Fatalf("page order %v, at once %v", got, first.Products)
 		}
 	}
-	got = pageThrough(t, e, "search_products", `"query":"shoes","limit":4,`, ListSearch)
+	got = pageThrough(t, e, "search_products", `"query":"shoes","limit":4,`, session.ListSearch)
 	if len(got) < 5 {
 		t.Fatalf("search paged %v", got)
 	}
@@ -97,7 +98,7 @@ func TestPagingSearchAndCategory(t *testing.T) {
 func TestPagingSimilarAndTop(t *testing.T) {
 	e := newTestEnv(t)
 	sku := skuOfLargestCategory(t, e)
-	got := pageThrough(t, e, "get_similar_products", `"sku":"`+sku+`",`, ListSimilar)
+	got := pageThrough(t, e, "get_similar_products", `"sku":"`+sku+`",`, session.ListSimilar)
 	all, err := e.deps.Search.Similar(context.Background(), sku, 100)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +109,7 @@ func TestPagingSimilarAndTop(t *testing.T) {
 	if e.session.State.Listing.SKU != sku {
 		t.Errorf("similar listing %+v", e.session.State.Listing)
 	}
-	got = pageThrough(t, e, "get_top_selling_products", `"category":"Shoes",`, ListTop)
+	got = pageThrough(t, e, "get_top_selling_products", `"category":"Shoes",`, session.ListTop)
 	if len(got) <= 5 {
 		t.Fatalf("top sellers paged %v", got)
 	}
@@ -127,7 +128,7 @@ func TestPagingOrders(t *testing.T) {
 			o := placeTestOrder(t, e, e.session, fmt.Sprintf("page-%d", i), 3, map[string]int{"BOO-FIC-001": 1})
 			want = append([]string{o.Number}, want...) // newest first
 		}
-		got := pageThrough(t, e, "get_order_status", ``, ListOrders)
+		got := pageThrough(t, e, "get_order_status", ``, session.ListOrders)
 		if strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Fatalf("orders paged\n%v\nwant\n%v", got, want)
 		}
@@ -170,7 +171,7 @@ func TestPagingBadOffsets(t *testing.T) {
 // TestListingNamedBy: a More button names its list by kind and
 // fingerprint; anything else a client sends names no list.
 func TestListingNamedBy(t *testing.T) {
-	l := &Listing{Kind: ListSearch, Query: "shoes", Offset: 5, Total: 20}
+	l := &session.Listing{Kind: session.ListSearch, Query: "shoes", Offset: 5, Total: 20}
 	arg := l.MoreArg()
 	if !l.NamedBy(arg) {
 		t.Fatalf("%q does not name its listing", arg)
@@ -180,8 +181,8 @@ func TestListingNamedBy(t *testing.T) {
 	if !paged.NamedBy(arg) {
 		t.Errorf("the next page of the same list is not named by %q", arg)
 	}
-	other := &Listing{Kind: ListSearch, Query: "boots", Offset: 5, Total: 20}
-	var nilListing *Listing
+	other := &session.Listing{Kind: session.ListSearch, Query: "boots", Offset: 5, Total: 20}
+	var nilListing *session.Listing
 	for _, bad := range []string{"", ".", "search", "search.", "." + strings.SplitN(arg, ".", 2)[1],
 		"category." + strings.SplitN(arg, ".", 2)[1], arg + "0", arg + "|x", strings.Repeat("a", 200), "search.zzzzzzzz",
 		other.MoreArg()} {
@@ -193,15 +194,15 @@ func TestListingNamedBy(t *testing.T) {
 		t.Error("a nil listing is named or has more")
 	}
 	// Older state has no kind: a search.
-	var old State
+	var old session.State
 	if err := json.Unmarshal([]byte(`{"listing":{"query":"shoes","offset":5,"total":9}}`), &old); err != nil {
 		t.Fatal(err)
 	}
-	if old.Listing.ListKind() != ListSearch || !old.Listing.NamedBy((&Listing{Kind: ListSearch, Query: "shoes"}).MoreArg()) {
+	if old.Listing.ListKind() != session.ListSearch || !old.Listing.NamedBy((&session.Listing{Kind: session.ListSearch, Query: "shoes"}).MoreArg()) {
 		t.Errorf("old listing %+v", old.Listing)
 	}
 	// The button's callback data fits Telegram's 64 bytes for the longest kind.
-	b := MoreButton("ru", &Listing{Kind: ListCategory, Category: strings.Repeat("Категория ", 10)})
+	b := MoreButton("ru", &session.Listing{Kind: session.ListCategory, Category: strings.Repeat("Категория ", 10)})
 	if len(b.Data) > 64 || b.Label != "Ещё" {
 		t.Errorf("button %q (%d bytes) %q", b.Data, len(b.Data), b.Label)
 	}

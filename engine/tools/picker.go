@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -19,7 +20,7 @@ import (
 // addOptions adds the variant of a.SKU that a.Options pick, or asks for
 // the next option. a.SKU may be a parent, or a variant whose options the
 // given ones change ("it in navy").
-func (d *Deps) addOptions(ctx context.Context, s *Session, a addToCartArgs) (Result, error) {
+func (d *Deps) addOptions(ctx context.Context, s *session.Session, a addToCartArgs) (Result, error) {
 	p, err := d.products().Product(ctx, a.SKU)
 	if err != nil {
 		return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
@@ -53,7 +54,7 @@ func (d *Deps) addOptions(ctx context.Context, s *Session, a addToCartArgs) (Res
 
 // pick adds the chosen variant when the choice is complete and it is in
 // stock, and otherwise asks for the next option.
-func (d *Deps) pick(ctx context.Context, s *Session, f *family, choice []int, qty int) (Result, error) {
+func (d *Deps) pick(ctx context.Context, s *session.Session, f *family, choice []int, qty int) (Result, error) {
 	if v := f.exact(choice); v != nil {
 		if v.InStock() {
 			return d.addSKU(ctx, s, v.SKU, qty)
@@ -90,7 +91,7 @@ func (d *Deps) pick(ctx context.Context, s *Session, f *family, choice []int, qt
 
 // picker asks for the first option not in choice; false when no value of
 // it has a variant in stock.
-func (f *family) picker(s *Session, choice []int, qty int) (*view.Picker, bool) {
+func (f *family) picker(s *session.Session, choice []int, qty int) (*view.Picker, bool) {
 	k := -1
 	for i, j := range choice {
 		if j < 0 {
@@ -144,7 +145,7 @@ func OptionNameIn(name, lang string) string {
 }
 
 // pickerPrompt is the picker's question in the shopper's language.
-func pickerPrompt(s *Session) string {
+func pickerPrompt(s *session.Session) string {
 	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
 		return "Выберите: %s"
 	}
@@ -179,14 +180,14 @@ func lastUnchosen(choice []int) int {
 
 // variantGone answers a full choice whose variant is not in stock (or no
 // longer sold): the notify-me offer where it may come back.
-func variantGone(s *Session, f *family, v *catalog.Product) Result {
+func variantGone(s *session.Session, f *family, v *catalog.Product) Result {
 	label := catalog.OptionLabel(v.Options, f.names)
 	res := Result{Data: map[string]any{
 		"sku": v.SKU, "title": f.parent.Title, "variant": label, "status": "out_of_stock",
 		"message": "Not in stock in " + label + "; offer the other options shown, or notify_when_available with this sku.",
 	}}
 	if v.Active {
-		res.Buttons = []view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: v.SKU})}
+		res.Buttons = []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: v.SKU})}
 	} else {
 		res.Data.(map[string]any)["message"] = label + " is no longer sold; offer the other options shown."
 	}
@@ -194,14 +195,14 @@ func variantGone(s *Session, f *family, v *catalog.Product) Result {
 }
 
 // soldOut answers a product none of whose variants is in stock.
-func soldOut(s *Session, f *family) Result {
+func soldOut(s *session.Session, f *family) Result {
 	return Result{
 		Data: map[string]any{
 			"sku": f.parent.SKU, "title": f.parent.Title, "status": "out_of_stock",
 			"message": "No " + strings.Join(f.names, "/") + " is in stock; offer notify_when_available or similar products.",
 		},
 		Cards:   []view.Card{view.CardOf(f.parent)},
-		Buttons: []view.Button{view.NewButton(s.Label(BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.parent.SKU})},
+		Buttons: []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.parent.SKU})},
 	}
 }
 
@@ -219,7 +220,7 @@ type variantLine struct {
 // variantDetails lists parent p's variants for the model and gives the
 // button that opens its picker ("Choose size"), or none when no variant
 // is in stock.
-func variantDetails(ctx context.Context, d *Deps, s *Session, p *catalog.Product) ([]variantLine, *view.Button, error) {
+func variantDetails(ctx context.Context, d *Deps, s *session.Session, p *catalog.Product) ([]variantLine, *view.Button, error) {
 	f, err := loadFamily(ctx, d, p)
 	if err != nil {
 		return nil, nil, err

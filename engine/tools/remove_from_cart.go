@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -19,7 +20,7 @@ func removeFromCartTool(d *Deps) Tool {
 		Name:        "remove_from_cart",
 		Description: "Remove a product from the cart.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a removeFromCartArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -31,8 +32,8 @@ func removeFromCartTool(d *Deps) Tool {
 
 // removeCartItem removes sku from the session's cart; a product that is not
 // in the cart is a ToolError.
-func removeCartItem(ctx context.Context, d *Deps, s *Session, sku string) (Result, error) {
-	key := s.effects().effectKey("remove", sku)
+func removeCartItem(ctx context.Context, d *Deps, s *session.Session, sku string) (Result, error) {
+	key := s.Effects().EffectKey("remove", sku)
 	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		return nil, w.RemoveFromCart(ctx, s.Scope, sku)
 	})

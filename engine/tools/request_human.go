@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -19,19 +21,19 @@ func requestHumanTool(d *Deps) Tool {
 		Name:        "request_human",
 		Description: "Hand the chat to the shop's team: the shopper asks for a person, or the tools cannot help.",
 		Schema:      object(map[string]any{"reason": reason}, "reason"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a requestHumanArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
 			}
-			text := CleanText(a.Reason)
+			text := analysis.CleanText(a.Reason)
 			if len([]rune(text)) < 3 {
 				return Result{}, Errorf("reason must be at least 3 characters")
 			}
 			if s.Conversation == nil {
 				return Result{}, errors.New("engine: request_human: session has no conversation")
 			}
-			key := s.effects().effectKey("handoff", text)
+			key := s.Effects().EffectKey("handoff", text)
 			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 				if err := w.RequestHuman(ctx, s.Conversation.ID, text); err != nil {
 					return nil, err

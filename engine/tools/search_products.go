@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -30,7 +31,7 @@ func (a *searchProductsArgs) pricesFromQuery() {
 	if a.MinPrice != nil || a.MaxPrice != nil {
 		return
 	}
-	_, r := analysis.CutPrices(Tokenize(a.Query))
+	_, r := analysis.CutPrices(analysis.Tokenize(a.Query))
 	if r.Min > 0 {
 		a.MinPrice = &r.Min
 	}
@@ -41,7 +42,7 @@ func (a *searchProductsArgs) pricesFromQuery() {
 
 // maxSearchOffset bounds paging: nobody reads a hundred results in a
 // chat, and a deep offset costs the backend.
-const maxSearchOffset = 100
+const maxSearchOffset = session.MaxListOffset
 
 func searchProductsTool(d *Deps) Tool {
 	return Tool{
@@ -58,7 +59,7 @@ func searchProductsTool(d *Deps) Tool {
 			"offset":    integer("", 0, maxSearchOffset),
 			"options":   options(""),
 		}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a searchProductsArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -96,9 +97,9 @@ func searchProductsTool(d *Deps) Tool {
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
-			data := s.listed(searchListing(a, q), page{offset: q.Offset, shown: len(cards), total: res.Total})
+			data := listed(s, searchListing(a, q), page{offset: q.Offset, shown: len(cards), total: res.Total})
 			data["total"], data["products"] = res.Total, briefs(cards)
-			return Result{Data: data, Cards: cards, Buttons: s.moreButtons()}, nil
+			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
+	"shopbot/engine/session"
 )
 
 // PassageSearcher is the passage search search_shop_info needs (package
@@ -51,7 +52,7 @@ func searchShopInfoTool(d *Deps) Tool {
 		Name:        "search_shop_info",
 		Description: "Search the shop's pages: returns, shipping, payment, warranty, contact, about.",
 		Schema:      object(map[string]any{"query": str("e.g. 'return policy'", 200)}, "query"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a shopInfoArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err

@@ -17,6 +17,7 @@ import (
 	"shopbot/catalog/clip"
 	"shopbot/catalog/search"
 	"shopbot/engine/llm"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -67,7 +68,7 @@ type Tool struct {
 	Schema map[string]any
 	// Run executes the tool for the session. args have been validated
 	// against Schema. An error becomes a tool error the model can act on.
-	Run func(ctx context.Context, s *Session, args json.RawMessage) (Result, error)
+	Run func(ctx context.Context, s *session.Session, args json.RawMessage) (Result, error)
 
 	compiled *jsonschema.Schema
 }
@@ -182,7 +183,7 @@ const maxArgsBytes = 4 << 10
 // Call validates the arguments and runs the named tool. Unknown tools,
 // malformed JSON and schema violations come back as a ToolError; a panic in
 // a tool is recovered into an error, never a crash.
-func (tb *Toolbox) Call(ctx context.Context, s *Session, name string, args string) (res Result, err error) {
+func (tb *Toolbox) Call(ctx context.Context, s *session.Session, name string, args string) (res Result, err error) {
 	t, ok := tb.byName[name]
 	if !ok {
 		return Result{}, Errorf("unknown tool %q; use one of the tools listed", clip.Shorten(name, 40))

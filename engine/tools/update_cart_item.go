@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -23,7 +24,7 @@ func updateCartItemTool(d *Deps) Tool {
 			"sku":      sku(),
 			"quantity": integer("0 removes", 0, catalog.MaxCartQuantity),
 		}, "sku", "quantity"),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a updateCartItemArgs
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -32,7 +33,7 @@ func updateCartItemTool(d *Deps) Tool {
 			if a.Quantity == 0 {
 				return removeCartItem(ctx, d, s, a.SKU)
 			}
-			key := s.effects().effectKey("set", a.SKU+"|"+strconv.Itoa(a.Quantity))
+			key := s.Effects().EffectKey("set", a.SKU+"|"+strconv.Itoa(a.Quantity))
 			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 				return nil, w.SetCartQuantity(ctx, s.Scope, a.SKU, a.Quantity, s.Customer.ID)
 			})

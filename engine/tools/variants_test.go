@@ -10,6 +10,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -231,7 +232,7 @@ func TestSearchProductsPassesOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{State: &State{}, Currency: "USD"}
+	s := &session.Session{State: &session.State{}, Currency: "USD"}
 	if _, err := tb.Call(context.Background(), s, "search_products", `{"query":"running shoes","options":{" size ":" 42 ","colour":" "}}`); err != nil {
 		t.Fatal(err)
 	}

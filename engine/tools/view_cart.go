@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -15,7 +16,7 @@ func viewCartTool(d *Deps) Tool {
 		Name:        "view_cart",
 		Description: "Show the cart (shared in group chats).",
 		Schema:      object(map[string]any{}),
-		Run: func(ctx context.Context, s *Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
 			var a struct{}
 			if err := DecodeArgs(raw, &a); err != nil {
 				return Result{}, err
@@ -31,7 +32,7 @@ func viewCartTool(d *Deps) Tool {
 			return Result{
 				Data:    cartDataOf(cv),
 				Cart:    cv,
-				Buttons: []view.Button{view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout})},
+				Buttons: []view.Button{view.NewButton(Label(s, BtnCheckout), view.Action{Kind: view.ActCheckout})},
 			}, nil
 		},
 	}
@@ -81,12 +82,12 @@ func cartDataOf(v *view.CartView) cartData {
 }
 
 // cartChanged is the result of a tool that changed the cart.
-func cartChanged(s *Session, data any, cv *view.CartView) Result {
+func cartChanged(s *session.Session, data any, cv *view.CartView) Result {
 	res := Result{Data: data, Cart: cv}
 	if len(cv.Lines) > 0 {
 		res.Buttons = []view.Button{
-			view.NewButton(s.Label(BtnViewCart), view.Action{Kind: view.ActCart}),
-			view.NewButton(s.Label(BtnCheckout), view.Action{Kind: view.ActCheckout}),
+			view.NewButton(Label(s, BtnViewCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(Label(s, BtnCheckout), view.Action{Kind: view.ActCheckout}),
 		}
 	}
 	return res
@@ -105,7 +106,7 @@ func cartQty(c *catalog.Cart, sku string) (qty int, title string) {
 
 // cartChangeError explains a failed cart change in words the model can
 // act on: an unknown SKU, or how many units are available.
-func cartChangeError(ctx context.Context, d *Deps, s *Session, sku string, err error) error {
+func cartChangeError(ctx context.Context, d *Deps, s *session.Session, sku string, err error) error {
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		return Errorf("no product with sku %q; find it with search_products first", sku)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
@@ -47,7 +48,7 @@ func TestSharedCart(t *testing.T) {
 	shared := catalog.SharedCart("slack", "C1")
 	alice, bob := newTestSession(t, e.db, "slack", "U-ALICE"), newTestSession(t, e.db, "slack", "U-BOB")
 	alice.Scope, bob.Scope = shared, shared
-	call := func(s *Session, name, args string) Result {
+	call := func(s *session.Session, name, args string) Result {
 		t.Helper()
 		res, err := e.tools.Call(context.Background(), s, name, args)
 		if err != nil {

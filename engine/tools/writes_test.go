@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/engine/session"
 )
 
 // The write tools against fakeWrites, with no database: each passes the
@@ -188,7 +189,7 @@ func TestCheckoutWrites(t *testing.T) {
 	// A contact that cannot be saved fails the summary.
 	w.saveContact = func(context.Context, int64, catalog.Contact) error { return errDiskFull }
 	fs.nextTurn("turn-4")
-	fs.session.State = &State{}
+	fs.session.State = &session.State{}
 	if _, err := fs.call("checkout", `{"name":"Bo Ek","phone":"+1 555 0199","address":"2 Elm St"}`); !errors.Is(err, errDiskFull) {
 		t.Fatalf("failed contact: %v, want it surfaced", err)
 	}
@@ -246,9 +247,9 @@ func TestEffectCrashStepsWithFakeStore(t *testing.T) {
 				return nil
 			}}
 			fs := newFakeShop(t, w, &inCart, nil)
-			fs.session.Journal = NewJournal(fs.session, func(step string) bool { return step == tc.step })
-			if _, err := fs.call("add_to_cart", `{"sku":"MUG-1"}`); !errors.Is(err, ErrCrashed) {
-				t.Fatalf("crash at %s: %v, want ErrCrashed", tc.step, err)
+			fs.session.Journal = session.NewJournal(fs.session, func(step string) bool { return step == tc.step })
+			if _, err := fs.call("add_to_cart", `{"sku":"MUG-1"}`); !errors.Is(err, session.ErrCrashed) {
+				t.Fatalf("crash at %s: %v, want session.ErrCrashed", tc.step, err)
 			}
 			if w.rollbacks != tc.rollbacks {
 				t.Errorf("%d rollbacks, want %d", w.rollbacks, tc.rollbacks)

@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 )
 
 // Delivery: "how much is delivery to Canada?", "доставка в Германию" (a
@@ -79,10 +80,10 @@ func matchDeliveryChoice(m *parseMsg) (Intent, bool) {
 // optionNamed is the one option a word of the message names ("courier"
 // in "Express courier"), by its first five letters, or by the English word
 // of vMethodWords.
-func optionNamed(opts []tools.DeliveryChoice, toks []string) (tools.DeliveryChoice, bool) {
-	var found []tools.DeliveryChoice
+func optionNamed(opts []session.DeliveryChoice, toks []string) (session.DeliveryChoice, bool) {
+	var found []session.DeliveryChoice
 	for _, o := range opts {
-		name := tools.Tokenize(o.Name)
+		name := analysis.Tokenize(o.Name)
 		for _, t := range toks {
 			if en, ok := vMethodWords[t]; ok {
 				t = en
@@ -94,7 +95,7 @@ func optionNamed(opts []tools.DeliveryChoice, toks []string) (tools.DeliveryChoi
 		}
 	}
 	if len(found) != 1 {
-		return tools.DeliveryChoice{}, false
+		return session.DeliveryChoice{}, false
 	}
 	return found[0], true
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"shopbot/catalog/clip"
-	"shopbot/engine/tools"
+	"shopbot/catalog/search/analysis"
 )
 
 // Questions about the shop itself (returns, shipping and where it ships,
@@ -62,7 +62,7 @@ func matchInfo(m *parseMsg) (Intent, bool) {
 	if !bare && !asked {
 		return Intent{}, false
 	}
-	q := tools.CleanText(m.raw)
+	q := analysis.CleanText(m.raw)
 	for _, h := range infoHints {
 		if h.when.in(m.toks) {
 			q += " " + h.add

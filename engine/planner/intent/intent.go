@@ -6,7 +6,7 @@ import (
 
 	"shopbot/catalog/personal"
 	"shopbot/catalog/search/analysis"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // The offline planner's intent parser: pure functions from a message (and
@@ -85,17 +85,17 @@ type parseMsg struct {
 	raw  string
 	toks []string // lower-cased words, ё folded to е
 	lang string
-	st   *tools.State
+	st   *session.State
 }
 
 // Parse reads one message. locale (the platform's, e.g. "ru-RU")
 // decides the language of messages without letters; st may be nil.
-func Parse(text, locale string, st *tools.State) Intent {
+func Parse(text, locale string, st *session.State) Intent {
 	if st == nil {
-		st = &tools.State{}
+		st = &session.State{}
 	}
-	m := &parseMsg{raw: strings.TrimSpace(text), toks: tools.Tokenize(text), st: st}
-	m.lang = tools.DetectLang(m.raw, locale, capturing(st))
+	m := &parseMsg{raw: strings.TrimSpace(text), toks: analysis.Tokenize(text), st: st}
+	m.lang = analysis.DetectLang(m.raw, locale, capturing(st))
 	in := parse(m)
 	in.Lang = m.lang
 	return in
@@ -152,7 +152,7 @@ var matchers = []func(*parseMsg) (Intent, bool){
 	matchCategories, matchHuman, matchPopular, matchSmallTalk,
 }
 
-func capturing(st *tools.State) bool {
+func capturing(st *session.State) bool {
 	if st == nil || st.Checkout == nil {
 		return false
 	}

@@ -7,16 +7,16 @@ import (
 	"unicode/utf8"
 
 	"shopbot/catalog/search/analysis"
-	"shopbot/engine/tools"
+	"shopbot/engine/session"
 )
 
 // parserStates are the conversation memories the parser cases start from.
-func parserStates() map[string]*tools.State {
+func parserStates() map[string]*session.State {
 	shown := []string{"SHO-RUN-001", "SHO-RUN-002", "SHO-RUN-005"}
-	awaiting := func(f string) *tools.State {
-		return &tools.State{Shown: shown, Checkout: &tools.CheckoutState{Awaiting: f}}
+	awaiting := func(f string) *session.State {
+		return &session.State{Shown: shown, Checkout: &session.CheckoutState{Awaiting: f}}
 	}
-	return map[string]*tools.State{
+	return map[string]*session.State{
 		"":        {},
 		"shown":   {Shown: shown},
 		"focus":   {Shown: shown, Focus: "SHO-RUN-002"},

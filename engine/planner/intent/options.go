@@ -5,7 +5,7 @@ import (
 	"unicode"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
+	"shopbot/catalog/search/analysis"
 )
 
 // Option words: "the tee in navy", "trail runner size 42", «кроссовки 42
@@ -39,7 +39,7 @@ func CouldNameOption(k Kind, text string) bool {
 	default:
 		return false
 	}
-	for _, tok := range tools.Tokenize(text) {
+	for _, tok := range analysis.Tokenize(text) {
 		if optionJoiners[tok] || nameGroup(tok) >= 0 {
 			return true
 		}
@@ -82,7 +82,7 @@ func newOptionWords(v catalog.OptionVocab) *optionWords {
 		var toks [][]string
 		var labels []string
 		for _, val := range v.Values[n] {
-			if t := tools.Tokenize(val); len(t) > 0 {
+			if t := analysis.Tokenize(val); len(t) > 0 {
 				toks = append(toks, t)
 				labels = append(labels, val)
 			}
@@ -167,7 +167,7 @@ func CutOptions(text string, v catalog.OptionVocab, bare bool) (map[string]strin
 		return nil, text
 	}
 	w := newOptionWords(v)
-	toks := tools.Tokenize(text)
+	toks := analysis.Tokenize(text)
 	cut := make([]bool, len(toks))
 	var opts map[string]string
 	set := func(name int, label string, from, to int) {

@@ -4,10 +4,10 @@ package intent
 // ratings (State.ShownCards): "both", "them", "the cheapest", "the two
 // best rated", "the glass one", "the sonique buds".
 import (
+	"shopbot/catalog/search/analysis"
+	"shopbot/engine/session"
 	"slices"
 	"strings"
-
-	"shopbot/engine/tools"
 )
 
 // shownPick is what a message says about the shown cards.
@@ -35,7 +35,7 @@ var (
 // pickShown reads words (the message without its verb) against the shown
 // cards. named says whether several cards matching the words are all
 // meant ("remove the notebooks", "compare the kettles").
-func pickShown(words []string, st *tools.State, several bool) shownPick {
+func pickShown(words []string, st *session.State, several bool) shownPick {
 	var p shownPick
 	all, both := hasPhrase(words, vAll), hasPhrase(words, vBoth)
 	words = cutAll(words, vAll)
@@ -79,11 +79,11 @@ func pickShown(words []string, st *tools.State, several bool) shownPick {
 }
 
 type shownCandidate struct {
-	tools.ShownCard
+	session.ShownCard
 	pos int
 }
 
-func shownCandidates(st *tools.State) []shownCandidate {
+func shownCandidates(st *session.State) []shownCandidate {
 	var out []shownCandidate
 	for i, c := range st.ShownCards {
 		if i < len(st.Shown) && st.Shown[i] == c.SKU {
@@ -106,7 +106,7 @@ func cardsNamed(cands []shownCandidate, words []string) []shownCandidate {
 }
 
 func namedBy(title string, words []string) bool {
-	tw := tools.Tokenize(title)
+	tw := analysis.Tokenize(title)
 	for _, w := range words {
 		stem := stemWord(w)
 		if len([]rune(stem)) < 3 {

@@ -1,13 +1,12 @@
 package intent
 
 import (
+	"shopbot/engine/session"
 	"testing"
-
-	"shopbot/engine/tools"
 )
 
 func TestMatchBackInStock(t *testing.T) {
-	st := &tools.State{Shown: []string{"A", "B"}, Focus: "A"}
+	st := &session.State{Shown: []string{"A", "B"}, Focus: "A"}
 	for _, tc := range []struct {
 		text  string
 		kind  Kind

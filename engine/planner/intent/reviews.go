@@ -1,9 +1,8 @@
 package intent
 
 import (
+	"shopbot/catalog/search/analysis"
 	"strings"
-
-	"shopbot/engine/tools"
 )
 
 // Review questions: "do people complain about the battery of the Auralis
@@ -142,8 +141,8 @@ func cutAspects(toks []string) (rest, about []string) {
 // some word of about. The search ranks by meaning too, so a review it
 // returns need not mention the thing at all; only one that does is quoted.
 func ReviewMentions(text, about string) bool {
-	words := tools.Tokenize(text)
-	for _, a := range tools.Tokenize(about) {
+	words := analysis.Tokenize(text)
+	for _, a := range analysis.Tokenize(about) {
 		s := stemWord(a)
 		if len([]rune(s)) < 3 {
 			continue

@@ -1,21 +1,20 @@
 package intent
 
 import (
+	"shopbot/engine/session"
 	"testing"
-
-	"shopbot/engine/tools"
 )
 
 // TestParseReviewQuestions: a review question names a product or points
 // at a shown one, and says what it asks about in a review's words.
 func TestParseReviewQuestions(t *testing.T) {
-	shown := &tools.State{Shown: []string{"A", "B"}, ShownCards: []tools.ShownCard{
+	shown := &session.State{Shown: []string{"A", "B"}, ShownCards: []session.ShownCard{
 		{SKU: "A", Title: "Cragline Ridgeback Waterproof Trail Running Shoes"},
 		{SKU: "B", Title: "Cragline Scree Lite Trail Running Shoes"},
 	}}
 	for _, c := range []struct {
 		msg   string
-		st    *tools.State
+		st    *session.State
 		query string
 		ref   Ref
 		about string // a word About must have; "" for none at all

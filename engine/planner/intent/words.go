@@ -2,11 +2,10 @@ package intent
 
 // Intent words: language, tokens, stems, and relaxing a query that found nothing.
 import (
+	"shopbot/catalog/search/analysis"
 	"strconv"
 	"strings"
 	"unicode"
-
-	"shopbot/engine/tools"
 )
 
 // RelaxQuery loosens a query for a second try: English plurals and Russian
@@ -15,7 +14,7 @@ import (
 func RelaxQuery(q string) string {
 	var out, untranslated []string
 	translated := false
-	for _, w := range tools.Tokenize(q) {
+	for _, w := range analysis.Tokenize(q) {
 		if _, err := strconv.ParseFloat(w, 64); err == nil {
 			continue
 		}
@@ -79,7 +78,7 @@ func glossaryOf(w string) string {
 
 // TitleHas reports whether title contains every word of name (stemmed).
 func TitleHas(title, name string) bool {
-	words := tools.Tokenize(name)
+	words := analysis.Tokenize(name)
 	if len(words) == 0 {
 		return false
 	}

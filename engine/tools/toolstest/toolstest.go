@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/vectorizer"
+	"shopbot/engine/session"
 	"shopbot/engine/tools"
 )
 
@@ -23,7 +24,7 @@ type Env struct {
 	DB      *bun.DB
 	Deps    *tools.Deps
 	Tools   *tools.Toolbox
-	Session *tools.Session
+	Session *session.Session
 }
 
 // New loads the demo shop into db and builds the tools over it, with
@@ -48,7 +49,7 @@ func New(t testing.TB, db *bun.DB) *Env {
 }
 
 // Session is a personal session of a shopper on channel.
-func Session(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
+func Session(t testing.TB, db *bun.DB, channel, userID string) *session.Session {
 	t.Helper()
 	ctx := context.Background()
 	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "Shopper " + userID})
@@ -59,9 +60,9 @@ func Session(t testing.TB, db *bun.DB, channel, userID string) *tools.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &tools.Session{
+	return &session.Session{
 		Channel: channel, ChatID: userID, DedupKey: "turn-1",
 		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
-		State: &tools.State{}, Currency: "USD", Now: Now,
+		State: &session.State{}, Currency: "USD", Now: Now,
 	}
 }

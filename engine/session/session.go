@@ -1,4 +1,4 @@
-package tools
+package session
 
 import (
 	"encoding/json"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 	"shopbot/engine/view"
 )
 
@@ -21,7 +22,7 @@ type Session struct {
 	Text     string       // what the shopper wrote; empty for a button press
 	Action   *view.Action // the button pressed, if any
 	// DedupKey identifies the turn (engine.Turn.DedupKey); the turn's
-	// effects are journaled under it (effects.go).
+	// effects are journaled under it (journal.go).
 	DedupKey string
 
 	Customer     *catalog.Customer
@@ -30,7 +31,7 @@ type Session struct {
 	State        *State            // memory across turns, saved after the turn
 	Currency     string            // the shop currency
 	Now          time.Time
-	// Journal is the turn's view of the effects journal (effects.go),
+	// Journal is the turn's view of the effects journal (journal.go),
 	// shared by the copies of the session concurrent tools work on; nil
 	// gets one on first use.
 	Journal *Journal
@@ -101,8 +102,9 @@ type Listing struct {
 	Exact bool `json:"exact,omitempty"`
 }
 
-// keepDone is how many turns' keys State.Done keeps.
-const keepDone = 16
+// KeepDone is how many turns' keys State.Done keeps: a turn delivered
+// again within this many later turns is not answered twice.
+const KeepDone = 16
 
 // Handled reports whether the turn of key has been handled.
 func (st *State) Handled(key string) bool { return slices.Contains(st.Done, key) }
@@ -113,7 +115,7 @@ func (st *State) MarkDone(key string) {
 		return
 	}
 	st.Done = append(st.Done, key)
-	if n := len(st.Done) - keepDone; n > 0 {
+	if n := len(st.Done) - KeepDone; n > 0 {
 		st.Done = slices.Delete(st.Done, 0, n)
 	}
 }
@@ -134,7 +136,7 @@ type CheckoutState struct {
 	// shopper saw.
 	SummaryTurn string `json:"summary_turn,omitempty"`
 	// Delivery is the delivery method chosen (its name); Options the
-	// methods offered while Awaiting is "delivery" (checkout_delivery.go).
+	// methods offered while Awaiting is "delivery".
 	Delivery string           `json:"delivery,omitempty"`
 	Options  []DeliveryChoice `json:"delivery_options,omitempty"`
 	// NoPromo is the cart's code the order failed to redeem (used up,
@@ -182,10 +184,10 @@ func (st *State) Remember(cards []view.Card) {
 // last wrote in, else the platform locale's.
 func (s *Session) Lang() string {
 	if s.Text != "" {
-		return DetectLang(s.Text, s.Locale, s.State.Checkout != nil)
+		return analysis.DetectLang(s.Text, s.Locale, s.State.Checkout != nil)
 	}
 	if s.State.Lang != "" {
 		return s.State.Lang
 	}
-	return DetectLang("", s.Locale, false)
+	return analysis.DetectLang("", s.Locale, false)
 }

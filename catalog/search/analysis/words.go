@@ -1,4 +1,4 @@
-package tools
+package analysis
 
 import (
 	"strings"
@@ -40,4 +40,10 @@ func Tokenize(text string) []string {
 		}
 	}
 	return out
+}
+
+// CleanText turns control characters (newlines included) into spaces and
+// collapses runs of spaces: contact details and info questions are read as plain text.
+func CleanText(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
 }
