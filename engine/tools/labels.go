@@ -1,54 +1,28 @@
 package tools
 
 import (
+	"shopbot/engine/locale"
 	"shopbot/engine/session"
-	"strings"
 )
 
-// LabelKey names a button label the tools put on their buttons.
-type LabelKey int
+// LabelKey names a button label the tools put on their buttons, in the
+// text catalogue (engine/locale, keys button.*).
+type LabelKey string
 
 // The button labels.
 const (
-	BtnConfirm LabelKey = iota
-	BtnEditCart
-	BtnAdd
-	BtnAddToCart
-	BtnMoreLikeThis
-	BtnCheckout
-	BtnViewCart
-	BtnNotifyMe
+	BtnConfirm      LabelKey = "button.confirm"
+	BtnEditCart     LabelKey = "button.edit_cart"
+	BtnAdd          LabelKey = "button.add"
+	BtnAddToCart    LabelKey = "button.add_to_cart"
+	BtnMoreLikeThis LabelKey = "button.more_like_this"
+	BtnCheckout     LabelKey = "button.checkout"
+	BtnViewCart     LabelKey = "button.view_cart"
+	BtnNotifyMe     LabelKey = "button.notify_me"
 )
-
-var labels = map[string]map[LabelKey]string{
-	"en": {
-		BtnConfirm:      "Confirm order",
-		BtnEditCart:     "Edit cart",
-		BtnAdd:          "Add",
-		BtnAddToCart:    "Add to cart",
-		BtnMoreLikeThis: "More like this",
-		BtnCheckout:     "Checkout",
-		BtnViewCart:     "View cart",
-		BtnNotifyMe:     "Notify me when back",
-	},
-	"ru": {
-		BtnConfirm:      "Подтвердить заказ",
-		BtnEditCart:     "Изменить корзину",
-		BtnAdd:          "Добавить",
-		BtnAddToCart:    "В корзину",
-		BtnMoreLikeThis: "Похожие",
-		BtnCheckout:     "Оформить заказ",
-		BtnViewCart:     "Корзина",
-		BtnNotifyMe:     "Сообщить о поступлении",
-	},
-}
 
 // Label is a button label in the session's language; English is the
 // fallback.
 func Label(s *session.Session, key LabelKey) string {
-	lang := "en"
-	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
-		lang = "ru"
-	}
-	return labels[lang][key]
+	return locale.Word(s.Lang(), string(key))
 }
