@@ -21,7 +21,7 @@ import (
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -92,7 +92,7 @@ func TestEndToEnd(t *testing.T) {
 	telegram := &shopperChannel{}
 	hub.Shoppers("telegram", telegram)
 	reg := prometheus.NewRegistry()
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), Registry: reg, Notifier: hub})
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), Registry: reg, Notifier: hub})
 	if err != nil {
 		t.Fatal(err)
 	}

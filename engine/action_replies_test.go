@@ -8,7 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -43,7 +43,7 @@ func buttonsOf(ev *events) []string {
 func TestEveryActionAnswers(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestEveryActionAnswers(t *testing.T) {
 // is empty) says so and offers the shop's categories.
 func TestCategoryButtonThatLeadsNowhere(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestCategoryButtonThatLeadsNowhere(t *testing.T) {
 // TestOrdersButtonWithoutOrders: "ord" with no orders says so.
 func TestOrdersButtonWithoutOrders(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestOrdersButtonWithoutOrders(t *testing.T) {
 // too long or unknown says the product cannot be found, not a schema error.
 func TestProductButtonForUnknownProduct(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -14,7 +14,7 @@ import (
 // confirmation — and nothing once the order is placed or before checkout.
 func TestDoneSaysWhatCheckoutAwaits(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), RateLimit: 1 << 30})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), RateLimit: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -29,7 +29,7 @@ func (f *fakeLocks) Lock(_ context.Context, key string) (func(), error) {
 func TestTurnsHoldTheCrossProcessChatLock(t *testing.T) {
 	env := newTestEnv(t)
 	locks := &fakeLocks{}
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), ChatLocks: locks})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), ChatLocks: locks})
 	if err != nil {
 		t.Fatal(err)
 	}

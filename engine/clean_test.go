@@ -11,7 +11,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 )
 
 func TestCleanText(t *testing.T) {
@@ -64,7 +64,7 @@ func FuzzCleanText(f *testing.F) {
 func TestTurnFieldsCleaned(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		env := newTestEnvOn(t, db)
-		eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+		eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -73,7 +73,7 @@ func addPress(channel string, i int, sku string) Turn {
 
 func newButtonEngine(t *testing.T, db *bun.DB) *Engine {
 	t.Helper()
-	eng, err := New(Config{DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(),
+	eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), Registry: prometheus.NewRegistry(),
 		RateLimit: 1 << 30, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -26,7 +26,7 @@ func TestCheckoutDeliveryButtons(t *testing.T) {
 		if err := demo.WriteDeliveries(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}

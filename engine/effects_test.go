@@ -14,7 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 	"shopbot/engine/session"
@@ -95,7 +95,7 @@ func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 		return llmtest.Reply("Done.")
 	})
 	eng, err := New(Config{
-		DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: r.clock,
+		DB: db, Search: searchtest.NewDatabase(db), Registry: prometheus.NewRegistry(), Now: r.clock,
 		Model:     openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second}),
 		RateLimit: 1 << 30, Notifier: r.notes, Crash: r.crash,
 	})

@@ -14,6 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 	"shopbot/engine/view"
@@ -71,7 +72,7 @@ func newEngineEnv(t *testing.T, script ...llmtest.Step) *engineEnv {
 	llm := llmtest.NewServer(t, script...)
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
-		DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, Now: func() time.Time { return fixedNow },
+		DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: reg, Now: func() time.Time { return fixedNow },
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 2 * time.Second}),
 	})
 	if err != nil {
@@ -279,7 +280,7 @@ func mustCustomer(t *testing.T, e *engineEnv) *catalog.Customer {
 
 func TestRateLimitAndPause(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), RateLimit: 2, RateWindow: time.Hour})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), RateLimit: 2, RateWindow: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +320,7 @@ func TestRateLimitAndPause(t *testing.T) {
 
 func TestBadTurns(t *testing.T) {
 	env := newTestEnv(t)
-	eng, _ := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, _ := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	for _, tc := range []Turn{
 		{Channel: "web", ChatID: "c", Text: "no user"},
 		{Channel: "web", ChatID: "c", UserID: "u", Text: "   "},
@@ -333,7 +334,7 @@ func TestBadTurns(t *testing.T) {
 
 func TestButtonsWorkWithoutModel(t *testing.T) {
 	env := newTestEnv(t)
-	eng, _ := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, _ := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	press := func(a view.Action) *events {
 		ev := &events{}
 		if err := eng.Handle(context.Background(), Turn{Channel: "telegram", ChatID: "9", UserID: "9", Action: &a, DedupKey: a.Encode()}, ev); err != nil {
@@ -380,7 +381,7 @@ func TestDailyTokenBudget(t *testing.T) {
 	llm := llmtest.NewServer(t)
 	llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
 	reg := prometheus.NewRegistry()
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: reg, DailyTokens: 1000,
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: reg, DailyTokens: 1000,
 		Now: func() time.Time { return fixedNow }, Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "m"})})
 	if err != nil {
 		t.Fatal(err)
@@ -425,7 +426,7 @@ func TestAddCheapestTakesThreeModelCalls(t *testing.T) {
 	if e.llm.Calls() != 3 || ev.done() == "" {
 		t.Fatalf("%d model calls (want 3), answer %q", e.llm.Calls(), ev.done())
 	}
-	res, err := search.NewDatabase(e.db).Search(context.Background(), search.Query{Text: "headphones", Sort: search.SortPriceAsc, InStockOnly: true, Limit: 1})
+	res, err := searchtest.NewDatabase(e.db).Search(context.Background(), search.Query{Text: "headphones", Sort: search.SortPriceAsc, InStockOnly: true, Limit: 1})
 	if err != nil || len(res.Products) != 1 {
 		t.Fatalf("search: %v, %d products", err, len(res.Products))
 	}

@@ -14,7 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 )
@@ -32,7 +32,7 @@ func newReplicaClock(t time.Time) *replicaClock {
 
 func limitedEngine(t *testing.T, db *bun.DB, clock *replicaClock) *Engine {
 	t.Helper()
-	e, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 5, RateWindow: time.Minute, Now: clock.now})
+	e, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 5, RateWindow: time.Minute, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestDailyTokenBudgetAcrossReplicas(t *testing.T) {
 		llm.SetDefault(llmtest.Step{Text: "Hello!", PromptTokens: 800, CompletionTokens: 300})
 		engines := make([]*Engine, len(dbs))
 		for i, db := range dbs {
-			e, err := New(Config{DB: db, Search: search.NewDatabase(db), DailyTokens: 1000, Now: func() time.Time { return fixedNow },
+			e, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), DailyTokens: 1000, Now: func() time.Time { return fixedNow },
 				Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "m"})})
 			if err != nil {
 				t.Fatal(err)

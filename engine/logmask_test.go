@@ -5,13 +5,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"shopbot/catalog/search/searchtest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"shopbot/catalog/search"
 )
 
 // TestLogsMaskContactDetails: what a shopper types reaches the log, with
@@ -20,7 +19,7 @@ import (
 func TestLogsMaskContactDetails(t *testing.T) {
 	var buf bytes.Buffer
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
 		Now:    func() time.Time { return fixedNow },
 		Logger: slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -13,7 +13,7 @@ import (
 // from what they last wrote when the turn is a button press.
 func TestToolButtonsSpeakTheShoppersLanguage(t *testing.T) {
 	env := newTestEnv(t)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db)})
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 	if err != nil {
 		t.Fatal(err)
 	}

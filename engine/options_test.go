@@ -10,7 +10,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -68,7 +68,7 @@ func TestVariantPickerButtons(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
 		catalogtest.SeedVariants(t, db)
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func TestOfflineOptionWords(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
 		catalogtest.SeedVariants(t, db)
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}

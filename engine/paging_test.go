@@ -9,7 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
 
@@ -55,7 +55,7 @@ func cardSKUs(ev *events) []string {
 func TestMoreButtonThroughTheEngine(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}

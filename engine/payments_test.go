@@ -11,7 +11,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/tools/toolstest"
 )
 
@@ -19,7 +19,7 @@ import (
 func newShopEngine(t *testing.T, db *bun.DB) *Engine {
 	t.Helper()
 	toolstest.New(t, db)
-	eng, err := New(Config{DB: db, Search: search.NewDatabase(db)})
+	eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestConfirmPaymentConcurrently(t *testing.T) {
 	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
 		ctx := context.Background()
 		first := newShopEngine(t, dbs[0])
-		second, err := New(Config{DB: dbs[1], Search: search.NewDatabase(dbs[1])})
+		second, err := New(Config{DB: dbs[1], Search: searchtest.NewDatabase(dbs[1])})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/catalog"
-	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
@@ -37,7 +37,7 @@ func TestReviewInjectionIsData(t *testing.T) {
 		llmtest.CallTools(llmtest.ToolCall{Name: "search_reviews", Arguments: `{"query":"battery","sku":"ELE-HPH-001"}`}),
 		llmtest.Reply("Reviewers like the battery: Anna P. (5★) says it lasts over a week."),
 	)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Pages: passages, Registry: prometheus.NewRegistry(),
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Pages: passages, Registry: prometheus.NewRegistry(),
 		Now:   func() time.Time { return fixedNow },
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second})})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/openai"
 )
 
@@ -28,7 +28,7 @@ func TestSettingsApplyWithoutRestart(t *testing.T) {
 	limit := atomic.Int32{}
 	limit.Store(100)
 	e, err := New(Config{
-		DB: db, Search: search.NewDatabase(db), Now: func() time.Time { return now },
+		DB: db, Search: searchtest.NewDatabase(db), Now: func() time.Time { return now },
 		Settings: func(context.Context) (catalog.Settings, error) {
 			reads.Add(1)
 			return catalog.Settings{RateLimit: int(limit.Load()), RateWindow: time.Hour, ShopName: "Live Shop"}, nil
@@ -69,7 +69,7 @@ func TestSettingsApplyWithoutRestart(t *testing.T) {
 func TestSettingsFailureKeepsStaticConfig(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	e, err := New(Config{
-		DB: db, Search: search.NewDatabase(db), ShopName: "Static",
+		DB: db, Search: searchtest.NewDatabase(db), ShopName: "Static",
 		Settings: func(context.Context) (catalog.Settings, error) {
 			return catalog.Settings{}, errors.New("no such table: settings")
 		},

@@ -9,8 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
@@ -31,7 +31,7 @@ func TestModelAnswersFromShopPages(t *testing.T) {
 		llmtest.CallTools(llmtest.ToolCall{Name: "search_shop_info", Arguments: `{"query":"ship to Canada"}`}),
 		llmtest.Reply("Yes — per our Shipping and delivery page we ship to Canada ($12, 5–8 business days)."),
 	)
-	eng, err := New(Config{DB: env.db, Search: search.NewDatabase(env.db), Pages: pages, Registry: prometheus.NewRegistry(),
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Pages: pages, Registry: prometheus.NewRegistry(),
 		Now:   func() time.Time { return fixedNow },
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second})})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 )
@@ -32,7 +32,7 @@ func BenchmarkHostileTurn(b *testing.B) {
 	}
 	llm.SetDefault(llmtest.CallTools(calls...))
 	eng, err := New(Config{
-		DB: env.db, Search: search.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
+		DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: time.Minute}),
 	})

@@ -16,7 +16,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 	"shopbot/engine/session"
@@ -30,7 +30,7 @@ func newEngineEnvOn(t *testing.T, db *bun.DB, script ...llmtest.Step) *engineEnv
 	llm := llmtest.NewServer(t, script...)
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
-		DB: db, Search: search.NewDatabase(db), Registry: reg, Now: func() time.Time { return fixedNow },
+		DB: db, Search: searchtest.NewDatabase(db), Registry: reg, Now: func() time.Time { return fixedNow },
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second}),
 	})
 	if err != nil {

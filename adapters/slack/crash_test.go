@@ -12,7 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/session"
 )
@@ -61,7 +61,7 @@ func TestResumeAfterCrashAtEveryStep(t *testing.T) {
 			if _, err := demo.Load(context.Background(), e.db); err != nil {
 				t.Fatal(err)
 			}
-			eng, err := engine.New(engine.Config{DB: e.db, Search: search.NewDatabase(e.db), Registry: prometheus.NewRegistry(), Crash: d.crash})
+			eng, err := engine.New(engine.Config{DB: e.db, Search: searchtest.NewDatabase(e.db), Registry: prometheus.NewRegistry(), Crash: d.crash})
 			if err != nil {
 				t.Fatal(err)
 			}

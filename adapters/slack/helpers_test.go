@@ -24,7 +24,7 @@ import (
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
 
@@ -74,7 +74,7 @@ func newEnvOn(t testing.TB, db *bun.DB, h slackad.Handler, opts ...option) *env 
 	}
 	e := &env{t: t, db: db, fake: slackfake.New(t), hub: adapters.NewHub()}
 	e.ts.Store(1_600_000_000)
-	ecfg := engine.Config{DB: db, Search: search.NewDatabase(db), Notifier: e.hub}
+	ecfg := engine.Config{DB: db, Search: searchtest.NewDatabase(db), Notifier: e.hub}
 	acfg := slackad.Config{
 		BotToken: slackfake.Token, SigningSecret: secret, APIURL: e.fake.URL, DB: db,
 		AdminURL: "https://shop.example.com", OrdersChannel: "CORDERS",

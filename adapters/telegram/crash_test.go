@@ -16,7 +16,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
 
@@ -70,7 +70,7 @@ func runUntilCrash(t *testing.T, db *bun.DB, crashAt int) []string {
 	var mu sync.Mutex
 	var steps []string
 	var a *Adapter // set before Run, so before any turn
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), Logger: logger(t), RateLimit: 10_000,
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), Logger: logger(t), RateLimit: 10_000,
 		Crash: func(step string) bool {
 			mu.Lock()
 			defer mu.Unlock()

@@ -20,7 +20,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
 
@@ -79,7 +79,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 
 func newEngine(t testing.TB, db *bun.DB) *engine.Engine {
 	t.Helper()
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), Logger: logger(t), RateLimit: 10_000})
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), Logger: logger(t), RateLimit: 10_000})
 	if err != nil {
 		t.Fatal(err)
 	}

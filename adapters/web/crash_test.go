@@ -18,7 +18,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -77,7 +77,7 @@ func TestRetryAfterCrash(t *testing.T) {
 
 func newEngineChat(t *testing.T, db *bun.DB, crash func(string) bool) *web.Chat {
 	t.Helper()
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), Registry: prometheus.NewRegistry(), Crash: crash})
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), Registry: prometheus.NewRegistry(), Crash: crash})
 	if err != nil {
 		t.Fatal(err)
 	}

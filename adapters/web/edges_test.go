@@ -18,7 +18,7 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
 
@@ -117,7 +117,7 @@ func shop(t testing.TB, db *bun.DB) http.Handler {
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}

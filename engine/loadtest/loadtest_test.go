@@ -8,7 +8,7 @@ import (
 
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 	"shopbot/engine/openai"
@@ -24,7 +24,7 @@ func TestRunAgainstScriptedModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer model.Close()
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 20,
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 20,
 		Model: loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: 10 * time.Second})}})
 	if err != nil {
 		t.Fatal(err)

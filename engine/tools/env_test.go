@@ -10,7 +10,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/session"
 )
 
@@ -37,7 +37,7 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 	if _, err := demo.Load(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	deps := &Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
+	deps := &Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
 	tb, err := NewToolbox(Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)

@@ -87,7 +87,7 @@ func (x *Index) followOnce(ctx context.Context, db bun.IDB, n int) error {
 func (x *Index) catchUp(ctx context.Context, db bun.IDB) error {
 	since, after := x.newest().Add(-followOverlap), int64(0)
 	for {
-		cs, err := loadChanges(ctx, db, since, after, followPage)
+		cs, err := catalog.ChangedSince(ctx, db, since, after, followPage)
 		if err != nil {
 			return fmt.Errorf("search: embedded: follow: %w", err)
 		}
@@ -110,7 +110,7 @@ func (x *Index) newest() time.Time {
 }
 
 // stale returns the SKUs whose indexed copy is older than the change.
-func (x *Index) stale(cs []change) []string {
+func (x *Index) stale(cs []catalog.Change) []string {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	var skus []string
@@ -137,7 +137,7 @@ func (x *Index) reconcile(ctx context.Context, db bun.IDB) error {
 	if err != nil || n == x.known() {
 		return err
 	}
-	skus, err := loadSKUs(ctx, db)
+	skus, err := catalog.AllSKUs(ctx, db)
 	if err != nil {
 		return fmt.Errorf("search: embedded: reconcile: %w", err)
 	}

@@ -103,17 +103,18 @@ func (x *Index) Rebuild(ctx context.Context, db bun.IDB) error {
 func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 	start := time.Now()
 	b := newBuilder()
-	fams, err := loadAllVariants(ctx, db)
+	fams, err := catalog.AllVariantRows(ctx, db)
 	if err != nil {
 		return fmt.Errorf("search: embedded: rebuild: %w", err)
 	}
-	err = loadAll(ctx, db, func(ps []catalog.Product) {
+	err = catalog.EachListing(ctx, db, false, func(ps []catalog.Product) error {
 		for i := range ps {
 			fam := familyOf(fams[ps[i].ID])
 			delete(fams, ps[i].ID)
 			a := x.an.product(&ps[i], fam)
 			b.add(ps[i], &a, fam)
 		}
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("search: embedded: rebuild: %w", err)

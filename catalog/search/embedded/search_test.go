@@ -193,7 +193,7 @@ func TestSimilar(t *testing.T) {
 // the same products; for a plain word the index finds at least as many.
 func TestAgreesWithDatabase(t *testing.T) {
 	db, x := demoSQLite(t)
-	d := search.NewDatabase(db)
+	d := searchtest.NewDatabase(db)
 	filters := []search.Query{
 		{Category: "Shoes"}, {Category: "Running"}, {MaxPrice: 2000}, {MinPrice: 50000},
 		{InStockOnly: true}, {Category: "Apparel", Attributes: map[string]string{"color": "black"}},

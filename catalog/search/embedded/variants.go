@@ -1,13 +1,10 @@
 package embedded
 
 import (
-	"context"
 	"maps"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search/analysis"
@@ -33,20 +30,6 @@ import (
 // matches "under $25"; with an Options filter the price of a matching
 // variant must be in range.
 
-// variantRow is what the index reads of a variant.
-type variantRow struct {
-	bun.BaseModel `bun:"table:products,alias:product"`
-
-	ID        int64             `bun:"id"`
-	SKU       string            `bun:"sku"`
-	ParentID  int64             `bun:"parent_id"`
-	Options   map[string]string `bun:"options"`
-	Price     int64             `bun:"price"`
-	Stock     int               `bun:"stock"`
-	Active    bool              `bun:"active"`
-	UpdatedAt time.Time         `bun:"updated_at"`
-}
-
 // A document's in-stock active variants, as option filters read them, are
 // packed in one []int32 (state.vars, by document): for each variant its
 // number of option values n, its price (high and low 32 bits), then its n
@@ -67,7 +50,7 @@ type variantOptions struct {
 }
 
 // familyOf summarizes a parent's variants; nil when it has none.
-func familyOf(vs []variantRow) *family {
+func familyOf(vs []catalog.VariantRow) *family {
 	if len(vs) == 0 {
 		return nil
 	}
@@ -259,42 +242,4 @@ func containsSorted(have, want []int32) bool {
 		}
 	}
 	return true
-}
-
-// loadVariantsOf reads the variants of these parents, by parent id.
-func loadVariantsOf(ctx context.Context, db bun.IDB, parents []int64) (map[int64][]variantRow, error) {
-	out := map[int64][]variantRow{}
-	for lo := 0; lo < len(parents); lo += loadBatch {
-		var vs []variantRow
-		err := db.NewSelect().Model(&vs).Where("product.parent_id IN (?)", bun.List(parents[lo:min(lo+loadBatch, len(parents))])).
-			Order("product.id").Scan(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vs {
-			out[v.ParentID] = append(out[v.ParentID], v)
-		}
-	}
-	return out, nil
-}
-
-// loadAllVariants reads every variant, by parent id, one batch at a time.
-func loadAllVariants(ctx context.Context, db bun.IDB) (map[int64][]variantRow, error) {
-	out := map[int64][]variantRow{}
-	var after int64
-	for {
-		var vs []variantRow
-		err := db.NewSelect().Model(&vs).Where("product.parent_id IS NOT NULL").Where("product.id > ?", after).
-			Order("product.id").Limit(loadBatch * 5).Scan(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range vs {
-			out[v.ParentID] = append(out[v.ParentID], v)
-		}
-		if len(vs) < loadBatch*5 {
-			return out, nil
-		}
-		after = vs[len(vs)-1].ID
-	}
 }

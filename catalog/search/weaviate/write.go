@@ -37,35 +37,14 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 	if err := b.ensure(ctx); err != nil {
 		return err
 	}
-	var active []catalog.Product
-	found := map[string]bool{}
-	have := map[int64]bool{}
-	var parents []int64
-	for lo := 0; lo < len(skus); lo += loadBatch {
-		ps, err := catalog.GetProducts(ctx, db, skus[lo:min(lo+loadBatch, len(skus))])
-		if err != nil {
-			return fmt.Errorf("weaviate: upsert: %w", err)
-		}
-		for _, p := range ps {
-			switch {
-			case p.ParentID != nil:
-				parents = append(parents, *p.ParentID)
-			case p.Active:
-				found[p.SKU], have[p.ID] = true, true
-				active = append(active, p)
-			}
-		}
+	listings, _, err := catalog.ListingsOf(ctx, db, skus)
+	if err != nil {
+		return fmt.Errorf("weaviate: upsert: %w", err)
 	}
-	parents = slices.DeleteFunc(parents, func(id int64) bool { return have[id] })
-	if len(parents) > 0 {
-		slices.Sort(parents)
-		var ps []catalog.Product
-		err := db.NewSelect().Model(&ps).Relation("Category").Where("product.id IN (?)", bun.List(slices.Compact(parents))).
-			Where("product.parent_id IS NULL").Where("product.active = ?", true).Scan(ctx)
-		if err != nil {
-			return fmt.Errorf("weaviate: upsert: parents: %w", err)
-		}
-		active = append(active, ps...)
+	found := map[string]bool{}
+	active := slices.DeleteFunc(listings, func(p catalog.Product) bool { return !p.Active })
+	for _, p := range active {
+		found[p.SKU] = true
 	}
 	vars, err := variantsOf(ctx, db, active)
 	if err != nil {
@@ -294,26 +273,12 @@ func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, vars ma
 	return err
 }
 
-// loadActive reads every active product that is not a variant, with its
-// category, in id order.
+// loadActive reads every active listing, with its category, in id order.
 func loadActive(ctx context.Context, db bun.IDB) ([]catalog.Product, error) {
 	var out []catalog.Product
-	var after int64
-	for {
-		var ps []catalog.Product
-		err := db.NewSelect().Model(&ps).Relation("Category").
-			Where("product.parent_id IS NULL").Where("product.id > ?", after).Order("product.id").Limit(loadBatch).Scan(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range ps {
-			if p.Active {
-				out = append(out, p)
-			}
-		}
-		if len(ps) < loadBatch {
-			return slices.Clip(out), nil
-		}
-		after = ps[len(ps)-1].ID
-	}
+	err := catalog.EachListing(ctx, db, true, func(ps []catalog.Product) error {
+		out = append(out, ps...)
+		return nil
+	})
+	return slices.Clip(out), err
 }

@@ -9,8 +9,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
@@ -35,7 +35,7 @@ func New(t testing.TB, db *bun.DB) *Env {
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	deps := &tools.Deps{DB: db, Search: search.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
+	deps := &tools.Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
 	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
 	if err := pages.Rebuild(context.Background(), db); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package search
+package searchtest
 
 import (
 	"context"
@@ -11,9 +11,13 @@ import (
 	"github.com/uptrace/bun/dialect"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 )
 
-// Database searches the catalog tables directly.
+// Database searches the catalog tables directly with SQL LIKE: a
+// search.Searcher for tests that need a simple, obviously correct search
+// beside the real backends (engine and admin tests). Production never
+// uses it.
 type Database struct {
 	db *bun.DB
 }
@@ -25,13 +29,13 @@ func NewDatabase(db *bun.DB) *Database { return &Database{db: db} }
 const maxWords = 8
 
 // Search implements Searcher.
-func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
+func (d *Database) Search(ctx context.Context, q search.Query) (search.Results, error) {
 	var ps []catalog.Product
 	sel := d.db.NewSelect().Model(&ps).Relation("Category").Where("product.active = ?", true).
 		Where("product.parent_id IS NULL") // variants are found through their parents
 	sel, err := d.filter(ctx, sel, q)
 	if err != nil {
-		return Results{}, err
+		return search.Results{}, err
 	}
 	for _, w := range words(q.RankText()) {
 		sel = sel.WhereGroup(" AND ", func(g *bun.SelectQuery) *bun.SelectQuery {
@@ -55,20 +59,20 @@ func (d *Database) Search(ctx context.Context, q Query) (Results, error) {
 	}
 	offset := max(q.Offset, 0)
 	if err := sel.Limit(int64(limit)).Offset(int64(offset)).Scan(ctx); err != nil {
-		return Results{}, fmt.Errorf("search: database: %w", err)
+		return search.Results{}, fmt.Errorf("search: database: %w", err)
 	}
 	if len(ps) < limit {
 		// A short page is the last one: no count query needed.
-		return Results{Products: ps, Total: offset + len(ps)}, nil
+		return search.Results{Products: ps, Total: offset + len(ps)}, nil
 	}
 	total, err := sel.Count(ctx)
 	if err != nil {
-		return Results{}, fmt.Errorf("search: database: count: %w", err)
+		return search.Results{}, fmt.Errorf("search: database: count: %w", err)
 	}
-	return Results{Products: ps, Total: int(total)}, nil
+	return search.Results{Products: ps, Total: int(total)}, nil
 }
 
-func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*bun.SelectQuery, error) {
+func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q search.Query) (*bun.SelectQuery, error) {
 	if q.Category != "" {
 		ids, err := categoryIDs(ctx, d.db, q.Category)
 		if err != nil {
@@ -104,7 +108,7 @@ func (d *Database) filter(ctx context.Context, sel *bun.SelectQuery, q Query) (*
 // variantFilter is a condition keeping parents with an active variant in
 // stock that has every option value of q.Options (names and values
 // compared case-insensitively) and a price within q's bounds.
-func (d *Database) variantFilter(q Query) (string, []any) {
+func (d *Database) variantFilter(q search.Query) (string, []any) {
 	var b strings.Builder
 	var args []any
 	b.WriteString("EXISTS (SELECT 1 FROM products AS v WHERE v.parent_id = product.id AND v.active = ? AND v.stock > 0")
@@ -160,15 +164,15 @@ func categoryIDs(ctx context.Context, db bun.IDB, path string) ([]int64, error) 
 	return ids, nil
 }
 
-func order(s Sort) []string {
+func order(s search.Sort) []string {
 	switch s {
-	case SortPriceAsc:
+	case search.SortPriceAsc:
 		return []string{"product.price ASC", "product.id"}
-	case SortPriceDesc:
+	case search.SortPriceDesc:
 		return []string{"product.price DESC", "product.id"}
-	case SortRating:
+	case search.SortRating:
 		return []string{"product.rating_avg DESC", "product.rating_count DESC", "product.id"}
-	case SortPopular:
+	case search.SortPopular:
 		return []string{"product.sold_count DESC", "product.rating_count DESC", "product.id"}
 	}
 	// Relevance without a ranking model: in-stock first, then well-reviewed.

@@ -1,4 +1,4 @@
-package search_test
+package searchtest_test
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestDatabaseSearch(t *testing.T) {
 		if _, err := demo.Load(ctx, db); err != nil {
 			t.Fatal(err)
 		}
-		s := search.NewDatabase(db)
+		s := searchtest.NewDatabase(db)
 		for _, tc := range []struct {
 			name  string
 			q     search.Query
@@ -77,6 +77,6 @@ func TestDatabaseVariants(t *testing.T) {
 		if _, err := demo.Load(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
-		searchtest.Variants(t, db, search.NewDatabase(db))
+		searchtest.Variants(t, db, searchtest.NewDatabase(db))
 	})
 }
