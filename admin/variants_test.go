@@ -212,7 +212,7 @@ func TestVariantTableRefusesBadRows(t *testing.T) {
 			edit func(url.Values)
 			want string
 		}{
-			{"stock below zero", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "-8"}}, nil, "7 in stock, 8 cannot be taken away"},
+			{"stock below zero", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "-8"}}, nil, "stock of TEE-1-M is 7, so 8 cannot be taken away"},
 			{"negative new stock", [][5]string{good, {"TEE-1-X", "L", "Navy", "1", "-1"}}, nil, "must be a whole number"},
 			{"stock not a number", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "lots"}}, nil, "write a count such as 12, or a change such as"},
 			{"bad price", [][5]string{good, {"=TEE-1-M", "M", "Navy", "-3", "1"}}, nil, "price"},

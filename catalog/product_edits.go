@@ -83,7 +83,7 @@ func changeStock(ctx context.Context, db bun.IDB, sku string, c StockChange) err
 		Where("sku = ?", sku).Where("variant_count = 0")
 	if c.Set {
 		if c.To < 0 {
-			return fmt.Errorf("catalog: stock of %s: %w: %d is negative", sku, ErrInvalid, c.To)
+			return fmt.Errorf("catalog: %w: stock of %s cannot be %d, below zero", ErrInvalid, sku, c.To)
 		}
 		q = q.Set("stock = ?", c.To).Where("stock = ?", c.From)
 	} else {
@@ -101,10 +101,10 @@ func changeStock(ctx context.Context, db bun.IDB, sku string, c StockChange) err
 	case err != nil:
 		return err
 	case p.HasVariants():
-		return fmt.Errorf("catalog: stock of %s: %w: it is the sum of its variants' stock (change theirs)", sku, ErrInvalid)
+		return fmt.Errorf("catalog: %w: the stock of %s is the sum of its variants' (change theirs)", ErrInvalid, sku)
 	case c.Set:
 		return fmt.Errorf("catalog: stock of %s is now %d, not %d: %w", sku, p.Stock, c.From, ErrConflict)
 	default:
-		return fmt.Errorf("catalog: stock of %s: %w: %d in stock, %d cannot be taken away", sku, ErrInvalid, p.Stock, -c.Add)
+		return fmt.Errorf("catalog: %w: stock of %s is %d, so %d cannot be taken away", ErrInvalid, sku, p.Stock, -c.Add)
 	}
 }
