@@ -17,7 +17,7 @@ import (
 // The product page's variant table: the parent's option names (at most
 // catalog.MaxOptions) and one row per variant (option values, SKU, price,
 // stock, active). The table is part of the product form, so the product
-// and its variants are saved by one catalog.UpsertProducts call in one
+// and its variants are saved by one catalog.SaveProducts call in one
 // transaction (variants inherit what they leave empty, and the parent's
 // stock and prices are rolled up, in the catalog). A bad row is shown
 // with its reason and nothing is saved. A variant is never deleted
@@ -26,8 +26,11 @@ import (
 // Fields: option_name (repeated, one per column), vrows (the number of
 // rows), and per row i: vI_old (the stored SKU of an existing variant),
 // vI_sku, vI_oJ (the value of option column J), vI_price, vI_stock,
-// vI_active. op=addrow shows the form again with one more empty row and
-// saves nothing.
+// vI_active. An existing row is saved over the version the page was opened
+// at (the form's hidden "loaded" snapshot, product_snapshot.go), and its
+// stock is a change: "+3" or "-1", or a count that holds only if the stock
+// is still the one shown. op=addrow shows the form again with one more
+// empty row and saves nothing.
 
 // maxVariantRows bounds the rows one form may post.
 const maxVariantRows = 100

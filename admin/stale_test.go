@@ -15,6 +15,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/importer"
 )
 
 // TestStaleForms: product, variant and settings forms saved from stale
@@ -210,18 +211,21 @@ func stockEntryRefusals(t *testing.T, db *bun.DB, ann *panel, sku string) {
 	}
 }
 
-// importMakesFormStale: a product page opened before an import that
-// rewrote the product is refused.
-func importMakesFormStale(t *testing.T, db *bun.DB, ann *panel, sku string) {
-	p := ann
+// importMakesFormStale: a product page opened before an import (the real
+// importer) rewrote the product is refused, and the import's values stay.
+func importMakesFormStale(t *testing.T, db *bun.DB, p *panel, sku string) {
 	page := stalePlain(t, db, sku)
 	opened := p.opened(page)
-	stalePlain(t, db, sku) // the import writes the same row again
-	code, _, body := p.post(page, bottleForm("Changed", "100", opened))
-	if code != http.StatusConflict || !strings.Contains(body, "changed since you opened it") {
-		t.Fatalf("save after an import = %d", code)
+	csv := "sku,title,price,currency,stock,category\n" + sku + ",Imported Bottle,15.00,USD,100,Outdoor\n"
+	sum, err := importer.Import(context.Background(), db, strings.NewReader(csv), "import.csv", importer.Options{})
+	if err != nil || sum.Updated != 1 {
+		t.Fatalf("import: %+v, %v", sum, err)
 	}
-	if _, title := stockAndTitle(t, db, sku); title != "Trail Bottle" {
+	code, _, body := p.post(page, bottleForm("Changed", "100", opened))
+	if code != http.StatusConflict || !strings.Contains(html.UnescapeString(body), "title 'Trail Bottle' → 'Imported Bottle'") {
+		t.Fatalf("save after an import = %d:\n%s", code, body)
+	}
+	if _, title := stockAndTitle(t, db, sku); title != "Imported Bottle" {
 		t.Errorf("title %q after a refused save", title)
 	}
 }
