@@ -1,14 +1,11 @@
 package admin
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
-
-	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 )
@@ -126,12 +123,9 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 		// changes, the parent's rolled-up stock and prices, their outbox
 		// events and the back-in-stock alerts they wake commit together,
 		// or nothing does.
-		err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-			_, err := catalog.SaveProducts(ctx, tx, edits)
-			return err
-		})
+		_, err = catalog.SaveProducts(ctx, s.db, edits)
 		if errors.Is(err, catalog.ErrConflict) && old != nil {
-			s.renderChanged(w, r, old.ID, http.StatusConflict, "", loaded, shownOf(f))
+			s.renderChanged(w, r, old.ID, http.StatusConflict, "", loaded, edited(f, loaded))
 			return
 		}
 		if err != nil && !errors.Is(err, catalog.ErrInvalid) {
@@ -186,6 +180,20 @@ func (s *Server) renderChanged(w http.ResponseWriter, r *http.Request, id int64,
 		f.Unsaved = differences(loaded.Shown, submitted)
 	}
 	s.render(w, r, code, "product", p.Title, "products", f)
+}
+
+// edited is what the posted form f shows, with the product's status as
+// loaded: the form does not change it (the archive button does).
+func edited(f productForm, loaded snapshot) []shownValue {
+	out := shownOf(f)
+	for i := range out {
+		for _, v := range loaded.Shown {
+			if out[i].Label == "status" && v.Label == "status" {
+				out[i].Value = v.Value
+			}
+		}
+	}
+	return out
 }
 
 // formMessage is a catalog error as a form shows it.

@@ -126,3 +126,25 @@ func staleSettings(t *testing.T, db *bun.DB, ann *panel, _ string) {
 		t.Errorf("after the reopened save: %+v", got)
 	}
 }
+
+// archivedMeanwhile: a page opened before the product was archived is
+// refused; the refusal says so, and does not count the status among the
+// merchant's unsaved edits (the form does not change it).
+func archivedMeanwhile(t *testing.T, db *bun.DB, p *panel, sku string) {
+	page := stalePlain(t, db, sku)
+	opened := p.opened(page)
+	if code, _, _ := p.post(page+"/archive", nil); code != http.StatusSeeOther {
+		t.Fatalf("archive = %d", code)
+	}
+	code, _, body := p.post(page, bottleForm("Changed", "100", opened))
+	text := html.UnescapeString(body)
+	changed, unsaved, _ := strings.Cut(text, `id="unsaved"`)
+	unsaved, _, _ = strings.Cut(unsaved, "</ul>")
+	if code != http.StatusConflict || !strings.Contains(changed, "status 'active' → 'archived'") ||
+		strings.Contains(unsaved, "status") || !strings.Contains(unsaved, "title 'Trail Bottle' → 'Changed'") {
+		t.Errorf("save after archiving = %d:\n%s", code, text)
+	}
+	if _, title := stockAndTitle(t, db, sku); title != "Trail Bottle" {
+		t.Errorf("title %q after a refused save", title)
+	}
+}

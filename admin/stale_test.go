@@ -36,6 +36,7 @@ func TestStaleForms(t *testing.T) {
 			{"stale forms race checkout", staleFormsRaceCheckout},
 			{"variant table", staleVariantTable},
 			{"settings", staleSettings},
+			{"archived meanwhile", archivedMeanwhile},
 		} {
 			t.Run(tc.name, func(t *testing.T) { tc.run(t, db, ann, fmt.Sprintf("STALE-%d", i)) })
 		}

@@ -47,9 +47,26 @@ type ProductEdit struct {
 // the error is ErrConflict naming the products that changed; a new one
 // must not exist yet. Stored stock is kept and each StockChange applied to
 // it: a Set whose From is no longer the stock is an ErrConflict, an Add
-// below zero is ErrInvalid. Each written product's version is bumped. Run
-// it in a transaction so a refused batch writes nothing.
+// below zero is ErrInvalid. Each written product's version is bumped. It
+// runs in a transaction of its own, so a refused batch writes nothing; on
+// Postgres, one aborted for a deadlock with an order (which locks a
+// variant before its parent, the reverse of this) runs again.
 func SaveProducts(ctx context.Context, db bun.IDB, edits []ProductEdit) (UpsertResult, error) {
+	var res UpsertResult
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			res, err = saveProducts(ctx, tx, edits)
+			return err
+		})
+		if !isTxConflict(err) {
+			break
+		}
+	}
+	return res, err
+}
+
+func saveProducts(ctx context.Context, db bun.IDB, edits []ProductEdit) (UpsertResult, error) {
 	ins := make([]ProductInput, len(edits))
 	versions := make(map[string]int64, len(edits))
 	for i, e := range edits {

@@ -13,17 +13,16 @@ import (
 	"shopbot/catalog/catalogtest"
 )
 
-// save runs one SaveProducts in a transaction, as the admin panel does.
+// save validates the inputs and runs one SaveProducts, as the admin
+// panel does.
 func save(ctx context.Context, db bun.IDB, edits ...catalog.ProductEdit) error {
-	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		for i := range edits {
-			if err := edits[i].In.Validate(); err != nil {
-				return err
-			}
+	for i := range edits {
+		if err := edits[i].In.Validate(); err != nil {
+			return err
 		}
-		_, err := catalog.SaveProducts(ctx, tx, edits)
-		return err
-	})
+	}
+	_, err := catalog.SaveProducts(ctx, db, edits)
+	return err
 }
 
 func mustProduct(t *testing.T, db bun.IDB, sku string) *catalog.Product {
