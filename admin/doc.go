@@ -47,9 +47,14 @@
 //
 // Writes go through the catalog's repositories: product changes queue a
 // search-index update in the outbox; a product and the rows of its
-// variant table (page_product_variants.go) are one catalog.UpsertProducts
+// variant table (page_product_variants.go) are one catalog.SaveProducts
 // batch in one transaction, refused whole with the reasons by row, and a
-// variant is archived, never deleted; order status changes (cancelling
+// variant is archived, never deleted. A product or settings form carries
+// what it was opened at (product_snapshot.go; the settings version): a
+// save over a newer version is refused and the form shown again with the
+// current values and what changed, and stock fields are changes (+10, -2,
+// or a count that holds only if the stock is still the one shown), so
+// units sold while a page was open are never written back; order status changes (cancelling
 // returns the stock) and merchant replies are told to the shopper through
 // the engine.Notifier (adapters.Hub routes them to the channel's adapter).
 // Settings are catalog.Settings, stored by a catalog.SettingsStore that

@@ -45,6 +45,7 @@ func TestFormsCleaned(t *testing.T) {
 		sf := settingsForm()
 		sf.Set("shop_name", "Nord\x00vik Outdoor")
 		sf.Set("prompt_extra", "Be\x00 kind.")
+		sf.Set("version", p.settingsOpened())
 		if code, _, body := p.post("/admin/settings", sf); code != http.StatusSeeOther {
 			t.Fatalf("settings = %d:\n%s", code, body)
 		}

@@ -30,11 +30,17 @@ type productForm struct {
 	Category   string
 	Price      string
 	Currency   string
-	Stock      string
+	Stock      string // as shown; posted: a count, or +N / -N (parseStock)
 	Images     string // one URL per line
 	Attributes string // one "key: value" per line
 	Desc       string
 	Error      string
+	// Loaded is the hidden snapshot of a stored product's form
+	// (product_snapshot.go); after a refused stale save, Changes lists
+	// what changed since the page was opened and Unsaved the edits that
+	// were not saved.
+	Loaded           string
+	Changes, Unsaved []string
 	// Variants is the variant table of a product that may have some (not
 	// of a variant); HasVariants: its stock and price are rolled up.
 	Variants    variantsForm
@@ -67,6 +73,7 @@ func formOf(p *catalog.Product, vs []catalog.Product, parent *catalog.Product) p
 	}
 	sort.Strings(lines)
 	f.Attributes = strings.Join(lines, "\n")
+	f.Loaded = snapshotOf(p, vs, f)
 	return f
 }
 
@@ -83,22 +90,29 @@ func (s *Server) editProduct(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	var vs []catalog.Product
-	if !p.IsVariant() {
-		vs, err = storedVariants(r.Context(), s.db, p)
-	}
+	f, err := s.storedForm(r.Context(), p)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
+	s.render(w, r, http.StatusOK, "product", p.Title, "products", f)
+}
+
+// storedForm is the form of the stored product p, with its variants or
+// its parent.
+func (s *Server) storedForm(ctx context.Context, p *catalog.Product) (productForm, error) {
+	var vs []catalog.Product
 	var parent *catalog.Product
+	var err error
 	if p.IsVariant() {
-		if parent, err = catalog.GetProductByID(r.Context(), s.db, *p.ParentID); err != nil {
-			s.renderError(w, r, err)
-			return
-		}
+		parent, err = catalog.GetProductByID(ctx, s.db, *p.ParentID)
+	} else {
+		vs, err = storedVariants(ctx, s.db, p)
 	}
-	s.render(w, r, http.StatusOK, "product", p.Title, "products", formOf(p, vs, parent))
+	if err != nil {
+		return productForm{}, err
+	}
+	return formOf(p, vs, parent), nil
 }
 
 func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product, error) {
@@ -111,164 +125,6 @@ func productByID(ctx context.Context, db bun.IDB, raw string) (*catalog.Product,
 		return nil, notFound("Product")
 	}
 	return p, nil
-}
-
-func (s *Server) createProduct(w http.ResponseWriter, r *http.Request) {
-	s.writeProduct(w, r, nil)
-}
-
-func (s *Server) saveProduct(w http.ResponseWriter, r *http.Request) {
-	p, err := productByID(r.Context(), s.db, r.PathValue("id"))
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	s.writeProduct(w, r, p)
-}
-
-// writeProduct validates the form and upserts through the catalog (which
-// queues the search-index update in the outbox): the product and the rows
-// of its variant table in one batch (page_product_variants.go), or a
-// variant with its parent and option values kept. A bad form is shown
-// again with the reasons (by row for the variant table), and nothing is
-// written.
-func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catalog.Product) {
-	ctx := r.Context()
-	f := productForm{
-		SKU: r.FormValue("sku"), Title: r.FormValue("title"), Brand: strings.TrimSpace(r.FormValue("brand")),
-		Category: strings.TrimSpace(r.FormValue("category")), Price: strings.TrimSpace(r.FormValue("price")),
-		Currency: strings.TrimSpace(r.FormValue("currency")), Stock: strings.TrimSpace(r.FormValue("stock")),
-		Images: r.FormValue("images"), Attributes: r.FormValue("attributes"), Desc: r.FormValue("description"), Active: true,
-	}
-	if old != nil {
-		f.ID, f.Active, f.SKU = old.ID, old.Active, old.SKU // the SKU is the product's key
-		f.HasVariants = old.HasVariants()
-	}
-	var parent *catalog.Product
-	var stored []catalog.Product
-	var err error
-	if old != nil && old.IsVariant() {
-		parent, err = catalog.GetProductByID(ctx, s.db, *old.ParentID)
-	} else if old != nil {
-		stored, err = storedVariants(ctx, s.db, old)
-	}
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	f.Parent = parent
-	var names []string
-	if parent == nil {
-		f.Variants, err = readVariantsForm(r)
-		if err == nil {
-			names, err = f.Variants.checkNames()
-		}
-		if err == nil && r.FormValue("op") == "addrow" {
-			// Only more room: nothing is read further or saved.
-			if len(f.Variants.Rows) >= maxVariantRows {
-				f.Error = fmt.Sprintf("The variant table has at most %d rows.", maxVariantRows)
-			} else {
-				f.Variants.Rows = append(f.Variants.Rows, emptyRow())
-			}
-			s.render(w, r, http.StatusOK, "product", "Product", "products", f)
-			return
-		}
-	} else {
-		f.Label = catalog.OptionLabel(old.Options, parent.OptionNames)
-	}
-	var in catalog.ProductInput
-	if err == nil {
-		in, err = s.productInput(r, &f)
-	}
-	if err == nil && parent != nil {
-		in.VariantOf, in.Options = parent.SKU, old.Options
-	} else if err == nil {
-		in.OptionNames = names
-	}
-	if err == nil {
-		err = in.Validate()
-	}
-	if err == nil && old == nil {
-		if _, gerr := catalog.GetProduct(ctx, s.db, in.SKU); gerr == nil {
-			err = fmt.Errorf("a product with SKU %s already exists", in.SKU)
-		}
-	}
-	in.Inactive = !f.Active
-	var batch []catalog.ProductInput
-	if err == nil && parent == nil {
-		vins, bad, verr := s.variantInputs(ctx, &f.Variants, in, old, stored)
-		switch {
-		case verr != nil:
-			s.renderError(w, r, verr)
-			return
-		case bad:
-			err = errors.New("nothing was saved: fix the marked variant rows")
-		}
-		batch = vins
-	}
-	if err != nil {
-		f.Error = strings.TrimPrefix(err.Error(), "catalog: ")
-		if f.Variants.Names == nil && parent == nil {
-			f.Variants = variantsForm{Names: padNames(nil)}
-		}
-		s.render(w, r, http.StatusBadRequest, "product", "Product", "products", f)
-		return
-	}
-	// One transaction: the product, its variants, the parent's rolled-up
-	// stock and prices, their outbox events and the back-in-stock alerts
-	// they wake commit together.
-	err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		_, err := catalog.UpsertProducts(ctx, tx, append([]catalog.ProductInput{in}, batch...))
-		return err
-	})
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	s.tree.reset()
-	p, err := catalog.GetProduct(ctx, s.db, in.SKU)
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	msg := "Saved " + p.SKU + "."
-	if len(batch) > 0 {
-		msg = fmt.Sprintf("Saved %s and %d variants.", p.SKU, len(batch))
-	}
-	redirect(w, r, fmt.Sprintf("/admin/products/%d", p.ID), msg)
-}
-
-// productInput parses the form into a catalog input.
-func (s *Server) productInput(r *http.Request, f *productForm) (catalog.ProductInput, error) {
-	in := catalog.ProductInput{
-		SKU: f.SKU, Title: f.Title, Brand: f.Brand, Description: f.Desc,
-		CategoryPath: catalog.SplitCategoryPath(f.Category), Currency: f.Currency,
-	}
-	cur, err := catalog.NormalizeCurrency(f.Currency)
-	if err != nil {
-		return in, fmt.Errorf("%q is not an ISO 4217 currency code", f.Currency)
-	}
-	if in.Price, err = catalog.ParseAmount(f.Price, cur); err != nil {
-		return in, fmt.Errorf("price %q: %v", f.Price, strings.TrimPrefix(err.Error(), "catalog: "))
-	}
-	if in.Stock, err = strconv.Atoi(f.Stock); err != nil || in.Stock < 0 {
-		return in, fmt.Errorf("stock %q must be a whole number, 0 or more", f.Stock)
-	}
-	if in.Attributes, err = parseAttributes(f.Attributes); err != nil {
-		return in, err
-	}
-	if in.ImageURLs, err = parseImageURLs(f.Images); err != nil {
-		return in, err
-	}
-	uploaded, err := s.saveUpload(r)
-	if err != nil {
-		return in, err
-	}
-	if uploaded != "" {
-		in.ImageURLs = append([]string{uploaded}, in.ImageURLs...)
-		f.Images = strings.Join(in.ImageURLs, "\n")
-	}
-	return in, nil
 }
 
 // parseAttributes reads "key: value" lines (or a JSON object).

@@ -17,7 +17,7 @@ import (
 // The product page's variant table: the parent's option names (at most
 // catalog.MaxOptions) and one row per variant (option values, SKU, price,
 // stock, active). The table is part of the product form, so the product
-// and its variants are saved by one catalog.UpsertProducts call in one
+// and its variants are saved by one catalog.SaveProducts call in one
 // transaction (variants inherit what they leave empty, and the parent's
 // stock and prices are rolled up, in the catalog). A bad row is shown
 // with its reason and nothing is saved. A variant is never deleted
@@ -26,8 +26,11 @@ import (
 // Fields: option_name (repeated, one per column), vrows (the number of
 // rows), and per row i: vI_old (the stored SKU of an existing variant),
 // vI_sku, vI_oJ (the value of option column J), vI_price, vI_stock,
-// vI_active. op=addrow shows the form again with one more empty row and
-// saves nothing.
+// vI_active. An existing row is saved over the version the page was opened
+// at (the form's hidden "loaded" snapshot, product_snapshot.go), and its
+// stock is a change: "+3" or "-1", or a count that holds only if the stock
+// is still the one shown. op=addrow shows the form again with one more
+// empty row and saves nothing.
 
 // maxVariantRows bounds the rows one form may post.
 const maxVariantRows = 100
@@ -159,17 +162,18 @@ func (f *variantsForm) checkNames() ([]string, error) {
 	return out, nil
 }
 
-// variantInputs turns the table into catalog inputs for the parent in,
+// variantInputs turns the table into catalog edits for the parent in,
 // marking each bad row; stored are the product's variants before the
-// save, old the stored product (nil for a new one). The result is only
-// to be written when no row has an error.
-func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.ProductInput, old *catalog.Product, stored []catalog.Product) ([]catalog.ProductInput, bool, error) {
+// save, old the stored product (nil for a new one), loaded the form's
+// snapshot (the version and stock each existing row was opened at). The
+// result is only to be written when no row has an error.
+func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.ProductInput, old *catalog.Product, stored []catalog.Product, loaded snapshot) ([]catalog.ProductEdit, bool, error) {
 	byOld := map[string]*catalog.Product{}
 	for i := range stored {
 		byOld[stored[i].SKU] = &stored[i]
 	}
-	var ins []catalog.ProductInput
-	var rowOf []int // index in f.Rows of each input
+	var edits []catalog.ProductEdit
+	var rowOf []int // index in f.Rows of each edit
 	bad := false
 	seenSKU := map[string]bool{in.SKU: true}
 	for i := range f.Rows {
@@ -177,14 +181,17 @@ func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.
 		if row.blank() {
 			continue
 		}
-		v, err := rowInput(row, f.Names, in, old, byOld)
+		e, err := rowInput(row, f.Names, in, old, byOld, loaded)
+		v := &e.In
 		if err == nil && seenSKU[v.SKU] {
 			err = fmt.Errorf("SKU %s appears twice in the form", v.SKU)
 		}
 		if cur := byOld[v.SKU]; err == nil && row.Old == "" && cur != nil && catalog.OptionKey(cur.Options) == catalog.OptionKey(v.Options) {
 			// The same form posted twice: its new row is now this
-			// variant, and writing it again changes nothing.
-			keepOwn(&v, cur, old)
+			// variant; writing it again is refused if anything else
+			// changed it meanwhile.
+			keepOwn(v, cur, old)
+			e.Version = cur.Version
 		} else if err == nil && row.Old == "" {
 			if _, gerr := catalog.GetProduct(ctx, s.db, v.SKU); gerr == nil {
 				err = fmt.Errorf("a product with SKU %s already exists", v.SKU)
@@ -196,14 +203,18 @@ func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.
 			bad = true
 			continue
 		}
-		ins = append(ins, v)
+		edits = append(edits, e)
 		rowOf = append(rowOf, i)
 	}
-	if len(ins) == 0 {
+	if len(edits) == 0 {
 		return nil, bad, nil
 	}
-	// The parent first, as UpsertProducts will see the batch.
-	errs, err := catalog.CheckVariants(ctx, s.db, append([]catalog.ProductInput{in}, ins...))
+	// The parent first, as SaveProducts will see the batch.
+	ins := []catalog.ProductInput{in}
+	for _, e := range edits {
+		ins = append(ins, e.In)
+	}
+	errs, err := catalog.CheckVariants(ctx, s.db, ins)
 	if err != nil {
 		return nil, bad, err
 	}
@@ -213,48 +224,61 @@ func (s *Server) variantInputs(ctx context.Context, f *variantsForm, in catalog.
 			bad = true
 		}
 	}
-	return ins, bad, nil
+	return edits, bad, nil
 }
 
-// rowInput is one row's catalog input. An existing variant keeps what it
+// rowInput is one row's catalog edit. An existing variant keeps what it
 // has of its own (title, images …) and inherits again what it had the
-// same as the product.
-func rowInput(row *variantRow, names []string, parent catalog.ProductInput, old *catalog.Product, byOld map[string]*catalog.Product) (catalog.ProductInput, error) {
-	v := catalog.ProductInput{SKU: row.SKU, VariantOf: parent.SKU, Currency: parent.Currency, Inactive: !row.Active, Options: map[string]string{}}
+// same as the product; it is saved over the version the form was opened
+// at, and its stock field is a change (parseStock) to the stock then.
+func rowInput(row *variantRow, names []string, parent catalog.ProductInput, old *catalog.Product, byOld map[string]*catalog.Product, loaded snapshot) (catalog.ProductEdit, error) {
+	e := catalog.ProductEdit{In: catalog.ProductInput{SKU: row.SKU, VariantOf: parent.SKU, Currency: parent.Currency, Inactive: !row.Active, Options: map[string]string{}}}
+	v := &e.In
+	var was rowStamp
 	if row.Old != "" {
 		cur := byOld[row.Old]
 		if cur == nil {
-			return v, fmt.Errorf("%s is not a variant of this product", row.Old)
+			return e, fmt.Errorf("%s is not a variant of this product", row.Old)
 		}
-		keepOwn(&v, cur, old)
+		var ok bool
+		if was, ok = loaded.Rows[row.Old]; !ok {
+			return e, fmt.Errorf("%s was not in the table when this page was opened: open the product again", row.Old)
+		}
+		keepOwn(v, cur, old)
+		e.Version = was.Version
 	}
 	if v.SKU == "" {
-		return v, fmt.Errorf("a new variant needs a SKU")
+		return e, fmt.Errorf("a new variant needs a SKU")
 	}
 	for j, val := range row.Opts {
 		switch {
 		case val == "":
 		case names[j] == "":
-			return v, fmt.Errorf("value %q is in a column without an option name", val)
+			return e, fmt.Errorf("value %q is in a column without an option name", val)
 		default:
 			v.Options[names[j]] = val
 		}
 	}
 	for _, n := range names {
 		if _, ok := v.Options[n]; n != "" && !ok {
-			return v, fmt.Errorf("no value for %s", n)
+			return e, fmt.Errorf("no value for %s", n)
 		}
 	}
 	var err error
 	if row.Price == "" {
 		v.Price = parent.Price
 	} else if v.Price, err = catalog.ParseAmount(row.Price, parent.Currency); err != nil {
-		return v, fmt.Errorf("price %q: %v", row.Price, strings.TrimPrefix(err.Error(), "catalog: "))
+		return e, fmt.Errorf("price %q: %v", row.Price, strings.TrimPrefix(err.Error(), "catalog: "))
 	}
-	if v.Stock, err = strconv.Atoi(row.Stock); err != nil || v.Stock < 0 {
-		return v, fmt.Errorf("stock %q must be a whole number, 0 or more", row.Stock)
+	if row.Old == "" {
+		v.Stock, err = newStock(row.Stock)
+	} else {
+		e.Stock, err = parseStock(row.Stock, was.Stock)
 	}
-	return v, v.Validate()
+	if err != nil {
+		return e, err
+	}
+	return e, v.Validate()
 }
 
 // keepOwn copies into v what the stored variant cur has of its own, that

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -20,12 +21,19 @@ type settingsPage struct {
 
 type settingsForm struct {
 	ShopName, Currency, PromptExtra, Model, MaxRounds, RateLimit, RateWindow string
+	// Version is the settings' version when the form was opened (hidden):
+	// a save over a newer one is refused (settings.go).
+	Version string
+	// Changes and Unsaved: after a refused stale save, what changed since
+	// the form was opened and the edits that were not saved.
+	Changes, Unsaved []string
 }
 
 func formOfSettings(st catalog.Settings) settingsForm {
 	return settingsForm{
 		ShopName: st.ShopName, Currency: st.Currency, PromptExtra: st.PromptExtra, Model: st.Model,
 		MaxRounds: strconv.Itoa(st.MaxRounds), RateLimit: strconv.Itoa(st.RateLimit), RateWindow: st.RateWindow.String(),
+		Version: strconv.FormatInt(st.Version, 10),
 	}
 }
 
@@ -54,7 +62,7 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	f := settingsForm{
 		ShopName: r.FormValue("shop_name"), Currency: r.FormValue("currency"), PromptExtra: r.FormValue("prompt_extra"),
 		Model: r.FormValue("model"), MaxRounds: r.FormValue("max_rounds"), RateLimit: r.FormValue("rate_limit"),
-		RateWindow: r.FormValue("rate_window"),
+		RateWindow: r.FormValue("rate_window"), Version: r.FormValue("version"),
 	}
 	st, err := parseSettings(f)
 	if err == nil {
@@ -62,6 +70,10 @@ func (s *Server) saveSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil {
 		err = s.settings.Save(r.Context(), st, s.cfg.Now())
+	}
+	if errors.Is(err, catalog.ErrConflict) {
+		s.settingsChanged(w, r, f)
+		return
 	}
 	if err != nil {
 		if _, ok := err.(*userError); !ok {
@@ -89,6 +101,9 @@ func parseSettings(f settingsForm) (catalog.Settings, error) {
 	}
 	if _, err := catalog.NormalizeCurrency(st.Currency); err != nil {
 		return st, badRequest("%q is not an ISO 4217 currency code.", st.Currency)
+	}
+	if st.Version, err = strconv.ParseInt(f.Version, 10, 64); err != nil || st.Version < 0 {
+		return st, badRequest("This form does not say when it was opened, so it could overwrite newer settings: nothing was saved. Open the settings again.")
 	}
 	return st, nil
 }

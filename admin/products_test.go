@@ -74,6 +74,7 @@ func TestCreateEditArchiveProduct(t *testing.T) {
 
 	edit := productForm("IGNORED", "99.50")
 	edit.Set("stock", "3")
+	edit.Set("loaded", p.opened(fmt.Sprintf("/admin/products/%d", got.ID)))
 	if code, _, body := p.post(fmt.Sprintf("/admin/products/%d", got.ID), edit); code != http.StatusSeeOther {
 		t.Fatalf("edit = %d:\n%s", code, body)
 	}

@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"net/http"
 	"strings"
 	"time"
 
@@ -32,4 +33,33 @@ func validateSettings(st *catalog.Settings) error {
 	}
 	st.Currency = cur
 	return nil
+}
+
+// settingsChanged shows the settings form again after a stale save was
+// refused: the current values, and where the posted form differed from
+// them (current → posted), so the merchant can redo their edits.
+func (s *Server) settingsChanged(w http.ResponseWriter, r *http.Request, posted settingsForm) {
+	st, err := s.settings.Get(r.Context())
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	cur := formOfSettings(st)
+	cur.Unsaved = settingsDifferences(cur, posted)
+	if len(cur.Unsaved) == 0 {
+		cur.Unsaved = []string{"(none: your page had the current values)"}
+	}
+	s.renderSettings(w, r, http.StatusConflict, settingsPage{Form: cur,
+		Error: "The settings were changed since you opened them, so nothing was saved: saving your page would have written old values back. The form now shows the current values; redo your edits below."})
+}
+
+// settingsDifferences lists the fields of b that differ from a, as
+// "label 'a' → 'b'".
+func settingsDifferences(a, b settingsForm) []string {
+	fields := func(f settingsForm) []shownValue {
+		return []shownValue{{"shop name", f.ShopName}, {"currency", f.Currency}, {"model", f.Model},
+			{"model calls per turn", f.MaxRounds}, {"turns per customer", f.RateLimit},
+			{"per window", f.RateWindow}, {"system prompt additions", f.PromptExtra}}
+	}
+	return differences(fields(a), fields(b))
 }

@@ -29,7 +29,9 @@ func TestSettingsSaveAndApply(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
 	p.signIn()
 	ctx := context.Background()
-	if code, _, body := p.post("/admin/settings", settingsForm()); code != http.StatusSeeOther {
+	first := settingsForm()
+	first.Set("version", p.settingsOpened())
+	if code, _, body := p.post("/admin/settings", first); code != http.StatusSeeOther {
 		t.Fatalf("save = %d:\n%s", code, body)
 	}
 	hook := catalog.NewSettingsStore(p.db, catalog.Settings{ShopName: "Default"}).Get
@@ -45,6 +47,7 @@ func TestSettingsSaveAndApply(t *testing.T) {
 		"shop_name": " ", "currency": "EURO", "max_rounds": "0", "rate_limit": "lots", "rate_window": "forever", "model": "gpt 4",
 	} {
 		form := settingsForm()
+		form.Set("version", p.settingsOpened())
 		form.Set("shop_name", "Changed")
 		if field == "shop_name" {
 			form.Set("shop_name", bad)

@@ -110,12 +110,18 @@ func TestVariantTable(t *testing.T) {
 			[5]string{"", "", "", "", "0"}, // the empty row is skipped
 		)
 		edit.Del("v1_active")
+		edit.Set("loaded", p.opened(page))
 		if code, _, body := p.post(page, edit); code != http.StatusSeeOther {
 			t.Fatalf("edit = %d:\n%s", code, body)
 		}
-		// The same form again (a double submit) changes nothing.
-		if code, _, body := p.post(page, edit); code != http.StatusSeeOther {
+		// The same form again (a double submit) is now stale: refused,
+		// it changes nothing.
+		saved := family(t, db, "TEE-1")
+		if code, _, body := p.post(page, edit); code != http.StatusConflict || !strings.Contains(body, "changed since you opened it") {
 			t.Fatalf("edit again = %d:\n%s", code, body)
+		}
+		if got := family(t, db, "TEE-1"); got != saved {
+			t.Fatalf("the double submit changed:\n%s\n%s", saved, got)
 		}
 		if got, want := family(t, db, "TEE-1"), `TEE-1 stock=5 price=1900..2000 n=3 names=[Size Color]; TEE-1-S map[Color:Navy Size:S] 1900/1 active=true title="Harbor Tee"; TEE-1-M map[Color:Navy Size:M] 2400/7 active=false title="Harbor Tee"; TEE-1-L map[Color:Navy Size:L] 2000/4 active=true title="Harbor Tee";`; got != want {
 			t.Fatalf("after edit:\n got %s\nwant %s", got, want)
@@ -126,6 +132,7 @@ func TestVariantTable(t *testing.T) {
 		more["option_name"] = []string{"Size", "Color", ""}
 		addRows(more, [5]string{"=TEE-1-S", "S", "Navy", "5.00", "99"})
 		more.Set("op", "addrow")
+		more.Set("loaded", p.opened(page))
 		before := family(t, db, "TEE-1")
 		code, _, body = p.post(page, more)
 		if code != http.StatusOK || !strings.Contains(body, `name="v1_sku"`) || !strings.Contains(body, `name="v0_stock" value="99"`) {
@@ -148,6 +155,7 @@ func TestVariantTable(t *testing.T) {
 		own := productForm("IGNORED", "18.00")
 		own.Set("title", "Harbor Tee, small")
 		own.Set("stock", "2")
+		own.Set("loaded", p.opened(fmt.Sprintf("/admin/products/%d", v.ID)))
 		if code, _, body := p.post(fmt.Sprintf("/admin/products/%d", v.ID), own); code != http.StatusSeeOther {
 			t.Fatalf("save variant = %d:\n%s", code, body)
 		}
@@ -163,6 +171,7 @@ func TestVariantTable(t *testing.T) {
 		again.Set("title", "Harbor Tee")
 		again["option_name"] = []string{"Size", "Color", ""}
 		addRows(again, [5]string{"=TEE-1-S", "S", "Navy", "18.00", "2"})
+		again.Set("loaded", p.opened(page))
 		if code, _, body := p.post(page, again); code != http.StatusSeeOther {
 			t.Fatalf("table save = %d:\n%s", code, body)
 		}
@@ -203,8 +212,9 @@ func TestVariantTableRefusesBadRows(t *testing.T) {
 			edit func(url.Values)
 			want string
 		}{
-			{"negative stock", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "-1"}}, nil, "must be a whole number"},
-			{"stock not a number", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "lots"}}, nil, "must be a whole number"},
+			{"stock below zero", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "-8"}}, nil, "stock of TEE-1-M is 7, so 8 cannot be taken away"},
+			{"negative new stock", [][5]string{good, {"TEE-1-X", "L", "Navy", "1", "-1"}}, nil, "must be a whole number"},
+			{"stock not a number", [][5]string{good, {"=TEE-1-M", "M", "Navy", "24.00", "lots"}}, nil, "write a count such as 12, or a change such as"},
 			{"bad price", [][5]string{good, {"=TEE-1-M", "M", "Navy", "-3", "1"}}, nil, "price"},
 			{"duplicate option set", [][5]string{good, {"TEE-1-X", "m", "NAVY", "24.00", "1"}}, nil, "same options as sibling"},
 			{"duplicate sku in the form", [][5]string{good, {"TEE-1-X", "L", "Navy", "1", "1"}, {"TEE-1-X", "XL", "Navy", "1", "1"}}, nil, "appears twice"},
@@ -224,6 +234,7 @@ func TestVariantTableRefusesBadRows(t *testing.T) {
 			f := productForm("TEE-1", "20.00")
 			f["option_name"] = []string{"Size", "Color", ""}
 			addRows(f, tc.rows...)
+			f.Set("loaded", p.opened(page))
 			if tc.edit != nil {
 				tc.edit(f)
 			}

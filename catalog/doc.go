@@ -32,10 +32,17 @@
 // color and «цвет» are one). Lists and counts show listings: parents and
 // plain products.
 //
+// Admin forms never write back what they read (product_edits.go): a
+// product row's Version counts writes of its content (imports, saves,
+// archiving; not orders), SaveProducts writes a form's content only over
+// the version it was opened at, and its stock only as a StockChange (+N /
+// -N, or a count compare-and-set against the one shown) applied to the
+// stock as it is; a stale form is ErrConflict and writes nothing.
+//
 // Settings (settings.go) are one type shared by the admin panel, which
 // validates and saves them, and the engine, which applies them to the
 // next turns; SettingsStore reads them over the process configuration's
-// defaults.
+// defaults, and saves them only over the version they were read at.
 //
 // Storage is Bun over Postgres (production) or embedded SQLite (the default);
 // OpenDB picks the dialect from DATABASE_URL. Repository functions take a

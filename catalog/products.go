@@ -39,8 +39,12 @@ type Product struct {
 	OptionNames  []string          `bun:"option_names,notnull"`
 	VariantCount int               `bun:"variant_count,notnull"`
 	PriceMax     int64             `bun:"price_max,notnull"`
-	CreatedAt    time.Time         `bun:"created_at,nullzero,notnull,default:current_timestamp"`
-	UpdatedAt    time.Time         `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Version counts the writes of the row's content (imports, admin
+	// saves, archive and restore), not its stock: an admin form saves
+	// only over the version it was loaded at (SaveProducts).
+	Version   int64     `bun:"version,notnull"`
+	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
 }
 
 // InStock reports whether at least one unit can be sold.
@@ -108,7 +112,8 @@ type UpsertResult struct {
 	Updated  int
 }
 
-// UpsertProducts inserts or updates products by SKU, creates missing
+// UpsertProducts inserts or updates products by SKU (stock included, and
+// each stored row's Version bumped), creates missing
 // categories, and queues a search-index update for each. Plain products
 // and parents are written first, then variants (ProductInput.VariantOf)
 // with their parent's id and what they inherit from it; parents are then
@@ -116,9 +121,22 @@ type UpsertResult struct {
 // distinct SKUs and pass CheckVariants. Run it in a transaction to make
 // the batch atomic.
 func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (UpsertResult, error) {
+	res, _, err := writeProducts(ctx, db, ins, nil)
+	if err != nil || len(ins) == 0 {
+		return res, err
+	}
+	return res, afterProductWrites(ctx, db, ins)
+}
+
+// writeProducts writes the rows of ins, plain products and parents first.
+// With versions nil, a stored row is overwritten (stock included). With
+// versions (SKU → the version a form was loaded at, 0 for a new product),
+// a stored row is written only if it is still at that version, its stock
+// is kept, and the SKUs not written are returned as stale.
+func writeProducts(ctx context.Context, db bun.IDB, ins []ProductInput, versions map[string]int64) (UpsertResult, []string, error) {
 	var res UpsertResult
 	if len(ins) == 0 {
-		return res, nil
+		return res, nil, nil
 	}
 	var plain, variants []ProductInput
 	for _, in := range ins {
@@ -131,46 +149,55 @@ func UpsertProducts(ctx context.Context, db bun.IDB, ins []ProductInput) (Upsert
 	if len(variants) > 0 {
 		errs, err := CheckVariants(ctx, db, ins)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
 		for _, e := range errs {
 			if e != nil {
-				return res, e
+				return res, nil, e
 			}
 		}
 	}
+	var stale []string
 	cats := map[string]*int64{}
 	for _, batch := range [][]ProductInput{plain, variants} {
 		if len(batch) == 0 {
 			continue
 		}
-		rows, err := productRows(ctx, db, cats, batch)
+		rows, err := productRows(ctx, db, cats, batch, versions)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
-		r, err := upsertRows(ctx, db, rows)
+		r, notWritten, err := upsertRows(ctx, db, rows, versions != nil)
 		if err != nil {
-			return res, err
+			return res, nil, err
 		}
 		res.Inserted += r.Inserted
 		res.Updated += r.Updated
+		stale = append(stale, notWritten...)
 	}
+	return res, stale, nil
+}
+
+// afterProductWrites queues the search-index updates of written products,
+// wakes the stock alerts they satisfy and rolls up their parents.
+func afterProductWrites(ctx context.Context, db bun.IDB, ins []ProductInput) error {
 	skus := make([]string, len(ins))
 	for i, in := range ins {
 		skus[i] = in.SKU
 	}
 	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, skus...); err != nil {
-		return res, err
+		return err
 	}
 	if err := wakeStockAlertsBySKU(ctx, db, skus...); err != nil {
-		return res, err
+		return err
 	}
-	return res, RollupParents(ctx, db, skus...)
+	return RollupParents(ctx, db, skus...)
 }
 
 // productRows turns inputs into rows; a variant gets its parent's id and
-// inherits what it leaves empty.
-func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []ProductInput) ([]Product, error) {
+// inherits what it leaves empty. A row's Version is the one it is written
+// at: 1, or one past the version in versions that it must still have.
+func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []ProductInput, versions map[string]int64) ([]Product, error) {
 	parents := map[string]*Product{}
 	for _, in := range ins {
 		if in.VariantOf != "" {
@@ -201,7 +228,7 @@ func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []
 			SKU: in.SKU, Title: in.Title, Description: in.Description, Brand: in.Brand,
 			CategoryID: catID, Attributes: in.Attributes, Price: in.Price, Currency: in.Currency,
 			Stock: in.Stock, Active: !in.Inactive, ImageURLs: in.ImageURLs, CreatedAt: now, UpdatedAt: now,
-			Options: in.Options, OptionNames: in.OptionNames,
+			Options: in.Options, OptionNames: in.OptionNames, Version: versions[in.SKU] + 1,
 		}
 		if row.Options == nil {
 			row.Options = map[string]string{}
@@ -248,30 +275,50 @@ func inherit(v *Product, p *Product) {
 }
 
 // upsertRows writes rows in one statement. A parent's option names are
-// kept when a row leaves them empty.
-func upsertRows(ctx context.Context, db bun.IDB, rows []Product) (UpsertResult, error) {
+// kept when a row leaves them empty. Unguarded, a stored row is
+// overwritten and its version bumped. Guarded, a stored row is written
+// only if its version is one less than the row's, keeping its stock; the
+// SKUs of rows not written are returned.
+func upsertRows(ctx context.Context, db bun.IDB, rows []Product, guarded bool) (UpsertResult, []string, error) {
 	skus := make([]string, len(rows))
 	for i := range rows {
 		skus[i] = rows[i].SKU
 	}
 	existing, err := db.NewSelect().Model((*Product)(nil)).Where("sku IN (?)", bun.List(skus)).Count(ctx)
 	if err != nil {
-		return UpsertResult{}, fmt.Errorf("catalog: upsert products: count existing: %w", err)
+		return UpsertResult{}, nil, fmt.Errorf("catalog: upsert products: count existing: %w", err)
 	}
-	_, err = db.NewInsert().Model(&rows).
+	q := db.NewInsert().Model(&rows).
 		On("CONFLICT (sku) DO UPDATE").
 		Set("title = EXCLUDED.title, description = EXCLUDED.description, brand = EXCLUDED.brand").
 		Set("category_id = EXCLUDED.category_id, attributes = EXCLUDED.attributes").
-		Set("price = EXCLUDED.price, currency = EXCLUDED.currency, stock = EXCLUDED.stock").
+		Set("price = EXCLUDED.price, currency = EXCLUDED.currency").
 		Set("active = EXCLUDED.active, image_urls = EXCLUDED.image_urls, updated_at = EXCLUDED.updated_at").
 		Set("parent_id = EXCLUDED.parent_id, options = EXCLUDED.options").
-		Set("option_names = CASE WHEN EXCLUDED.option_names = '[]' THEN product.option_names ELSE EXCLUDED.option_names END").
-		Returning("NULL").
-		Exec(ctx)
-	if err != nil {
-		return UpsertResult{}, fmt.Errorf("catalog: upsert products: %w", err)
+		Set("option_names = CASE WHEN EXCLUDED.option_names = '[]' THEN product.option_names ELSE EXCLUDED.option_names END")
+	if guarded {
+		q = q.Set("version = EXCLUDED.version").Where("product.version = EXCLUDED.version - 1")
+	} else {
+		q = q.Set("stock = EXCLUDED.stock, version = product.version + 1")
 	}
-	return UpsertResult{Updated: int(existing), Inserted: len(rows) - int(existing)}, nil
+	var written []string
+	if _, err = q.Returning("sku").Exec(ctx, &written); err != nil {
+		return UpsertResult{}, nil, fmt.Errorf("catalog: upsert products: %w", err)
+	}
+	var stale []string
+	if len(written) < len(rows) {
+		done := make(map[string]bool, len(written))
+		for _, s := range written {
+			done[s] = true
+		}
+		for _, s := range skus {
+			if !done[s] {
+				stale = append(stale, s)
+			}
+		}
+	}
+	inserted := len(rows) - int(existing)
+	return UpsertResult{Updated: len(written) - inserted, Inserted: inserted}, stale, nil
 }
 
 func categoryID(ctx context.Context, db bun.IDB, cache map[string]*int64, parts []string) (*int64, error) {
@@ -342,7 +389,7 @@ func CountProducts(ctx context.Context, db bun.IDB) (int, error) {
 // SetProductActive archives (false) or restores (true) a product.
 func SetProductActive(ctx context.Context, db bun.IDB, sku string, active bool) error {
 	res, err := db.NewUpdate().Model((*Product)(nil)).
-		Set("active = ?", active).Set("updated_at = ?", time.Now().UTC()).
+		Set("active = ?", active).Set("updated_at = ?", time.Now().UTC()).Set("version = version + 1").
 		Where("sku = ?", sku).Exec(ctx)
 	if err := expectOneRow(res, err, "product %q", sku); err != nil {
 		return err

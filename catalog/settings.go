@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"time"
@@ -20,7 +21,14 @@ type Settings struct {
 	MaxRounds   int
 	RateLimit   int
 	RateWindow  time.Duration
+	// Version counts the saves (0: never saved). Save writes only over
+	// the version the settings were read at, so a form opened before
+	// another save cannot write the older values back.
+	Version int64
 }
+
+// versionKey is the settings row holding Settings.Version.
+const versionKey = "version"
 
 // setting is one row of the settings table.
 type setting struct {
@@ -78,11 +86,15 @@ func (st *Settings) set(key, value string) {
 		st.RateLimit, _ = strconv.Atoi(value)
 	case "rate_window":
 		st.RateWindow, _ = time.ParseDuration(value)
+	case versionKey:
+		st.Version, _ = strconv.ParseInt(value, 10, 64)
 	}
 }
 
 // Save stores every field of st, validated by the caller (the admin
-// panel's form), in one statement.
+// panel's form), if the stored settings are still at st.Version: else it
+// writes nothing and fails with ErrConflict. The version is bumped in the
+// same transaction.
 func (s *SettingsStore) Save(ctx context.Context, st Settings, now time.Time) error {
 	rows := []setting{
 		{Key: "shop_name", Value: st.ShopName}, {Key: "currency", Value: st.Currency},
@@ -93,10 +105,37 @@ func (s *SettingsStore) Save(ctx context.Context, st Settings, now time.Time) er
 	for i := range rows {
 		rows[i].UpdatedAt = now.UTC()
 	}
-	_, err := s.db.NewInsert().Model(&rows).
-		On("CONFLICT (key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at").Exec(ctx)
+	err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if err := bumpSettingsVersion(ctx, tx, st.Version, now); err != nil {
+			return err
+		}
+		_, err := tx.NewInsert().Model(&rows).
+			On("CONFLICT (key) DO UPDATE").Set("value = EXCLUDED.value, updated_at = EXCLUDED.updated_at").Exec(ctx)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("catalog: save settings: %w", err)
+	}
+	return nil
+}
+
+// bumpSettingsVersion moves the settings from version from to from+1 in
+// one conditional statement, or fails with ErrConflict.
+func bumpSettingsVersion(ctx context.Context, tx bun.Tx, from int64, now time.Time) error {
+	next := setting{Key: versionKey, Value: strconv.FormatInt(from+1, 10), UpdatedAt: now.UTC()}
+	var res sql.Result
+	var err error
+	if from == 0 {
+		res, err = tx.NewInsert().Model(&next).On("CONFLICT (key) DO NOTHING").Exec(ctx)
+	} else {
+		res, err = tx.NewUpdate().Model(&next).Column("value", "updated_at").WherePK().
+			Where("value = ?", strconv.FormatInt(from, 10)).Exec(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return fmt.Errorf("the settings changed since they were read (version %d): %w", from, ErrConflict)
 	}
 	return nil
 }
