@@ -176,11 +176,7 @@ func (t *tabular) read() ([]string, row, error) {
 		return nil, row{}, err
 	}
 	line, _ := t.r.FieldPos(0)
-	names := make([]string, len(t.header))
-	for i, h := range t.header {
-		names[i] = strings.TrimSpace(h)
-	}
-	if col, bad := invalidUTF8(names, fields); bad {
+	if col, bad := invalidUTF8(t.header, fields); bad {
 		return nil, row{line: line, err: errNotUTF8(col)}, nil
 	}
 	if len(fields) != len(t.header) {

@@ -251,3 +251,26 @@ func TestDetect(t *testing.T) {
 		}
 	}
 }
+
+// TestPreviewStopsAtMaxRows: a preview cut in the middle of a product's
+// rows refuses nothing for the cut.
+func TestPreviewStopsAtMaxRows(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	sum := importWith(t, db, "testdata/shopify.csv", importer.Options{DryRun: true, MaxRows: 3})
+	if !sum.Truncated || sum.Rows != 3 || sum.Failed != 0 {
+		t.Errorf("preview = %v rows %d truncated %t %+v", sum, sum.Rows, sum.Truncated, sum.Errors)
+	}
+}
+
+// TestMalformedFeedStops: XML that breaks off is an error that names the
+// problem, not a silent partial import.
+func TestMalformedFeedStops(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	feed := `<?xml version="1.0"?><rss xmlns:g="http://base.google.com/ns/1.0"><channel>` +
+		`<item><g:id>A</g:id><title>A</title><g:price>1.00 USD</g:price><g:availability>in_stock</g:availability></item>` +
+		`<item><g:id>B</g:id><title>B</titl></item></channel></rss>`
+	_, err := importer.Import(context.Background(), db, strings.NewReader(feed), "feed.xml", importer.Options{})
+	if err == nil || !strings.Contains(err.Error(), "XML feed is malformed") {
+		t.Errorf("err = %v", err)
+	}
+}
