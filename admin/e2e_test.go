@@ -165,9 +165,16 @@ func TestEndToEnd(t *testing.T) {
 
 	csvPath := filepath.Join(t.TempDir(), "spring.csv")
 	os.WriteFile(csvPath, []byte("sku,title,price,currency,stock\nSPR-1,Spring Fleece,49.00,USD,4\nSPR-2,Broken Row,forty,USD,1\n"), 0o644)
-	run("import a CSV with a bad row",
+	run("preview a CSV with a bad row",
 		chromedp.Navigate(base+"/admin/import"),
 		chromedp.SetUploadFiles(`input[type=file]`, []string{csvPath}, chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Preview"]`),
+		chromedp.WaitVisible(`#import-preview`, chromedp.ByQuery),
+	)
+	if s := text(`#preview-counts`); !strings.Contains(s, "add 1 new products") || !strings.Contains(s, "refuse 1 rows") {
+		t.Errorf("preview counts %q", s)
+	}
+	run("confirm the import",
 		chromedp.Click(`//button[text()="Import"]`),
 		// The job page refreshes itself until the import is done.
 		chromedp.WaitVisible(`#import-job[data-state="done"] #import-state`, chromedp.ByQuery),

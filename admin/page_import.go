@@ -21,8 +21,12 @@ import (
 // (importer.Job); the job's page reads that table, so it works on every
 // replica, and a job whose process died shows as interrupted.
 
-// importJobs tracks the imports this process runs (tests wait for them).
-type importJobs struct{ wg sync.WaitGroup }
+// importJobs tracks the imports this process runs (tests wait for them)
+// and the previewed uploads waiting for confirmation.
+type importJobs struct {
+	wg       sync.WaitGroup
+	previews importPreviews
+}
 
 func newImportJobs() *importJobs { return &importJobs{} }
 
@@ -87,9 +91,15 @@ func (s *Server) startImport(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
+	s.launchImport(w, r, tmp, filepath.Base(hdr.Filename), size)
+}
+
+// launchImport records the job for the saved upload tmp and imports it in
+// the background (tmp is removed at the end), then shows the job's page.
+func (s *Server) launchImport(w http.ResponseWriter, r *http.Request, tmp *os.File, name string, size int64) {
 	user := sessionFrom(r.Context()).Username
 	job, err := importer.StartJob(r.Context(), s.db,
-		catalog.ImportJob{FileName: filepath.Base(hdr.Filename), SizeBytes: size, StartedBy: user},
+		catalog.ImportJob{FileName: name, SizeBytes: size, StartedBy: user},
 		importer.JobConfig{Now: s.cfg.Now})
 	if err != nil {
 		tmp.Close()
@@ -98,7 +108,7 @@ func (s *Server) startImport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st, _ := s.settings.Get(r.Context())
-	s.log.InfoContext(r.Context(), "import started", "job", job.ID(), "file", hdr.Filename, "bytes", size, "user", user)
+	s.log.InfoContext(r.Context(), "import started", "job", job.ID(), "file", name, "bytes", size, "user", user)
 	s.imports.wg.Add(1)
 	go s.runImport(job, tmp, st.Currency)
 	http.Redirect(w, r, "/admin/import/"+strconv.FormatInt(job.ID(), 10), http.StatusSeeOther)

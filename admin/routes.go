@@ -35,6 +35,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/products/{id}/reviews/{review}/show", action(s.showReview))
 	mux.HandleFunc("GET /admin/import", page(s.importPage))
 	mux.HandleFunc("POST /admin/import", action(s.startImport))
+	mux.HandleFunc("POST /admin/import/preview", action(s.previewImport))
+	mux.HandleFunc("POST /admin/import/confirm", action(s.confirmImport))
 	mux.HandleFunc("GET /admin/import/{id}", page(s.importStatus))
 
 	mux.HandleFunc("GET /admin/orders", page(s.orders))

@@ -23,7 +23,7 @@ func TestRoutesSignedOut(t *testing.T) {
 	}
 	for _, path := range []string{"/admin/logout", "/admin/products/new", "/admin/products/1", "/admin/products/1/archive",
 		"/admin/products/1/restore", "/admin/products/1/reviews/2/hide", "/admin/products/1/reviews/2/show", "/admin/import",
-		"/admin/orders/A-1/status", "/admin/orders/A-1/cancel", "/admin/orders/A-1/refund",
+		"/admin/import/preview", "/admin/import/confirm", "/admin/orders/A-1/status", "/admin/orders/A-1/cancel", "/admin/orders/A-1/refund",
 		"/admin/pages/new", "/admin/pages/returns", "/admin/pages/returns/delete", "/admin/promos/new", "/admin/promos/1", "/admin/promos/1/active",
 		"/admin/conversations/1/pause", "/admin/conversations/1/resume", "/admin/conversations/1/reply", "/admin/replay",
 		"/admin/settings", "/admin/staff", "/admin/staff/1/delete", "/admin/settings/delivery", "/admin/settings/delivery/country",

@@ -319,6 +319,40 @@ func TestImportCommand(t *testing.T) {
 	}
 }
 
+// TestImportCommandDryRun: --dry-run reads a Shopify export, prints the
+// mapping, the first rows and the counts, and writes nothing.
+func TestImportCommandDryRun(t *testing.T) {
+	dir := t.TempDir()
+	dbURL := "sqlite:" + filepath.Join(dir, "shop.db")
+	path := filepath.Join(dir, "products_export.csv")
+	os.WriteFile(path, []byte("Handle,Title,Body (HTML),Variant SKU,Variant Price,Option1 Name,Option1 Value,Variant Inventory Qty,SEO Title\n"+
+		"mug,Mug,<p>Big &amp; blue</p>,MUG-1,9.50,Title,Default Title,4,Mug!\n"+
+		"cup,Cup,,CUP-1,free,Title,Default Title,4,Cup!\n"), 0o644)
+	var stdout, stderr bytes.Buffer
+	err := run(context.Background(), []string{"import", "--dry-run", "--database-url", dbURL, path}, envFunc(nil), nil, &stdout, &stderr)
+	if !errors.Is(err, errRowsFailed) {
+		t.Fatalf("err = %v, want errRowsFailed (a refused row)", err)
+	}
+	for _, want := range []string{"Shopify product export", "Variant Price", "→ price", "ignored: SEO Title", "line 2: MUG-1 \"Mug\"", "dry run: 1 new, 0 changed, 0 unchanged, 1 refused"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	if !strings.Contains(stderr.String(), "line 3 (sku CUP-1)") {
+		t.Errorf("stderr = %q", stderr.String())
+	}
+	db, err := openMigrated(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	products, _ := catalog.CountProducts(context.Background(), db)
+	jobs, _ := catalog.ListImportJobs(context.Background(), db, 10)
+	if products != 0 || len(jobs) != 0 {
+		t.Errorf("dry run wrote %d products and %d jobs", products, len(jobs))
+	}
+}
+
 func TestDemoCatalogRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "synthetic.jsonl")

@@ -3,6 +3,7 @@ package importer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/uptrace/bun"
@@ -15,6 +16,8 @@ import (
 // only once the transaction has committed.
 type written struct {
 	res     catalog.UpsertResult
+	same    int          // dry run: rows identical to the catalog
+	changes []Change     // dry run: title, price and stock changes
 	failed  []rowFailure // rows catalog.CheckVariants refused
 	rehold  []pending    // price-less parents left without a variant
 	settled []string     // parents whose option names were set
@@ -103,6 +106,11 @@ func (imp *run) write(ctx context.Context, ps []pending) (written, error) {
 		if err := noJIT(ctx, tx); err != nil {
 			return err
 		}
+		if imp.opts.DryRun {
+			if err := imp.standIns(ctx, tx, ordered); err != nil {
+				return err
+			}
+		}
 		ins := make([]catalog.ProductInput, len(ordered))
 		for i, p := range ordered {
 			ins[i] = p.In
@@ -112,14 +120,41 @@ func (imp *run) write(ctx context.Context, ps []pending) (written, error) {
 			return err
 		}
 		kept, keys := w.keep(ordered, errs)
+		var res catalog.UpsertResult
+		if imp.opts.DryRun {
+			if res, w.same, w.changes, err = diff(ctx, tx, w.kept(ordered, errs)); err != nil {
+				return err
+			}
+		}
 		var updates []nameUpdate
 		updates, w.settled = imp.settleNames(kept, keys)
 		if w.res, err = catalog.UpsertProducts(ctx, tx, kept); err != nil {
 			return err
 		}
-		return setOptionNames(ctx, tx, updates)
+		if err := setOptionNames(ctx, tx, updates); err != nil {
+			return err
+		}
+		if imp.opts.DryRun {
+			w.res = res
+			return errDryRun // roll back
+		}
+		return nil
 	})
+	if errors.Is(err, errDryRun) {
+		err = nil
+	}
 	return w, err
+}
+
+// kept is the rows keep keeps, as pending rows.
+func (w *written) kept(ordered []pending, errs []error) []pending {
+	var out []pending
+	for i, p := range ordered {
+		if errs[i] == nil && !pendingIn(w.rehold, p.In.SKU) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // noJIT turns Postgres's JIT compilation off for a batch. A bulk import
@@ -167,6 +202,10 @@ func (w *written) keep(ordered []pending, errs []error) ([]catalog.ProductInput,
 func (imp *run) apply(w written) {
 	imp.sum.Imported += w.res.Inserted
 	imp.sum.Updated += w.res.Updated
+	imp.sum.Unchanged += w.same
+	if room := MaxChanges - len(imp.sum.Changes); room > 0 {
+		imp.sum.Changes = append(imp.sum.Changes, w.changes[:min(room, len(w.changes))]...)
+	}
 	for _, f := range w.failed {
 		imp.fail(f.p.Line, f.p.In.SKU, reason(f.err))
 	}

@@ -1,5 +1,23 @@
-// Package importer reads product files — CSV with a header row, or JSONL —
-// and upserts them into the catalog by SKU.
+// Package importer reads product files — Shopbot's own CSV (or TSV) with a
+// header row or JSONL, a Shopify or WooCommerce product export, a Google
+// Merchant Center feed (RSS/Atom XML or TSV) — and upserts them into the
+// catalog by SKU.
+//
+// Formats (detect.go): JSONL by extension or a leading '{', XML by a
+// leading '<', else the header row names the format (Detect). Each shop
+// format has its own reader (shopify.go, woocommerce.go, merchantfeed.go)
+// that turns the shop's rows into Records of the own format — variants
+// with their options, HTML descriptions as plain text (html.go), images,
+// categories, stock (or in/out of stock), sale prices, currencies — so
+// everything below is the same for every format. Columns no format field
+// uses are ignored and reported in Summary.Mapping, never a refusal.
+//
+// Dry run (dryrun.go): Options.DryRun takes the same path with every
+// batch rolled back and reports new, changed, unchanged and refused
+// counts, the title, price and stock changes, the column mapping and the
+// first rows. The one entry point, Import, serves `shopbot import`, the
+// panel's preview and upload, and a feed fetcher (any io.Reader; with
+// Options.CollectSKUs, Summary.SKUs lists every SKU the file named).
 //
 // Rows flow reader → Record (as written in the file) → catalog.ProductInput
 // (validated: price parsed into minor units, currency checked, attributes
@@ -32,8 +50,7 @@
 // imported; a field that is not valid UTF-8 fails its row ("save the file
 // as UTF-8") rather than being silently altered.
 //
-// The same Import serves `shopbot import` and the admin panel's upload;
-// both run it through a Job (job.go), which records the import in the
+// `shopbot import` and the admin panel's upload run Import through a Job (job.go), which records the import in the
 // catalog's import_jobs table as it goes: counts, a heartbeat and the kept
 // errors, written at most every 250 ms (Options.Progress is called after
 // each batch and every 1,000 rows), and the outcome at the end, so any

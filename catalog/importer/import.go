@@ -35,6 +35,18 @@ type Options struct {
 	// Progress, when set, is called after each batch and every 1,000 rows
 	// read, from the importing goroutine.
 	Progress func(Progress)
+	// InStockQuantity is the stock of an item a file marks in stock
+	// without a quantity (a Merchant Center feed, WooCommerce's In stock?,
+	// an untracked Shopify variant). Default 100.
+	InStockQuantity int
+	// DryRun reads, maps and checks the whole file against the catalog
+	// and reports what an import would do, writing nothing (dryrun.go).
+	DryRun bool
+	// MaxRows, when set, stops after that many rows (Summary.Truncated):
+	// a preview of a large file.
+	MaxRows int
+	// CollectSKUs fills Summary.SKUs with every SKU the file names.
+	CollectSKUs bool
 }
 
 // Progress is a snapshot of a running import.
@@ -69,9 +81,30 @@ type Summary struct {
 	// Errors are the first Options.MaxErrors failed rows in file order,
 	// each with its SKU and reason cut to a few dozen characters.
 	Errors []RowError
+
+	// Mapping is how the file's columns map onto catalog fields, with the
+	// columns ignored.
+	Mapping Mapping
+	// Sample is the first SampleRows valid rows as they would be written.
+	Sample []SampleRow
+	// DryRun marks the summary of a dry run: Imported counts new
+	// products, Updated those that would change, Unchanged the rest, and
+	// Changes lists the first MaxChanges title, price and stock changes.
+	DryRun    bool
+	Unchanged int
+	Changes   []Change
+	// Truncated is set when Options.MaxRows stopped the import early.
+	Truncated bool
+	// SKUs, with Options.CollectSKUs, is every SKU the file names (its
+	// products, parents and variants, refused rows included), sorted: what
+	// a feed sync keeps when it archives the products a feed dropped.
+	SKUs []string
 }
 
 func (s Summary) String() string {
+	if s.DryRun {
+		return fmt.Sprintf("dry run: %d new, %d changed, %d unchanged, %d refused", s.Imported, s.Updated, s.Unchanged, s.Failed)
+	}
 	return fmt.Sprintf("imported %d, updated %d, failed %d", s.Imported, s.Updated, s.Failed)
 }
 
@@ -92,15 +125,35 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	if opts.MaxErrors <= 0 {
 		opts.MaxErrors = DefaultMaxErrors
 	}
+	if opts.InStockQuantity <= 0 {
+		opts.InStockQuantity = 100
+	}
 	counter := &countingReader{r: r}
-	rows, format, err := newRowReader(counter, name)
+	rows, format, err := newRowReader(counter, name, readConfig{inStock: opts.InStockQuantity})
 	if err != nil {
 		return Summary{}, err
 	}
-	imp := &run{db: db, opts: opts, sum: Summary{Format: format}, seen: map[string]seenRow{},
+	imp := &run{db: db, opts: opts, sum: Summary{Format: format, DryRun: opts.DryRun}, seen: map[string]seenRow{},
 		held: map[string]pending{}, names: map[string][]string{}}
+	if opts.CollectSKUs {
+		imp.skus = map[string]struct{}{}
+	}
 	defer imp.closeSpill()
+	sum, err := imp.read(ctx, rows, counter, name)
+	if m, ok := rows.(mapper); ok {
+		sum.Mapping = m.mapping()
+	}
+	sum.SKUs = imp.sortedSKUs()
+	return sum, err
+}
+
+// read imports the rows.
+func (imp *run) read(ctx context.Context, rows rowReader, counter *countingReader, name string) (Summary, error) {
 	for {
+		if imp.opts.MaxRows > 0 && imp.sum.Rows >= imp.opts.MaxRows {
+			imp.sum.Truncated = true
+			break
+		}
 		rw, err := rows.next()
 		if err == io.EOF {
 			break
@@ -144,6 +197,8 @@ type run struct {
 	listed int                 // plain rows and parents in batch
 	held   map[string]pending  // price-less parents waiting for a variant
 	names  map[string][]string // option_names of parent rows that give them
+
+	skus map[string]struct{} // with Options.CollectSKUs
 
 	spillFile *os.File // rows waiting for the end of the file
 	spillW    *bufio.Writer
@@ -193,6 +248,7 @@ func (imp *run) fail(line int, sku, reason string) {
 // add validates a row and routes it (variants.go) towards a batch. Only
 // a failed spill write is returned.
 func (imp *run) add(rw row) error {
+	imp.collect(rw.rec.SKU)
 	if rw.err != nil {
 		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
 		return nil
@@ -214,6 +270,7 @@ func (imp *run) add(rw row) error {
 	if rw.rec.Options != nil {
 		p.Keys = rw.rec.Options.Names
 	}
+	imp.sample(p)
 	if len(in.OptionNames) > 0 {
 		imp.names[in.SKU] = in.OptionNames
 	}

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"shopbot/catalog/clip"
 )
 
 // ErrNotTabular reports a file that is neither CSV nor JSONL.
@@ -51,9 +49,10 @@ const maxRowBytes = 8 << 20
 // CSV reader cannot find the next record after it reliably.
 var errRowTooLong = fmt.Errorf("a row is longer than %d MiB (an unclosed quote?)", maxRowBytes>>20)
 
-// newRowReader detects the format (by extension, else by content) and
-// rejects binary data before any row is read.
-func newRowReader(r io.Reader, name string) (rowReader, Format, error) {
+// newRowReader detects the format (JSONL by extension or content, else
+// the header row or XML, detect.go) and rejects binary data before any row
+// is read.
+func newRowReader(r io.Reader, name string, cfg readConfig) (rowReader, Format, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
 		_, _ = br.Discard(3)
@@ -72,8 +71,7 @@ func newRowReader(r io.Reader, name string) (rowReader, Format, error) {
 	if format == JSONL {
 		return &jsonlReader{r: br}, format, nil
 	}
-	cr, err := newCSVReader(br, name)
-	return cr, format, err
+	return openTabular(br, name, head, cfg)
 }
 
 // binary reports data that is not text: more than one control byte (NUL
@@ -185,39 +183,42 @@ func errNotUTF8(field string) error {
 }
 
 type csvReader struct {
-	r     *csv.Reader
-	limit *rowLimiter
-	index map[string]int
-	names []string // column name by field position
+	r      *csv.Reader
+	limit  *rowLimiter
+	index  map[string]int
+	names  []string // column name by field position
+	header []string // as written
 }
 
-func newCSVReader(r io.Reader, name string) (*csvReader, error) {
-	limit := &rowLimiter{r: r, left: maxRowBytes}
-	cr := csv.NewReader(limit)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w: cannot read the header row: %v", name, ErrNotTabular, err)
-	}
+// newOwnCSVReader reads Shopbot's own CSV format from t, whose header has
+// been read. Columns of no known name are ignored (and reported); sku,
+// title and price are required.
+func newOwnCSVReader(t *tabular, name string) (*csvReader, error) {
 	index := map[string]int{}
-	names := make([]string, len(header))
-	for i, h := range header {
+	names := make([]string, len(t.header))
+	for i, h := range t.header {
 		col := strings.ToLower(strings.TrimSpace(h))
 		names[i] = col
-		if !slices.Contains(Columns, col) {
-			return nil, fmt.Errorf("%s: %w: unknown column %q in the header (columns: %s)",
-				name, ErrNotTabular, clip.Shorten(h, 40), strings.Join(Columns, ","))
+		if slices.Contains(Columns, col) {
+			index[col] = i
 		}
-		index[col] = i
 	}
 	for _, need := range []string{"sku", "title", "price"} {
 		if _, ok := index[need]; !ok {
-			return nil, fmt.Errorf("%s: %w: the header has no %q column (columns: %s)",
+			return nil, fmt.Errorf("%s: %w: the header has no %q column (Shopbot columns: %s; or a Shopify, WooCommerce or Google Merchant Center export)",
 				name, ErrNotTabular, need, strings.Join(Columns, ","))
 		}
 	}
-	return &csvReader{r: cr, limit: limit, index: index, names: names}, nil
+	return &csvReader{r: t.r, limit: t.limit, index: index, names: names, header: t.header}, nil
+}
+
+func (c *csvReader) mapping() Mapping {
+	return mapColumns(c.header, func(col string) string {
+		if slices.Contains(Columns, col) {
+			return col
+		}
+		return ""
+	})
 }
 
 func (c *csvReader) next() (row, error) {
@@ -248,8 +249,8 @@ func (c *csvReader) next() (row, error) {
 	if col, bad := invalidUTF8(c.names, fields); bad {
 		r.rec = Record{SKU: r.rec.SKU}
 		r.err = errNotUTF8(col)
-	} else if len(fields) != len(c.index) {
-		r.err = fmt.Errorf("has %d fields, the header has %d", len(fields), len(c.index))
+	} else if len(fields) != len(c.names) {
+		r.err = fmt.Errorf("has %d fields, the header has %d", len(fields), len(c.names))
 	} else if a := get("attributes"); a != "" {
 		r.rec.Attributes = new(Attributes)
 		if err := json.Unmarshal([]byte(cleanField(a, false)), r.rec.Attributes); err != nil {

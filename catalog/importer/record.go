@@ -35,6 +35,10 @@ type Record struct {
 	VariantOf   string        `json:"variant_of"`
 	Options     *OptionValues `json:"options"`
 	OptionNames *NameList     `json:"option_names"`
+	// Inactive imports the product hidden from shoppers (a draft or
+	// archived product of a shop's export); the own format has no column
+	// for it.
+	Inactive bool `json:"-"`
 }
 
 // Text is a JSON string or number kept as its literal text.
@@ -109,7 +113,7 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 	in := catalog.ProductInput{
 		SKU: r.SKU, Title: r.Title, Description: strings.TrimSpace(r.Description),
 		Brand: strings.TrimSpace(r.Brand), CategoryPath: catalog.SplitCategoryPath(r.Category),
-		Currency: strings.TrimSpace(r.Currency), VariantOf: r.VariantOf,
+		Currency: strings.TrimSpace(r.Currency), VariantOf: r.VariantOf, Inactive: r.Inactive,
 	}
 	if r.Options != nil {
 		in.Options = r.Options.Values

@@ -191,6 +191,11 @@ func (imp *run) finish(ctx context.Context) error {
 			return err
 		}
 	}
+	if imp.sum.Truncated {
+		// A preview stopped early: the variants may be past the cut.
+		clear(imp.held)
+		return nil
+	}
 	lines := make([]pending, 0, len(imp.held))
 	for _, p := range imp.held {
 		lines = append(lines, p)
