@@ -20,6 +20,11 @@ import (
 	"shopbot/migrations"
 )
 
+// idempotencyTTL is how long the web chat remembers a client's
+// Idempotency-Key: a replay within it is answered 409. A day covers any
+// client's retries (Stripe keeps keys as long) and keeps the table small.
+const idempotencyTTL = 24 * time.Hour
+
 // shutdownTimeout bounds how long in-flight requests may take to finish.
 const shutdownTimeout = 15 * time.Second
 
@@ -70,6 +75,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 	})
 	chat := web.New(eng, log)
+	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),

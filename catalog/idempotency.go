@@ -64,3 +64,36 @@ func PruneKeys(ctx context.Context, db bun.IDB, now time.Time) (int64, error) {
 	n, _ := res.RowsAffected()
 	return n, nil
 }
+
+// IdempotencyKeys remembers keys for TTL in DB: the store an edge that
+// accepts client keys uses (the web chat, wired in bot/). Now defaults to
+// time.Now. Errors of an unreachable database carry ErrUnavailable.
+type IdempotencyKeys struct {
+	DB     bun.IDB
+	TTL    time.Duration
+	Now    func() time.Time
+	pruner LimitPruner
+}
+
+func (k *IdempotencyKeys) now() time.Time {
+	if k.Now != nil {
+		return k.Now()
+	}
+	return time.Now()
+}
+
+// Seen reports whether key was remembered in scope within TTL.
+func (k *IdempotencyKeys) Seen(ctx context.Context, scope, key string) (bool, error) {
+	seen, err := KeySeen(ctx, k.DB, scope, key, k.now())
+	return seen, Unavailable(err)
+}
+
+// Remember remembers key in scope for TTL from now, and now and then
+// prunes expired keys (and the other expiring counters).
+func (k *IdempotencyKeys) Remember(ctx context.Context, scope, key string) error {
+	now := k.now()
+	if err := RememberKey(ctx, k.DB, scope, key, now.Add(k.TTL)); err != nil {
+		return Unavailable(err)
+	}
+	return Unavailable(k.pruner.Maybe(ctx, k.DB, now))
+}
