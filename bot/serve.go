@@ -45,6 +45,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)
 	srch, err := newSearch(&cfg, log, reg)
@@ -122,6 +123,16 @@ func serve(ctx context.Context, e env, args []string) error {
 	err = errors.Join(err, shutdown(srv, log))
 	slk.wait()
 	return err
+}
+
+// sizePool applies DB_MAX_CONNS to a Postgres pool (SQLite keeps its own
+// size: one writer at a time).
+func sizePool(db *bun.DB, info catalog.DBInfo, p dbPool) {
+	if info.Kind != "postgres" {
+		return
+	}
+	db.SetMaxOpenConns(p.maxConns)
+	db.SetMaxIdleConns(min(p.maxConns, 10))
 }
 
 // httpTimeouts bound what one connection may hold of the server.
