@@ -17,25 +17,31 @@
 // included, is a catalog repository function. Pages work without JavaScript; only the playground
 // (static/playground.js, the web chat API's server-sent events) needs it.
 //
-// Security (session.go, auth.go, login.go, login_limit.go, proxy.go):
-// staff users with bcrypt password hashes; sign-in creates a server-side
-// session whose random token travels in an HttpOnly, SameSite=Lax cookie
-// and is stored only as its SHA-256; sessions end after 2 hours idle or 12
-// hours. Cookies are Secure when PublicURL is https, or the request came
-// over TLS (directly, or per X-Forwarded-Proto from a trusted proxy).
-// X-Forwarded-For and X-Forwarded-Proto are read only in proxy.go and only
-// when the peer is one of TrustedProxies. Every POST but the sign-in needs
-// the session's CSRF token (403 and no change otherwise); every posted
-// form, the sign-in's too, is bounded (256 MB, else 413), parsed and
-// cleaned once by readForm (form.go: NUL, control characters and invalid
-// UTF-8 removed, line breaks kept) before a handler reads it, and
-// multipart uploads get a 15-minute read and write window past the
-// server's timeouts. An unreachable database is a 503 with Retry-After.
-// The sign-in form uses a double-submit token. Sign-in attempts are counted in the database
-// before the password is compared (5 per user name and 20 per address per
-// fixed 15-minute window, shared by every replica; a success does not
-// reset the count), so no more than 5 passwords per user per window reach
-// bcrypt whatever the parallelism or addresses. Pages carry a
+// Security (session.go, auth.go, login.go, login_limit.go,
+// login_device.go, proxy.go): staff users with bcrypt password hashes;
+// sign-in creates a server-side session whose random token travels in an
+// HttpOnly, SameSite=Lax cookie and is stored only as its SHA-256;
+// sessions end after 2 hours idle or 12 hours. Cookies are Secure when
+// PublicURL is https, or the request came over TLS (directly, or per
+// X-Forwarded-Proto from a trusted proxy). X-Forwarded-For and
+// X-Forwarded-Proto are read only in proxy.go and only when the peer is
+// one of TrustedProxies. Every POST but the sign-in needs the session's
+// CSRF token (403 and no change otherwise); every form posted by a
+// signed-in staff member is bounded (256 MB, else 413), parsed and cleaned
+// once by readForm (form.go: NUL, control characters and invalid UTF-8
+// removed, line breaks kept) before a handler reads it, and multipart
+// uploads get a 15-minute read and write window past the server's
+// timeouts — only once the session is verified. The sign-in, open to
+// anyone, takes only a URL-encoded form of at most 16 KB (readSignInForm:
+// the limit applies as the body is read; multipart is 415, oversized 413,
+// neither counted as an attempt) within the server's ordinary read
+// timeout. An unreachable database is a 503 with Retry-After.
+// The sign-in form uses a double-submit token. Sign-in attempts are
+// limited in the database before the password is compared, shared by
+// every replica (login_limit.go): a per-user delay that doubles from 1 s
+// to 60 s and never locks, hard limits per address and per /24 or /64
+// in 15-minute windows, and a signed known-device cookie whose holder is
+// not slowed by strangers' failures (it has a delay of its own). Pages carry a
 // strict Content-Security-Policy, and html/template escapes everything
 // that comes from shoppers, products or the model.
 //

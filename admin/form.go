@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,12 +20,43 @@ const formMemory = 32 << 20
 // timeouts are sized for ordinary requests.
 const uploadWindow = 15 * time.Minute
 
+// maxSignInBody bounds the sign-in form (a user name, a password, two
+// tokens and a path).
+const maxSignInBody = 16 << 10
+
+// readSignInForm parses the sign-in form of a request from someone not
+// signed in: application/x-www-form-urlencoded only, at most
+// maxSignInBody read (http.MaxBytesReader stops the read there; the
+// server then closes the connection), and no deadline extended — a slow
+// body meets the server's ordinary read timeout. Values are cleaned as
+// readForm cleans them.
+func readSignInForm(w http.ResponseWriter, r *http.Request) error {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "application/x-www-form-urlencoded" {
+		w.Header().Set("Connection", "close") // the body is not read
+		return &userError{code: http.StatusUnsupportedMediaType, msg: "Sign in with the form on the sign-in page."}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxSignInBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return &userError{code: http.StatusRequestEntityTooLarge, msg: "The sign-in form is too large."}
+		}
+		return &userError{code: http.StatusBadRequest, msg: "The sign-in form could not be read. Please try again."}
+	}
+	cleanValues(r.Form)
+	cleanValues(r.PostForm)
+	return nil
+}
+
 // readForm parses a posted form and cleans every value, so that a NUL,
 // another control character or invalid UTF-8 from a browser (or a
 // script) never reaches the database: Postgres refuses NUL in text. Line
 // breaks and tabs are kept (descriptions, prompts); "\r\n" becomes "\n".
-// Every POST handler reads its fields after this has run (action and the
-// sign-in route). A body over maxUpload is the one error.
+// Every POST handler of a signed-in staff member reads its fields after
+// this has run (action, once the session is verified: only then may a
+// multipart upload extend its deadlines). A body over maxUpload is the one
+// error. The sign-in route reads its form with readSignInForm.
 func readForm(w http.ResponseWriter, r *http.Request) error {
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/") {
 		rc := http.NewResponseController(w)
@@ -54,16 +86,5 @@ func cleanValues(vs url.Values) {
 			v[i] = engine.CleanText(v[i], 0)
 		}
 		vs[k] = v
-	}
-}
-
-// withForm reads and cleans the form before h (readForm).
-func (s *Server) withForm(h http.HandlerFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := readForm(w, r); err != nil {
-			s.renderError(w, r, err)
-			return
-		}
-		h(w, r)
 	}
 }

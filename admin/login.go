@@ -3,7 +3,6 @@ package admin
 import (
 	"crypto/subtle"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"shopbot/catalog"
@@ -35,8 +34,14 @@ func (s *Server) renderLogin(w http.ResponseWriter, r *http.Request, code int, p
 	s.render(w, r, code, "login", "Sign in", "", p)
 }
 
+// login checks a sign-in: the form (bounded, not counted when refused),
+// its CSRF token, the limits (login_limit.go), then the password. A
+// success remembers the browser as a known device for the user.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, 16<<10)
+	if err := readSignInForm(w, r); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
 	user, pw := strings.TrimSpace(r.PostFormValue("username")), r.PostFormValue("password")
 	p := loginPage{Next: safeNext(r.PostFormValue("next")), User: user}
 	c, err := r.Cookie(loginCSRFCookie)
@@ -45,16 +50,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.renderLogin(w, r, http.StatusForbidden, p)
 		return
 	}
-	ip := s.cfg.TrustedProxies.ClientIP(r)
-	refusal, wait, err := s.countSignIn(r.Context(), ip, user)
+	ip, name := s.cfg.TrustedProxies.ClientIP(r), normalUser(user)
+	device := s.knownDevice(r, name)
+	refusal, err := s.admitSignIn(r.Context(), ip, name, device)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	if wait > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-		s.log.WarnContext(r.Context(), "admin sign-in refused: too many attempts", "user", user, "ip", ip)
-		p.Error = refusal
+	if refusal != nil {
+		w.Header().Set("Retry-After", retryAfter(refusal.wait))
+		s.log.WarnContext(r.Context(), "admin sign-in refused: too many attempts", "user", user, "ip", ip, "known_device", device != "")
+		p.Error = refusal.msg
 		s.renderLogin(w, r, http.StatusTooManyRequests, p)
 		return
 	}
@@ -64,7 +70,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		s.log.WarnContext(r.Context(), "admin sign-in failed", "user", user, "ip", ip)
+		s.log.WarnContext(r.Context(), "admin sign-in failed", "user", user, "ip", ip, "known_device", device != "")
 		p.Error = "Wrong user name or password."
 		s.renderLogin(w, r, http.StatusUnauthorized, p)
 		return
@@ -73,7 +79,9 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "admin signed in", "user", u.Username, "ip", ip)
+	s.signedIn(r.Context(), name, device)
+	s.rememberDevice(w, r, name, device)
+	s.log.InfoContext(r.Context(), "admin signed in", "user", u.Username, "ip", ip, "known_device", device != "")
 	http.Redirect(w, r, p.Next, http.StatusSeeOther)
 }
 

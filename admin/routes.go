@@ -18,7 +18,7 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.Handle("GET /admin", http.RedirectHandler("/admin/", http.StatusMovedPermanently))
 
 	mux.HandleFunc("GET /admin/login", s.headers(s.loginPage))
-	mux.HandleFunc("POST /admin/login", s.headers(s.withForm(s.login)))
+	mux.HandleFunc("POST /admin/login", s.headers(s.login))
 	mux.HandleFunc("POST /admin/logout", action(s.logout))
 
 	mux.HandleFunc("GET /admin/{$}", page(s.dashboard))

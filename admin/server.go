@@ -69,6 +69,7 @@ type Server struct {
 	pages    map[string]*template.Template
 	compare  func(hash, password []byte) error // bcrypt's; tests count it
 	pruner   *catalog.LimitPruner
+	devices  deviceKeys // signs known-device cookies (login_device.go)
 	imports  *importJobs
 	settings *catalog.SettingsStore
 	tree     *treeCache

@@ -52,8 +52,11 @@ type Config struct {
 	RateLimitTurns   string
 	RateLimitWindow  string
 	DailyTokenBudget string
+	DBMaxConns       string
+	DBLockConns      string
 
 	db      catalog.DBInfo       // parsed DatabaseURL
+	pool    dbPool               // parsed DBMaxConns, DBLockConns
 	proxies admin.TrustedProxies // parsed TrustedProxies
 	engine  engineLimits         // parsed engine settings
 	search  struct{ alpha float64 }
@@ -117,6 +120,8 @@ func (c *Config) settings() []setting {
 		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
 		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
 		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
+		{"DB_MAX_CONNS", "20", "Postgres connections of the main pool per process (queries; each running Telegram or Slack inbox keeps one of them)", &c.DBMaxConns, "db-max-conns"},
+		{"DB_LOCK_CONNS", "4", "Postgres sessions per process holding the cross-replica chat locks, beside the main pool", &c.DBLockConns, "db-lock-conns"},
 	}
 }
 
@@ -205,7 +210,34 @@ func (c *Config) validate() error {
 		return usagef("SHOP_CURRENCY: %q is not an ISO 4217 currency code", c.ShopCurrency)
 	}
 	c.ShopCurrency = cur
+	if err := c.parsePool(); err != nil {
+		return err
+	}
 	return c.parseEngineLimits()
+}
+
+// dbPool sizes the Postgres connections of one process: maxConns in the
+// main pool (catalog.OpenDB; the Telegram and Slack inboxes each keep one
+// of them while they run) and lockConns chat-lock sessions
+// (catalog/chatlock). A process opens at most maxConns + lockConns
+// connections (20 + 4 = 24 by default), so N replicas need N times that
+// below the server's max_connections. SQLite ignores both.
+type dbPool struct {
+	maxConns, lockConns int
+}
+
+// total is the most connections one process opens.
+func (p dbPool) total() int { return p.maxConns + p.lockConns }
+
+func (c *Config) parsePool() error {
+	var err error
+	if c.pool.maxConns, err = intIn("DB_MAX_CONNS", c.DBMaxConns, 4, 1000); err != nil {
+		return err
+	}
+	if c.pool.lockConns, err = intIn("DB_LOCK_CONNS", c.DBLockConns, 1, 64); err != nil {
+		return err
+	}
+	return nil
 }
 
 func (c *Config) parseEngineLimits() error {

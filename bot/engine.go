@@ -13,10 +13,6 @@ import (
 	"shopbot/engine/openai"
 )
 
-// chatLockSessions is how many Postgres sessions hold this process's
-// cross-process chat locks; each holds any number of them.
-const chatLockSessions = 4
-
 // chatLocks are the cross-process chat locks on Postgres, where replicas
 // share the database: one chat's turns run in order whichever process
 // receives them. SQLite has one process; the engine's own locks suffice.
@@ -24,7 +20,9 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 	if !strings.HasPrefix(cfg.DatabaseURL, "postgres") {
 		return nil, func() {}
 	}
-	locks := chatlock.Open(cfg.DatabaseURL, chatLockSessions)
+	// DB_LOCK_CONNS sessions hold this process's chat locks; each holds
+	// any number of them.
+	locks := chatlock.Open(cfg.DatabaseURL, cfg.pool.lockConns)
 	return locks, func() { locks.Close() }
 }
 

@@ -20,6 +20,11 @@ import (
 	"shopbot/migrations"
 )
 
+// idempotencyTTL is how long the web chat remembers a client's
+// Idempotency-Key: a replay within it is answered 409. A day covers any
+// client's retries (Stripe keeps keys as long) and keeps the table small.
+const idempotencyTTL = 24 * time.Hour
+
 // shutdownTimeout bounds how long in-flight requests may take to finish.
 const shutdownTimeout = 15 * time.Second
 
@@ -40,6 +45,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
+	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)
 	srch, err := newSearch(&cfg, log, reg)
@@ -70,6 +76,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 	})
 	chat := web.New(eng, log)
+	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
@@ -116,6 +123,16 @@ func serve(ctx context.Context, e env, args []string) error {
 	err = errors.Join(err, shutdown(srv, log))
 	slk.wait()
 	return err
+}
+
+// sizePool applies DB_MAX_CONNS to a Postgres pool (SQLite keeps its own
+// size: one writer at a time).
+func sizePool(db *bun.DB, info catalog.DBInfo, p dbPool) {
+	if info.Kind != "postgres" {
+		return
+	}
+	db.SetMaxOpenConns(p.maxConns)
+	db.SetMaxIdleConns(min(p.maxConns, 10))
 }
 
 // httpTimeouts bound what one connection may hold of the server.

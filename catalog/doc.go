@@ -70,7 +70,13 @@
 // customer, the panel's sign-in attempts) are counters in rate_limits,
 // counted in fixed windows by one atomic upsert that returns the count
 // (Hit), so exactly the limit is allowed per window across processes;
-// LimitPruner deletes ended windows now and then.
+// LimitPruner deletes ended windows now and then. Sign-in delays
+// (delays.go) slow guessing of one key without a lock: ClaimDelay lets
+// one attempt through per wait, and the wait doubles up to a cap. The
+// web chat's Idempotency-Keys are remembered for a set time
+// (idempotency.go), and secrets every replica shares (the key signing
+// the panel's known-device cookies) are made once in server_secrets
+// (secrets.go).
 //
 // The few statements every chat turn runs (hot.go: the customer, the
 // conversation, the cart summary, the token count, the messages) are

@@ -87,9 +87,10 @@ func PruneLimits(ctx context.Context, db bun.IDB, now time.Time) (int64, error) 
 	return n, nil
 }
 
-// LimitPruner prunes expired counters at most once per Every (default 10
+// LimitPruner prunes expired counters, sign-in delays (delays.go) and
+// idempotency keys (idempotency.go) at most once per Every (default 10
 // minutes) from one process: each replica deletes what has expired now and
-// then, a single indexed statement.
+// then, one indexed statement per table.
 type LimitPruner struct {
 	Every time.Duration
 	next  atomic.Int64 // Unix nanoseconds of the next prune
@@ -106,5 +107,11 @@ func (p *LimitPruner) Maybe(ctx context.Context, db bun.IDB, now time.Time) erro
 		return nil
 	}
 	_, err := PruneLimits(ctx, db, now)
+	if err == nil {
+		_, err = PruneDelays(ctx, db, now)
+	}
+	if err == nil {
+		_, err = PruneKeys(ctx, db, now)
+	}
 	return err
 }

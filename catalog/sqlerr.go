@@ -100,12 +100,17 @@ func isUnavailable(err error) bool {
 }
 
 // pgUnavailable reports whether a Postgres SQLSTATE means the server cannot
-// serve now: connection exceptions (class 08), too many connections, an
-// administrator's shutdown or a server starting, the database gone.
+// serve now rather than that the request was wrong: connection exceptions
+// (class 08), insufficient resources (class 53: too many connections, out
+// of memory or disk), an administrator's or crash shutdown or a server
+// starting (57P01-57P03, cannot_connect_now), the database gone (3D000),
+// and 55000 object_not_in_prerequisite_state, which a server shutting
+// down, a standby not accepting connections or a database not yet
+// accepting them reports.
 func pgUnavailable(code string) bool {
 	switch code {
-	case "53300", "57P01", "57P02", "57P03", "3D000":
+	case "57P01", "57P02", "57P03", "57P05", "3D000", "55000":
 		return true
 	}
-	return strings.HasPrefix(code, "08")
+	return strings.HasPrefix(code, "08") || strings.HasPrefix(code, "53")
 }

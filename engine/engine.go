@@ -249,15 +249,15 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 		// its inbox after a stop. The shopper has had the answer.
 		return "replayed", ErrReplayed
 	}
-	if ok, err := e.allowTurn(ctx, s); err != nil {
+	if hit, err := e.allowTurn(ctx, s); err != nil {
 		return "error", err
-	} else if !ok {
+	} else if !hit.Allowed {
 		// Refused before any work: nothing is stored but the counter.
 		// The adapter tells the shopper (PoliteMessage) in its own way:
 		// a 429 on the web, a chat message elsewhere. Not marked done:
 		// the same turn may be sent again once the limit allows.
 		e.metrics.rateLimited.Inc()
-		return "rate_limited", ErrRateLimited
+		return "rate_limited", &RateLimitedError{RetryAfter: hit.RetryAfter}
 	}
 	rec := &recorder{}
 	rec.user(t)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"time"
 
 	"shopbot/engine/view"
 )
@@ -52,6 +53,23 @@ func (f SinkFunc) Send(ctx context.Context, ev Event) error { return f(ctx, ev) 
 // ErrRateLimited is returned by Handle after a rate-limited shopper was
 // told to slow down, so HTTP adapters can answer 429.
 var ErrRateLimited = errors.New("engine: rate limited")
+
+// RateLimitedError is the ErrRateLimited Handle returns, with how long
+// until the customer's window ends (HTTP adapters send it as Retry-After).
+type RateLimitedError struct{ RetryAfter time.Duration }
+
+func (e *RateLimitedError) Error() string { return ErrRateLimited.Error() }
+func (e *RateLimitedError) Unwrap() error { return ErrRateLimited }
+
+// RetryAfter is how long the shopper of a rate-limited turn should wait
+// (err from Handle); 0 when err does not say.
+func RetryAfter(err error) time.Duration {
+	var rl *RateLimitedError
+	if errors.As(err, &rl) {
+		return rl.RetryAfter
+	}
+	return 0
+}
 
 // ErrBadTurn reports a turn an adapter should not have sent (no identity,
 // empty or oversized message).

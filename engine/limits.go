@@ -61,12 +61,11 @@ func (c *chatLocks) lock(key string) func() {
 // behind), so a busy shop takes the single write slot once for many
 // counts, not once each (+10 % turns/s with 100 conversations).
 // Ended counters are pruned with the effects journal (prune.go).
-func (e *Engine) allowTurn(ctx context.Context, s *session.Session) (bool, error) {
+func (e *Engine) allowTurn(ctx context.Context, s *session.Session) (catalog.HitResult, error) {
 	key := "turn:" + strconv.FormatInt(s.Customer.ID, 10)
 	lim := catalog.Limit{Max: e.cfg.RateLimit, Window: e.cfg.RateWindow}
 	if !e.hits.group { // Postgres: one statement, no transaction around it
-		res, err := catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
-		return res.Allowed, err
+		return catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
 	}
 	var res catalog.HitResult
 	err := e.hits.run(ctx, func(ctx context.Context, tx bun.Tx) error {
@@ -74,10 +73,7 @@ func (e *Engine) allowTurn(ctx context.Context, s *session.Session) (bool, error
 		res, err = catalog.Hit(ctx, tx, key, lim, s.Now)
 		return err
 	})
-	if err != nil {
-		return false, err
-	}
-	return res.Allowed, nil
+	return res, err
 }
 
 // overTokenBudget reports whether the customer used up today's model

@@ -21,7 +21,11 @@
 // Idempotency-Key over 64 characters (or not printable ASCII) get a 400
 // with a JSON error and reach no further; a body over 8 KB gets a 413
 // (read to its end first, so the client sees it); a rate-limited shopper
-// gets a 429; a turn that failed because the database is unreachable gets
+// gets a 429 with Retry-After (the seconds left in the window); a key
+// the session used before gets a 409 and nothing runs — within the
+// conversation's recent turns the engine knows it, and beyond them the
+// keys remembered for a day in the database (Keys, idempotency.go; the
+// window is bot's idempotencyTTL); a turn that failed because the database is unreachable gets
 // a 503 with Retry-After: 5, in the streaming mode too (an error event
 // before anything else is held back for it). The name, locale and message
 // are cleaned (engine.CleanLine/CleanText) before the turn is built. A

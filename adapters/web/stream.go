@@ -43,7 +43,7 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 	// An error before anything else is held back: if the turn failed
 	// (the database down), a status code says so better than a 200 stream.
 	var held *engine.Event
-	err := c.engine.Handle(r.Context(), turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
+	err := c.handle(r, turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
 		if !started && ev.Kind == engine.EventError && held == nil {
 			held = &ev
 			return nil

@@ -12,7 +12,9 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"shopbot/adapters"
 	"shopbot/engine"
@@ -29,6 +31,7 @@ type Chat struct {
 	engine Handler
 	log    *slog.Logger
 	mail   mailbox // notices waiting for their session (notice.go)
+	keys   Keys    // clients' Idempotency-Keys, when remembered (idempotency.go)
 }
 
 // New returns the web chat handler for POST /api/chat.
@@ -39,6 +42,13 @@ const maxBody = 8 << 10
 
 // retryAfter is the Retry-After of a 503 while the database is down.
 const retryAfter = "5"
+
+// retryAfterOf is a 429's Retry-After: the seconds left in the shopper's
+// rate-limit window, rounded up, at least 1.
+func retryAfterOf(err error) string {
+	d := engine.RetryAfter(err)
+	return strconv.Itoa(max(int((d+time.Second-1)/time.Second), 1))
+}
 
 var sessionRE = regexp.MustCompile(`^[A-Za-z0-9_-]{16,64}$`)
 
@@ -72,12 +82,15 @@ func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, code, err.Error())
 		return
 	}
+	if c.replayed(w, r, turn) {
+		return
+	}
 	if strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
 		c.stream(w, r, turn)
 		return
 	}
 	var resp response
-	err = c.engine.Handle(r.Context(), turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
+	err = c.handle(r, turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
 		collect(&resp, ev)
 		return nil
 	}))
@@ -95,6 +108,7 @@ func (c *Chat) failed(w http.ResponseWriter, r *http.Request, err error) bool {
 	case err == nil:
 		return false
 	case errors.Is(err, engine.ErrRateLimited):
+		w.Header().Set("Retry-After", retryAfterOf(err))
 		writeError(w, http.StatusTooManyRequests, engine.PoliteMessage(err, ""))
 	case errors.Is(err, engine.ErrBadTurn):
 		writeError(w, http.StatusBadRequest, err.Error())
