@@ -85,7 +85,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
 
 	owner := &adminStep{password: cfg.AdminPassword}
-	loaded, err := prepareWithRetry(ctx, db, log, owner.ensure)
+	loaded, err := prepareWithRetry(ctx, db, log, cfg.demo, owner.ensure)
 	if err == nil {
 		owner.print(e, ln.Addr()) // before anything else can fail: a generated password is shown once
 		err = srch.load(ctx, db, log)

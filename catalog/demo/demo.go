@@ -167,16 +167,16 @@ func seed(ctx context.Context, tx bun.Tx, ps []Product) error {
 // catalog.DemoAbsent. An empty or decided shop is left alone. Seed does
 // this too; bot calls Adopt when the demo is off.
 func Adopt(ctx context.Context, db bun.IDB) error {
-	ps, err := Products()
-	if err != nil {
-		return err
-	}
-	err = db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		state, err := catalog.GetDemoState(ctx, tx)
 		if err != nil || state != catalog.DemoUndecided {
 			return err
 		}
 		if n, err := catalog.CountProducts(ctx, tx); err != nil || n == 0 {
+			return err
+		}
+		ps, err := Products()
+		if err != nil {
 			return err
 		}
 		return adopt(ctx, tx, ps)
