@@ -46,7 +46,7 @@ type Config struct {
 	SlackAPIURL           string
 	SlackOrdersChannel    string
 
-	Demo             string // DEMO: load the demo shop into an empty database
+	Demo string // DEMO: load the demo shop into an empty database
 
 	ShopName         string
 	ShopCurrency     string
