@@ -11,6 +11,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shopbot/catalog"
+	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/engine"
 )
@@ -73,6 +74,7 @@ type Server struct {
 	settings *catalog.SettingsStore
 	tree     *treeCache
 	replay   replayJob
+	tiles    *demo.Tiles // the demo listings' images, drawn on request
 }
 
 // New builds a Server.
@@ -105,6 +107,7 @@ func New(cfg Config) *Server {
 		imports:  newImportJobs(),
 		tree:     &treeCache{},
 		settings: cfg.Settings,
+		tiles:    demo.NewTiles(),
 	}
 	if cfg.DB != nil && cfg.Registry != nil {
 		cfg.Registry.MustRegister(newShopCollector(cfg.DB))

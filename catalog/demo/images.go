@@ -115,7 +115,7 @@ func drawTile(info tile) []byte {
 
 	perLine := (tileSize - 2*tileMargin) / (7 * tileScale)
 	lineH := 16 * tileScale
-	drawText(img, strings.ToUpper(printable(info.category)), tileMargin, tileMargin, color.RGBA{0xff, 0xff, 0xff, 0xb0})
+	drawText(img, strings.ToUpper(printable(info.category)), tileMargin, tileMargin, color.NRGBA{0xff, 0xff, 0xff, 0xc0})
 	lines := wrap(displayName(info), perLine, 6)
 	y := (tileSize-72-len(lines)*lineH)/2 + 8
 	for _, l := range lines {
@@ -130,17 +130,22 @@ func drawTile(info tile) []byte {
 }
 
 // displayName is what a tile can spell of the listing's name: basicfont
-// has Latin letters only, so a Russian title shows its Latin words (the
-// brand and model, usually), else the brand.
+// has Latin letters only, so a Russian title shows its first run of Latin
+// words (the brand and model, usually: "Nexbook 14"), else the brand.
 func displayName(info tile) string {
-	var words []string
-	for _, w := range strings.Fields(info.title) {
-		if p := printable(w); p == w {
-			words = append(words, w)
-		}
+	if printable(info.title) == info.title {
+		return info.title
 	}
-	if name := strings.Trim(strings.Join(words, " "), ",.;:- "); len(words) == len(strings.Fields(info.title)) || len(name) >= 4 {
-		return name
+	var run []string
+	for _, w := range append(strings.Fields(info.title), "") {
+		if w != "" && printable(w) == w {
+			run = append(run, w)
+			continue
+		}
+		if name := strings.Trim(strings.Join(run, " "), ",.;:- "); len(name) >= 4 && strings.ContainsFunc(name, unicode.IsLetter) {
+			return name
+		}
+		run = run[:0]
 	}
 	return printable(info.brand)
 }
@@ -204,14 +209,19 @@ func drawText(dst *image.RGBA, s string, x, y int, c color.Color) {
 	mask := image.NewAlpha(image.Rect(0, 0, w, face.Height))
 	d := font.Drawer{Dst: mask, Src: image.Opaque, Face: face, Dot: fixed.P(0, face.Ascent)}
 	d.DrawString(s)
-	src := image.NewUniform(c)
+	cr, cg, cb, ca := c.RGBA() // premultiplied, 16 bits
+	over := func(d uint8, v uint32) uint8 { return uint8((uint32(d)*(0xffff-ca)/0xffff + v>>8) & 0xff) }
 	for my := 0; my < face.Height; my++ {
 		for mx := 0; mx < w; mx++ {
 			if mask.AlphaAt(mx, my).A == 0 {
 				continue
 			}
-			r := image.Rect(x+mx*tileScale, y+my*tileScale, x+(mx+1)*tileScale, y+(my+1)*tileScale)
-			draw.Draw(dst, r, src, image.Point{}, draw.Over)
+			for py := y + my*tileScale; py < y+(my+1)*tileScale; py++ {
+				for px := x + mx*tileScale; px < x+(mx+1)*tileScale; px++ {
+					d := dst.RGBAAt(px, py)
+					dst.SetRGBA(px, py, color.RGBA{over(d.R, cr), over(d.G, cg), over(d.B, cb), 0xff})
+				}
+			}
 		}
 	}
 }
