@@ -74,6 +74,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
+		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
