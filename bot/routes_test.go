@@ -28,7 +28,7 @@ func TestRoutes(t *testing.T) {
 	ready.Store(true)
 	mux := routes(httpHandlers{
 		admin: fakePanel{}, chat: named("chat"), chatNotices: named("chat notices"), telegram: named("telegram"), ready: &ready,
-		home: named("home"),
+		home:  named("home"),
 		slack: &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
 	})
 	for _, tc := range []struct{ method, path, want string }{
