@@ -15,7 +15,7 @@ import (
 // and the other way round): of two about equally good matches, the one the
 // shopper can read comes first, while a clearly better match (a Russian
 // listing found by its brand and model) still leads.
-const otherLanguage = 0.8
+const otherLanguage = 0.85
 
 // Result page sizes.
 const (
