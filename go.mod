@@ -25,6 +25,8 @@ require (
 
 require github.com/yuin/goldmark v1.8.7
 
+require golang.org/x/image v0.46.0 // indirect
+
 require (
 	github.com/asaskevich/govalidator v0.0.0-20230301143203-a9d515a09cc2 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -239,12 +239,18 @@ func (s *Server) publicBase(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// media serves an uploaded image.
+// media serves an uploaded image, or a demo listing's tile
+// (demo.ImageURL).
 func (s *Server) media(w http.ResponseWriter, r *http.Request) {
-	m, err := catalog.GetMedia(r.Context(), s.db, r.PathValue("name"))
+	name := r.PathValue("name")
+	m, err := catalog.GetMedia(r.Context(), s.db, name)
 	if err != nil {
-		http.NotFound(w, r)
-		return
+		b, ok := s.tiles.PNG(name)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		m = &catalog.MediaFile{Name: name, ContentType: "image/png", Data: b}
 	}
 	w.Header().Set("Content-Type", m.ContentType)
 	w.Header().Set("X-Content-Type-Options", "nosniff")

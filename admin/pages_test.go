@@ -28,6 +28,7 @@ func TestEveryPageRenders(t *testing.T) {
 		rendered := map[string]bool{"login": true}
 		for _, tc := range []struct{ page, path, want string }{
 			{"dashboard", "/admin/", "Conversations per day"},
+			{"demo_remove", "/admin/demo/remove", "There is no demo data"},
 			{"products", "/admin/products", "Products"},
 			{"products", "/admin/products?q=shoe&category=Shoes&stock=in&sort=price_desc", "Products"},
 			{"product", fmt.Sprintf("/admin/products/%d", 1), "Archive"},

@@ -30,6 +30,7 @@ type layout struct {
 	CSRF  string
 	Flash string
 	Shop  string
+	Demo  bool // the demo shop's data is in: the banner offers to remove it
 	Page  any
 }
 
@@ -100,6 +101,10 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, 
 	l := layout{Title: title, Nav: nav, Page: data, Flash: takeFlash(w, r)}
 	if sess := sessionFrom(r.Context()); sess != nil {
 		l.User, l.CSRF = sess.Username, sess.CSRFToken
+		if s.db != nil {
+			st, err := catalog.GetDemoState(r.Context(), s.db)
+			l.Demo = err == nil && st == catalog.DemoLoaded
+		}
 	}
 	if st, err := s.settings.Get(r.Context()); err == nil {
 		l.Shop = st.ShopName

@@ -22,6 +22,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/logout", action(s.logout))
 
 	mux.HandleFunc("GET /admin/{$}", page(s.dashboard))
+	mux.HandleFunc("GET /admin/demo/remove", page(s.demoRemovePage))
+	mux.HandleFunc("POST /admin/demo/remove", action(s.removeDemo))
 
 	mux.HandleFunc("GET /admin/products", page(s.products))
 	mux.HandleFunc("GET /admin/products/new", page(s.newProduct))

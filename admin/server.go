@@ -11,6 +11,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shopbot/catalog"
+	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/engine"
 )
@@ -74,6 +75,7 @@ type Server struct {
 	settings *catalog.SettingsStore
 	tree     *treeCache
 	replay   replayJob
+	tiles    *demo.Tiles // the demo listings' images, drawn on request
 }
 
 // New builds a Server.
@@ -106,6 +108,7 @@ func New(cfg Config) *Server {
 		imports:  newImportJobs(),
 		tree:     &treeCache{},
 		settings: cfg.Settings,
+		tiles:    demo.NewTiles(),
 	}
 	if cfg.DB != nil && cfg.Registry != nil {
 		cfg.Registry.MustRegister(newShopCollector(cfg.DB))

@@ -46,6 +46,8 @@ type Config struct {
 	SlackAPIURL           string
 	SlackOrdersChannel    string
 
+	Demo string // DEMO: load the demo shop into an empty database
+
 	ShopName         string
 	ShopCurrency     string
 	MaxToolRounds    string
@@ -60,6 +62,7 @@ type Config struct {
 	proxies admin.TrustedProxies // parsed TrustedProxies
 	engine  engineLimits         // parsed engine settings
 	search  struct{ alpha float64 }
+	demo    bool // parsed Demo
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -114,6 +117,7 @@ func (c *Config) settings() []setting {
 		{"SLACK_APP_TOKEN", "", "Slack app token (Socket Mode)", &c.SlackAppToken, ""},
 		{"SLACK_API_URL", "", "Slack API server (tests)", &c.SlackAPIURL, ""},
 		{"SLACK_ORDERS_CHANNEL", "", "Slack channel id for new orders and handoffs from every channel", &c.SlackOrdersChannel, ""},
+		{"DEMO", "true", "load the demo shop (324 listings, pages, delivery methods) into an empty database at first start; false starts an empty shop. Once removed (shopbot demo remove) it is not loaded again", &c.Demo, "demo"},
 		{"SHOP_NAME", "Shopbot Demo Shop", "shop name the assistant uses", &c.ShopName, "shop-name"},
 		{"SHOP_CURRENCY", "USD", "shop currency (ISO 4217)", &c.ShopCurrency, ""},
 		{"MAX_TOOL_ROUNDS", "5", "model calls per turn before a fallback answer", &c.MaxToolRounds, ""},
@@ -131,7 +135,13 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Co
 	var c Config
 	for _, s := range c.settings() {
 		*s.dst = s.def
-		if s.flag != "" {
+		switch {
+		case s.flag == "":
+		case s.def == "true" || s.def == "false":
+			// A yes/no setting: its flag may be bare (--demo) or valued
+			// (--demo=false), like a flag.Bool.
+			fs.Var((*boolSetting)(s.dst), s.flag, s.help+" ($"+s.env+")")
+		default:
 			// The default shown by -h is the built-in one, never the
 			// environment's value, which may hold a password.
 			fs.StringVar(s.dst, s.flag, s.def, s.help+" ($"+s.env+")")
@@ -213,6 +223,9 @@ func (c *Config) validate() error {
 	if err := c.parsePool(); err != nil {
 		return err
 	}
+	if c.demo, err = strconv.ParseBool(c.Demo); err != nil {
+		return usagef("DEMO must be true or false (got %q)", c.Demo)
+	}
 	return c.parseEngineLimits()
 }
 
@@ -239,6 +252,18 @@ func (c *Config) parsePool() error {
 	}
 	return nil
 }
+
+// boolSetting is a yes/no setting's flag: bare means true.
+type boolSetting string
+
+func (b *boolSetting) String() string {
+	if b == nil {
+		return ""
+	}
+	return string(*b)
+}
+func (b *boolSetting) Set(v string) error { *b = boolSetting(v); return nil }
+func (b *boolSetting) IsBoolFlag() bool   { return true }
 
 func (c *Config) parseEngineLimits() error {
 	var err error

@@ -5,9 +5,56 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
+	"shopbot/catalog"
 	"shopbot/catalog/demo"
+	"shopbot/migrations"
 )
+
+// demoCmd is `shopbot demo remove`: delete the demo shop's data for good
+// (catalog.RemoveDemo), as the panel's banner does.
+func demoCmd(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 || args[0] != "remove" {
+		return usagef("usage: shopbot demo remove [flags]")
+	}
+	fs := flag.NewFlagSet("demo remove", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	cfg, err := loadConfig(fs, args[1:], e.getenv)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return usagef("demo remove takes no arguments")
+	}
+	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, _, err := migrations.Migrate(ctx, db); err != nil {
+		return fmt.Errorf("migrate %s: %w", info, err)
+	}
+	if err := demo.Adopt(ctx, db); err != nil { // a demo loaded by an older shopbot
+		return err
+	}
+	r, err := catalog.RemoveDemo(ctx, db, time.Now())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, demoRemovalSummary(r))
+	return nil
+}
+
+// demoRemovalSummary says what a removal did.
+func demoRemovalSummary(r catalog.DemoRemoval) string {
+	if !r.Changed() {
+		return "Nothing to remove: the shop has no demo data. The demo will not be loaded again."
+	}
+	return fmt.Sprintf("Removed the demo shop: %d listings, %d reviews, %d pages, %d delivery methods, %d promo codes; "+
+		"%d listings on orders were archived instead. The demo will not be loaded again.",
+		r.Listings, r.Reviews, r.Pages, r.Deliveries, r.Promos, r.Archived)
+}
 
 // demoCatalogCmd writes a synthetic catalog in the import JSONL format.
 func demoCatalogCmd(_ context.Context, e env, args []string) error {

@@ -75,6 +75,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		return reindexCmd(ctx, e, rest)
 	case "demo-catalog":
 		return demoCatalogCmd(ctx, e, rest)
+	case "demo":
+		return demoCmd(ctx, e, rest)
 	case "healthcheck":
 		return healthcheckCmd(ctx, e, rest)
 	case "help":
@@ -94,6 +96,8 @@ Usage:
   shopbot import-pages DIR       create or update shop pages from DIR/*.md by slug (file name)
   shopbot import-reviews FILE    add or update reviews from CSV or JSONL (sku, rating, author, title, body, created_at)
   shopbot reindex [flags]        rebuild the configured search backend (Weaviate) from the database
+  shopbot demo remove            delete the demo shop's listings, reviews, pages and delivery methods
+                                 (those on orders are archived); it is not loaded again
   shopbot demo-catalog --size N  write a synthetic catalog (JSONL) for scale tests
   shopbot search-eval --judgments FILE [--verbose]
                                  relevance and latency of the configured search

@@ -161,6 +161,12 @@ func TestServeSQLite(t *testing.T) {
 	if code, _ := s.get(t, "/healthz"); code != http.StatusOK {
 		t.Errorf("/healthz = %d", code)
 	}
+	if code, home := s.get(t, "/"); code != http.StatusOK || !strings.Contains(home, `href="/admin/"`) || !strings.Contains(home, "Shopbot Demo Shop") {
+		t.Errorf("/ = %d:\n%s", code, home)
+	}
+	if code, tile := s.get(t, "/media/demo-APP-JKT-001.png"); code != http.StatusOK || !strings.HasPrefix(tile, "\x89PNG") {
+		t.Errorf("a demo tile = %d", code)
+	}
 	code, metrics := s.get(t, "/metrics")
 	for _, want := range []string{"shopbot_build_info", "shopbot_ready 1", "shopbot_http_requests_total", "go_goroutines", "process_resident_memory_bytes", "go_sql_open_connections"} {
 		if code != http.StatusOK || !strings.Contains(metrics, want) {

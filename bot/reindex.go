@@ -41,7 +41,7 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if _, err := prepare(ctx, db); err != nil { // as serve: migrations, the demo catalog into an empty database
+	if _, err := prepare(ctx, db, cfg.demo); err != nil { // as serve: migrations, the demo catalog into an empty database
 		return fmt.Errorf("prepare %s: %w", info, err)
 	}
 	s, err := newSearch(&cfg, log, prometheus.NewRegistry())

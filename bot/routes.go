@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"sync/atomic"
 
 	"shopbot/admin"
+	"shopbot/catalog"
 )
 
 // httpHandlers is what the route table mounts.
@@ -21,6 +23,8 @@ type httpHandlers struct {
 	// slack are the Events API endpoints; nil in Socket Mode or without
 	// Slack.
 	slack *slackEndpoints
+	// home is the shop's page at /; nil to leave it out.
+	home http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
 	// chat, webhooks) is answered 503 until then, so platforms retry.
 	ready *atomic.Bool
@@ -49,6 +53,9 @@ func routes(h httpHandlers) *http.ServeMux {
 	mux.HandleFunc("GET /healthz", h.admin.Healthz)
 	mux.HandleFunc("GET /readyz", h.admin.Readyz)
 	mux.Handle("GET /metrics", h.admin.Metrics())
+	if h.home != nil {
+		mux.Handle("GET /{$}", h.home)
+	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }
 	mux.Handle("POST /api/chat", shopper(h.chat))
@@ -65,4 +72,16 @@ func routes(h httpHandlers) *http.ServeMux {
 	}
 	h.admin.Routes(mux)
 	return mux
+}
+
+// shopNameOf reads the shop's name as the merchant set it, for the home
+// page; "" while the database cannot say.
+func shopNameOf(st *catalog.SettingsStore) func(context.Context) string {
+	return func(ctx context.Context) string {
+		s, err := st.Get(ctx)
+		if err != nil {
+			return ""
+		}
+		return s.ShopName
+	}
 }

@@ -175,7 +175,7 @@ func openShop(ctx context.Context, cfg *Config, log *slog.Logger) (*shop, error)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s := &shop{db: db, info: info, close: func() { cancel(); db.Close() }}
-	if _, err := prepare(ctx, db); err != nil {
+	if _, err := prepare(ctx, db, cfg.demo); err != nil {
 		s.close()
 		return nil, fmt.Errorf("prepare %s: %w", info, err)
 	}

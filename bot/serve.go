@@ -81,6 +81,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
+		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
 	if err != nil {
@@ -92,7 +93,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
 
 	owner := &adminStep{password: cfg.AdminPassword}
-	loaded, err := prepareWithRetry(ctx, db, log, owner.ensure)
+	loaded, err := prepareWithRetry(ctx, db, log, cfg.demo, owner.ensure)
 	if err == nil {
 		owner.print(e, ln.Addr()) // before anything else can fail: a generated password is shown once
 		err = srch.load(ctx, db, log)

@@ -33,6 +33,9 @@ type DeliveryMethod struct {
 	Position  int       `bun:"position,notnull"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Demo is the demo column (a row the demo shop created, demo_state.go)
+	// where a query reads every column; bun never writes it: MarkDemo does.
+	Demo bool `bun:"demo,scanonly"`
 }
 
 // AnyCountry is the Countries value of a method that ships everywhere.

@@ -25,6 +25,9 @@ type Page struct {
 	Body      string    `bun:"body,notnull"`
 	CreatedAt time.Time `bun:"created_at,notnull"`
 	UpdatedAt time.Time `bun:"updated_at,notnull"`
+	// Demo is the demo column (a row the demo shop created, demo_state.go)
+	// where a query reads every column; bun never writes it: MarkDemo does.
+	Demo bool `bun:"demo,scanonly"`
 }
 
 // Page limits: a slug is a URL path segment and a file name; a body is a

@@ -45,6 +45,9 @@ type Product struct {
 	Version   int64     `bun:"version,notnull"`
 	CreatedAt time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt time.Time `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Demo is the demo column (a row the demo shop created, demo_state.go)
+	// where a query reads every column; bun never writes it: MarkDemo does.
+	Demo bool `bun:"demo,scanonly"`
 }
 
 // InStock reports whether at least one unit can be sold.

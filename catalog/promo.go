@@ -47,6 +47,9 @@ type PromoCode struct {
 	Active      bool       `bun:"active,notnull"`
 	CreatedAt   time.Time  `bun:"created_at,nullzero,notnull,default:current_timestamp"`
 	UpdatedAt   time.Time  `bun:"updated_at,nullzero,notnull,default:current_timestamp"`
+	// Demo is the demo column (a row the demo shop created, demo_state.go)
+	// where a query reads every column; bun never writes it: MarkDemo does.
+	Demo bool `bun:"demo,scanonly"`
 }
 
 // NormalizePromoCode trims and upper-cases a code a shopper or merchant

@@ -25,6 +25,9 @@ type Review struct {
 	Hidden     bool      `bun:"hidden,notnull"`
 	ImportKey  *string   `bun:"import_key"` // set by imports: (product, key) is unique
 	CreatedAt  time.Time `bun:"created_at,nullzero,notnull,default:current_timestamp"`
+	// Demo is the demo column (a row the demo shop created, demo_state.go)
+	// where a query reads every column; bun never writes it: MarkDemo does.
+	Demo bool `bun:"demo,scanonly"`
 }
 
 // AddReviews stores reviews and their passages without touching the

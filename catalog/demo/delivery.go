@@ -29,15 +29,21 @@ const DefaultCountry = "US"
 // Load does not, so tests of the checkout without delivery keep a shop
 // without methods.
 func WriteDeliveries(ctx context.Context, tx bun.IDB) error {
+	_, err := writeDeliveries(ctx, tx)
+	return err
+}
+
+// writeDeliveries is WriteDeliveries, reporting whether it wrote.
+func writeDeliveries(ctx context.Context, tx bun.IDB) (wrote bool, err error) {
 	have, err := catalog.ListDeliveryMethods(ctx, tx)
 	if err != nil || len(have) > 0 {
-		return err
+		return false, err
 	}
 	now := time.Now()
 	for _, m := range DeliveryMethods() {
 		if err := catalog.SaveDeliveryMethod(ctx, tx, &m, now); err != nil {
-			return err
+			return false, err
 		}
 	}
-	return catalog.SetDefaultCountry(ctx, tx, DefaultCountry, now)
+	return true, catalog.SetDefaultCountry(ctx, tx, DefaultCountry, now)
 }

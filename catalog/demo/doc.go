@@ -2,9 +2,18 @@
 // categories (data/*.jsonl, embedded in the binary; English with some Russian
 // listings), with ratings and reviews, loaded into an empty database at first
 // start so a new install has something to sell: Seed loads it when the shop
-// has no products, checking and loading in one transaction, and bot runs it
-// under the migration lock so replicas starting together load it once
-// (Load writes it unconditionally, for tests). It also generates large
+// has no products and never had the demo, checking and loading in one
+// transaction, and bot runs it under the migration lock so replicas
+// starting together load it once (Load writes it unconditionally, for
+// tests). Seed marks every row it writes as the demo's (catalog.MarkDemo)
+// and records catalog.DemoLoaded, so catalog.RemoveDemo (`shopbot demo
+// remove`, the panel's banner) deletes exactly the demo and a removed demo
+// is never loaded again; Adopt marks a demo loaded before that existed (by
+// its SKUs). With DEMO=false bot skips Seed and the shop starts empty.
+//
+// Every listing has an image (images.go): ImageURL(sku), /media/demo-SKU.png,
+// a tile of its category's colour with its name and brand, which Tiles
+// draws (standard library PNG, basicfont) on its first request and keeps. It also generates large
 // synthetic catalogs in the import format for scale tests
 // (`shopbot demo-catalog --size N`).
 //

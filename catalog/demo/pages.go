@@ -3,6 +3,7 @@ package demo
 import (
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 
@@ -36,16 +37,24 @@ func Pages() ([]catalog.PageInput, error) {
 	return out, nil
 }
 
-// writePages saves the demo pages, replacing pages of the same slugs.
-func writePages(ctx context.Context, tx bun.IDB) error {
+// writePages saves the demo pages the shop has not got (a merchant's own
+// page of the same slug is left alone) and returns their slugs.
+func writePages(ctx context.Context, tx bun.IDB) ([]string, error) {
 	pages, err := Pages()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var created []string
 	for _, p := range pages {
-		if _, err := catalog.UpsertPage(ctx, tx, p); err != nil {
-			return err
+		if _, err := catalog.GetPage(ctx, tx, p.Slug); err == nil {
+			continue
+		} else if !errors.Is(err, catalog.ErrNotFound) {
+			return nil, err
 		}
+		if _, err := catalog.UpsertPage(ctx, tx, p); err != nil {
+			return nil, err
+		}
+		created = append(created, p.Slug)
 	}
-	return nil
+	return created, nil
 }

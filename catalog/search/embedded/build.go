@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 // builder makes a fresh state for Rebuild. BM25F weights need the average
@@ -32,7 +33,7 @@ func (b *builder) add(p catalog.Product, a *analyzed, fam *family) {
 	id := int32(len(st.docs))
 	cat := st.category(&p)
 	st.bySKU[p.SKU] = id
-	e := entry{p: p, cat: cat, sig: a.sig}
+	e := entry{p: p, cat: cat, sig: a.sig, script: analysis.ScriptOf(p.Title)}
 	b.lens = append(b.lens, a.length)
 	if p.Active {
 		st.active++

@@ -10,6 +10,13 @@ import (
 	"shopbot/catalog/search/analysis"
 )
 
+// otherLanguage scales the relevance of a product whose title is in
+// another script than the query (a Russian title for an English query,
+// and the other way round): of two about equally good matches, the one the
+// shopper can read comes first, while a clearly better match (a Russian
+// listing found by its brand and model) still leads.
+const otherLanguage = 0.85
+
 // Result page sizes.
 const (
 	defaultLimit = 10
@@ -57,9 +64,12 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 		} else {
 			cs = st.textCandidates(words, x.syn, &f, relevance)
 		}
+		qs := analysis.ScriptOf(rank)
 		for _, c := range cs {
 			if !relevance {
 				c.matched, c.score = 0, 0
+			} else if qs.Mismatch(st.docs[c.doc].script) {
+				c.score *= otherLanguage
 			}
 			c.key = key(&st.docs[c.doc].p)
 			col.add(c)

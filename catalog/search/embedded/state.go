@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search/analysis"
 )
 
 // state is one generation of the index. Searches read it under the read
@@ -40,7 +41,8 @@ type entry struct {
 	terms   []int32         // posted term ids, sorted; nil while inactive
 	sig     uint64
 	removed bool
-	varSKUs []string // every variant's SKU
+	varSKUs []string        // every variant's SKU
+	script  analysis.Script // of the title: a query in another ranks it lower
 }
 
 // docMeta is what the filters read of a document, kept apart from the
@@ -206,7 +208,7 @@ func (st *state) put(p catalog.Product, a *analyzed, fam *family) {
 	}
 	st.repost(id, st.docs[id].terms, nw)
 	varSKUs := st.setFamily(id, p.SKU, fam, p.Active)
-	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig, varSKUs: varSKUs}
+	st.docs[id] = entry{p: p, cat: cat, terms: postedTerms(nw), sig: a.sig, varSKUs: varSKUs, script: analysis.ScriptOf(p.Title)}
 	st.sync(id)
 }
 
