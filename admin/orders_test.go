@@ -113,3 +113,17 @@ func TestOrderFilters(t *testing.T) {
 		t.Error("a bad date is not reported")
 	}
 }
+
+// TestOrderListItems: the list shows each order's units, not 0 (it used
+// to count Items, which the list never loaded).
+func TestOrderListItems(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	f := seed(t, p.db) // one line of 2 units
+	p.signIn()
+	_, body := p.get("/admin/orders")
+	row := body[strings.Index(body, f.order.Number):]
+	row = row[:strings.Index(row, "</tr>")]
+	if !strings.Contains(row, `<td class="num items" title="1 line">2</td>`) {
+		t.Errorf("order row lacks its 2 units:\n%s", row)
+	}
+}
