@@ -229,7 +229,7 @@ func TestEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`input[name=tracking]`, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name=tracking]`, "UPS 1Z999", chromedp.ByQuery),
 		chromedp.Click(`//button[text()="Mark shipped"]`),
-		chromedp.WaitVisible(`//p[@class="flash" and contains(., "shopper was notified in telegram")]`),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "shopper was notified in Telegram")]`),
 	)
 	if s := text(`#order-status`); s != "shipped" {
 		t.Errorf("status badge %q", s)

@@ -114,8 +114,7 @@ func (s *Server) saveDelivery(w http.ResponseWriter, r *http.Request) {
 	var ue *userError
 	switch {
 	case errors.As(err, &ue), errors.Is(err, catalog.ErrInvalid), errors.Is(err, catalog.ErrConflict):
-		msg := strings.ReplaceAll(err.Error(), "catalog: ", "")
-		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{New: f, Error: msg})
+		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{New: f, Error: sentence(err)})
 		return
 	case errors.Is(err, catalog.ErrNotFound):
 		s.renderError(w, r, notFound("Delivery method"))
@@ -171,7 +170,7 @@ func (s *Server) deleteDelivery(w http.ResponseWriter, r *http.Request) {
 func (s *Server) saveDefaultCountry(w http.ResponseWriter, r *http.Request) {
 	err := catalog.SetDefaultCountry(r.Context(), s.db, r.FormValue("country"), s.cfg.Now())
 	if errors.Is(err, catalog.ErrInvalid) {
-		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{Error: strings.ReplaceAll(err.Error(), "catalog: ", "")})
+		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{Error: sentence(err)})
 		return
 	}
 	if err != nil {

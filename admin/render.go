@@ -137,9 +137,9 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.Is(err, catalog.ErrNotFound):
 		code, msg = http.StatusNotFound, "Not found."
 	case errors.Is(err, catalog.ErrInvalidTransition), errors.Is(err, catalog.ErrConflict):
-		code, msg = http.StatusConflict, err.Error()
+		code, msg = http.StatusConflict, sentence(err)
 	case errors.Is(err, catalog.ErrInvalid):
-		code, msg = http.StatusBadRequest, err.Error()
+		code, msg = http.StatusBadRequest, sentence(err)
 	default:
 		s.log.ErrorContext(r.Context(), "admin request failed", "method", r.Method, "route", r.Pattern, "err", err)
 	}
