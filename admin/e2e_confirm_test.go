@@ -62,13 +62,13 @@ func confirmDeletes(t *testing.T, ctx context.Context, dlg *dialogs, db *bun.DB,
 	dlg.expect(false)
 	run("delete a delivery method, then cancel",
 		chromedp.Navigate(base+"/admin/settings/delivery"),
-		chromedp.WaitVisible(`form.delivery-method button.danger`, chromedp.ByQuery),
-		chromedp.Click(`//form[contains(@class, "delivery-method")][.//input[@value="`+m.Name+`"]]//button[text()="Delete"]`),
+		chromedp.WaitVisible(`tr.delivery-method button.danger`, chromedp.ByQuery),
+		chromedp.Click(`//tr[contains(@class, "delivery-method")][.//input[@value="`+m.Name+`"]]//button[text()="Delete"]`),
 	)
 	dlg.wait(t, m.Name)
 	shot(t, ctx, "delivery")
 	run("save the method without a question",
-		chromedp.Click(`//form[contains(@class, "delivery-method")][.//input[@value="`+m.Name+`"]]//button[text()="Save"]`),
+		chromedp.Click(`//tr[contains(@class, "delivery-method")][.//input[@value="`+m.Name+`"]]//button[text()="Save"]`),
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Saved `+m.Name+`")]`),
 	)
 	if _, err := catalog.GetDeliveryMethod(bg, db, m.ID); err != nil {

@@ -294,6 +294,19 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	line := f.order.Items[0]
+	// The "Refund everything left" checkbox sits inline before its words
+	// (it was a full-width block on a line of its own).
+	var box struct{ Width, LabelHeight float64 }
+	run("measure the refund checkbox",
+		chromedp.Navigate(base+"/admin/orders/"+f.order.Number),
+		chromedp.WaitVisible(`#refund-form`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => { const cb = document.querySelector('#refund-form input[name=all]');
+			return {Width: cb.getBoundingClientRect().width, LabelHeight: cb.closest('label').getBoundingClientRect().height}; })()`, &box),
+	)
+	if box.Width > 30 || box.LabelHeight > 32 {
+		t.Errorf("refund checkbox %.0f px wide in a label %.0f px high: not inline with its words", box.Width, box.LabelHeight)
+	}
+	shot(t, ctx, "order")
 	dlg.expect(true) // "Refund the chosen units of order …?"
 	run("refund one unit of a line",
 		chromedp.Navigate(base+"/admin/orders/"+f.order.Number),
@@ -329,12 +342,12 @@ func TestEndToEnd(t *testing.T) {
 	run("create a delivery method",
 		chromedp.Navigate(base+"/admin/settings/delivery"),
 		chromedp.WaitVisible(`#new-delivery`, chromedp.ByQuery),
-		chromedp.SendKeys(`#new-delivery input[name=name]`, "E2E Courier", chromedp.ByQuery),
-		chromedp.SendKeys(`#new-delivery input[name=price]`, "7.50", chromedp.ByQuery),
-		chromedp.SetValue(`#new-delivery input[name=countries]`, "US, CA", chromedp.ByQuery),
+		chromedp.SendKeys(`input[form=new-delivery][name=name]`, "E2E Courier", chromedp.ByQuery),
+		chromedp.SendKeys(`input[form=new-delivery][name=price]`, "7.50", chromedp.ByQuery),
+		chromedp.SetValue(`input[form=new-delivery][name=countries]`, "US, CA", chromedp.ByQuery),
 		chromedp.Click(`#new-delivery button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Saved E2E Courier")]`),
-		chromedp.WaitVisible(`form.delivery-method input[value="E2E Courier"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`tr.delivery-method input[value="E2E Courier"]`, chromedp.ByQuery),
 	)
 	if ms, err := catalog.ListDeliveryMethods(context.Background(), db); err != nil || len(ms) == 0 || ms[len(ms)-1].Name != "E2E Courier" || ms[len(ms)-1].Price != 750 {
 		t.Errorf("delivery methods: %+v %v", ms, err)

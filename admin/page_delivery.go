@@ -30,6 +30,15 @@ type deliveryForm struct {
 	Position                                           string
 }
 
+// FormID is the id of the method's form in the page's table, which the
+// row's inputs name (form="…"): a saved method's, or the new one's.
+func (f deliveryForm) FormID() string {
+	if f.ID == 0 {
+		return "new-delivery"
+	}
+	return "delivery-" + strconv.FormatInt(f.ID, 10)
+}
+
 func formOfDelivery(m catalog.DeliveryMethod, currency string) deliveryForm {
 	f := deliveryForm{
 		ID: m.ID, Name: m.Name, Price: plainAmount(m.Price, currency), Countries: m.Countries,

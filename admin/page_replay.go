@@ -74,7 +74,7 @@ type replayView struct {
 	Done     int
 	Total    int
 	Percent  int
-	Took     string
+	Took     time.Duration
 	Error    string
 	Changed  []ReplayTurn
 	Replayed int
@@ -90,7 +90,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 		Done: j.done, Total: j.total, Error: j.err, Replayed: len(j.turns)}
 	if v.Started {
 		v.Since = j.since.String()
-		v.Took = j.took.Round(time.Millisecond).String()
+		v.Took = j.took
 	}
 	for _, t := range j.turns {
 		if len(t.Changed) > 0 || t.Error != "" {

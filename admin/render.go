@@ -75,6 +75,11 @@ var funcs = template.FuncMap{
 		return *p
 	},
 	"add": func(a, b int) int { return a + b },
+	// duration prints a time.Duration (or Go's text of one) humane:
+	// "1 min", "45 s", "2 h 5 min" (durations.go).
+	"duration": durationText,
+	// ms prints a number of milliseconds humane: "850 ms", "12 s".
+	"ms": func(n int) string { return humane(time.Duration(n) * time.Millisecond) },
 }
 
 // mustParsePages parses each page template with the shared layout.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +115,10 @@ func TestReplayPages(t *testing.T) {
 	if !strings.Contains(body, `data-state="done"`) || !strings.Contains(body, "Replayed 2 turns") || !strings.Contains(body, "1 changed") ||
 		!strings.Contains(body, `<a href="/admin/conversations/7/replay">7</a>`) || strings.Contains(body, "[button] cart") {
 		t.Errorf("done page:\n%s", body)
+	}
+	// How long it took reads "12 ms" or "1.5 s", not Go's "12.3456ms".
+	if !regexp.MustCompile(`Replayed 2 turns in \d+(\.\d)? (ms|s|min):`).MatchString(body) {
+		t.Errorf("the time taken is not humane:\n%s", body)
 	}
 }
 
