@@ -2,6 +2,7 @@ package admin_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -23,6 +24,7 @@ type fakeReplayer struct {
 	release chan struct{}
 	counted chan struct{}
 	asked   []int64
+	err     error // what Since fails with, if not nil
 }
 
 func (f *fakeReplayer) Conversation(_ context.Context, id int64) ([]admin.ReplayTurn, error) {
@@ -37,6 +39,9 @@ func (f *fakeReplayer) Since(_ context.Context, _ time.Duration, progress func(d
 	}
 	<-f.release
 	progress(len(f.turns), len(f.turns))
+	if f.err != nil {
+		return nil, f.err
+	}
 	return f.turns, nil
 }
 
@@ -152,5 +157,21 @@ func TestPlaygroundSavesAScenario(t *testing.T) {
 	}
 	if _, body := p.get("/admin/playground"); !strings.Contains(body, `id="pg-scenario"`) {
 		t.Error("the playground has no Save as scenario link")
+	}
+}
+
+// TestReplayFailureInWords: a replay that failed says so in a sentence,
+// not with the Go error.
+func TestReplayFailureInWords(t *testing.T) {
+	f := &fakeReplayer{turns: replayTurns, release: released(), err: errors.New("eval: replay conversation 7: engine: planner: template: no such key")}
+	p := newPanelConfig(t, catalogtest.SQLite(t), func(c *admin.Config) { c.Replayer = f })
+	p.signIn()
+	if code, _, _ := p.post("/admin/replay", url.Values{"since": {"24h"}}); code != http.StatusSeeOther {
+		t.Fatalf("start: %d", code)
+	}
+	p.admin.WaitReplay()
+	_, body := p.get("/admin/replay")
+	if !strings.Contains(body, "The replay stopped: something went wrong; the error is logged.") || strings.Contains(body, "eval:") {
+		t.Errorf("failed replay page:\n%s", body)
 	}
 }
