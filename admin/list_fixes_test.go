@@ -49,3 +49,14 @@ func TestDeliveryTableHeadings(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardCountsInWords: one order reads "1 order", not "1 orders".
+func TestDashboardCountsInWords(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	seed(t, p.db) // one order
+	p.signIn()
+	_, body := p.get("/admin/")
+	if !strings.Contains(body, ">1 order<") || strings.Contains(body, "1 orders") {
+		t.Errorf("dashboard:\n%.4000s", body)
+	}
+}
