@@ -76,8 +76,8 @@ func TestReplyWithoutNotifier(t *testing.T) {
 	p.signIn()
 	p.post("/admin/conversations/"+itoa(f.conv.ID)+"/reply", url.Values{"text": {"hello"}})
 	_, body := p.get("/admin/conversations/" + itoa(f.conv.ID))
-	if !strings.Contains(body, "could not be delivered") {
-		t.Error("undelivered reply not reported")
+	if want := "Reply saved, but not delivered: Telegram did not answer in time; they did not get your reply, as far as we know."; !strings.Contains(body, want) {
+		t.Errorf("undelivered reply not reported as %q: %s", want, flashOf(body))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,9 +27,52 @@ import (
 	"shopbot/engine/view"
 )
 
+// dialogs answers the JavaScript dialogs a test expects: the panel's
+// confirmations (static/confirm.js). Any other dialog means some text was
+// rendered as script: the test fails.
+type dialogs struct {
+	mu      sync.Mutex
+	answers []bool      // accept or dismiss the next dialogs, in order
+	seen    chan string // the messages of the expected dialogs
+}
+
+// expect answers the next dialog: accept (OK) or dismiss (Cancel).
+func (d *dialogs) expect(accept bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.answers = append(d.answers, accept)
+}
+
+// next pops the answer to a dialog that opened; ok is false when none
+// was expected.
+func (d *dialogs) next() (accept, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.answers) == 0 {
+		return false, false
+	}
+	accept = d.answers[0]
+	d.answers = d.answers[1:]
+	return accept, true
+}
+
+// wait waits for an expected dialog to have opened and been answered;
+// its message must contain want.
+func (d *dialogs) wait(t *testing.T, want string) {
+	t.Helper()
+	select {
+	case msg := <-d.seen:
+		if !strings.Contains(msg, want) {
+			t.Errorf("dialog %q, want it to say %q", msg, want)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no dialog saying %q", want)
+	}
+}
+
 // browser starts Debian's chromium headless with a fresh profile. A
 // missing chromium fails the test: CI installs it (.ci/run).
-func browser(t *testing.T) context.Context {
+func browser(t *testing.T) (context.Context, *dialogs) {
 	t.Helper()
 	exe, err := exec.LookPath("chromium")
 	if err != nil {
@@ -58,17 +102,27 @@ func browser(t *testing.T) context.Context {
 			time.Sleep(50 * time.Millisecond)
 		}
 	})
-	// Any alert() means some text was rendered as script: fail.
+	// A dialog the test did not expect means some text was rendered as
+	// script: fail.
+	dlg := &dialogs{seen: make(chan string, 8)}
 	chromedp.ListenTarget(ctx, func(ev any) {
-		if d, ok := ev.(*page.EventJavascriptDialogOpening); ok {
+		d, ok := ev.(*page.EventJavascriptDialogOpening)
+		if !ok {
+			return
+		}
+		accept, expected := dlg.next()
+		if !expected {
 			t.Errorf("a JavaScript dialog opened: %q (escaping failed)", d.Message)
-			go chromedp.Run(ctx, page.HandleJavaScriptDialog(true))
+		}
+		go chromedp.Run(ctx, page.HandleJavaScriptDialog(accept))
+		if expected {
+			dlg.seen <- d.Message
 		}
 	})
 	if err := chromedp.Run(ctx); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	return ctx
+	return ctx, dlg
 }
 
 // shopperChannel is the fake Telegram adapter: what the hub routes to
@@ -83,7 +137,7 @@ type shopperChannel struct{ fakeNotifier }
 // variant table (stock, price, a new row) and find the rolled-up stock in
 // the list, and screenshot the dashboard.
 func TestEndToEnd(t *testing.T) {
-	ctx := browser(t)
+	ctx, dlg := browser(t)
 	db := catalogtest.SQLite(t)
 	newPanel(t, db) // loads the demo catalog and creates the admin user
 	f := seed(t, db)
@@ -236,7 +290,7 @@ func TestEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`input[name=tracking]`, chromedp.ByQuery),
 		chromedp.SendKeys(`input[name=tracking]`, "UPS 1Z999", chromedp.ByQuery),
 		chromedp.Click(`//button[text()="Mark shipped"]`),
-		chromedp.WaitVisible(`//p[@class="flash" and contains(., "shopper was notified in telegram")]`),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "shopper was notified in Telegram")]`),
 	)
 	if s := text(`#order-status`); s != "shipped" {
 		t.Errorf("status badge %q", s)
@@ -247,6 +301,20 @@ func TestEndToEnd(t *testing.T) {
 	}
 
 	line := f.order.Items[0]
+	// The "Refund everything left" checkbox sits inline before its words
+	// (it was a full-width block on a line of its own).
+	var box struct{ Width, LabelHeight float64 }
+	run("measure the refund checkbox",
+		chromedp.Navigate(base+"/admin/orders/"+f.order.Number),
+		chromedp.WaitVisible(`#refund-form`, chromedp.ByQuery),
+		chromedp.Evaluate(`(() => { const cb = document.querySelector('#refund-form input[name=all]');
+			return {Width: cb.getBoundingClientRect().width, LabelHeight: cb.closest('label').getBoundingClientRect().height}; })()`, &box),
+	)
+	if box.Width > 30 || box.LabelHeight > 32 {
+		t.Errorf("refund checkbox %.0f px wide in a label %.0f px high: not inline with its words", box.Width, box.LabelHeight)
+	}
+	shot(t, ctx, "order")
+	dlg.expect(true) // "Refund the chosen units of order …?"
 	run("refund one unit of a line",
 		chromedp.Navigate(base+"/admin/orders/"+f.order.Number),
 		chromedp.WaitVisible(`#refund-form`, chromedp.ByQuery),
@@ -255,6 +323,7 @@ func TestEndToEnd(t *testing.T) {
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Refunded")]`),
 		chromedp.WaitVisible(`#order-refunded`, chromedp.ByQuery),
 	)
+	dlg.wait(t, "Refund the chosen units of order "+f.order.Number)
 	if o, err := catalog.GetOrder(context.Background(), db, f.order.Number); err != nil || o.Items[0].RefundedQty != 1 || o.RefundedTotal != line.UnitPrice {
 		t.Errorf("after the refund: %+v %v", o, err)
 	}
@@ -280,16 +349,17 @@ func TestEndToEnd(t *testing.T) {
 	run("create a delivery method",
 		chromedp.Navigate(base+"/admin/settings/delivery"),
 		chromedp.WaitVisible(`#new-delivery`, chromedp.ByQuery),
-		chromedp.SendKeys(`#new-delivery input[name=name]`, "E2E Courier", chromedp.ByQuery),
-		chromedp.SendKeys(`#new-delivery input[name=price]`, "7.50", chromedp.ByQuery),
-		chromedp.SetValue(`#new-delivery input[name=countries]`, "US, CA", chromedp.ByQuery),
+		chromedp.SendKeys(`input[form=new-delivery][name=name]`, "E2E Courier", chromedp.ByQuery),
+		chromedp.SendKeys(`input[form=new-delivery][name=price]`, "7.50", chromedp.ByQuery),
+		chromedp.SetValue(`input[form=new-delivery][name=countries]`, "US, CA", chromedp.ByQuery),
 		chromedp.Click(`#new-delivery button[type=submit]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "Saved E2E Courier")]`),
-		chromedp.WaitVisible(`form.delivery-method input[value="E2E Courier"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`tr.delivery-method input[value="E2E Courier"]`, chromedp.ByQuery),
 	)
 	if ms, err := catalog.ListDeliveryMethods(context.Background(), db); err != nil || len(ms) == 0 || ms[len(ms)-1].Name != "E2E Courier" || ms[len(ms)-1].Price != 750 {
 		t.Errorf("delivery methods: %+v %v", ms, err)
 	}
+	confirmDeletes(t, ctx, dlg, db, base, run)
 
 	// A product with variants: edit one's stock and price in the table,
 	// add a row, save, and find the rolled-up stock in the list.
@@ -339,6 +409,14 @@ func TestEndToEnd(t *testing.T) {
 	}
 	if s := text(`table tbody`); strings.Contains(s, "E2E-TEE-S") || strings.Contains(s, "E2E-TEE-L") {
 		t.Errorf("the list shows variants: %q", s)
+	}
+
+	run("the orders list", chromedp.Navigate(base+"/admin/orders"), chromedp.WaitVisible(`//a[text()="`+f.order.Number+`"]`))
+	shot(t, ctx, "orders")
+	var units string
+	run("read the items cell", chromedp.Text(`//tr[td/a[text()="`+f.order.Number+`"]]/td[contains(@class, "items")]`, &units))
+	if units != "2" {
+		t.Errorf("orders list items %q, want 2", units)
 	}
 
 	var shot []byte

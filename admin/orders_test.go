@@ -44,7 +44,7 @@ func TestOrderStatusNotifiesShopper(t *testing.T) {
 		}
 	}
 	_, body := p.get("/admin/orders/" + f.order.Number)
-	if !strings.Contains(body, "DHL 0034 5678") || !strings.Contains(body, "shopper was notified in telegram") {
+	if !strings.Contains(body, "DHL 0034 5678") || !strings.Contains(body, "shopper was notified in Telegram") {
 		t.Errorf("order page after delivery:\n%.3000s", body)
 	}
 	// Delivered is final: the change is refused, nothing is sent.
@@ -86,11 +86,11 @@ func TestCancelReturnsStock(t *testing.T) {
 func TestOrderNoticeFailureIsReported(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
 	f := seed(t, p.db)
-	p.notes.err = errors.New("adapters: no adapter delivers this notice")
+	p.notes.err = errors.New("telegram: Bad Request: chat not found")
 	p.signIn()
 	p.post("/admin/orders/"+f.order.Number+"/status", url.Values{"status": {"paid"}})
 	_, body := p.get("/admin/orders/" + f.order.Number)
-	if !strings.Contains(body, "could not be notified") {
+	if !strings.Contains(body, "Telegram did not take the message; they were not notified.") || strings.Contains(body, "chat not found") {
 		t.Errorf("no failure message:\n%.2000s", body)
 	}
 }
@@ -111,5 +111,19 @@ func TestOrderFilters(t *testing.T) {
 	_, body := p.get("/admin/orders?from=yesterday")
 	if !strings.Contains(body, "From must be a date") {
 		t.Error("a bad date is not reported")
+	}
+}
+
+// TestOrderListItems: the list shows each order's units, not 0 (it used
+// to count Items, which the list never loaded).
+func TestOrderListItems(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	f := seed(t, p.db) // one line of 2 units
+	p.signIn()
+	_, body := p.get("/admin/orders")
+	row := body[strings.Index(body, f.order.Number):]
+	row = row[:strings.Index(row, "</tr>")]
+	if !strings.Contains(row, `<td class="num items" title="1 line">2</td>`) {
+		t.Errorf("order row lacks its 2 units:\n%s", row)
 	}
 }

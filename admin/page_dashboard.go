@@ -89,7 +89,7 @@ func (s *Server) dashboardSales(ctx context.Context, p *dashboardPage, days []ti
 	}
 	ov := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.N) })
 	rv := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.Total) })
-	p.Orders = newBarChart("Orders per day", fmt.Sprintf("%d orders", int(sum(ov))), days, ov, count)
+	p.Orders = newBarChart("Orders per day", plural(int(sum(ov)), "order", "orders"), days, ov, count)
 	money := func(v float64) string { return catalog.FormatPrice(int64(v), currency) }
 	p.Revenue = newBarChart("Assisted revenue per day", money(sum(rv))+" (orders placed through the bot, not cancelled)", days, rv, money)
 	return nil
@@ -145,7 +145,7 @@ func (s *Server) modelUsage(ctx context.Context, p *dashboardPage, days []time.T
 	for _, r := range rows {
 		calls += r.N
 	}
-	p.Latency = newBarChart("Model latency (average per call)", fmt.Sprintf("%d model calls", calls), days, lat, func(v float64) string { return fmt.Sprintf("%.0f ms", v) })
+	p.Latency = newBarChart("Model latency (average per call)", plural(calls, "model call", "model calls"), days, lat, func(v float64) string { return fmt.Sprintf("%.0f ms", v) })
 	p.Tokens = newBarChart("Model tokens per day", fmt.Sprintf("%.0f tokens", sum(tok)), days, tok, count)
 	return nil
 }
@@ -200,4 +200,12 @@ func (s *Server) turnCounters() (degraded, turns int) {
 		}
 	}
 	return degraded, turns
+}
+
+// plural is "1 order", "2 orders".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -30,6 +30,15 @@ type deliveryForm struct {
 	Position                                           string
 }
 
+// FormID is the id of the method's form in the page's table, which the
+// row's inputs name (form="…"): a saved method's, or the new one's.
+func (f deliveryForm) FormID() string {
+	if f.ID == 0 {
+		return "new-delivery"
+	}
+	return "delivery-" + strconv.FormatInt(f.ID, 10)
+}
+
 func formOfDelivery(m catalog.DeliveryMethod, currency string) deliveryForm {
 	f := deliveryForm{
 		ID: m.ID, Name: m.Name, Price: plainAmount(m.Price, currency), Countries: m.Countries,
@@ -114,8 +123,7 @@ func (s *Server) saveDelivery(w http.ResponseWriter, r *http.Request) {
 	var ue *userError
 	switch {
 	case errors.As(err, &ue), errors.Is(err, catalog.ErrInvalid), errors.Is(err, catalog.ErrConflict):
-		msg := strings.ReplaceAll(err.Error(), "catalog: ", "")
-		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{New: f, Error: msg})
+		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{New: f, Error: sentence(err)})
 		return
 	case errors.Is(err, catalog.ErrNotFound):
 		s.renderError(w, r, notFound("Delivery method"))
@@ -171,7 +179,7 @@ func (s *Server) deleteDelivery(w http.ResponseWriter, r *http.Request) {
 func (s *Server) saveDefaultCountry(w http.ResponseWriter, r *http.Request) {
 	err := catalog.SetDefaultCountry(r.Context(), s.db, r.FormValue("country"), s.cfg.Now())
 	if errors.Is(err, catalog.ErrInvalid) {
-		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{Error: strings.ReplaceAll(err.Error(), "catalog: ", "")})
+		s.renderDelivery(w, r, http.StatusBadRequest, deliveryPage{Error: sentence(err)})
 		return
 	}
 	if err != nil {

@@ -67,12 +67,7 @@ func (s *Server) setOrderStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.InfoContext(r.Context(), "order status changed", "order", o.Number, "status", o.Status, "user", sessionFrom(r.Context()).Username)
 	msg := "Order " + o.Number + " is now " + string(o.Status) + "."
-	if err := s.notifyOrder(r.Context(), o); err != nil {
-		s.log.WarnContext(r.Context(), "shopper not notified of order status", "order", o.Number, "err", err)
-		msg += " The shopper could not be notified: " + err.Error()
-	} else {
-		msg += " The shopper was notified in " + o.Channel + "."
-	}
+	msg += " " + s.told(r.Context(), "order "+o.Number+" status", o.Channel, s.notifyOrder(r.Context(), o), "they were not notified")
 	redirect(w, r, "/admin/orders/"+o.Number, msg)
 }
 
@@ -87,7 +82,7 @@ func (s *Server) notifyOrder(ctx context.Context, o *catalog.Order) error {
 // refund) when not empty.
 func (s *Server) notifyOrderNote(ctx context.Context, o *catalog.Order, note string) error {
 	if s.cfg.Notifier == nil {
-		return errors.New("no channel adapter is running")
+		return errNoNotifier
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), noticeTimeout)
 	defer cancel()

@@ -100,11 +100,7 @@ func refundForm(r *http.Request) (catalog.OrderChange, error) {
 // tellShopper sends the order's status (with note) to the shopper and
 // returns flash, saying whether they were told.
 func (s *Server) tellShopper(ctx context.Context, o *catalog.Order, note, flash string) string {
-	if err := s.notifyOrderNote(ctx, o, note); err != nil {
-		s.log.WarnContext(ctx, "shopper not notified of order change", "order", o.Number, "err", err)
-		return flash + " The shopper could not be notified: " + err.Error()
-	}
-	return flash + " The shopper was notified in " + o.Channel + "."
+	return flash + " " + s.told(ctx, "order "+o.Number+" change", o.Channel, s.notifyOrderNote(ctx, o, note), "they were not notified")
 }
 
 // orderChanges is what the order page shows of refunds and offers.

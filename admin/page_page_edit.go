@@ -95,7 +95,7 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, slug string) 
 			s.renderError(w, r, err)
 			return
 		}
-		f.Error = strings.ReplaceAll(strings.ReplaceAll(err.Error(), "catalog: ", ""), "save page "+in.Slug+": ", "")
+		f.Error = sentence(errors.New(strings.ReplaceAll(err.Error(), "save page "+in.Slug+": ", "")))
 		s.render(w, r, http.StatusBadRequest, "page_edit", "Page", "pages", f)
 		return
 	}

@@ -2,9 +2,12 @@ package admin
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
+
+	"shopbot/catalog"
 )
 
 // Replayer runs stored shopper turns again in a sandbox copy of the shop
@@ -74,7 +77,7 @@ type replayView struct {
 	Done     int
 	Total    int
 	Percent  int
-	Took     string
+	Took     time.Duration
 	Error    string
 	Changed  []ReplayTurn
 	Replayed int
@@ -90,7 +93,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 		Done: j.done, Total: j.total, Error: j.err, Replayed: len(j.turns)}
 	if v.Started {
 		v.Since = j.since.String()
-		v.Took = j.took.Round(time.Millisecond).String()
+		v.Took = j.took
 	}
 	for _, t := range j.turns {
 		if len(t.Changed) > 0 || t.Error != "" {
@@ -143,8 +146,21 @@ func (s *Server) runReplay(ctx context.Context, since time.Duration, finished ch
 	defer j.mu.Unlock()
 	j.running, j.turns, j.took = false, turns, time.Since(start)
 	if err != nil {
-		j.err = err.Error()
+		j.err = replayFailure(err)
 		s.log.WarnContext(ctx, "replay failed", "err", err)
 	}
 	close(finished)
+}
+
+// replayFailure is why a replay stopped, as the page says it after "The
+// replay stopped: "; the Go error is logged.
+func replayFailure(err error) string {
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "it was cancelled before the end."
+	case errors.Is(catalog.Unavailable(err), catalog.ErrUnavailable):
+		return "the database was unreachable. Try again in a moment."
+	default:
+		return "something went wrong; the error is logged."
+	}
 }

@@ -225,15 +225,14 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 	}
 	msg := "Reply sent; the bot stays silent here until you hand it back."
 	if err := s.notifyReply(r.Context(), conv, text); err != nil {
-		s.log.WarnContext(r.Context(), "merchant reply not delivered", "conversation_id", conv.ID, "channel", conv.Channel, "err", err)
-		msg = "Reply saved, but it could not be delivered to " + conv.Channel + ": " + err.Error()
+		msg = "Reply saved, but not delivered: " + s.told(r.Context(), fmt.Sprintf("reply in conversation %d", conv.ID), conv.Channel, err, "they did not get your reply")
 	}
 	redirect(w, r, fmt.Sprintf("/admin/conversations/%d", conv.ID), msg)
 }
 
 func (s *Server) notifyReply(ctx context.Context, conv *catalog.Conversation, text string) error {
 	if s.cfg.Notifier == nil {
-		return errors.New("no channel adapter is running")
+		return errNoNotifier
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), noticeTimeout)
 	defer cancel()

@@ -96,7 +96,7 @@ func TestPanelHeaders(t *testing.T) {
 	if resp.Header.Get("X-Content-Type-Options") != "nosniff" || resp.Header.Get("X-Frame-Options") != "DENY" {
 		t.Errorf("headers: %v", resp.Header)
 	}
-	for path, ctype := range map[string]string{"/admin/static/style.css": "text/css", "/admin/static/playground.js": "javascript"} {
+	for path, ctype := range map[string]string{"/admin/static/style.css": "text/css", "/admin/static/playground.js": "javascript", "/admin/static/confirm.js": "javascript"} {
 		resp, err := http.Get(p.srv.URL + path)
 		if err != nil {
 			t.Fatal(err)

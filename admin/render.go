@@ -76,6 +76,11 @@ var funcs = template.FuncMap{
 		return *p
 	},
 	"add": func(a, b int) int { return a + b },
+	// duration prints a time.Duration (or Go's text of one) humane:
+	// "1 min", "45 s", "2 h 5 min" (durations.go).
+	"duration": durationText,
+	// ms prints a number of milliseconds humane: "850 ms", "12 s".
+	"ms": func(n int) string { return humane(time.Duration(n) * time.Millisecond) },
 }
 
 // mustParsePages parses each page template with the shared layout.
@@ -142,9 +147,9 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, err error) 
 	case errors.Is(err, catalog.ErrNotFound):
 		code, msg = http.StatusNotFound, "Not found."
 	case errors.Is(err, catalog.ErrInvalidTransition), errors.Is(err, catalog.ErrConflict):
-		code, msg = http.StatusConflict, err.Error()
+		code, msg = http.StatusConflict, sentence(err)
 	case errors.Is(err, catalog.ErrInvalid):
-		code, msg = http.StatusBadRequest, err.Error()
+		code, msg = http.StatusBadRequest, sentence(err)
 	default:
 		s.log.ErrorContext(r.Context(), "admin request failed", "method", r.Method, "route", r.Pattern, "err", err)
 	}

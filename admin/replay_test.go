@@ -2,8 +2,10 @@ package admin_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +24,7 @@ type fakeReplayer struct {
 	release chan struct{}
 	counted chan struct{}
 	asked   []int64
+	err     error // what Since fails with, if not nil
 }
 
 func (f *fakeReplayer) Conversation(_ context.Context, id int64) ([]admin.ReplayTurn, error) {
@@ -36,6 +39,9 @@ func (f *fakeReplayer) Since(_ context.Context, _ time.Duration, progress func(d
 	}
 	<-f.release
 	progress(len(f.turns), len(f.turns))
+	if f.err != nil {
+		return nil, f.err
+	}
 	return f.turns, nil
 }
 
@@ -115,6 +121,10 @@ func TestReplayPages(t *testing.T) {
 		!strings.Contains(body, `<a href="/admin/conversations/7/replay">7</a>`) || strings.Contains(body, "[button] cart") {
 		t.Errorf("done page:\n%s", body)
 	}
+	// How long it took reads "12 ms" or "1.5 s", not Go's "12.3456ms".
+	if !regexp.MustCompile(`Replayed 2 turns in \d+(\.\d)? (ms|s|min):`).MatchString(body) {
+		t.Errorf("the time taken is not humane:\n%s", body)
+	}
 }
 
 func TestPlaygroundSavesAScenario(t *testing.T) {
@@ -147,5 +157,21 @@ func TestPlaygroundSavesAScenario(t *testing.T) {
 	}
 	if _, body := p.get("/admin/playground"); !strings.Contains(body, `id="pg-scenario"`) {
 		t.Error("the playground has no Save as scenario link")
+	}
+}
+
+// TestReplayFailureInWords: a replay that failed says so in a sentence,
+// not with the Go error.
+func TestReplayFailureInWords(t *testing.T) {
+	f := &fakeReplayer{turns: replayTurns, release: released(), err: errors.New("eval: replay conversation 7: engine: planner: template: no such key")}
+	p := newPanelConfig(t, catalogtest.SQLite(t), func(c *admin.Config) { c.Replayer = f })
+	p.signIn()
+	if code, _, _ := p.post("/admin/replay", url.Values{"since": {"24h"}}); code != http.StatusSeeOther {
+		t.Fatalf("start: %d", code)
+	}
+	p.admin.WaitReplay()
+	_, body := p.get("/admin/replay")
+	if !strings.Contains(body, "The replay stopped: something went wrong; the error is logged.") || strings.Contains(body, "eval:") {
+		t.Errorf("failed replay page:\n%s", body)
 	}
 }

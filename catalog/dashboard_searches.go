@@ -16,6 +16,13 @@ import (
 // stored under in the messages table.
 const SearchToolName = "search_products"
 
+// SearchFoundNothing is the key a stored search result carries (true)
+// when the shopper was told nothing matches although the search returned
+// products: the answer ruled them all out (none has every word asked
+// for, none in stock to add). SearchCounts counts such a search as found
+// nothing, as one that returned nothing.
+const SearchFoundNothing = "found_nothing"
+
 // maxSearchSample bounds the search tool results SearchCounts reads.
 const maxSearchSample = 5000
 
@@ -23,7 +30,8 @@ const maxSearchSample = 5000
 // transcripts (the search tool's calls and results; at most the latest
 // 5,000): by normalized query (lower case, spaces collapsed; the category
 // when the query is empty), how often it was searched (all) and how often
-// it found nothing (zero).
+// it found nothing for the shopper (zero: the search returned nothing, or
+// the answer ruled out all it returned, SearchFoundNothing).
 func SearchCounts(ctx context.Context, db bun.IDB, since time.Time) (all, zero map[string]int, err error) {
 	var results []Message
 	err = db.NewSelect().Model(&results).Column("conversation_id", "tool_call_id", "content").
@@ -46,10 +54,7 @@ func SearchCounts(ctx context.Context, db bun.IDB, since time.Time) (all, zero m
 			continue
 		}
 		all[q]++
-		var out struct {
-			Total *int `json:"total"`
-		}
-		if json.Unmarshal([]byte(m.Content), &out) == nil && out.Total != nil && *out.Total == 0 {
+		if foundNothing(m.Content) {
 			zero[q]++
 		}
 	}
@@ -102,4 +107,17 @@ func searchQuery(arguments string) string {
 		return ""
 	}
 	return q
+}
+
+// foundNothing reports whether a stored search result found nothing for
+// the shopper: a total of 0, or marked SearchFoundNothing.
+func foundNothing(content string) bool {
+	var out struct {
+		Total   *int `json:"total"`
+		Nothing bool `json:"found_nothing"`
+	}
+	if json.Unmarshal([]byte(content), &out) != nil {
+		return false
+	}
+	return out.Nothing || (out.Total != nil && *out.Total == 0)
 }

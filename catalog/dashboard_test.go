@@ -110,7 +110,8 @@ func TestModelUsagePerDay(t *testing.T) {
 
 // TestSearchCounts reads the search tool's stored calls and results:
 // queries normalized (case, spaces; the category when there is no
-// query), zero-result searches counted apart, older ones left out.
+// query), zero-result searches counted apart (with those whose results
+// the answer ruled out: found_nothing), older ones left out.
 func TestSearchCounts(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
@@ -131,6 +132,9 @@ func TestSearchCounts(t *testing.T) {
 			&catalog.Message{Role: catalog.RoleTool, ToolCallID: "c9", ToolName: "add_to_cart", Content: `{"total":0}`},
 			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("c3", `{"query":"red shoes"}`)}},
 			result("c3", `{"total":0}`),
+			// Returned products, but the shopper was told nothing matches.
+			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("c5", `{"query":"purple boots"}`)}},
+			result("c5", `{"found_nothing":true,"products":[{"sku":"A-1"}],"total":2}`),
 			// Contact details a shopper typed are no search statistics.
 			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{
 				call("p1", `{"query":"Eva Stone, +1 555 0100"}`), call("p2", `{"query":"eva.stone@example.com"}`),
@@ -147,10 +151,10 @@ func TestSearchCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[string]int{"red shoes": 2, "boots": 1}; !maps.Equal(all, want) {
+		if want := map[string]int{"red shoes": 2, "boots": 1, "purple boots": 1}; !maps.Equal(all, want) {
 			t.Errorf("all searches = %v, want %v", all, want)
 		}
-		if want := map[string]int{"red shoes": 1, "boots": 1}; !maps.Equal(zero, want) {
+		if want := map[string]int{"red shoes": 1, "boots": 1, "purple boots": 1}; !maps.Equal(zero, want) {
 			t.Errorf("zero-result searches = %v, want %v", zero, want)
 		}
 		all, zero, err = catalog.SearchCounts(ctx, db, time.Now().UTC().Add(time.Hour))

@@ -80,6 +80,12 @@ type Order struct {
 	// RefundedTotal is what the merchant owes back after refunds and a
 	// paid order's cancellation (order_changes.go).
 	RefundedTotal int64 `bun:"refunded_total,notnull"`
+
+	// LineCount and UnitCount are the order's lines and units ordered as
+	// the order list loads them (ListOrderPage, in the page's one query,
+	// without Items); elsewhere they are zero: count Items instead.
+	LineCount int `bun:"line_count,scanonly"`
+	UnitCount int `bun:"unit_count,scanonly"`
 }
 
 // OrderItem is one line of an order at the price paid.

@@ -2,7 +2,9 @@ package catalog_test
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,6 +82,58 @@ func TestListOrderPage(t *testing.T) {
 		chans, err := catalog.OrderChannels(ctx, db)
 		if err != nil || !slices.Equal(chans, []string{"slack", "telegram"}) {
 			t.Errorf("OrderChannels = %v, %v", chans, err)
+		}
+	})
+}
+
+// queryCounter counts the queries run through a bun.DB.
+type queryCounter struct{ n atomic.Int64 }
+
+func (c *queryCounter) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	c.n.Add(1)
+	return ctx
+}
+
+func (c *queryCounter) AfterQuery(context.Context, *bun.QueryEvent) {}
+
+// TestListOrderPageCounts: the order list carries each order's lines and
+// units (it showed 0 items for every order), and a page is one query
+// however many orders it holds (no query per order).
+func TestListOrderPageCounts(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("A-1", 100, 50), product("B-1", 200, 50))
+		ann := customer(t, db, "telegram", "ann")
+		cart := catalog.PersonalCart(ann.ID)
+		mustCart(t)(catalog.AddToCart(ctx, db, cart, "A-1", 3, ann.ID))
+		mustCart(t)(catalog.AddToCart(ctx, db, cart, "B-1", 2, ann.ID))
+		two, err := order(t, db, ann, "two lines")
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustCart(t)(catalog.AddToCart(ctx, db, cart, "B-1", 1, ann.ID))
+		one, err := order(t, db, ann, "one line")
+		if err != nil {
+			t.Fatal(err)
+		}
+		counter := &queryCounter{}
+		os, _, err := catalog.ListOrderPage(ctx, db.WithQueryHook(counter), catalog.OrderList{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := counter.n.Load(); n != 1 {
+			t.Errorf("a page of %d orders took %d queries, want 1", len(os), n)
+		}
+		got := map[string][2]int{}
+		for _, o := range os {
+			got[o.Number] = [2]int{o.LineCount, o.UnitCount}
+			if o.Customer == nil || o.Customer.ID != ann.ID {
+				t.Errorf("order %s without its customer", o.Number)
+			}
+		}
+		want := map[string][2]int{two.Number: {2, 5}, one.Number: {1, 1}}
+		if !maps.Equal(got, want) {
+			t.Errorf("lines and units %v, want %v", got, want)
 		}
 	})
 }

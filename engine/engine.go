@@ -236,7 +236,8 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if err != nil {
 		return "error", err
 	}
-	sink = awaitingSink{sink, s}
+	carts := newOneCartSink(awaitingSink{sink, s})
+	sink = carts
 	if e.cfg.Crash != nil {
 		var cancel context.CancelCauseFunc
 		ctx, cancel = context.WithCancelCause(ctx)
@@ -270,6 +271,9 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	outcome, err = e.respond(ctx, s, sink, rec)
 	if s.Journal.Stopped() || s.Journal.Step("persist") != nil {
 		return "crashed", session.ErrCrashed // nothing more is written
+	}
+	if ferr := carts.flush(ctx); ferr != nil && err == nil {
+		err = ferr
 	}
 	if perr := e.persist(ctx, s, rec); perr != nil {
 		return "error", errors.Join(err, perr)

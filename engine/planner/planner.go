@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
@@ -176,10 +177,26 @@ func (t *plannerTurn) say(key replyKey, data any) {
 		t.err = errors.Join(t.err, err)
 		return
 	}
+	if key == rNothing || key == rNoMatch {
+		t.toldNothing()
+	}
 	if t.plan.Text != "" {
 		t.plan.Text += "\n\n"
 	}
 	t.plan.Text += text
+}
+
+// toldNothing marks the turn's searches as having found nothing: the
+// shopper is told nothing matches, even where a search returned products
+// the planner then ruled out (none has every word, none is in stock). The
+// dashboard's "searches that found nothing" reads the mark. (The probes
+// of single words in unknownWords are not recorded, so not marked.)
+func (t *plannerTurn) toldNothing() {
+	for i, c := range t.plan.Calls {
+		if c.Name == catalog.SearchToolName && !c.IsErr {
+			t.plan.Calls[i].Content = tools.FoundNothing(c.Content)
+		}
+	}
 }
 
 // button adds a quick reply labelled from the reply table.

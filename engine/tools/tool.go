@@ -296,6 +296,19 @@ func ModelMessage(res Result, err error) (content string, isErr bool) {
 	return JSON(map[string]string{"error": "the tool failed; try again later or tell the shopper"}), true
 }
 
+// FoundNothing marks a search result's content (a JSON object) with
+// catalog.SearchFoundNothing: the shopper was told nothing matches,
+// whatever the search returned, so the dashboard counts the search among
+// those that found nothing. Content that is no object stays as it is.
+func FoundNothing(content string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(content), &m) != nil || m == nil {
+		return content
+	}
+	m[catalog.SearchFoundNothing] = json.RawMessage("true")
+	return JSON(m)
+}
+
 // JSON encodes compactly without HTML escaping: the model reads
 // "Shoes > Running", not "Shoes \u003e Running".
 func JSON(v any) string {
