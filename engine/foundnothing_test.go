@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/tools"
 )
 
@@ -39,7 +40,7 @@ func (f fuzzySearch) Search(ctx context.Context, q search.Query) (search.Results
 func TestToldNothingCountsAsFoundNothing(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
-		srch := fuzzySearch{Searcher: search.NewDatabase(db), ignore: "unobtainium"}
+		srch := fuzzySearch{Searcher: searchtest.NewDatabase(db), ignore: "unobtainium"}
 		eng, err := New(Config{DB: db, Search: srch, RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)

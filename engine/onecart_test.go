@@ -8,7 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/llmtest"
 	"shopbot/engine/view"
 )
@@ -46,7 +46,7 @@ func qtyOf(cv *view.CartView, sku string) int {
 func TestOneCartPerReplyPlanner(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		env := newTestEnvOn(t, db)
-		eng, err := New(Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)
 		}

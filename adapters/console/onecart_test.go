@@ -9,7 +9,7 @@ import (
 	"shopbot/adapters/console"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
-	"shopbot/catalog/search"
+	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
 
@@ -21,7 +21,7 @@ func TestOneCartBlockPerReply(t *testing.T) {
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{DB: db, Search: search.NewDatabase(db), RateLimit: 1 << 30})
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
