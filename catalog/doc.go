@@ -92,7 +92,7 @@
 // write re-chunks the page by heading and paragraph (pages_chunk.go) into
 // passages (pages_passages.go: a table shared with the next kinds of
 // passage, reviews) in the same transaction, and queues a passage event in
-// the outbox. ParsePageFile (pages_file.go) is the import-pages format.
+// the outbox. importer.ParsePage is the import-pages format.
 //
 // Money is integer minor units plus an ISO 4217 currency code; money.go
 // parses and formats it.

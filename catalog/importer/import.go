@@ -35,6 +35,24 @@ type Options struct {
 	// Progress, when set, is called after each batch and every 1,000 rows
 	// read, from the importing goroutine.
 	Progress func(Progress)
+	// Seen, when set, is called with the SKU of every product row read
+	// (plain, parent or variant, valid or not), whatever the file's
+	// format: a feed archives what its file no longer names (feed.go).
+	Seen func(sku string)
+}
+
+// withDefaults fills the options left zero.
+func (o Options) withDefaults() Options {
+	if o.BatchSize <= 0 {
+		o.BatchSize = 1000
+	}
+	if o.DefaultCurrency == "" {
+		o.DefaultCurrency = "USD"
+	}
+	if o.MaxErrors <= 0 {
+		o.MaxErrors = DefaultMaxErrors
+	}
+	return o
 }
 
 // Progress is a snapshot of a running import.
@@ -45,7 +63,8 @@ type Progress struct {
 	Summary Summary
 }
 
-// RowError is a row that was not written, and why.
+// RowError is a row that was not written, and why. SKU is the row's key:
+// the SKU of a product or review row, the file name of a page (Line 0).
 type RowError struct {
 	Line   int
 	SKU    string
@@ -53,6 +72,9 @@ type RowError struct {
 }
 
 func (e RowError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.SKU, e.Reason)
+	}
 	if e.SKU != "" {
 		return fmt.Sprintf("line %d (sku %s): %s", e.Line, e.SKU, e.Reason)
 	}
@@ -83,15 +105,7 @@ func (s Summary) MoreErrors() int { return s.Failed - len(s.Errors) }
 // cannot be read as products at all or the database fails; bad rows are in
 // the Summary.
 func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Options) (Summary, error) {
-	if opts.BatchSize <= 0 {
-		opts.BatchSize = 1000
-	}
-	if opts.DefaultCurrency == "" {
-		opts.DefaultCurrency = "USD"
-	}
-	if opts.MaxErrors <= 0 {
-		opts.MaxErrors = DefaultMaxErrors
-	}
+	opts = opts.withDefaults()
 	counter := &countingReader{r: r}
 	rows, format, err := newRowReader(counter, name)
 	if err != nil {
@@ -193,6 +207,9 @@ func (imp *run) fail(line int, sku, reason string) {
 // add validates a row and routes it (variants.go) towards a batch. Only
 // a failed spill write is returned.
 func (imp *run) add(rw row) error {
+	if imp.opts.Seen != nil && strings.TrimSpace(rw.rec.SKU) != "" {
+		imp.opts.Seen(strings.TrimSpace(rw.rec.SKU))
+	}
 	if rw.err != nil {
 		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
 		return nil
