@@ -34,7 +34,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := e.logger(slog.LevelInfo)
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err

@@ -399,9 +399,9 @@ func TestFeedTwoSchedulersFetchOnce(t *testing.T) {
 				ran <- n
 			}()
 		}
-		<-srv.started        // one replica is fetching, holding its claim
-		first := <-ran       // so the other has finished, claiming nothing
-		close(srv.hold)      // let the fetch finish
+		<-srv.started   // one replica is fetching, holding its claim
+		first := <-ran  // so the other has finished, claiming nothing
+		close(srv.hold) // let the fetch finish
 		second := <-ran
 		if first != 0 || second != 1 || srv.count() != 1 {
 			t.Fatalf("runs %d and %d, %d fetches; want 0, 1 and 1", first, second, srv.count())
