@@ -61,7 +61,7 @@ func TestImportCommandsShareTheRunner(t *testing.T) {
 	reviews := filepath.Join(dir, "reviews.csv")
 	pages := filepath.Join(dir, "pages")
 	for path, data := range map[string]string{
-		reviews: "sku,rating,author,title,body,created_at\nJKT-1,5,Ann,,Warm.,2026-03-01\nNOPE,4,Bo,,Fine.,2026-03-01\n",
+		reviews:                             "sku,rating,author,title,body,created_at\nJKT-1,5,Ann,,Warm.,2026-03-01\nNOPE,4,Bo,,Fine.,2026-03-01\n",
 		filepath.Join(pages, "returns.md"):  "# Returns\n\nThirty days.\n",
 		filepath.Join(pages, "untitled.md"): "## Only a subheading\n",
 	} {
