@@ -102,6 +102,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		tg.start(botCtx, log)
 		slk.start(botCtx, log)
 		restockDone := startRestock(botCtx, db, hub, log)
+		feedsDone := startFeeds(botCtx, db, &cfg, reg, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -109,6 +110,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		stopBots()
 		tg.wait()
 		restockDone()
+		feedsDone()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}
