@@ -1,5 +1,10 @@
-// Package importer reads product files — CSV with a header row, or JSONL —
-// and upserts them into the catalog by SKU.
+// Package importer reads every import file kind into the catalog:
+// products (CSV with a header row, or JSONL, upserted by SKU), reviews
+// (reviews.go: ImportReviews) and shop pages (pages.go: ImportPages, a
+// directory of Markdown files), and runs scheduled product feeds
+// (feed*.go). Every file goes through one opening (openText in read.go:
+// byte order mark skipped, binary data and empty files refused) and the
+// same row-size limit, and every import is recorded as a Job of its kind.
 //
 // Rows flow reader → Record (as written in the file) → catalog.ProductInput
 // (validated: price parsed into minor units, currency checked, attributes
@@ -32,8 +37,24 @@
 // imported; a field that is not valid UTF-8 fails its row ("save the file
 // as UTF-8") rather than being silently altered.
 //
-// The same Import serves `shopbot import` and the admin panel's upload;
-// both run it through a Job (job.go), which records the import in the
+// Feeds (feed.go, feed_fetch.go, feed_archive.go, metrics.go): a
+// Scheduler, started by `shopbot serve` on every replica with an injected
+// clock and ticker, runs each due feed of the import_feeds table once per
+// period — the replica whose conditional update claims the run
+// (catalog.ClaimFeed) fetches it. The fetch is a conditional GET (the
+// last imported body's ETag and Last-Modified; 304 is recorded as not
+// changed), http and https only, with a timeout and a body limit; a 200
+// body is imported as a products Job through Import, so any format Import
+// detects works, and Options.Seen collects the SKUs it lists. Active
+// products the feed no longer lists are then archived (never deleted),
+// unless the run looks incomplete: the download or import failed, a row
+// failed, or more than FeedConfig.ArchiveShare (half) of the active
+// products would go; the panel shows why. Every run's outcome, with a
+// sentence for a failure, is stored on the feed, and counted in
+// shopbot_feed_fetches_total{result}.
+//
+// The same Import serves `shopbot import`, the admin panel's upload and
+// feeds; all run it through a Job (job.go), which records the import in the
 // catalog's import_jobs table as it goes: counts, a heartbeat and the kept
 // errors, written at most every 250 ms (Options.Progress is called after
 // each batch and every 1,000 rows), and the outcome at the end, so any
