@@ -48,7 +48,7 @@ func ArchiveProducts(ctx context.Context, db bun.IDB, skus []string, before time
 			var done []string
 			err := tx.NewUpdate().Model((*Product)(nil)).
 				Set("active = ?", false).Set("updated_at = ?", time.Now().UTC()).
-				Where("sku IN (?)", bun.In(chunk)).Where("active = ?", true).Where("updated_at < ?", before.UTC()).
+				Where("sku IN (?)", bun.List(chunk)).Where("active = ?", true).Where("updated_at < ?", before.UTC()).
 				Returning("sku").Scan(ctx, &done)
 			if err != nil || len(done) == 0 {
 				return err
