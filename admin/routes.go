@@ -40,6 +40,11 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/import/preview", action(s.previewImport))
 	mux.HandleFunc("POST /admin/import/confirm", action(s.confirmImport))
 	mux.HandleFunc("GET /admin/import/{id}", page(s.importStatus))
+	mux.HandleFunc("GET /admin/import/feeds", page(s.feedsList))
+	mux.HandleFunc("POST /admin/import/feeds", action(s.createFeed))
+	mux.HandleFunc("POST /admin/import/feeds/{id}", action(s.saveFeed))
+	mux.HandleFunc("POST /admin/import/feeds/{id}/run", action(s.runFeedNow))
+	mux.HandleFunc("POST /admin/import/feeds/{id}/delete", action(s.deleteFeed))
 
 	mux.HandleFunc("GET /admin/orders", page(s.orders))
 	mux.HandleFunc("GET /admin/orders/{number}", page(s.order))

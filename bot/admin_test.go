@@ -92,7 +92,7 @@ func TestMetricsPassPromtool(t *testing.T) {
 	}
 	scrape, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	for _, want := range []string{"shopbot_turns_total{channel=\"web\",outcome=\"planner\"} 1", "shopbot_tool_calls_total", "shopbot_http_requests_total"} {
+	for _, want := range []string{"shopbot_turns_total{channel=\"web\",outcome=\"planner\"} 1", "shopbot_tool_calls_total", "shopbot_http_requests_total", "shopbot_feed_fetches_total{result=\"failed\"} 0"} {
 		if !bytes.Contains(scrape, []byte(want)) {
 			t.Errorf("scrape lacks %s", want)
 		}

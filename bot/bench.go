@@ -50,7 +50,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		defer os.RemoveAll(dir)
 		cfg.DatabaseURL = "sqlite:" + filepath.Join(dir, "bench.db")
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	log := e.logger(slog.LevelError)
 	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err

@@ -25,7 +25,7 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := e.logger(slog.LevelWarn)
 	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err

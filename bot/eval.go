@@ -57,7 +57,7 @@ func evalCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := e.logger(slog.LevelWarn)
 	dir, err := os.MkdirTemp("", "shopbot-eval-")
 	if err != nil {
 		return err

@@ -6,92 +6,104 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
-	"github.com/uptrace/bun"
-	"golang.org/x/term"
-
 	"shopbot/catalog"
 	"shopbot/catalog/importer"
-	"shopbot/migrations"
+
+	"github.com/uptrace/bun"
 )
 
-// errRowsFailed makes `shopbot import` exit non-zero when any row failed.
-var errRowsFailed = errors.New("some rows were not imported")
+// Errors that make an import command exit non-zero when any row failed.
+var (
+	errRowsFailed    = errors.New("some rows were not imported")
+	errReviewsFailed = errors.New("some reviews were not imported")
+	errPagesFailed   = errors.New("some pages were not imported")
+)
 
-// importCmd upserts products from a product file (Shopbot CSV or JSONL, a
-// Shopify or WooCommerce export, a Google Merchant Center feed), with a
-// progress bar when stderr is a terminal, and reports the first 1,000
-// failed rows and the count of the rest. The run is recorded in
-// import_jobs. With --dry-run it reports what the import would do (the
-// column mapping, the first rows, new, changed, unchanged and refused
-// counts and the changes) and writes nothing, not even a job.
+// importCmd upserts products from a product file by SKU (Shopbot CSV or
+// JSONL, a Shopify or WooCommerce export, a Google Merchant Center feed).
+// With --dry-run it reports what the import would do (the column mapping,
+// the first rows, new, changed, unchanged and refused counts and the
+// changes) and writes nothing, not even a job.
 func importCmd(ctx context.Context, e env, args []string) error {
-	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	batch := fs.Int("batch", 1000, "rows per transaction")
-	currency := fs.String("currency", "USD", "currency of rows that name none")
-	dryRun := fs.Bool("dry-run", false, "report what the import would do and change nothing")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: shopbot import [flags] FILE  (Shopbot CSV or JSONL, Shopify or WooCommerce CSV export, Google Merchant Center XML or TSV feed)")
-		fs.PrintDefaults()
-	}
-	cfg, err := loadConfig(fs, args, e.getenv)
-	if err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return usagef("import needs exactly one FILE (CSV or JSONL)")
-	}
-	path := fs.Arg(0)
+	var batch *int
+	var currency *string
+	var dryRun *bool
+	return runImport(ctx, e, args, importSpec{
+		name: "import", arg: "FILE", kind: catalog.ImportProducts, failed: errRowsFailed,
+		usage: "Usage: shopbot import [flags] FILE  (Shopbot CSV or JSONL, Shopify or WooCommerce CSV export, Google Merchant Center XML or TSV feed)",
+		flags: func(fs *flag.FlagSet) {
+			batch = fs.Int("batch", 1000, "rows per transaction")
+			currency = fs.String("currency", "USD", "currency of rows that name none")
+			dryRun = fs.Bool("dry-run", false, "report what the import would do and change nothing")
+		},
+		options: func(o *importer.Options) { o.BatchSize, o.DefaultCurrency = *batch, *currency },
+		dryRun:  func() bool { return *dryRun },
+		open:    openFile,
+		run: func(ctx context.Context, job *importer.Job, src source, opts importer.Options) (importer.Summary, error) {
+			return job.Run(ctx, src.file, opts)
+		},
+	})
+}
+
+// importReviewsCmd adds or updates reviews from a CSV or JSONL file, each
+// row in its own transaction; the same file again changes nothing.
+func importReviewsCmd(ctx context.Context, e env, args []string) error {
+	return runImport(ctx, e, args, importSpec{
+		name: "import-reviews", arg: "FILE", kind: catalog.ImportReviews, failed: errReviewsFailed,
+		usage: "Usage: shopbot import-reviews [flags] FILE  (CSV or JSONL: sku, rating 1–5, author, title, body, created_at)",
+		open:  openFile,
+		run: func(ctx context.Context, job *importer.Job, src source, opts importer.Options) (importer.Summary, error) {
+			return job.Run(ctx, src.file, opts)
+		},
+	})
+}
+
+// importPagesCmd saves every *.md file of a directory as a shop page by
+// slug (the file name), each in its own transaction.
+func importPagesCmd(ctx context.Context, e env, args []string) error {
+	return runImport(ctx, e, args, importSpec{
+		name: "import-pages", arg: "DIR", kind: catalog.ImportPages, failed: errPagesFailed,
+		usage: "Usage: shopbot import-pages [flags] DIR  (each DIR/*.md is a page: file name = slug, first '# ' line = title)",
+		open: func(path string) (source, error) {
+			if st, err := os.Stat(path); err != nil || !st.IsDir() {
+				return source{}, usagef("import-pages: %s is not a directory", path)
+			}
+			dir := os.DirFS(path)
+			return source{dir: dir, size: importer.PagesSize(dir)}, nil
+		},
+		run: func(ctx context.Context, job *importer.Job, src source, opts importer.Options) (importer.Summary, error) {
+			return job.RunPages(ctx, src.dir, opts)
+		},
+	})
+}
+
+// openFile opens an import command's FILE.
+func openFile(path string) (source, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return err
+		return source{}, usagef("%v", err)
 	}
-	defer f.Close()
-
-	db, err := openMigrated(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
 	size := int64(-1)
 	if st, err := f.Stat(); err == nil {
 		size = st.Size()
 	}
-	if *dryRun {
-		return dryRunImport(ctx, e, db, f, path, importer.Options{BatchSize: *batch, DefaultCurrency: *currency, DryRun: true})
-	}
-	// The job is recorded like a panel upload, so the panel of any replica
-	// lists it with its first errors.
-	job, err := importer.StartJob(ctx, db, catalog.ImportJob{FileName: path, SizeBytes: max(size, 0), StartedBy: "shopbot import"}, importer.JobConfig{})
-	if err != nil {
-		return err
-	}
-	bar := newProgressBar(e.stderr, size, "importing "+path)
-	sum, err := job.Run(ctx, f, importer.Options{
-		BatchSize:       *batch,
-		DefaultCurrency: *currency,
-		Progress:        func(p importer.Progress) { _ = bar.Set64(p.BytesRead) },
-	})
-	_ = bar.Finish()
-	if err != nil {
-		return fmt.Errorf("import %s: %w", path, err)
-	}
-	if len(sum.Mapping.Ignored) > 0 {
-		fmt.Fprintf(e.stderr, "%s: %s; ignored columns: %s\n", path, sum.Format.Label(), strings.Join(sum.Mapping.Ignored, ", "))
-	}
-	for _, rowErr := range sum.Errors {
-		fmt.Fprintf(e.stderr, "%s: %v\n", path, rowErr)
-	}
-	if more := sum.MoreErrors(); more > 0 {
-		fmt.Fprintf(e.stderr, "%s: … and %d more errors (only the first %d are listed)\n", path, more, len(sum.Errors))
-	}
-	fmt.Fprintln(e.stdout, sum)
-	if sum.Failed > 0 {
-		return fmt.Errorf("%s: %d rows failed: %w", path, sum.Failed, errRowsFailed)
+	return source{file: f, size: size}, nil
+}
+
+// source is what an import command reads: a file or a directory.
+type source struct {
+	file *os.File
+	dir  fs.FS
+	size int64 // bytes to read, -1 when unknown
+}
+
+func (s source) Close() error {
+	if s.file != nil {
+		return s.file.Close()
 	}
 	return nil
 }
@@ -133,36 +145,4 @@ func dryRunImport(ctx context.Context, e env, db *bun.DB, f io.Reader, path stri
 		return fmt.Errorf("%s: %d rows would be refused: %w", path, sum.Failed, errRowsFailed)
 	}
 	return nil
-}
-
-// newProgressBar draws a byte-based bar on a terminal and nothing elsewhere
-// (CI logs and pipes stay clean).
-func newProgressBar(w io.Writer, size int64, label string) *progressbar.ProgressBar {
-	if tf, ok := w.(*os.File); !ok || !term.IsTerminal(int(tf.Fd())) {
-		return progressbar.DefaultBytesSilent(size, label)
-	}
-	return progressbar.NewOptions64(size,
-		progressbar.OptionSetWriter(w),
-		progressbar.OptionSetDescription(label),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100_000_000),
-		progressbar.OptionShowCount(),
-		progressbar.OptionOnCompletion(func() { fmt.Fprintln(w) }),
-		progressbar.OptionFullWidth(),
-	)
-}
-
-// openMigrated opens the database of url and brings its schema up to date:
-// what a command that writes to the shop does first.
-func openMigrated(ctx context.Context, url string) (*bun.DB, error) {
-	db, info, err := catalog.OpenDB(url)
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := migrations.Migrate(ctx, db); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("migrate %s: %w", info, err)
-	}
-	return db, nil
 }

@@ -54,7 +54,7 @@ func TestImportCommandBoundsErrors(t *testing.T) {
 	}
 	defer db.Close()
 	jobs, err := catalog.ListImportJobs(context.Background(), db, 5)
-	if err != nil || len(jobs) != 1 || jobs[0].Status != catalog.ImportDone || jobs[0].Failed != 5000 || jobs[0].StartedBy != "shopbot import" {
+	if err != nil || len(jobs) != 1 || jobs[0].Status != catalog.ImportDone || jobs[0].Failed != 5000 || jobs[0].StartedBy != "shopbot import" || jobs[0].Kind != catalog.ImportProducts {
 		t.Fatalf("jobs = %+v, %v", jobs, err)
 	}
 }

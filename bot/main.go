@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -38,12 +39,15 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	log    *slog.Logger // built once by run (logger.go)
+	level  *slog.LevelVar
 }
 
 // run executes one shopbot command. It is main without the process: tests
 // call it with their own arguments, environment and streams.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
+	log, level := newLogger(stderr)
+	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, log: log, level: level}
 	cmd, rest := "serve", args
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, rest = args[0], args[1:]

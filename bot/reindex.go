@@ -35,7 +35,7 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 	if fs.NArg() != 0 {
 		return usagef("reindex takes no arguments")
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := e.logger(slog.LevelWarn)
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err

@@ -91,7 +91,7 @@ func replayCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := e.logger(slog.LevelWarn)
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err

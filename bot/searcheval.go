@@ -38,7 +38,7 @@ func searchEvalCmd(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stderr, "%s: %v\n", *path, b)
 	}
 
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	log := e.logger(slog.LevelWarn)
 	sh, err := openShop(ctx, &cfg, log)
 	if err != nil {
 		return err

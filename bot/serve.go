@@ -39,7 +39,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := e.logger(slog.LevelInfo)
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err
@@ -110,6 +110,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		tg.start(botCtx, log)
 		slk.start(botCtx, log)
 		restockDone := startRestock(botCtx, db, hub, log)
+		feedsDone := startFeeds(botCtx, db, &cfg, reg, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -117,6 +118,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		stopBots()
 		tg.wait()
 		restockDone()
+		feedsDone()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}

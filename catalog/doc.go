@@ -96,16 +96,21 @@
 // (text.go), whatever the caller passed: one such byte must not fail a
 // customer's every turn.
 //
-// Product imports are recorded in import_jobs (import_jobs.go): counts, a
-// heartbeat and the first 1,000 row errors (import_job_errors), so every
-// replica shows a job; a running job whose heartbeat is older than
-// ImportStaleAfter is reported as interrupted (ImportJob.State).
+// Imports (products, reviews, pages: ImportJob.Kind) are recorded in
+// import_jobs (import_jobs.go): counts, a heartbeat and the first 1,000 row
+// errors (import_job_errors), so every replica shows a job; a running job
+// whose heartbeat is older than ImportStaleAfter is reported as
+// interrupted (ImportJob.State). Scheduled product feeds live in
+// import_feeds (feeds.go): their schedule, validators and last outcome;
+// ClaimFeed gives a due run to exactly one replica. A complete feed's
+// absent products are archived with AbsentProducts and ArchiveProducts
+// (products_archive.go), never deleted.
 //
 // Shop pages (pages.go) are Markdown the merchant writes, by slug; each
 // write re-chunks the page by heading and paragraph (pages_chunk.go) into
 // passages (pages_passages.go: a table shared with the next kinds of
 // passage, reviews) in the same transaction, and queues a passage event in
-// the outbox. ParsePageFile (pages_file.go) is the import-pages format.
+// the outbox. importer.ParsePage is the import-pages format.
 //
 // Money is integer minor units plus an ISO 4217 currency code; money.go
 // parses and formats it.

@@ -20,17 +20,25 @@ const (
 	ImportInterrupted = "interrupted"
 )
 
+// Import job kinds: what the file held.
+const (
+	ImportProducts = "products"
+	ImportReviews  = "reviews"
+	ImportPages    = "pages"
+)
+
 // ImportStaleAfter is how old the heartbeat of a running job may get
 // before the job shows as interrupted. A running import beats at least
 // every few seconds (after each batch or 1,000 rows).
 const ImportStaleAfter = 2 * time.Minute
 
-// ImportJob is one product import and its progress, shared by every
+// ImportJob is one import (products, reviews or pages) and its progress, shared by every
 // replica through the database.
 type ImportJob struct {
 	bun.BaseModel `bun:"table:import_jobs"`
 
 	ID          int64        `bun:"id,pk,autoincrement"`
+	Kind        string       `bun:"kind,notnull"` // products (default), reviews or pages
 	FileName    string       `bun:"file_name,notnull"`
 	Format      string       `bun:"format,notnull"`
 	StartedBy   string       `bun:"started_by,notnull"`
@@ -76,6 +84,13 @@ func (j ImportJob) MoreErrors(kept int) int64 { return max(0, j.Failed-int64(kep
 func CreateImportJob(ctx context.Context, db bun.IDB, j *ImportJob) error {
 	if j.FileName == "" {
 		return fmt.Errorf("catalog: create import job: %w: missing file name", ErrInvalid)
+	}
+	switch j.Kind {
+	case "":
+		j.Kind = ImportProducts
+	case ImportProducts, ImportReviews, ImportPages:
+	default:
+		return fmt.Errorf("catalog: create import job: %w: unknown kind %q", ErrInvalid, j.Kind)
 	}
 	if j.StartedAt.IsZero() {
 		j.StartedAt = time.Now()

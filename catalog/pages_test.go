@@ -147,21 +147,3 @@ func passageStrings(ps []catalog.Passage) []string {
 	}
 	return out
 }
-
-func TestParsePageFile(t *testing.T) {
-	in, err := catalog.ParsePageFile("dir/returns.md", []byte("\uFEFFIntro kept.\r\n# Returns policy\r\n\r\nBody.\r\n## More\r\n"))
-	if err != nil || in.Slug != "returns" || in.Title != "Returns policy" || in.Body != "Intro kept.\n\nBody.\n## More\n" {
-		t.Errorf("got %+v, %v", in, err)
-	}
-	for _, tc := range []struct{ name, data, want string }{
-		{"a.md", "no title here\n## Sub", "no title"},
-		{"a.md", "#NoSpace", "no title"},
-		{"Bad_Slug.md", "# T", "slug"},
-		{"a.md", "# T\n\xff\xfe", "UTF-8"},
-		{"a.md", "# T\n" + strings.Repeat("x", catalog.MaxPageBody), "too big"},
-	} {
-		if _, err := catalog.ParsePageFile(tc.name, []byte(tc.data)); !errors.Is(err, catalog.ErrInvalid) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s %.20q: %v, want %q", tc.name, tc.data, err, tc.want)
-		}
-	}
-}

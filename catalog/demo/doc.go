@@ -20,7 +20,7 @@
 // The demo shop's pages (pages/*.md: returns, shipping with the countries
 // it ships to, payment, warranty, contact, about; each with a short Russian
 // section) are written with the catalog, in the `shopbot import-pages`
-// format (catalog.ParsePageFile).
+// format (importer.ParsePage).
 //
 // The reviews are made worth searching by reviews.go: each gets a title
 // naming what it speaks of, and one product in five a critical review

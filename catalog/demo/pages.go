@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/importer"
 )
 
 //go:embed pages/*.md
@@ -28,7 +29,7 @@ func Pages() ([]catalog.PageInput, error) {
 		if err != nil {
 			return nil, err
 		}
-		in, err := catalog.ParsePageFile(name, b)
+		in, err := importer.ParsePage(name, b)
 		if err != nil {
 			return nil, fmt.Errorf("demo: %s: %w", name, err)
 		}

@@ -16,8 +16,15 @@
 // batch rolled back and reports new, changed, unchanged and refused
 // counts, the title, price and stock changes, the column mapping and the
 // first rows. The one entry point, Import, serves `shopbot import`, the
-// panel's preview and upload, and a feed fetcher (any io.Reader; with
-// Options.CollectSKUs, Summary.SKUs lists every SKU the file named).
+// panel's preview and upload, and a feed fetcher (any io.Reader; Options.Seen is told
+// every SKU the file names).
+//
+// Besides products, the package reads reviews (reviews.go: ImportReviews)
+// and shop pages (pages.go: ImportPages, a directory of Markdown files),
+// and runs scheduled product feeds (feed*.go). Every file goes through one
+// opening (openText in read.go: byte order mark skipped, binary data and
+// empty files refused) and the same row-size limit, and every import is
+// recorded as a Job of its kind.
 //
 // Rows flow reader → Record (as written in the file) → catalog.ProductInput
 // (validated: price parsed into minor units, currency checked, attributes
@@ -50,7 +57,24 @@
 // imported; a field that is not valid UTF-8 fails its row ("save the file
 // as UTF-8") rather than being silently altered.
 //
-// `shopbot import` and the admin panel's upload run Import through a Job (job.go), which records the import in the
+// Feeds (feed.go, feed_fetch.go, feed_archive.go, metrics.go): a
+// Scheduler, started by `shopbot serve` on every replica with an injected
+// clock and ticker, runs each due feed of the import_feeds table once per
+// period — the replica whose conditional update claims the run
+// (catalog.ClaimFeed) fetches it. The fetch is a conditional GET (the
+// last imported body's ETag and Last-Modified; 304 is recorded as not
+// changed), http and https only, with a timeout and a body limit; a 200
+// body is imported as a products Job through Import, so any format Import
+// detects works, and Options.Seen collects the SKUs it lists. Active
+// products the feed no longer lists are then archived (never deleted),
+// unless the run looks incomplete: the download or import failed, a row
+// failed, or more than FeedConfig.ArchiveShare (half) of the active
+// products would go; the panel shows why. Every run's outcome, with a
+// sentence for a failure, is stored on the feed, and counted in
+// shopbot_feed_fetches_total{result}.
+//
+// The same Import serves `shopbot import`, the admin panel's upload and
+// feeds; all run it through a Job (job.go), which records the import in the
 // catalog's import_jobs table as it goes: counts, a heartbeat and the kept
 // errors, written at most every 250 ms (Options.Progress is called after
 // each batch and every 1,000 rows), and the outcome at the end, so any

@@ -57,19 +57,13 @@ type Change struct {
 // errDryRun rolls back a dry run's batch.
 var errDryRun = errors.New("dry run")
 
-func (imp *run) collect(sku string) {
-	if imp.skus != nil {
+// see tells Options.Seen the SKU of a row read, cleaned as it is stored.
+func (imp *run) see(sku string) {
+	if imp.opts.Seen != nil {
 		if sku = strings.TrimSpace(cleanField(strings.ToValidUTF8(sku, ""), false)); sku != "" {
-			imp.skus[sku] = struct{}{}
+			imp.opts.Seen(sku)
 		}
 	}
-}
-
-func (imp *run) sortedSKUs() []string {
-	if imp.skus == nil {
-		return nil
-	}
-	return slices.Sorted(maps.Keys(imp.skus))
 }
 
 func (imp *run) sample(p pending) {

@@ -45,8 +45,27 @@ type Options struct {
 	// MaxRows, when set, stops after that many rows (Summary.Truncated):
 	// a preview of a large file.
 	MaxRows int
-	// CollectSKUs fills Summary.SKUs with every SKU the file names.
-	CollectSKUs bool
+	// Seen, when set, is called with the SKU of every product row read
+	// (plain, parent or variant, valid or not), whatever the file's
+	// format: a feed archives what its file no longer names (feed.go).
+	Seen func(sku string)
+}
+
+// withDefaults fills the options left zero.
+func (o Options) withDefaults() Options {
+	if o.BatchSize <= 0 {
+		o.BatchSize = 1000
+	}
+	if o.DefaultCurrency == "" {
+		o.DefaultCurrency = "USD"
+	}
+	if o.MaxErrors <= 0 {
+		o.MaxErrors = DefaultMaxErrors
+	}
+	if o.InStockQuantity <= 0 {
+		o.InStockQuantity = 100
+	}
+	return o
 }
 
 // Progress is a snapshot of a running import.
@@ -57,7 +76,8 @@ type Progress struct {
 	Summary Summary
 }
 
-// RowError is a row that was not written, and why.
+// RowError is a row that was not written, and why. SKU is the row's key:
+// the SKU of a product or review row, the file name of a page (Line 0).
 type RowError struct {
 	Line   int
 	SKU    string
@@ -65,6 +85,9 @@ type RowError struct {
 }
 
 func (e RowError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.SKU, e.Reason)
+	}
 	if e.SKU != "" {
 		return fmt.Sprintf("line %d (sku %s): %s", e.Line, e.SKU, e.Reason)
 	}
@@ -95,10 +118,6 @@ type Summary struct {
 	Changes   []Change
 	// Truncated is set when Options.MaxRows stopped the import early.
 	Truncated bool
-	// SKUs, with Options.CollectSKUs, is every SKU the file names (its
-	// products, parents and variants, refused rows included), sorted: what
-	// a feed sync keeps when it archives the products a feed dropped.
-	SKUs []string
 }
 
 func (s Summary) String() string {
@@ -116,18 +135,7 @@ func (s Summary) MoreErrors() int { return s.Failed - len(s.Errors) }
 // cannot be read as products at all or the database fails; bad rows are in
 // the Summary.
 func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Options) (Summary, error) {
-	if opts.BatchSize <= 0 {
-		opts.BatchSize = 1000
-	}
-	if opts.DefaultCurrency == "" {
-		opts.DefaultCurrency = "USD"
-	}
-	if opts.MaxErrors <= 0 {
-		opts.MaxErrors = DefaultMaxErrors
-	}
-	if opts.InStockQuantity <= 0 {
-		opts.InStockQuantity = 100
-	}
+	opts = opts.withDefaults()
 	counter := &countingReader{r: r}
 	rows, format, err := newRowReader(counter, name, readConfig{inStock: opts.InStockQuantity})
 	if err != nil {
@@ -135,15 +143,11 @@ func Import(ctx context.Context, db *bun.DB, r io.Reader, name string, opts Opti
 	}
 	imp := &run{db: db, opts: opts, sum: Summary{Format: format, DryRun: opts.DryRun}, seen: map[string]seenRow{},
 		held: map[string]pending{}, names: map[string][]string{}}
-	if opts.CollectSKUs {
-		imp.skus = map[string]struct{}{}
-	}
 	defer imp.closeSpill()
 	sum, err := imp.read(ctx, rows, counter, name)
 	if m, ok := rows.(mapper); ok {
 		sum.Mapping = m.mapping()
 	}
-	sum.SKUs = imp.sortedSKUs()
 	return sum, err
 }
 
@@ -198,8 +202,6 @@ type run struct {
 	held   map[string]pending  // price-less parents waiting for a variant
 	names  map[string][]string // option_names of parent rows that give them
 
-	skus map[string]struct{} // with Options.CollectSKUs
-
 	spillFile *os.File // rows waiting for the end of the file
 	spillW    *bufio.Writer
 	spillEnc  *json.Encoder
@@ -248,7 +250,7 @@ func (imp *run) fail(line int, sku, reason string) {
 // add validates a row and routes it (variants.go) towards a batch. Only
 // a failed spill write is returned.
 func (imp *run) add(rw row) error {
-	imp.collect(rw.rec.SKU)
+	imp.see(rw.rec.SKU)
 	if rw.err != nil {
 		imp.fail(rw.line, rw.rec.SKU, rw.err.Error())
 		return nil

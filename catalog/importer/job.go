@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -34,8 +35,9 @@ type Job struct {
 	last  time.Time // of the last progress write
 }
 
-// StartJob records a running job for the file described by rec
-// (FileName, SizeBytes, StartedBy) and prunes old jobs. Run it next.
+// StartJob records a running job for the file described by rec (Kind,
+// FileName, SizeBytes, StartedBy) and prunes old jobs. Run it next (or
+// RunPages, for pages).
 func StartJob(ctx context.Context, db *bun.DB, rec catalog.ImportJob, cfg JobConfig) (*Job, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
@@ -62,11 +64,33 @@ func StartJob(ctx context.Context, db *bun.DB, rec catalog.ImportJob, cfg JobCon
 // any goroutine.
 func (j *Job) ID() int64 { return j.id }
 
-// Run imports r like Import, writing the job's progress at most every
-// cfg.Every (with the kept errors found so far) and its outcome at the
-// end. opts.Progress, if set, is still called. The import's error comes
-// first; a failed write of the outcome is returned too.
+// Run imports r as the job's kind says — products (Import) or reviews
+// (ImportReviews) — writing the job's progress at most every cfg.Every
+// (with the kept errors found so far) and its outcome at the end.
+// opts.Progress, if set, is still called. The import's error comes first;
+// a failed write of the outcome is returned too.
 func (j *Job) Run(ctx context.Context, r io.Reader, opts Options) (Summary, error) {
+	return j.run(ctx, opts, func(opts Options) (Summary, error) {
+		switch j.rec.Kind {
+		case catalog.ImportReviews:
+			return ImportReviews(ctx, j.db, r, j.rec.FileName, opts)
+		case catalog.ImportPages:
+			return Summary{}, fmt.Errorf("importer: job %d: pages are imported from a directory (RunPages)", j.id)
+		}
+		return Import(ctx, j.db, r, j.rec.FileName, opts)
+	})
+}
+
+// RunPages imports the *.md files of fsys as pages (ImportPages), recorded
+// like Run.
+func (j *Job) RunPages(ctx context.Context, fsys fs.FS, opts Options) (Summary, error) {
+	return j.run(ctx, opts, func(opts Options) (Summary, error) {
+		return ImportPages(ctx, j.db, fsys, opts)
+	})
+}
+
+// run calls imp with opts whose Progress records the job.
+func (j *Job) run(ctx context.Context, opts Options, imp func(Options) (Summary, error)) (Summary, error) {
 	user := opts.Progress
 	opts.Progress = func(p Progress) {
 		if user != nil {
@@ -79,7 +103,7 @@ func (j *Job) Run(ctx context.Context, r io.Reader, opts Options) (Summary, erro
 			_ = j.save(ctx, p, nil)
 		}
 	}
-	sum, err := Import(ctx, j.db, r, j.rec.FileName, opts)
+	sum, err := imp(opts)
 	// The outcome is written even when ctx ended the import.
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()

@@ -53,25 +53,37 @@ var errRowTooLong = fmt.Errorf("a row is longer than %d MiB (an unclosed quote?)
 // the header row or XML, detect.go) and rejects binary data before any row
 // is read.
 func newRowReader(r io.Reader, name string, cfg readConfig) (rowReader, Format, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
-		_, _ = br.Discard(3)
-	}
-	head, err := br.Peek(sniffSize)
-	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return nil, "", fmt.Errorf("read %s: %w", name, err)
-	}
-	if binary(head) || !validUTF8Prefix(head) {
-		return nil, "", fmt.Errorf("%s: %w (it contains binary data)", name, ErrNotTabular)
-	}
-	if len(bytes.TrimSpace(head)) == 0 {
-		return nil, "", fmt.Errorf("%s: %w (it is empty)", name, ErrNotTabular)
+	br, head, err := openText(r, name, ErrNotTabular)
+	if err != nil {
+		return nil, "", err
 	}
 	format := detect(name, head)
 	if format == JSONL {
 		return &jsonlReader{r: br}, format, nil
 	}
 	return openTabular(br, name, head, cfg)
+}
+
+// openText is the opening every import file kind shares: it skips a
+// UTF-8 byte order mark and rejects binary data and empty files (wrapping
+// notText, the kind's sentinel) before any row is read. head is the
+// sniffed start of the text, for format detection.
+func openText(r io.Reader, name string, notText error) (br *bufio.Reader, head []byte, err error) {
+	br = bufio.NewReaderSize(r, 64<<10)
+	if bom, _ := br.Peek(3); bytes.Equal(bom, []byte("\xef\xbb\xbf")) {
+		_, _ = br.Discard(3)
+	}
+	head, err = br.Peek(sniffSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if binary(head) || !validUTF8Prefix(head) {
+		return nil, nil, fmt.Errorf("%s: %w (it contains binary data)", name, notText)
+	}
+	if len(bytes.TrimSpace(head)) == 0 {
+		return nil, nil, fmt.Errorf("%s: %w (it is empty)", name, notText)
+	}
+	return br, head, nil
 }
 
 // binary reports data that is not text: more than one control byte (NUL
