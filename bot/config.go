@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"shopbot/adapters/telegram"
 	"shopbot/admin"
 	"shopbot/catalog"
 )
@@ -54,6 +55,9 @@ type Config struct {
 	DailyTokenBudget string
 
 	db      catalog.DBInfo       // parsed DatabaseURL
+	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
+	// usage error: the shop starts without Telegram and shows why.
+	telegramTokenErr string
 	proxies admin.TrustedProxies // parsed TrustedProxies
 	engine  engineLimits         // parsed engine settings
 	search  struct{ alpha float64 }
@@ -194,6 +198,9 @@ func (c *Config) validate() error {
 	if c.Embeddings != "local" && c.Embeddings != "openai" {
 		return usagef("EMBEDDINGS must be local or openai (got %q)", c.Embeddings)
 	}
+	if c.TelegramBotToken != "" && telegram.CheckToken(c.TelegramBotToken) != nil {
+		c.telegramTokenErr = malformedTelegramToken
+	}
 	if c.TelegramWebhookURL != "" && !strings.HasPrefix(c.TelegramWebhookURL, "https://") {
 		return usagef("TELEGRAM_WEBHOOK_URL must be an https:// URL")
 	}
@@ -244,29 +251,4 @@ func (c *Config) modelStatus() string {
 		where = c.OpenAIBaseURL
 	}
 	return c.OpenAIModel + " at " + where
-}
-
-// adapterStatus says, for each channel, whether it runs and why not.
-func (c *Config) adapterStatus() [][2]string {
-	return [][2]string{
-		{"telegram", c.telegramStatus()},
-		{"slack", c.slackStatus()},
-	}
-}
-
-// slackStatus says how the Slack adapter runs.
-func (c *Config) slackStatus() string {
-	var s string
-	switch {
-	case c.SlackBotToken == "":
-		return "off (SLACK_BOT_TOKEN unset)"
-	case c.SlackAppToken != "":
-		s = "on (Socket Mode)"
-	default:
-		s = "on (POST /slack/events, /slack/interactions, /slack/commands)"
-	}
-	if c.SlackOrdersChannel != "" {
-		s += ", orders to " + c.SlackOrdersChannel
-	}
-	return s
 }

@@ -21,6 +21,8 @@ type httpHandlers struct {
 	// slack are the Events API endpoints; nil in Socket Mode or without
 	// Slack.
 	slack *slackEndpoints
+	// status answers GET /statusz: each channel as this process sees it.
+	status http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
 	// chat, webhooks) is answered 503 until then, so platforms retry.
 	ready *atomic.Bool
@@ -49,6 +51,9 @@ func routes(h httpHandlers) *http.ServeMux {
 	mux.HandleFunc("GET /healthz", h.admin.Healthz)
 	mux.HandleFunc("GET /readyz", h.admin.Readyz)
 	mux.Handle("GET /metrics", h.admin.Metrics())
+	if h.status != nil {
+		mux.Handle("GET /statusz", h.status)
+	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }
 	mux.Handle("POST /api/chat", shopper(h.chat))

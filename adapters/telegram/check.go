@@ -42,7 +42,10 @@ func CheckToken(token string) error {
 // (network, server) never carry the token.
 func (a *Adapter) Check(ctx context.Context) (string, error) {
 	me, err := a.bot.GetMe(ctx)
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return "", fmt.Errorf("telegram: getMe: %w", ctx.Err())
+	case err != nil:
 		return "", a.getMeError(err)
 	}
 	return me.Username, nil

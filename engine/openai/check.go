@@ -42,6 +42,9 @@ func (o *Client) Check(ctx context.Context) (Reach, error) {
 	}
 	page, err := o.models.List(ctx)
 	if err != nil {
+		if ctx.Err() != nil {
+			return Reach{}, fmt.Errorf("openai: list models: %w", ctx.Err())
+		}
 		return o.checkError(err)
 	}
 	r := Reach{Listed: true, Models: len(page.Data)}
