@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,67 +82,36 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// setting is one configuration variable and where it lands.
-type setting struct {
-	env, def, help string
-	dst            *string
-	flag           string // flag name, when the setting has one
-}
-
-func (c *Config) settings() []setting {
-	return []setting{
-		{"DATABASE_URL", "sqlite:shopbot.db", "postgres://… or sqlite:PATH", &c.DatabaseURL, "database-url"},
-		{"HTTP_ADDR", "127.0.0.1:8080", "listen address of the admin panel, web chat, webhooks and metrics", &c.HTTPAddr, "http-addr"},
-		{"PUBLIC_URL", "", "the server's address as people reach it (https://shop.example.com), for admin links in Slack messages and image URLs; https makes the admin cookies Secure; default http://HTTP_ADDR", &c.PublicURL, "public-url"},
-		{"TRUSTED_PROXIES", "", "comma-separated IPs or CIDR ranges of reverse proxies (10.0.0.0/8, 127.0.0.1) whose X-Forwarded-For and X-Forwarded-Proto are believed; none when unset", &c.TrustedProxies, "trusted-proxies"},
-		{"ADMIN_PASSWORD", "", "password of the admin user", &c.AdminPassword, ""},
-		{"METRICS_TOKEN", "", "bearer token /metrics requires (none when unset)", &c.MetricsToken, ""},
-		{"OPENAI_API_KEY", "", "API key of an OpenAI-compatible server", &c.OpenAIAPIKey, ""},
-		{"OPENAI_BASE_URL", "", "base URL of an OpenAI-compatible server", &c.OpenAIBaseURL, "openai-base-url"},
-		{"OPENAI_MODEL", "gpt-4o-mini", "chat model", &c.OpenAIModel, "openai-model"},
-		{"SEARCH_BACKEND", "embedded", "embedded or weaviate", &c.SearchBackend, "search-backend"},
-		{"SEARCH_ALPHA", "0.35", "weight of vector similarity in hybrid search, 0 (keywords only) to 1", &c.SearchAlpha, "search-alpha"},
-		{"WEAVIATE_URL", "", "Weaviate endpoint", &c.WeaviateURL, "weaviate-url"},
-		{"WEAVIATE_API_KEY", "", "Weaviate API key", &c.WeaviateAPIKey, ""},
-		{"WEAVIATE_GRPC_ADDR", "", "Weaviate gRPC host:port (plaintext) for fast batch imports; empty: REST", &c.WeaviateGRPC, "weaviate-grpc-addr"},
-		{"EMBEDDINGS", "local", "local or openai", &c.Embeddings, "embeddings"},
-		{"TELEGRAM_BOT_TOKEN", "", "Telegram bot token", &c.TelegramBotToken, ""},
-		{"TELEGRAM_API_URL", "", "Bot API server (tests, self-hosted Bot API)", &c.TelegramAPIURL, ""},
-		{"TELEGRAM_WEBHOOK_URL", "", "public webhook URL; long polling when unset", &c.TelegramWebhookURL, ""},
-		{"TELEGRAM_WEBHOOK_SECRET", "", "webhook secret token", &c.TelegramWebhookSecret, ""},
-		{"TELEGRAM_PAYMENT_PROVIDER_TOKEN", "", "enables Telegram Payments", &c.TelegramPaymentToken, ""},
-		{"SLACK_BOT_TOKEN", "", "Slack bot token", &c.SlackBotToken, ""},
-		{"SLACK_SIGNING_SECRET", "", "Slack signing secret", &c.SlackSigningSecret, ""},
-		{"SLACK_APP_TOKEN", "", "Slack app token (Socket Mode)", &c.SlackAppToken, ""},
-		{"SLACK_API_URL", "", "Slack API server (tests)", &c.SlackAPIURL, ""},
-		{"SLACK_ORDERS_CHANNEL", "", "Slack channel id for new orders and handoffs from every channel", &c.SlackOrdersChannel, ""},
-		{"SHOP_NAME", "Shopbot Demo Shop", "shop name the assistant uses", &c.ShopName, "shop-name"},
-		{"SHOP_CURRENCY", "USD", "shop currency (ISO 4217)", &c.ShopCurrency, ""},
-		{"MAX_TOOL_ROUNDS", "5", "model calls per turn before a fallback answer", &c.MaxToolRounds, ""},
-		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
-		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
-		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
-	}
-}
-
-// loadConfig reads the environment, registers the flags that mirror it on
-// fs, parses args, and validates the result.
+// loadConfig reads the settings the command reads (the flag set is named
+// after the command; see settings.go), registers the flags that mirror
+// them on fs, parses args, and validates the result. Settings the command
+// does not read keep their defaults.
 func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
 	var c Config
+	cmd := fs.Name()
+	if !isCommand(cmd) {
+		return c, fmt.Errorf("loadConfig: no command named %q (name the flag set after the command)", cmd)
+	}
+	var mine []setting
 	for _, s := range c.settings() {
 		*s.dst = s.def
+		if !slices.Contains(s.cmds, cmd) {
+			continue
+		}
+		mine = append(mine, s)
 		if s.flag != "" {
 			// The default shown by -h is the built-in one, never the
 			// environment's value, which may hold a password.
 			fs.StringVar(s.dst, s.flag, s.def, s.help+" ($"+s.env+")")
 		}
 	}
+	describe(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	for _, s := range c.settings() {
+	for _, s := range mine {
 		if v := getenv(s.env); v != "" && (s.flag == "" || !explicit[s.flag]) {
 			*s.dst = v
 		}

@@ -16,6 +16,7 @@ func demoCatalogCmd(_ context.Context, e env, args []string) error {
 	size := fs.Int("size", 10000, "number of products")
 	seed := fs.Int64("seed", 1, "random seed; the same seed writes the same file")
 	out := fs.String("o", "-", "output file, - for standard output")
+	describe(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -28,10 +28,6 @@ func importCmd(ctx context.Context, e env, args []string) error {
 	fs.SetOutput(e.stderr)
 	batch := fs.Int("batch", 1000, "rows per transaction")
 	currency := fs.String("currency", "USD", "currency of rows that name none")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: shopbot import [flags] FILE  (CSV with a header row, or JSONL)")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err

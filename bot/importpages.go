@@ -26,10 +26,6 @@ var errPagesFailed = errors.New("some pages were not imported")
 func importPagesCmd(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("import-pages", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: shopbot import-pages [flags] DIR  (each DIR/*.md is a page: file name = slug, first '# ' line = title)")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err

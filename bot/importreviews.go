@@ -46,10 +46,6 @@ type reviewRow struct {
 func importReviewsCmd(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("import-reviews", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: shopbot import-reviews [flags] FILE  (CSV or JSONL: sku, rating 1–5, author, title, body, created_at)")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err
