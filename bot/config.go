@@ -55,13 +55,13 @@ type Config struct {
 	RateLimitWindow  string
 	DailyTokenBudget string
 
-	db      catalog.DBInfo       // parsed DatabaseURL
+	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
 	// usage error: the shop starts without Telegram and shows why.
 	telegramTokenErr string
-	proxies admin.TrustedProxies // parsed TrustedProxies
-	engine  engineLimits         // parsed engine settings
-	search  struct{ alpha float64 }
+	proxies          admin.TrustedProxies // parsed TrustedProxies
+	engine           engineLimits         // parsed engine settings
+	search           struct{ alpha float64 }
 }
 
 // engineLimits are the engine settings parsed from Config.

@@ -56,14 +56,13 @@ type channelState struct {
 	Name string `json:"name,omitempty"`
 	Mode string `json:"mode,omitempty"`
 	// Off says why an unconfigured channel is off.
-	Off            string     `json:"off,omitempty"`
-	LastUpdateAt   *time.Time `json:"last_update_received_at,omitempty"`
-	LastError      string     `json:"last_error,omitempty"`
-	LastErrorAt    *time.Time `json:"last_error_at,omitempty"`
-	LastCheckedAt  *time.Time `json:"last_checked_at,omitempty"`
-	stopped        bool       // the adapter gave up: not connected whatever a check says
-	checkedOK      bool       // the last check succeeded
-	configMistaken bool
+	Off           string     `json:"off,omitempty"`
+	LastUpdateAt  *time.Time `json:"last_update_received_at,omitempty"`
+	LastError     string     `json:"last_error,omitempty"`
+	LastErrorAt   *time.Time `json:"last_error_at,omitempty"`
+	LastCheckedAt *time.Time `json:"last_checked_at,omitempty"`
+	stopped       bool       // the adapter gave up: not connected whatever a check says
+	checkedOK     bool       // the last check succeeded
 }
 
 // channelBoard holds every channel's state.
@@ -87,7 +86,7 @@ func (b *channelBoard) add(p channelProbe) {
 	st := &channelState{Channel: p.name, Configured: p.off == "", Mode: p.mode, Off: p.off}
 	if p.configErr != "" {
 		at := b.now()
-		st.LastError, st.LastErrorAt, st.configMistaken = p.configErr, &at, true
+		st.LastError, st.LastErrorAt = p.configErr, &at
 	}
 	b.probes = append(b.probes, p)
 	b.states[p.name] = st

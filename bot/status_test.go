@@ -174,7 +174,7 @@ func TestMalformedTelegramToken(t *testing.T) {
 func TestTelegramTokenShape(t *testing.T) {
 	for token, ok := range map[string]bool{
 		"123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw": true,
-		"4242:AAserve-test-token_0123456789abcdefgh":  true,
+		"4242:AAserve-test-token_0123456789abcdefgh":   true,
 		"123:short":                                    false,
 		"AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw":           false,
 		"bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALD": false,

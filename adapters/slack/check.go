@@ -18,7 +18,9 @@ type TokenRefusedError struct {
 	Code string // Slack's error string
 }
 
-func (e *TokenRefusedError) Error() string { return "slack: the bot token was refused (" + e.Code + ")" }
+func (e *TokenRefusedError) Error() string {
+	return "slack: the bot token was refused (" + e.Code + ")"
+}
 
 // refusedCodes are the auth.test errors that mean the token itself is bad.
 var refusedCodes = map[string]bool{

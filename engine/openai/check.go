@@ -18,7 +18,9 @@ type KeyRefusedError struct {
 	Status string // "401 Unauthorized"
 }
 
-func (e *KeyRefusedError) Error() string { return "openai: the server refused the API key (" + e.Status + ")" }
+func (e *KeyRefusedError) Error() string {
+	return "openai: the server refused the API key (" + e.Status + ")"
+}
 
 // Reach is what Check learned of the server.
 type Reach struct {
