@@ -1,6 +1,18 @@
 // Command shopbot is Shopbot's single binary: the AI shopping assistant for
 // Telegram, Slack and the web, its merchant panel, and the tools around them.
 //
+//	shopbot [serve]              migrate, seed the demo catalog into an empty database, serve HTTP
+//	shopbot chat                 talk to the bot in the terminal (scriptable when piped)
+//	shopbot migrate              apply database migrations and exit
+//	shopbot import FILE          upsert products from CSV or JSONL by SKU (first 1,000 row errors listed; recorded as an import job)
+//	shopbot import-pages DIR     create or update shop pages from DIR/*.md by slug (file name; first "# " line the title)
+//	shopbot import-reviews FILE  add or update reviews from CSV or JSONL (idempotent; each review one searchable passage)
+//	shopbot demo-catalog --size N
+//	                             write a synthetic catalog as JSONL for scale tests
+//	shopbot search-eval --judgments FILE
+//	                             relevance and latency of the configured search
+//	shopbot bench                load-test the engine with a built-in scripted model
+//	shopbot healthcheck          probe a running server (the Docker HEALTHCHECK)
 //	shopbot help                 the commands (commands.go), one line each; 'shopbot COMMAND -h' for one
 //	shopbot settings [--markdown] every setting read from the environment (settings.go)
 //	shopbot version              the version stamped at build (-ldflags "-X main.version=…"), else the commit
