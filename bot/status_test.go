@@ -282,8 +282,10 @@ func TestBoardStartIsBounded(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	started := time.Now()
-	<-b.start(context.Background(), nil)
+	<-b.start(ctx, nil)
 	if took := time.Since(started); took > startCheckTimeout+2*time.Second {
 		t.Errorf("the first round took %s", took)
 	}
