@@ -18,6 +18,10 @@ import (
 	"shopbot/engine/llmtest"
 )
 
+// readyUnderLoad bounds a start with the demo catalog under -race on a
+// busy machine (27 s seen with 2 shared cores).
+const readyUnderLoad = time.Minute
+
 // statusz fetches and decodes /statusz.
 func statusz(t *testing.T, s *server) (statusReport, map[string]channelState) {
 	t.Helper()
@@ -57,7 +61,7 @@ func TestChannelsRefused(t *testing.T) {
 	llm.SetModels(http.StatusUnauthorized)
 	llm.SetDefault(llmtest.Fail(http.StatusUnauthorized, "invalid_api_key"))
 	s := startServer(t, channelsEnv(t, tg, sl, llm, "xoxb-not-the-fake-token"))
-	s.waitReady(t)
+	s.waitReadyWithin(t, readyUnderLoad)
 	out := s.stdout.String()
 	for _, want := range []string{
 		"telegram   error: the token was refused by Telegram (401 Unauthorized) — check TELEGRAM_BOT_TOKEN",
@@ -106,7 +110,7 @@ func TestChannelsConnected(t *testing.T) {
 	llm := llmtest.NewServer(t)
 	llm.SetModels(http.StatusOK, "gpt-4o-mini", "gpt-4o")
 	s := startServer(t, channelsEnv(t, tg, sl, llm, slackfake.Token))
-	s.waitReady(t)
+	s.waitReadyWithin(t, readyUnderLoad)
 	out := s.stdout.String()
 	for _, want := range []string{
 		"telegram   on (long polling) · @shop_test_bot",
@@ -155,7 +159,7 @@ func TestMalformedTelegramToken(t *testing.T) {
 		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
 		"TELEGRAM_BOT_TOKEN": "123:short", "TELEGRAM_API_URL": tg.URL,
 	})
-	s.waitReady(t)
+	s.waitReadyWithin(t, readyUnderLoad)
 	if want := "telegram   error: TELEGRAM_BOT_TOKEN is not a bot token"; !strings.Contains(s.stdout.String(), want) {
 		t.Errorf("banner lacks %q:\n%s", want, s.stdout)
 	}
