@@ -6,7 +6,9 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/shopbot ./bot \
+# docker build --build-arg VERSION=$(git describe --tags --always --dirty) .
+ARG VERSION=dev
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/shopbot ./bot \
  && mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot

@@ -19,8 +19,11 @@ vet:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# The version `shopbot version`, the banner and shopbot_build_info show.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/shopbot ./bot
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" -o bin/shopbot ./bot
 
 run:
 	$(GO) run ./bot

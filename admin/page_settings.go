@@ -17,6 +17,8 @@ type settingsPage struct {
 	Staff []catalog.StaffUser
 	Error string
 	Me    int64
+	// Channels is the Channels section (settings_channels.go).
+	Channels []ChannelStatus
 }
 
 type settingsForm struct {
@@ -53,6 +55,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int
 		return
 	}
 	p.Me = sessionFrom(r.Context()).UserID
+	p.Channels = s.channels()
 	s.render(w, r, code, "settings", "Settings", "settings", p)
 }
 

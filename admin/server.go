@@ -52,6 +52,9 @@ type Config struct {
 	// Replayer replays stored turns in a sandbox (the Replay pages, the
 	// playground's scenario download); nil hides them.
 	Replayer Replayer
+	// Channels, when set, reports each channel's state as this process
+	// sees it (bot/status.go); the Settings page lists them.
+	Channels func() []ChannelStatus
 }
 
 // Searcher is the shop's product search (catalog/search).

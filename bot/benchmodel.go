@@ -85,8 +85,9 @@ func benchModelCmd(_ context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("bench-model", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	latency := fs.Duration("model-latency", 0, "time the scripted model takes per call")
-	if err := fs.Parse(args); err != nil {
-		return usagef("%v", err)
+	describe(fs)
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	m, err := loadtest.StartModel(*latency, benchToolArgs)
 	if err != nil {

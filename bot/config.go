@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"shopbot/adapters/telegram"
 	"shopbot/admin"
 	"shopbot/catalog"
 )
@@ -46,8 +48,6 @@ type Config struct {
 	SlackAPIURL           string
 	SlackOrdersChannel    string
 
-	Demo string // DEMO: load the demo shop into an empty database
-
 	ShopName         string
 	ShopCurrency     string
 	MaxToolRounds    string
@@ -56,13 +56,17 @@ type Config struct {
 	DailyTokenBudget string
 	DBMaxConns       string
 	DBLockConns      string
+	Demo             string
 
-	db      catalog.DBInfo       // parsed DatabaseURL
-	pool    dbPool               // parsed DBMaxConns, DBLockConns
-	proxies admin.TrustedProxies // parsed TrustedProxies
-	engine  engineLimits         // parsed engine settings
-	search  struct{ alpha float64 }
-	demo    bool // parsed Demo
+	db catalog.DBInfo // parsed DatabaseURL
+	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
+	// usage error: the shop starts without Telegram and shows why.
+	telegramTokenErr string
+	pool             dbPool               // parsed DBMaxConns, DBLockConns
+	demo             bool                 // parsed Demo
+	proxies          admin.TrustedProxies // parsed TrustedProxies
+	engine           engineLimits         // parsed engine settings
+	search           struct{ alpha float64 }
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -83,58 +87,23 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-// setting is one configuration variable and where it lands.
-type setting struct {
-	env, def, help string
-	dst            *string
-	flag           string // flag name, when the setting has one
-}
-
-func (c *Config) settings() []setting {
-	return []setting{
-		{"DATABASE_URL", "sqlite:shopbot.db", "postgres://… or sqlite:PATH", &c.DatabaseURL, "database-url"},
-		{"HTTP_ADDR", "127.0.0.1:8080", "listen address of the admin panel, web chat, webhooks and metrics", &c.HTTPAddr, "http-addr"},
-		{"PUBLIC_URL", "", "the server's address as people reach it (https://shop.example.com), for admin links in Slack messages and image URLs; https makes the admin cookies Secure; default http://HTTP_ADDR", &c.PublicURL, "public-url"},
-		{"TRUSTED_PROXIES", "", "comma-separated IPs or CIDR ranges of reverse proxies (10.0.0.0/8, 127.0.0.1) whose X-Forwarded-For and X-Forwarded-Proto are believed; none when unset", &c.TrustedProxies, "trusted-proxies"},
-		{"ADMIN_PASSWORD", "", "password of the admin user", &c.AdminPassword, ""},
-		{"METRICS_TOKEN", "", "bearer token /metrics requires (none when unset)", &c.MetricsToken, ""},
-		{"OPENAI_API_KEY", "", "API key of an OpenAI-compatible server", &c.OpenAIAPIKey, ""},
-		{"OPENAI_BASE_URL", "", "base URL of an OpenAI-compatible server", &c.OpenAIBaseURL, "openai-base-url"},
-		{"OPENAI_MODEL", "gpt-4o-mini", "chat model", &c.OpenAIModel, "openai-model"},
-		{"SEARCH_BACKEND", "embedded", "embedded or weaviate", &c.SearchBackend, "search-backend"},
-		{"SEARCH_ALPHA", "0.35", "weight of vector similarity in hybrid search, 0 (keywords only) to 1", &c.SearchAlpha, "search-alpha"},
-		{"WEAVIATE_URL", "", "Weaviate endpoint", &c.WeaviateURL, "weaviate-url"},
-		{"WEAVIATE_API_KEY", "", "Weaviate API key", &c.WeaviateAPIKey, ""},
-		{"WEAVIATE_GRPC_ADDR", "", "Weaviate gRPC host:port (plaintext) for fast batch imports; empty: REST", &c.WeaviateGRPC, "weaviate-grpc-addr"},
-		{"EMBEDDINGS", "local", "local or openai", &c.Embeddings, "embeddings"},
-		{"TELEGRAM_BOT_TOKEN", "", "Telegram bot token", &c.TelegramBotToken, ""},
-		{"TELEGRAM_API_URL", "", "Bot API server (tests, self-hosted Bot API)", &c.TelegramAPIURL, ""},
-		{"TELEGRAM_WEBHOOK_URL", "", "public webhook URL; long polling when unset", &c.TelegramWebhookURL, ""},
-		{"TELEGRAM_WEBHOOK_SECRET", "", "webhook secret token", &c.TelegramWebhookSecret, ""},
-		{"TELEGRAM_PAYMENT_PROVIDER_TOKEN", "", "enables Telegram Payments", &c.TelegramPaymentToken, ""},
-		{"SLACK_BOT_TOKEN", "", "Slack bot token", &c.SlackBotToken, ""},
-		{"SLACK_SIGNING_SECRET", "", "Slack signing secret", &c.SlackSigningSecret, ""},
-		{"SLACK_APP_TOKEN", "", "Slack app token (Socket Mode)", &c.SlackAppToken, ""},
-		{"SLACK_API_URL", "", "Slack API server (tests)", &c.SlackAPIURL, ""},
-		{"SLACK_ORDERS_CHANNEL", "", "Slack channel id for new orders and handoffs from every channel", &c.SlackOrdersChannel, ""},
-		{"DEMO", "true", "load the demo shop (324 listings, pages, delivery methods) into an empty database at first start; false starts an empty shop. Once removed (shopbot demo remove) it is not loaded again", &c.Demo, "demo"},
-		{"SHOP_NAME", "Shopbot Demo Shop", "shop name the assistant uses", &c.ShopName, "shop-name"},
-		{"SHOP_CURRENCY", "USD", "shop currency (ISO 4217)", &c.ShopCurrency, ""},
-		{"MAX_TOOL_ROUNDS", "5", "model calls per turn before a fallback answer", &c.MaxToolRounds, ""},
-		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
-		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
-		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
-		{"DB_MAX_CONNS", "20", "Postgres connections of the main pool per process (queries; each running Telegram or Slack inbox keeps one of them)", &c.DBMaxConns, "db-max-conns"},
-		{"DB_LOCK_CONNS", "4", "Postgres sessions per process holding the cross-replica chat locks, beside the main pool", &c.DBLockConns, "db-lock-conns"},
-	}
-}
-
-// loadConfig reads the environment, registers the flags that mirror it on
-// fs, parses args, and validates the result.
+// loadConfig reads the settings the command reads (the flag set is named
+// after the command; see settings.go), registers the flags that mirror
+// them on fs, parses args, and validates the result. Settings the command
+// does not read keep their defaults.
 func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
 	var c Config
+	cmd := fs.Name()
+	if !isCommand(cmd) {
+		return c, fmt.Errorf("loadConfig: no command named %q (name the flag set after the command)", cmd)
+	}
+	var mine []setting
 	for _, s := range c.settings() {
 		*s.dst = s.def
+		if !slices.Contains(s.cmds, cmd) {
+			continue
+		}
+		mine = append(mine, s)
 		switch {
 		case s.flag == "":
 		case s.def == "true" || s.def == "false":
@@ -147,12 +116,13 @@ func loadConfig(fs *flag.FlagSet, args []string, getenv func(string) string) (Co
 			fs.StringVar(s.dst, s.flag, s.def, s.help+" ($"+s.env+")")
 		}
 	}
+	describe(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return c, err
 	}
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-	for _, s := range c.settings() {
+	for _, s := range mine {
 		if v := getenv(s.env); v != "" && (s.flag == "" || !explicit[s.flag]) {
 			*s.dst = v
 		}
@@ -208,6 +178,9 @@ func (c *Config) validate() error {
 	c.search.alpha = alpha
 	if c.Embeddings != "local" && c.Embeddings != "openai" {
 		return usagef("EMBEDDINGS must be local or openai (got %q)", c.Embeddings)
+	}
+	if c.TelegramBotToken != "" && telegram.CheckToken(c.TelegramBotToken) != nil {
+		c.telegramTokenErr = malformedTelegramToken
 	}
 	if c.TelegramWebhookURL != "" && !strings.HasPrefix(c.TelegramWebhookURL, "https://") {
 		return usagef("TELEGRAM_WEBHOOK_URL must be an https:// URL")
@@ -301,29 +274,4 @@ func (c *Config) modelStatus() string {
 		where = c.OpenAIBaseURL
 	}
 	return c.OpenAIModel + " at " + where
-}
-
-// adapterStatus says, for each channel, whether it runs and why not.
-func (c *Config) adapterStatus() [][2]string {
-	return [][2]string{
-		{"telegram", c.telegramStatus()},
-		{"slack", c.slackStatus()},
-	}
-}
-
-// slackStatus says how the Slack adapter runs.
-func (c *Config) slackStatus() string {
-	var s string
-	switch {
-	case c.SlackBotToken == "":
-		return "off (SLACK_BOT_TOKEN unset)"
-	case c.SlackAppToken != "":
-		s = "on (Socket Mode)"
-	default:
-		s = "on (POST /slack/events, /slack/interactions, /slack/commands)"
-	}
-	if c.SlackOrdersChannel != "" {
-		s += ", orders to " + c.SlackOrdersChannel
-	}
-	return s
 }

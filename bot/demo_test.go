@@ -127,13 +127,13 @@ func TestDemoSetting(t *testing.T) {
 		{"true", []string{"--demo=false"}, false},
 	} {
 		vars := map[string]string{"DATABASE_URL": db, "DEMO": tc.env}
-		cfg, err := loadConfig(flag.NewFlagSet("t", flag.ContinueOnError), tc.args, envFunc(vars))
+		cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), tc.args, envFunc(vars))
 		if err != nil || cfg.demo != tc.want {
 			t.Errorf("DEMO=%q %v: demo %v (%v), want %v", tc.env, tc.args, cfg.demo, err, tc.want)
 		}
 	}
 	for _, args := range [][]string{{"--demo=maybe"}} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		if _, err := loadConfig(fs, args, envFunc(map[string]string{"DATABASE_URL": db})); err == nil || !strings.Contains(err.Error(), "DEMO must be true or false") {
 			t.Errorf("%v: %v", args, err)

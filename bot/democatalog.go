@@ -18,7 +18,7 @@ func demoCmd(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 || args[0] != "remove" {
 		return usagef("usage: shopbot demo remove [flags]")
 	}
-	fs := flag.NewFlagSet("demo remove", flag.ContinueOnError)
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	cfg, err := loadConfig(fs, args[1:], e.getenv)
 	if err != nil {
@@ -63,6 +63,7 @@ func demoCatalogCmd(_ context.Context, e env, args []string) error {
 	size := fs.Int("size", 10000, "number of products")
 	seed := fs.Int64("seed", 1, "random seed; the same seed writes the same file")
 	out := fs.String("o", "-", "output file, - for standard output")
+	describe(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

@@ -13,6 +13,21 @@
 //	                             relevance and latency of the configured search
 //	shopbot bench                load-test the engine with a built-in scripted model
 //	shopbot healthcheck          probe a running server (the Docker HEALTHCHECK)
+//	shopbot help                 the commands (commands.go), one line each; 'shopbot COMMAND -h' for one
+//	shopbot settings [--markdown] every setting read from the environment (settings.go)
+//	shopbot version              the version stamped at build (-ldflags "-X main.version=…"), else the commit
+//
+// settings.go holds the one list of settings: variable, default, meaning,
+// flag, and the commands that read it. Each command reads those settings
+// only, and its -h shows its flags and those settings; adding a setting is
+// one entry there.
+//
+// status.go is the channel board: Telegram (getMe), Slack (auth.test) and
+// the model (GET /models) are checked at start, at once and for 3 s at
+// most beside the database's preparation, then every 5 minutes; adapters
+// report each update they receive. The startup banner, GET /statusz (this
+// process's view), the panel's Settings page and shopbot_channel_up show
+// it. A channel's failure never stops the shop: /readyz is about the shop.
 //
 // This package is the only place that constructs dependencies: main calls
 // run with the process's arguments, environment and standard streams; run
@@ -27,7 +42,7 @@
 // as usual (no "demo catalog loaded", no second generated password).
 //
 // routes.go is the one list of every HTTP route of the process: probes,
-// /metrics, the web chat API, the Telegram webhook and Slack's Events API
+// /statusz, /metrics, the web chat API, the Telegram webhook and Slack's Events API
 // endpoints (when configured; shopper traffic answers 503 until startup
 // has finished); the merchant panel mounts its own table
 // (admin.Server.Routes).

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -66,4 +69,45 @@ func newModel(cfg *Config, log *slog.Logger) llm.Model {
 	return openai.New(openai.Config{
 		APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, Logger: log,
 	})
+}
+
+// modelProbe is how the channel board checks the model server: its models
+// list (GET /models), with a client of its own so the checks never share
+// the chats' retries.
+func modelProbe(cfg *Config, log *slog.Logger) channelProbe {
+	p := channelProbe{name: "model", explain: explainModel}
+	if cfg.OpenAIAPIKey == "" && cfg.OpenAIBaseURL == "" {
+		p.off = cfg.modelStatus()
+		return p
+	}
+	p.mode = cfg.modelStatus()
+	c := openai.New(openai.Config{APIKey: cfg.OpenAIAPIKey, BaseURL: cfg.OpenAIBaseURL, Model: cfg.OpenAIModel, MaxRetries: -1, Logger: log})
+	p.check = func(ctx context.Context) (string, error) {
+		r, err := c.Check(ctx)
+		return modelIdentity(cfg.OpenAIModel, r), err
+	}
+	return p
+}
+
+// modelIdentity names the model and what the server said of it.
+func modelIdentity(model string, r openai.Reach) string {
+	switch {
+	case !r.Listed:
+		return model + " (the server does not list its models)"
+	case r.Models > 0 && !r.HasModel:
+		return fmt.Sprintf("%s (not among the server's %d models — check OPENAI_MODEL or the panel's Model setting)", model, r.Models)
+	}
+	return model
+}
+
+// explainModel is a failed check in a sentence.
+func explainModel(err error) string {
+	var refused *openai.KeyRefusedError
+	switch {
+	case errors.As(err, &refused):
+		return "the API key was refused by the model server (" + refused.Status + ") — check OPENAI_API_KEY; the offline planner answers meanwhile"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "the model server did not answer in time — check OPENAI_BASE_URL or the network; the offline planner answers meanwhile"
+	}
+	return "the model server could not be reached (" + err.Error() + ") — the offline planner answers meanwhile"
 }

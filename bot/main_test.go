@@ -275,7 +275,7 @@ func TestHelp(t *testing.T) {
 
 func TestFlagsOverrideEnvironment(t *testing.T) {
 	vars := map[string]string{"DATABASE_URL": "postgres://shop:hunter2@db/shop", "HTTP_ADDR": "0.0.0.0:9000"}
-	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var help bytes.Buffer
 	fs.SetOutput(&help)
 	cfg, err := loadConfig(fs, []string{"--database-url", "sqlite:x.db"}, envFunc(vars))

@@ -3,7 +3,6 @@ package main
 import (
 	"database/sql"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -14,6 +13,7 @@ import (
 type processMetrics struct {
 	ready        prometheus.Gauge
 	startSeconds prometheus.Gauge
+	channelUp    *prometheus.GaugeVec
 }
 
 // newRegistry builds the process's registry with the Go, process and
@@ -29,7 +29,7 @@ func newRegistry(sqldb *sql.DB, dbKind string) (*prometheus.Registry, *processMe
 	f.NewGauge(prometheus.GaugeOpts{
 		Name:        "shopbot_build_info",
 		Help:        "Always 1; labels describe the running build.",
-		ConstLabels: prometheus.Labels{"version": version(), "goversion": runtime.Version(), "database": dbKind},
+		ConstLabels: prometheus.Labels{"version": buildVersion(), "goversion": runtime.Version(), "database": dbKind},
 	}).Set(1)
 	m := &processMetrics{
 		ready: f.NewGauge(prometheus.GaugeOpts{
@@ -40,14 +40,10 @@ func newRegistry(sqldb *sql.DB, dbKind string) (*prometheus.Registry, *processMe
 			Name: "shopbot_startup_duration_seconds",
 			Help: "Time from process start to ready (migrations and demo catalog included).",
 		}),
+		channelUp: f.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "shopbot_channel_up",
+			Help: "1 when the channel's last check by this process succeeded (telegram getMe, slack auth.test, model GET /models), else 0; configured channels only.",
+		}, []string{"channel"}),
 	}
 	return reg, m
-}
-
-// version is the module version stamped by the Go toolchain, or "dev".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

@@ -24,10 +24,6 @@ import (
 func reindexCmd(ctx context.Context, e env, args []string) error {
 	fs := flag.NewFlagSet("reindex", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "Usage: shopbot reindex [flags]  (rebuild the SEARCH_BACKEND index from the database)")
-		fs.PrintDefaults()
-	}
 	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err

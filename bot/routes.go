@@ -25,6 +25,8 @@ type httpHandlers struct {
 	slack *slackEndpoints
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
+	// status answers GET /statusz: each channel as this process sees it.
+	status http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
 	// chat, webhooks) is answered 503 until then, so platforms retry.
 	ready *atomic.Bool
@@ -55,6 +57,9 @@ func routes(h httpHandlers) *http.ServeMux {
 	mux.Handle("GET /metrics", h.admin.Metrics())
 	if h.home != nil {
 		mux.Handle("GET /{$}", h.home)
+	}
+	if h.status != nil {
+		mux.Handle("GET /statusz", h.status)
 	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }

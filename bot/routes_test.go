@@ -28,11 +28,12 @@ func TestRoutes(t *testing.T) {
 	ready.Store(true)
 	mux := routes(httpHandlers{
 		admin: fakePanel{}, chat: named("chat"), chatNotices: named("chat notices"), telegram: named("telegram"), ready: &ready,
-		home:  named("home"),
-		slack: &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
+		home:   named("home"),
+		status: named("status"),
+		slack:  &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
 	})
 	for _, tc := range []struct{ method, path, want string }{
-		{"GET", "/healthz", "Healthz"}, {"GET", "/readyz", "Readyz"}, {"GET", "/metrics", "Metrics"},
+		{"GET", "/healthz", "Healthz"}, {"GET", "/readyz", "Readyz"}, {"GET", "/metrics", "Metrics"}, {"GET", "/statusz", "status"},
 		{"POST", "/api/chat", "chat"}, {"GET", "/api/chat/notices", "chat notices"}, {"POST", "/telegram/webhook", "telegram"},
 		{"POST", "/slack/events", "slack events"}, {"POST", "/slack/interactions", "slack interactions"}, {"POST", "/slack/commands", "slack commands"},
 		{"GET", "/admin/", "panel"}, {"GET", "/", "home"},

@@ -58,15 +58,24 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer closeEngine()
-	slk, err := newSlack(ctx, &cfg, db, eng, hub, reg, log)
+	board := newChannelBoard(pm.channelUp, time.Now)
+	slk, err := newSlack(ctx, &cfg, db, eng, hub, reg, log, board.receiver("slack"))
 	if err != nil {
 		return err
 	}
 	var ready atomic.Bool
-	tg, err := newTelegram(&cfg, db, eng, hub, reg, log)
+	tg, err := newTelegram(&cfg, db, eng, hub, reg, log, board.receiver("telegram"))
 	if err != nil {
 		return err
 	}
+	board.add(modelProbe(&cfg, log))
+	board.add(telegramProbe(&cfg, tg))
+	board.add(slackProbe(&cfg, slk))
+	ticker := time.NewTicker(statusEvery)
+	defer ticker.Stop()
+	checkCtx, stopChecks := context.WithCancel(ctx)
+	defer stopChecks()
+	checked := board.start(checkCtx, ticker.C) // at once, beside the database's preparation
 	adm := admin.New(admin.Config{
 		Registry: reg,
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
@@ -74,13 +83,14 @@ func serve(ctx context.Context, e env, args []string) error {
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
+		Channels: board.panel,
 	})
 	chat := web.New(eng, log)
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
-		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready,
+		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready, status: board,
 		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -90,7 +100,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	srv := newHTTPServer(adm.Instrument(mux), log, serverTimeouts)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /metrics)\n", version(), ln.Addr())
+	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /statusz /metrics)\n", buildVersion(), ln.Addr())
 
 	owner := &adminStep{password: cfg.AdminPassword}
 	loaded, err := prepareWithRetry(ctx, db, log, cfg.demo, owner.ensure)
@@ -100,15 +110,16 @@ func serve(ctx context.Context, e env, args []string) error {
 	}
 	switch {
 	case err == nil:
+		waitChecks(ctx, checked)
 		took := time.Since(started)
-		printReady(ctx, e, &cfg, db, info, srch, loaded, took)
+		printReady(ctx, e, db, info, srch, board, loaded, took)
 		pm.startSeconds.Set(took.Seconds())
 		pm.ready.Set(1)
 		slk.resume(ctx, log)
 		ready.Store(true)
 		botCtx, stopBots := context.WithCancel(ctx)
-		tg.start(botCtx, log)
-		slk.start(botCtx, log)
+		tg.start(botCtx, log, board)
+		slk.start(botCtx, log, board)
 		restockDone := startRestock(botCtx, db, hub, log)
 		feedsDone := startFeeds(botCtx, db, &cfg, reg, log)
 		select {
@@ -194,7 +205,18 @@ func readiness(ctx context.Context, db *bun.DB, started bool) error {
 	return nil
 }
 
-func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalog.DBInfo, srch fmt.Stringer, loaded int, took time.Duration) {
+// waitChecks waits for the channel checks at start, which run beside the
+// database's preparation and take startCheckTimeout at most.
+func waitChecks(ctx context.Context, checked <-chan struct{}) {
+	select {
+	case <-checked:
+	case <-ctx.Done():
+	}
+}
+
+// printReady is the startup banner: the database, search and each
+// channel with who the shop is there, or its error in a sentence.
+func printReady(ctx context.Context, e env, db *bun.DB, info catalog.DBInfo, srch fmt.Stringer, board *channelBoard, loaded int, took time.Duration) {
 	st, _ := migrations.Check(ctx, db)
 	n, _ := catalog.CountProducts(ctx, db)
 	products := fmt.Sprintf("%d products", n)
@@ -202,10 +224,17 @@ func printReady(ctx context.Context, e env, cfg *Config, db *bun.DB, info catalo
 		products += " (demo catalog loaded)"
 	}
 	fmt.Fprintf(e.stdout, "  database   %s · schema v%d · %s\n", info, st.Current, products)
-	fmt.Fprintf(e.stdout, "  model      %s\n", cfg.modelStatus())
+	chans := board.snapshot()
+	for _, st := range chans {
+		if st.Channel == "model" {
+			fmt.Fprintf(e.stdout, "  %-10s %s\n", st.Channel, st.bannerLine())
+		}
+	}
 	fmt.Fprintf(e.stdout, "  search     %s\n", srch)
-	for _, a := range cfg.adapterStatus() {
-		fmt.Fprintf(e.stdout, "  %-10s %s\n", a[0], a[1])
+	for _, st := range chans {
+		if st.Channel != "model" {
+			fmt.Fprintf(e.stdout, "  %-10s %s\n", st.Channel, st.bannerLine())
+		}
 	}
 	fmt.Fprintf(e.stdout, "Ready in %s. Press Ctrl+C to stop.\n", took.Round(time.Millisecond))
 }

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
@@ -24,7 +26,8 @@ type slackApp struct {
 // registers its notifiers with the hub: the orders channel hears of
 // every channel's orders and handoffs, Slack shoppers of their orders'
 // status and merchant replies.
-func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*slackApp, error) {
+// received hears of each request (the channel board's receiver).
+func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger, received func(time.Time)) (*slackApp, error) {
 	if cfg.SlackBotToken == "" {
 		return &slackApp{}, nil
 	}
@@ -32,6 +35,7 @@ func newSlack(ctx context.Context, cfg *Config, db *bun.DB, eng *engine.Engine, 
 		BotToken: cfg.SlackBotToken, SigningSecret: cfg.SlackSigningSecret, AppToken: cfg.SlackAppToken,
 		APIURL: cfg.SlackAPIURL, OrdersChannel: cfg.SlackOrdersChannel, AdminURL: adminURL(cfg),
 		DB: db, Engine: eng, Shop: eng, Logger: log.With("adapter", "slack"), Registry: reg,
+		Received: received,
 	})
 	if err != nil {
 		return nil, err
@@ -66,15 +70,16 @@ func (s *slackApp) resume(ctx context.Context, log *slog.Logger) {
 	}
 }
 
-// start checks the token (auth.test, logged) and runs Socket Mode, when
-// configured, until ctx ends.
-func (s *slackApp) start(ctx context.Context, log *slog.Logger) {
+// start learns the bot's user id (auth.test; the channel board reports a
+// refused token) and runs Socket Mode, when configured, until ctx ends;
+// Socket Mode giving up is shown stopped on board.
+func (s *slackApp) start(ctx context.Context, log *slog.Logger, board *channelBoard) {
 	if s.ad == nil {
 		return
 	}
 	go func() {
 		if err := s.ad.Check(ctx); err != nil {
-			log.Error("slack bot token not accepted", "err", err)
+			log.Warn("slack bot token not accepted", "err", err)
 		}
 	}()
 	if !s.socket {
@@ -84,6 +89,7 @@ func (s *slackApp) start(ctx context.Context, log *slog.Logger) {
 		err := s.ad.RunSocketMode(ctx) // returns only with an error
 		if ctx.Err() == nil {
 			log.Error("slack socket mode stopped", "err", err)
+			board.stopped("slack", "Socket Mode stopped: "+explainSlack(err)+"; restart shopbot once it is fixed")
 		}
 	}()
 }
@@ -93,6 +99,45 @@ func (s *slackApp) wait() {
 	if s.ad != nil {
 		s.ad.Wait()
 	}
+}
+
+// slackProbe is how the channel board checks Slack: auth.test.
+func slackProbe(c *Config, s *slackApp) channelProbe {
+	p := channelProbe{name: "slack", mode: c.slackMode(), explain: explainSlack}
+	switch {
+	case c.SlackBotToken == "":
+		p.off = "SLACK_BOT_TOKEN unset"
+	case s.ad != nil:
+		p.check = func(ctx context.Context) (string, error) {
+			id, err := s.ad.Identify(ctx)
+			return "workspace " + id.Workspace + ", bot @" + id.Bot, err
+		}
+	}
+	return p
+}
+
+// explainSlack is a failed check in a sentence.
+func explainSlack(err error) string {
+	var refused *slackad.TokenRefusedError
+	switch {
+	case errors.As(err, &refused):
+		return "the bot token was refused by Slack (" + refused.Code + ") — check SLACK_BOT_TOKEN"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "Slack did not answer in time (auth.test) — check the network or SLACK_API_URL; checked again every " + statusEvery.String()
+	}
+	return "Slack could not be reached (" + err.Error() + ") — checked again every " + statusEvery.String()
+}
+
+// slackMode says how the Slack adapter runs.
+func (c *Config) slackMode() string {
+	mode := "POST /slack/events, /slack/interactions, /slack/commands"
+	if c.SlackAppToken != "" {
+		mode = "Socket Mode"
+	}
+	if c.SlackOrdersChannel != "" {
+		mode += ", orders to " + c.SlackOrdersChannel
+	}
+	return mode
 }
 
 // adminURL is the admin panel's base URL for links in Slack messages:

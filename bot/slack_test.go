@@ -96,7 +96,7 @@ func TestAdminURL(t *testing.T) {
 			t.Errorf("PUBLIC_URL %q, HTTP_ADDR %q: %q, want %q", tc.public, tc.addr, got, tc.want)
 		}
 	}
-	cfg, err := loadConfig(flag.NewFlagSet("t", flag.ContinueOnError), nil, envFunc(map[string]string{"PUBLIC_URL": "https://shop.example.com/"}))
+	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, envFunc(map[string]string{"PUBLIC_URL": "https://shop.example.com/"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
@@ -21,8 +23,12 @@ type telegramBot struct {
 
 // newTelegram builds the Telegram adapter when TELEGRAM_BOT_TOKEN is set
 // (nil otherwise) and registers it with the hub for shopper notices.
-func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger) (*telegramBot, error) {
-	if cfg.TelegramBotToken == "" {
+//
+// A token of the wrong shape builds nothing either: the channel board
+// shows the mistake and the shop runs without Telegram. received hears of
+// each update (the board's receiver).
+func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger, received func(time.Time)) (*telegramBot, error) {
+	if cfg.TelegramBotToken == "" || cfg.telegramTokenErr != "" {
 		return nil, nil
 	}
 	a, err := telegram.New(telegram.Config{
@@ -30,6 +36,7 @@ func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub,
 		WebhookURL: cfg.TelegramWebhookURL, WebhookSecret: cfg.TelegramWebhookSecret,
 		PaymentToken: cfg.TelegramPaymentToken, ShopName: cfg.ShopName,
 		Engine: eng, Shop: eng, DB: db, Logger: log.With("adapter", "telegram"), Registry: reg,
+		Received: received,
 	})
 	if err != nil {
 		return nil, err
@@ -48,7 +55,8 @@ func (t *telegramBot) webhook(cfg *Config) http.Handler {
 }
 
 // start runs the bot until ctx ends; call it once the database is ready.
-func (t *telegramBot) start(ctx context.Context, log *slog.Logger) {
+// An adapter that gives up (a refused token) is shown stopped on board.
+func (t *telegramBot) start(ctx context.Context, log *slog.Logger, board *channelBoard) {
 	if t == nil {
 		return
 	}
@@ -56,6 +64,7 @@ func (t *telegramBot) start(ctx context.Context, log *slog.Logger) {
 		defer close(t.done)
 		if err := t.a.Run(ctx); err != nil {
 			log.Error("telegram adapter stopped", "err", err)
+			board.stopped("telegram", "the adapter stopped: "+explainTelegram(err)+"; restart shopbot once it is fixed")
 		}
 	}()
 }
@@ -67,23 +76,49 @@ func (t *telegramBot) wait() {
 	}
 }
 
-// telegramStatus is the startup banner's telegram line.
-func (c *Config) telegramStatus() string {
+// telegramProbe is how the channel board checks Telegram: not at all
+// when the token is unset or malformed (t is nil then), else by getMe.
+func telegramProbe(c *Config, t *telegramBot) channelProbe {
+	p := channelProbe{name: "telegram", mode: c.telegramMode(), explain: explainTelegram}
 	switch {
 	case c.TelegramBotToken == "":
-		return "off (TELEGRAM_BOT_TOKEN unset)"
-	case c.TelegramWebhookURL != "":
-		return "on (webhook " + c.TelegramWebhookURL + ")" + paymentsNote(c)
-	default:
-		return "on (long polling)" + paymentsNote(c)
+		p.off = "TELEGRAM_BOT_TOKEN unset"
+	case c.telegramTokenErr != "":
+		p.configErr = c.telegramTokenErr
+	case t != nil:
+		p.check = func(ctx context.Context) (string, error) {
+			name, err := t.a.Check(ctx)
+			return "@" + name, err
+		}
 	}
+	return p
 }
 
-func paymentsNote(c *Config) string {
-	if c.TelegramPaymentToken != "" {
-		return ", payments on"
+// explainTelegram is a failed check in a sentence.
+func explainTelegram(err error) string {
+	var refused *telegram.TokenRefusedError
+	switch {
+	case errors.As(err, &refused):
+		return "the token was refused by Telegram (" + refused.Status + ") — check TELEGRAM_BOT_TOKEN"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "Telegram did not answer in time (getMe) — check the network or TELEGRAM_API_URL; checked again every " + statusEvery.String()
 	}
-	return ""
+	return "Telegram could not be reached (" + err.Error() + ") — checked again every " + statusEvery.String()
+}
+
+// malformedTelegramToken is the error shown for a token of the wrong shape.
+const malformedTelegramToken = "TELEGRAM_BOT_TOKEN is not a bot token (BotFather's tokens look like 123456789:AAH… — digits, a colon, then 30 or more letters, digits, - or _); Telegram is not started"
+
+// telegramMode says how the adapter runs.
+func (c *Config) telegramMode() string {
+	mode := "long polling"
+	if c.TelegramWebhookURL != "" {
+		mode = "webhook " + c.TelegramWebhookURL
+	}
+	if c.TelegramPaymentToken != "" {
+		mode += ", payments on"
+	}
+	return mode
 }
 
 var _ engine.Notifier = (*telegram.Adapter)(nil)

@@ -10,7 +10,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 )
 
-const tgToken = "4242:serve-test"
+const tgToken = "4242:AAserve-test-token_0123456789abcdefgh"
 
 func telegramEnv(t *testing.T, srv *telegramtest.Server, extra map[string]string) map[string]string {
 	vars := map[string]string{

@@ -51,6 +51,10 @@ type Config struct {
 	Registry   prometheus.Registerer
 	HTTPClient *http.Client
 	Now        func() time.Time
+	// Received, when set, hears of every request received (event,
+	// interaction, command; HTTP or Socket Mode) once it is recorded: the
+	// process's channel status.
+	Received func(at time.Time)
 	// Workers bounds the turns handled at once (default 8).
 	Workers int
 	// Throttle is the least time between two chat.update calls of one

@@ -58,4 +58,8 @@
 // and their recent orders (engine.Home builds it, home.go renders it). Notifiers deliver merchant notices (new orders,
 // handoffs from any channel) to the orders channel and shopper notices
 // (order status, merchant replies) to the Slack thread they belong to.
+//
+// Health (check.go): Identify runs auth.test each time it is called (a
+// refused token is a *TokenRefusedError) and Config.Received hears of each
+// request recorded; bot/ turns these into the process's channel status.
 package slack

@@ -33,6 +33,7 @@ func (a *Adapter) record(ctx context.Context, key, kind string, payload []byte, 
 	if err != nil {
 		return err
 	}
+	a.received(u.ReceivedAt)
 	if !first {
 		a.metrics.duplicates.Inc()
 	}

@@ -51,6 +51,9 @@ type Config struct {
 	DB       *bun.DB
 	Logger   *slog.Logger
 	Registry prometheus.Registerer
+	// Received, when set, hears of every update received (webhook or
+	// long polling) once it is recorded: the process's channel status.
+	Received func(at time.Time)
 
 	PollTimeout time.Duration // getUpdates long-poll timeout; default 50 s
 	// Pacing of new messages: one per PrivateEvery in private chats (1 s)
@@ -225,8 +228,9 @@ func (a *Adapter) getMe(ctx context.Context) (*models.User, error) {
 			a.log.InfoContext(ctx, "telegram bot connected", "username", me.Username)
 			return me, nil
 		}
-		if errors.Is(err, bot.ErrorUnauthorized) || errors.Is(err, bot.ErrorNotFound) {
-			return nil, fmt.Errorf("telegram: the Bot API refused TELEGRAM_BOT_TOKEN: %w", err)
+		err = a.getMeError(err)
+		if refused := new(TokenRefusedError); errors.As(err, &refused) {
+			return nil, err
 		}
 		a.log.WarnContext(ctx, "telegram Bot API unreachable, retrying", "err", err, "retry_in", delay)
 		if err := sleep(ctx, delay); err != nil {

@@ -54,4 +54,9 @@
 // 20/min groups), 429s are waited out for retry_after with bounded
 // attempts, and a chat that blocked the bot or no longer exists is
 // logged and skipped.
+//
+// Health (check.go): CheckToken tells a malformed token without a request,
+// Check asks getMe once (a refused token is a *TokenRefusedError, other
+// errors never carry the token), and Config.Received hears of each update
+// recorded; bot/ turns these into the process's channel status.
 package telegram

@@ -105,6 +105,7 @@ func (a *Adapter) accept(ctx context.Context, u *models.Update, raw []byte, rece
 		return err
 	}
 	a.metrics.ack.Observe(time.Since(received).Seconds())
+	a.received(received)
 	if !fresh {
 		a.metrics.duplicates.Inc()
 	}

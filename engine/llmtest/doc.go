@@ -27,4 +27,7 @@
 // Every request is decoded and kept (Requests), so a test can assert on the
 // messages, tools and headers the client really sent. The server is safe for
 // concurrent requests and cheap enough to sit under a benchmark.
+//
+// GET /v1/models answers what SetModels scripts (an empty list by default,
+// or an error status), and ModelListCalls counts the requests.
 package llmtest

@@ -112,6 +112,15 @@ type Server struct {
 	respond  func(Request) Step
 	requests []Request
 	ids      int // tool call ids handed out
+
+	models     modelList // what GET /v1/models answers
+	modelCalls int
+}
+
+// modelList is the scripted answer of GET /v1/models.
+type modelList struct {
+	status int // 0: 200
+	ids    []string
 }
 
 // NewServer starts a fake server answering with script; it is closed by
@@ -121,6 +130,7 @@ func NewServer(t testing.TB, script ...Step) *Server {
 	s := &Server{t: t, script: slices.Clone(script), done: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/chat/completions", s.chatCompletions)
+	mux.HandleFunc("GET /v1/models", s.listModels)
 	mux.HandleFunc("/", s.unexpected)
 	s.srv = httptest.NewServer(mux)
 	s.URL = s.srv.URL + "/v1"
@@ -171,6 +181,49 @@ func (s *Server) Calls() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.requests)
+}
+
+// SetModels sets what GET /v1/models answers from now on: with status 200
+// (or 0) the list of ids, with any other status an OpenAI-style error
+// (401: a refused key; 404: a server without the list). By default it
+// lists no models.
+func (s *Server) SetModels(status int, ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = modelList{status: status, ids: slices.Clone(ids)}
+}
+
+// ModelListCalls is the number of GET /v1/models requests so far.
+func (s *Server) ModelListCalls() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modelCalls
+}
+
+func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.modelCalls++
+	m := s.models
+	s.mu.Unlock()
+	if m.status != 0 && m.status != http.StatusOK {
+		writeError(w, Step{Status: m.status})
+		return
+	}
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, id := range m.ids {
+		list.Data = append(list.Data, model{ID: id, Object: "model", Created: 1700000000, OwnedBy: "llmtest"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(list)
 }
 
 func (s *Server) unexpected(w http.ResponseWriter, r *http.Request) {

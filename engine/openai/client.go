@@ -51,6 +51,7 @@ const (
 // the SDK so that a retry never repeats text the shopper already saw.
 type Client struct {
 	chat       sdk.ChatCompletionService
+	models     sdk.ModelService // Check's GET /models
 	model      string
 	apiKey     string // kept only to scrub it from error text
 	timeout    time.Duration
@@ -99,6 +100,7 @@ func New(cfg Config) *Client {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
 	o.chat = sdk.NewChatCompletionService(opts...)
+	o.models = sdk.NewModelService(opts...)
 	return o
 }
 

@@ -15,4 +15,8 @@
 // It imports engine/llm and catalog only; the engine never imports it
 // (bot wires a Client in as the engine's Model). WithModel makes a sibling
 // client for another model name, which the engine's live settings use.
+//
+// Check (check.go) asks GET /models once, without retries, for the
+// process's channel status: 404 is a server without the list, still
+// reachable; 401/403 are a *KeyRefusedError.
 package openai

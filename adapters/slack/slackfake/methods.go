@@ -21,7 +21,7 @@ const (
 func (s *Server) dispatch(method string, a map[string]string) (map[string]any, string) {
 	switch method {
 	case "auth.test":
-		return map[string]any{"user_id": BotUserID, "user": "shopbot", "team_id": "T1", "bot_id": "BBOT", "url": "https://fake.slack.com/"}, ""
+		return map[string]any{"user_id": BotUserID, "user": "shopbot", "team_id": "T1", "team": "Fake Workspace", "bot_id": "BBOT", "url": "https://fake.slack.com/"}, ""
 	case "users.info":
 		u, ok := s.users[a["user"]]
 		if !ok {
