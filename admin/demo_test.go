@@ -37,7 +37,7 @@ func TestDemoBanner(t *testing.T) {
 		}
 		code, body := p.get("/admin/demo/remove")
 		if code != http.StatusOK || !strings.Contains(body, "including demo listings you have edited") ||
-			!strings.Contains(body, `action="/admin/demo/remove"`) || strings.Contains(body, "<script") {
+			!strings.Contains(body, `action="/admin/demo/remove"`) || strings.Contains(body, "<script>") {
 			t.Fatalf("confirmation page = %d:\n%.3000s", code, body)
 		}
 

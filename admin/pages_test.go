@@ -25,7 +25,8 @@ func TestEveryPageRenders(t *testing.T) {
 			t.Fatalf("login page = %d", code)
 		}
 		p.signIn()
-		rendered := map[string]bool{"login": true}
+		// import_preview answers a multipart upload: TestImportPreviewThenConfirm renders it.
+		rendered := map[string]bool{"login": true, "import_preview": true}
 		for _, tc := range []struct{ page, path, want string }{
 			{"dashboard", "/admin/", "Conversations per day"},
 			{"demo_remove", "/admin/demo/remove", "There is no demo data"},
@@ -35,6 +36,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"product", "/admin/products/new", "New product"},
 			{"product_reviews", fmt.Sprintf("/admin/products/%d/reviews", 1), "Reviews"},
 			{"import", "/admin/import", "Import products"},
+			{"feeds", "/admin/import/feeds", "Product feeds"},
 			{"orders", "/admin/orders?status=new&channel=telegram&from=2020-01-01&to=2099-12-31", f.order.Number},
 			{"order", "/admin/orders/" + f.order.Number, "Mark shipped"},
 			{"inbox", "/admin/conversations?show=human", "needs human"},

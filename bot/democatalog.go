@@ -15,12 +15,14 @@ import (
 // demoCmd is `shopbot demo remove`: delete the demo shop's data for good
 // (catalog.RemoveDemo), as the panel's banner does.
 func demoCmd(ctx context.Context, e env, args []string) error {
-	if len(args) == 0 || args[0] != "remove" {
-		return usagef("usage: shopbot demo remove [flags]")
-	}
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
-	cfg, err := loadConfig(fs, args[1:], e.getenv)
+	if len(args) > 0 && args[0] == "remove" {
+		args = args[1:]
+	} else if len(args) == 0 || !isHelpFlag(args[0]) {
+		return usagef("usage: shopbot demo remove [flags]")
+	}
+	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err
 	}

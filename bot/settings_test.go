@@ -162,7 +162,8 @@ func TestCommandHelp(t *testing.T) {
 			if strings.Contains(out, "  "+s.env+"  ") != reads {
 				t.Errorf("%s -h: %s shown %v, read %v", c.name, s.env, !reads, reads)
 			}
-			if s.flag != "" && strings.Contains(out, "-"+s.flag+" ") != reads {
+			// A setting's flag says which variable it mirrors: "($DEMO)".
+			if s.flag != "" && strings.Contains(out, "($"+s.env+")") != reads {
 				t.Errorf("%s -h: --%s shown %v, read %v", c.name, s.flag, !reads, reads)
 			}
 		}
