@@ -37,7 +37,12 @@
 // reset the count), so no more than 5 passwords per user per window reach
 // bcrypt whatever the parallelism or addresses. Pages carry a
 // strict Content-Security-Policy, and html/template escapes everything
-// that comes from shoppers, products or the model.
+// that comes from shoppers, products or the model. No template holds
+// inline script: destructive forms ask through static/confirm.js, which
+// the layout loads, from a data-confirm="…" question on the form or its
+// button. Merchants read sentences, never Go errors: renderError, and
+// told (notices.go) for a notice that did not reach a shopper; the Go
+// error goes to the log.
 //
 // Imports (page_import.go) run in the background of the replica that
 // received the upload and record their progress, outcome and first 1,000
