@@ -43,7 +43,12 @@
 // in 15-minute windows, and a signed known-device cookie whose holder is
 // not slowed by strangers' failures (it has a delay of its own). Pages carry a
 // strict Content-Security-Policy, and html/template escapes everything
-// that comes from shoppers, products or the model.
+// that comes from shoppers, products or the model. No template holds
+// inline script: destructive forms ask through static/confirm.js, which
+// the layout loads, from a data-confirm="…" question on the form or its
+// button. Merchants read sentences, never Go errors: renderError, and
+// told (notices.go) for a notice that did not reach a shopper; the Go
+// error goes to the log.
 //
 // Imports (page_import.go) run in the background of the replica that
 // received the upload and record their progress, outcome and first 1,000

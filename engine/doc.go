@@ -67,7 +67,11 @@
 // concurrent tools of one round, threads of a shared channel cart and
 // replicas never lose one another's updates; when several tools of a
 // round changed the cart it is read once more after them all
-// (cartround.go), so the reply shows the cart the round left.
+// (cartround.go), so the reply shows the cart the round left. A reply
+// carries one cart, the latest, however often the turn read or changed it
+// (onecart.go: the planner's "remove one" views, then updates; the model
+// views in one round and adds in the next): every adapter renders each
+// EventCart, so the engine sends one.
 //
 // The tools live in engine/tools, one file each, behind a Toolbox that
 // validates their arguments against strict JSON schemas; identity and
