@@ -53,10 +53,16 @@ type Config struct {
 	RateLimitWindow  string
 	DailyTokenBudget string
 
+	InboxLease   string
+	InboxRenew   string
+	InboxSweep   string
+	WebNoticeTTL string
+
 	db      catalog.DBInfo       // parsed DatabaseURL
 	proxies admin.TrustedProxies // parsed TrustedProxies
 	engine  engineLimits         // parsed engine settings
 	search  struct{ alpha float64 }
+	cover   coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -117,6 +123,10 @@ func (c *Config) settings() []setting {
 		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
 		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
 		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
+		{"INBOX_LEASE", "30s", "how long a replica's claim on a chat update holds unless renewed; a dead replica's updates are taken over after it", &c.InboxLease, ""},
+		{"INBOX_LEASE_RENEW", "10s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, ""},
+		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, ""},
+		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, ""},
 	}
 }
 
@@ -205,6 +215,9 @@ func (c *Config) validate() error {
 		return usagef("SHOP_CURRENCY: %q is not an ISO 4217 currency code", c.ShopCurrency)
 	}
 	c.ShopCurrency = cur
+	if err := c.parseCover(); err != nil {
+		return err
+	}
 	return c.parseEngineLimits()
 }
 

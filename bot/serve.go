@@ -70,6 +70,8 @@ func serve(ctx context.Context, e env, args []string) error {
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 	})
 	chat := web.New(eng, log)
+	notices := newWebNotices(db, cfg.cover.noticeTTL)
+	chat.KeepNotices(notices)
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
@@ -102,6 +104,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		tg.start(botCtx, log)
 		slk.start(botCtx, log)
 		restockDone := startRestock(botCtx, db, hub, log)
+		prunerDone := notices.pruneNotices(botCtx, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -109,6 +112,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		stopBots()
 		tg.wait()
 		restockDone()
+		prunerDone()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}

@@ -30,6 +30,7 @@ func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub,
 		WebhookURL: cfg.TelegramWebhookURL, WebhookSecret: cfg.TelegramWebhookSecret,
 		PaymentToken: cfg.TelegramPaymentToken, ShopName: cfg.ShopName,
 		Engine: eng, Shop: eng, DB: db, Logger: log.With("adapter", "telegram"), Registry: reg,
+		Lease: cfg.cover.lease,
 	})
 	if err != nil {
 		return nil, err
