@@ -123,8 +123,8 @@ func (c *Config) settings() []setting {
 		{"RATE_LIMIT_TURNS", "20", "turns per customer per RATE_LIMIT_WINDOW", &c.RateLimitTurns, ""},
 		{"RATE_LIMIT_WINDOW", "60s", "rate limit window", &c.RateLimitWindow, ""},
 		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, ""},
-		{"INBOX_LEASE", "30s", "how long a replica's claim on a chat update holds unless renewed; a dead replica's updates are taken over after it", &c.InboxLease, ""},
-		{"INBOX_LEASE_RENEW", "10s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, ""},
+		{"INBOX_LEASE", "25s", "how long a replica's claim on a chat update holds unless renewed; a dead replica's updates are taken over after it (plus INBOX_SWEEP)", &c.InboxLease, ""},
+		{"INBOX_LEASE_RENEW", "5s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, ""},
 		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, ""},
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, ""},
 	}

@@ -31,8 +31,8 @@ func (c *Config) parseCover() error {
 		lo, hi      time.Duration
 		dst         *time.Duration
 	}{
-		{"INBOX_LEASE", c.InboxLease, "30s", 500 * time.Millisecond, time.Hour, &c.cover.lease.For},
-		{"INBOX_LEASE_RENEW", c.InboxRenew, "10s", 100 * time.Millisecond, time.Hour, &c.cover.lease.Renew},
+		{"INBOX_LEASE", c.InboxLease, "25s", 500 * time.Millisecond, time.Hour, &c.cover.lease.For},
+		{"INBOX_LEASE_RENEW", c.InboxRenew, "5s", 100 * time.Millisecond, time.Hour, &c.cover.lease.Renew},
 		{"INBOX_SWEEP", c.InboxSweep, "5s", 100 * time.Millisecond, time.Hour, &c.cover.lease.Sweep},
 		{"WEB_NOTICE_TTL", c.WebNoticeTTL, "24h", time.Minute, 30 * 24 * time.Hour, &c.cover.noticeTTL},
 	}
@@ -44,7 +44,7 @@ func (c *Config) parseCover() error {
 		*d.dst = v
 	}
 	if c.cover.lease.Renew >= c.cover.lease.For {
-		return usagef("INBOX_LEASE_RENEW (%s) must be shorter than INBOX_LEASE (%s), a third of it or less is best", c.InboxRenew, c.InboxLease)
+		return usagef("INBOX_LEASE_RENEW (%s) must be shorter than INBOX_LEASE (%s); a fifth of it leaves room for missed renewals", c.InboxRenew, c.InboxLease)
 	}
 	return nil
 }

@@ -237,12 +237,12 @@ func TestCoverSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := cfg.cover.lease; l.For != 30*time.Second || l.Renew != 10*time.Second || l.Sweep != 5*time.Second || cfg.cover.noticeTTL != 24*time.Hour {
+	if l := cfg.cover.lease; l.For != 25*time.Second || l.Renew != 5*time.Second || l.Sweep != 5*time.Second || cfg.cover.noticeTTL != 24*time.Hour {
 		t.Errorf("defaults %+v, notice TTL %s", l, cfg.cover.noticeTTL)
 	}
 	for vars, want := range map[[2]string]string{
 		{"INBOX_LEASE", "soon"}:      "INBOX_LEASE must be a duration",
-		{"INBOX_LEASE_RENEW", "30s"}: "INBOX_LEASE_RENEW (30s) must be shorter than INBOX_LEASE (30s)",
+		{"INBOX_LEASE_RENEW", "25s"}: "INBOX_LEASE_RENEW (25s) must be shorter than INBOX_LEASE (25s)",
 		{"INBOX_SWEEP", "1ms"}:       "INBOX_SWEEP must be a duration from 100ms",
 		{"WEB_NOTICE_TTL", "-1h"}:    "WEB_NOTICE_TTL must be a duration from 1m0s",
 	} {

@@ -27,16 +27,18 @@ import (
 // lease.
 type Lease struct {
 	Holder string           // this replica in claimed_by; default host-pid-random
-	For    time.Duration    // how long a claim holds without renewal (30 s)
-	Renew  time.Duration    // how often the holder renews (10 s; under For)
+	For    time.Duration    // how long a claim holds without renewal (25 s)
+	Renew  time.Duration    // how often the holder renews (5 s; under For)
 	Sweep  time.Duration    // how often orphaned updates are claimed (5 s)
 	Now    func() time.Time // the clock; default time.Now
 }
 
-// Default durations of a Lease.
+// Default durations of a Lease: an update is taken over at most 30 s
+// after its replica died (the lease from the last renewal, plus a sweep),
+// and four renewals in a row may fail before a live replica loses one.
 const (
-	DefaultLease = 30 * time.Second
-	DefaultRenew = 10 * time.Second
+	DefaultLease = 25 * time.Second
+	DefaultRenew = 5 * time.Second
 	DefaultSweep = 5 * time.Second
 )
 
