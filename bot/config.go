@@ -57,6 +57,10 @@ type Config struct {
 	DBMaxConns       string
 	DBLockConns      string
 	Demo             string
+	InboxLease       string
+	InboxRenew       string
+	InboxSweep       string
+	WebNoticeTTL     string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -67,6 +71,7 @@ type Config struct {
 	proxies          admin.TrustedProxies // parsed TrustedProxies
 	engine           engineLimits         // parsed engine settings
 	search           struct{ alpha float64 }
+	cover            coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -198,6 +203,9 @@ func (c *Config) validate() error {
 	}
 	if c.demo, err = strconv.ParseBool(c.Demo); err != nil {
 		return usagef("DEMO must be true or false (got %q)", c.Demo)
+	}
+	if err := c.parseCover(); err != nil {
+		return err
 	}
 	return c.parseEngineLimits()
 }

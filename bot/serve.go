@@ -87,6 +87,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	})
 	chat := web.New(eng, log)
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
+	notices := newWebNotices(db, cfg.cover.noticeTTL)
+	chat.KeepNotices(notices)
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
@@ -122,6 +124,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		slk.start(botCtx, log, board)
 		restockDone := startRestock(botCtx, db, hub, log)
 		feedsDone := startFeeds(botCtx, db, &cfg, reg, log)
+		prunerDone := notices.pruneNotices(botCtx, log)
 		select {
 		case <-ctx.Done():
 		case err = <-served:
@@ -130,6 +133,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		tg.wait()
 		restockDone()
 		feedsDone()
+		prunerDone()
 	case ctx.Err() != nil:
 		err = nil // interrupted while starting: shut down cleanly
 	}

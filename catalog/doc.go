@@ -10,6 +10,11 @@
 // counts of the metrics scrape (shop_counts.go), staff users and sessions
 // (staff.go, staff_sessions.go) and uploaded images (media.go).
 //
+// Shopper notices (notices.go, NoticeBox) wait in the database for
+// shoppers reached only when they ask (the web chat): put by whichever
+// replica made them, taken once by whichever the shopper reaches, bounded
+// per chat, expiring after a TTL and pruned.
+//
 // Shop pages (pages*.go) and visible reviews (reviews*.go) are split into
 // passages in the transaction that saves them, for the passage search.
 // Commerce beside the order: delivery methods and the country an address

@@ -28,6 +28,15 @@
 //     requests; the engine de-duplicates a turn by its key, so a resumed
 //     turn places no second order. PruneDaily forgets handled updates
 //     older than Keep.
+//  5. With a Lease (NewLeased, lease.go; Telegram) replicas cover for
+//     each other: Record claims the update for its replica (claimed_by,
+//     lease_until), Cover renews the replica's claims while their turns
+//     wait and run, Claim takes the update again as its turn starts (false:
+//     another replica has it, do not run), and instead of Unhandled the
+//     adapter resumes, at start and every Sweep, what ClaimOrphans takes —
+//     updates whose lease ran out (their replica died) or that a stopping
+//     replica released (ReleaseAll). One UPDATE ... WHERE lease_until <
+//     now claims each orphan for exactly one replica.
 //
 // The two adapters each had their own copy of this and had drifted; this
 // package keeps the better behaviour of each:

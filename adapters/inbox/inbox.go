@@ -37,6 +37,8 @@ type row struct {
 	Payload    string     `bun:"payload,notnull"`
 	ReceivedAt time.Time  `bun:"received_at,notnull"`
 	HandledAt  *time.Time `bun:"handled_at"`
+	ClaimedBy  string     `bun:"claimed_by,notnull"` // the replica holding the update (lease.go)
+	LeaseUntil *time.Time `bun:"lease_until"`        // until when, unless renewed
 }
 
 // ErrBadKey reports a key the inbox does not store (see Record).
@@ -55,6 +57,7 @@ const maxBatch = 500
 type Inbox struct {
 	db     *bun.DB
 	source string
+	lease  *Lease // nil: updates are not claimed (lease.go)
 
 	records groupcommit.Batcher[arrival, bool]
 	handled groupcommit.Batcher[string, struct{}]
@@ -78,7 +81,11 @@ type arrival struct {
 // New returns the inbox of source (e.g. "telegram", "slack") on db. The
 // connection it holds for records is given back when ctx ends.
 func New(ctx context.Context, db *bun.DB, source string) *Inbox {
-	in := &Inbox{db: db, source: source}
+	return newInbox(ctx, db, source, nil)
+}
+
+func newInbox(ctx context.Context, db *bun.DB, source string, l *Lease) *Inbox {
+	in := &Inbox{db: db, source: source, lease: l}
 	in.records = groupcommit.Batcher[arrival, bool]{Write: in.insert, Max: maxBatch}
 	in.handled = groupcommit.Batcher[string, struct{}]{Write: in.markHandled, Max: maxBatch}
 	context.AfterFunc(ctx, in.closeConn)
@@ -104,10 +111,15 @@ func (in *Inbox) Record(ctx context.Context, u Update, fresh func()) (bool, erro
 	}
 	r := row{Source: in.source, Key: u.Key, Chat: storable(u.Chat), Kind: storable(u.Kind),
 		Payload: storable(u.Payload), ReceivedAt: u.ReceivedAt.UTC()}
+	if in.lease != nil {
+		until := in.lease.until()
+		r.ClaimedBy, r.LeaseUntil = in.lease.Holder, &until
+	}
 	return in.records.Do(ctx, arrival{row: r, fresh: fresh})
 }
 
-// Done marks the update of key handled: it is not resumed again.
+// Done marks the update of key handled: it is not resumed again, and no
+// replica holds it any more.
 func (in *Inbox) Done(ctx context.Context, key string) error {
 	_, err := in.handled.Do(ctx, key)
 	return err
@@ -251,6 +263,7 @@ func (in *Inbox) closeConn() {
 
 func (in *Inbox) markHandled(ctx context.Context, keys []string) ([]struct{}, error) {
 	_, err := in.db.NewUpdate().Model((*row)(nil)).Set("handled_at = ?", time.Now().UTC()).
+		Set("claimed_by = ''").Set("lease_until = NULL").
 		Where("source = ?", in.source).Where("key IN (?)", bun.List(keys)).Exec(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("inbox: mark %d %s updates handled: %w", len(keys), in.source, err)

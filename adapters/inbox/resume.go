@@ -2,8 +2,11 @@ package inbox
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -30,11 +33,25 @@ func (in *Inbox) Unhandled(ctx context.Context) ([]Update, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inbox: list unhandled %s updates: %w", in.source, err)
 	}
+	return updatesOf(rows), nil
+}
+
+// errNoRows is what a RETURNING statement that touched no row may report.
+var errNoRows = sql.ErrNoRows
+
+// updatesOf is rows as Updates, oldest first.
+func updatesOf(rows []row) []Update {
+	slices.SortFunc(rows, func(a, b row) int {
+		if c := a.ReceivedAt.Compare(b.ReceivedAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Key, b.Key)
+	})
 	out := make([]Update, len(rows))
 	for i, r := range rows {
 		out[i] = Update{Key: r.Key, Chat: r.Chat, Kind: r.Kind, Payload: r.Payload, ReceivedAt: r.ReceivedAt}
 	}
-	return out, nil
+	return out
 }
 
 // Prune forgets the handled updates received before cutoff and returns

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -67,6 +66,9 @@ type Config struct {
 	// Concurrency bounds the chats whose turns run at once (4), so a
 	// burst of updates cannot starve the database pool.
 	Concurrency int
+	// Lease is how replicas cover for each other's updates (zero values:
+	// inbox.DefaultLease, DefaultRenew, DefaultSweep); see inbox.Lease.
+	Lease inbox.Lease
 }
 
 func (c *Config) defaults() error {
@@ -156,15 +158,20 @@ func New(cfg Config) (*Adapter, error) {
 		pacer: newPacer(cfg.PrivateEvery, cfg.GroupEvery, cfg.Burst), now: time.Now,
 		ctx: ctx, cancel: cancel, started: make(chan struct{}), goneChats: map[int64]time.Time{},
 	}
-	a.inbox = inbox.New(ctx, cfg.DB, "telegram")
+	if a.inbox, err = inbox.NewLeased(ctx, cfg.DB, "telegram", cfg.Lease); err != nil {
+		cancel()
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
 	a.queue = inbox.NewQueue(ctx, inbox.Limits{Workers: cfg.Concurrency})
 	return a, nil
 }
 
 // Run starts the bot and blocks until ctx is cancelled: it learns its own
 // name (getMe), registers the commands, forgets old handled updates, resumes
-// updates recorded but not handled before a restart, and receives by
-// webhook or long polling.
+// updates recorded but not handled that no replica holds (a restart's, a
+// dead replica's), and receives by webhook or long polling. Meanwhile it
+// renews its claims and takes over the updates of replicas that died
+// (cover.go).
 func (a *Adapter) Run(ctx context.Context) error {
 	defer a.stop()
 	me, err := a.getMe(ctx)
@@ -181,10 +188,14 @@ func (a *Adapter) Run(ctx context.Context) error {
 		return err
 	}
 	close(a.started)
-	a.side.Add(1)
+	a.side.Add(2)
 	go func() {
 		defer a.side.Done()
-		a.inbox.PruneDaily(ctx, a.log)
+		a.inbox.PruneDaily(a.ctx, a.log) // a.ctx: ends when Run returns, however it returns
+	}()
+	go func() {
+		defer a.side.Done()
+		a.inbox.Cover(a.ctx, a.log, a.takeOver)
 	}()
 	if a.cfg.WebhookURL != "" {
 		if err := a.setWebhook(ctx); err != nil {
@@ -204,6 +215,7 @@ func (a *Adapter) stop() {
 	a.sideMu.Unlock()
 	a.queue.Wait()
 	a.side.Wait()
+	a.release()
 }
 
 // enter counts an update being recorded in side, unless the adapter is
@@ -262,35 +274,3 @@ func (a *Adapter) setWebhook(ctx context.Context) error {
 
 // allowedUpdates are the update types the bot asks for.
 var allowedUpdates = []string{"message", "callback_query", "pre_checkout_query"}
-
-// resume queues the updates recorded before a restart but not handled,
-// in update_id order (the inbox lists them by arrival, and webhook
-// deliveries arrive out of order), before any new update is taken.
-func (a *Adapter) resume(ctx context.Context) error {
-	rows, err := a.inbox.Unhandled(ctx)
-	if err != nil {
-		return err
-	}
-	type resumed struct {
-		u        *models.Update
-		received time.Time
-	}
-	var todo []resumed
-	for _, r := range rows {
-		u, err := decodeUpdate([]byte(r.Payload))
-		if err != nil || updateKey(u) != r.Key {
-			a.log.ErrorContext(ctx, "telegram: stored update unreadable, dropped", "key", r.Key, "err", err)
-			_ = a.inbox.Done(ctx, r.Key)
-			continue
-		}
-		todo = append(todo, resumed{u, r.ReceivedAt})
-	}
-	sort.Slice(todo, func(i, j int) bool { return todo[i].u.ID < todo[j].u.ID })
-	for _, r := range todo {
-		a.dispatch(r.u, r.received)
-	}
-	if len(rows) > 0 {
-		a.log.InfoContext(ctx, "telegram updates resumed", "count", len(todo))
-	}
-	return nil
-}

@@ -35,7 +35,7 @@ func TestResumeAfterCrash(t *testing.T) {
 			u := telegramtest.Callback(models.Chat{ID: user, Type: models.ChatTypePrivate}, telegramtest.User(user, "Eve"), 1, "add|"+mugSKU+"|1")
 			u.ID = 9000 + int64(n)
 			record(t, db, u)
-			if seen := runUntilCrash(t, db, n+1); seen[n] != step {
+			if seen := runUntilCrash(t, db, nil, n+1); seen[n] != step {
 				t.Fatalf("crashed at %v, want %s", seen, step)
 			}
 			if handled, err := isHandled(db, u.ID); err != nil || handled {
@@ -59,11 +59,11 @@ func TestResumeAfterCrash(t *testing.T) {
 	})
 }
 
-// runUntilCrash starts an adapter whose engine dies at its crashAt-th
-// step: the hook stops the whole adapter there, turns included (their
-// context, a.ctx, is cancelled before the turn returns), as a killed
-// process would, and returns the steps seen.
-func runUntilCrash(t *testing.T, db *bun.DB, crashAt int) []string {
+// runUntilCrash starts an adapter on srv (a new fake when nil) whose
+// engine dies at its crashAt-th step: the hook stops the whole adapter
+// there, turns included (their context, a.ctx, is cancelled before the
+// turn returns), as a killed process would, and returns the steps seen.
+func runUntilCrash(t *testing.T, db *bun.DB, srv *telegramtest.Server, crashAt int) []string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -85,7 +85,9 @@ func runUntilCrash(t *testing.T, db *bun.DB, crashAt int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := telegramtest.NewServer(t, token)
+	if srv == nil {
+		srv = telegramtest.NewServer(t, token)
+	}
 	a, err = New(Config{Token: token, APIURL: srv.URL, DB: db, Engine: eng, Shop: eng, Logger: logger(t), Registry: prometheus.NewRegistry(),
 		PollTimeout: time.Second, PrivateEvery: time.Millisecond, GroupEvery: time.Millisecond, Burst: 100})
 	if err != nil {

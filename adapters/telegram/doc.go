@@ -6,8 +6,12 @@
 // mismatch). Every update is written to the shared inbox (package
 // adapters/inbox) before it is acknowledged — the webhook answers 200, or the next getUpdates
 // carries the offset past it — so an update acknowledged but not yet
-// handled survives a crash and is resumed at the next start; update_id
-// as the inbox key makes a redelivery a no-op. A body over 1 MB is a 413;
+// handled survives a crash; update_id as the inbox key makes a
+// redelivery a no-op. Replicas cover for each other (cover.go,
+// inbox.Lease): the replica that records an update holds a lease on it,
+// renewed while the turn waits and runs; once a dead replica's lease runs
+// out another takes the update over, and a resumed turn edits the cart
+// message it posted rather than post a second (render.go). A body over 1 MB is a 413;
 // an update that cannot be recorded because the database is down a 503.
 // The raw update is stored as valid UTF-8; names, the language code and
 // callback data are cleaned where the turn is built (handle.go turnBase),

@@ -14,10 +14,14 @@ import (
 	"shopbot/engine/view"
 )
 
-// handle runs one recorded update and marks it handled. An update cut
-// short by shutdown stays unhandled and is resumed at the next start.
+// handle claims one recorded update, runs it and marks it handled. An
+// update another replica has taken over is not run here; one cut short
+// by shutdown stays unhandled, is released, and runs at the next sweep.
 func (a *Adapter) handle(ctx context.Context, j job) {
 	u := j.update
+	if !a.claim(ctx, u) {
+		return
+	}
 	switch {
 	case u.PreCheckoutQuery != nil:
 		a.preCheckout(ctx, u.PreCheckoutQuery)
@@ -32,7 +36,8 @@ func (a *Adapter) handle(ctx context.Context, j job) {
 		return
 	}
 	if err := a.inbox.Done(context.WithoutCancel(ctx), updateKey(u)); err != nil {
-		a.log.ErrorContext(ctx, "telegram update handled but not marked; it will run again after a restart", "update_id", u.ID, "err", err)
+		a.log.ErrorContext(ctx, "telegram update handled but not marked; it will run again (the engine recognises the replay)", "update_id", u.ID, "err", err)
+		a.releaseOne(ctx, u)
 	}
 }
 

@@ -132,8 +132,8 @@ type slot = inbox.Slot
 
 // dispatch queues an update behind its chat's earlier ones, in update_id
 // order. Pre-checkout queries are answered at once (Telegram waits 10 s
-// at most). An update the chat's full queue refuses stays unhandled and
-// runs at the next start.
+// at most). An update the chat's full queue refuses is released: a later
+// sweep, here or on another replica, takes it again.
 func (a *Adapter) dispatch(u *models.Update, received time.Time) {
 	if u.CallbackQuery != nil {
 		a.answerAtOnce(u.CallbackQuery, received)
@@ -150,7 +150,8 @@ func (a *Adapter) dispatch(u *models.Update, received time.Time) {
 		a.handle(ctx, job{update: u, received: received, slot: s})
 	}})
 	if errors.Is(err, inbox.ErrFull) {
-		a.log.WarnContext(a.ctx, "telegram chat queue full; update postponed to the next start", "update_id", u.ID, "chat_id", chatKey(u))
+		a.log.WarnContext(a.ctx, "telegram chat queue full; update released for a later sweep", "update_id", u.ID, "chat_id", chatKey(u))
+		a.releaseOne(a.ctx, u)
 	}
 }
 

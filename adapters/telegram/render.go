@@ -9,6 +9,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
+	"shopbot/adapters/inbox"
 	"shopbot/engine/view"
 )
 
@@ -109,16 +110,20 @@ func (a *Adapter) cardKeyboard(ctx context.Context, c view.Card, locale string) 
 }
 
 // cart shows the cart as one message: a button press that changed it
-// edits that message in place; anything else sends it anew.
+// edits that message in place; anything else sends it anew — once per
+// turn: the cart message a turn posted (earlier in it, or in a run cut
+// short when its replica died) is edited when the turn shows the cart
+// again, so a turn taken over by another replica posts no second one.
 func (r *reply) cart(ctx context.Context, cv *view.CartView) {
 	r.cartShown = true
 	html := cartHTML(cv, r.turn.Locale)
 	kb := r.a.cartKeyboard(ctx, cv, r.turn.Locale)
 	key := strconv.FormatInt(r.chat.ID, 10)
-	if target := r.cartTarget(ctx, key); target != 0 {
+	stored := r.storedCart(ctx, key)
+	if target := r.cartTarget(stored); target != 0 {
 		err := r.a.edit(ctx, r.chat.ID, target, html, kb)
 		if err == nil {
-			if target != r.storedCart(ctx, key) {
+			if target != stored.id {
 				r.saveCart(ctx, key, target)
 			}
 			return
@@ -134,9 +139,19 @@ func (r *reply) cart(ctx context.Context, cv *view.CartView) {
 	r.saveCart(ctx, key, id)
 }
 
-// cartTarget is the message to edit: the cart message whose − / + was
-// pressed, else the chat's cart message after an add; 0 sends a new one.
-func (r *reply) cartTarget(ctx context.Context, key string) int {
+// storedCart is the chat's remembered cart message.
+type storedCart struct {
+	id   int    // 0: none
+	turn string // the dedup key of the turn that posted it
+}
+
+// cartTarget is the message to edit: the one this turn posted, the cart
+// message whose − / + was pressed, else the chat's cart message after an
+// add; 0 sends a new one.
+func (r *reply) cartTarget(stored storedCart) int {
+	if stored.id != 0 && stored.turn != "" && stored.turn == r.turn.DedupKey {
+		return stored.id
+	}
 	if r.pressed == nil {
 		return 0
 	}
@@ -145,24 +160,27 @@ func (r *reply) cartTarget(ctx context.Context, key string) int {
 		if r.pressed.messageID != 0 {
 			return r.pressed.messageID
 		}
-		return r.storedCart(ctx, key)
+		return stored.id
 	case view.ActAdd:
-		return r.storedCart(ctx, key)
+		return stored.id
 	}
 	return 0
 }
 
-func (r *reply) storedCart(ctx context.Context, key string) int {
-	id, err := r.a.inbox.CartMessage(ctx, key, "")
+func (r *reply) storedCart(ctx context.Context, key string) storedCart {
+	c, err := r.a.inbox.Cart(ctx, key, "")
 	if err != nil {
 		r.a.log.WarnContext(ctx, "telegram cart message unknown", "err", err)
 	}
-	n, _ := strconv.Atoi(id) // none: 0, a new message
-	return n
+	n, _ := strconv.Atoi(c.MessageID) // none: 0, a new message
+	return storedCart{id: n, turn: c.Turn}
 }
 
+// saveCart remembers id as the chat's cart message, posted or taken over
+// by this turn.
 func (r *reply) saveCart(ctx context.Context, key string, id int) {
-	if err := r.a.inbox.RememberCart(ctx, key, "", strconv.Itoa(id)); err != nil {
+	c := inbox.Cart{MessageID: strconv.Itoa(id), Turn: r.turn.DedupKey}
+	if err := r.a.inbox.RememberCartOf(ctx, key, "", c); err != nil {
 		r.a.log.WarnContext(ctx, "telegram cart message not remembered", "err", err)
 	}
 }

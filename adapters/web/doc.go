@@ -11,8 +11,10 @@
 // as the action. Cart and order lines carry "variant" ("42 / Navy").
 //
 // Notices for a web shopper (back in stock with an add button, order
-// status, a merchant's reply) wait in memory for the session (Notify,
-// notice.go) and come with its next answer, or from
+// status, a merchant's reply) wait for the session in a NoticeStore
+// (Notify, notice.go, notices.go) — the database, wired by bot/, so the
+// replica the shopper reaches delivers what another made; in memory only
+// for a Chat given none — and come with its next answer, or from
 // GET /api/chat/notices?session=… (Chat.Notices) for a polling client.
 //
 // The session id is the shopper's identity on the web channel, so clients

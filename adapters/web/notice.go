@@ -4,15 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"sync"
 
 	"shopbot/engine/view"
-)
-
-// Bounds of the notices waiting for web sessions.
-const (
-	maxNoticeSessions = 10_000
-	maxSessionNotices = 20
 )
 
 // noticeEvent is a notice as the web client gets it: Text to show, the
@@ -26,44 +19,12 @@ type noticeEvent struct {
 	Buttons []view.Button   `json:"buttons,omitempty"`
 }
 
-// mailbox keeps the notices for web sessions until the session's next
-// request takes them: the web chat cannot reach a browser between
-// requests. It is in memory, per process.
-type mailbox struct {
-	mu      sync.Mutex
-	pending map[string][]noticeEvent
-}
-
-func (m *mailbox) put(session string, ev noticeEvent) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.pending == nil {
-		m.pending = make(map[string][]noticeEvent)
-	}
-	q, ok := m.pending[session]
-	switch {
-	case !ok && len(m.pending) >= maxNoticeSessions:
-		return fmt.Errorf("web: %d sessions already have notices waiting", maxNoticeSessions)
-	case len(q) >= maxSessionNotices:
-		return fmt.Errorf("web: %d notices already waiting for this session", maxSessionNotices)
-	}
-	m.pending[session] = append(q, ev)
-	return nil
-}
-
-func (m *mailbox) take(session string) []noticeEvent {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	q := m.pending[session]
-	delete(m.pending, session)
-	return q
-}
-
 // Notify implements engine.Notifier for web shoppers: the notice waits
-// for the session's next request (a chat message, or GET
-// /api/chat/notices), which carries it. A notice for another channel,
-// or missing what it reports, is an error for the caller's log.
-func (c *Chat) Notify(_ context.Context, n view.Notice) error {
+// in the NoticeStore (notices.go) for the session's next request on any
+// replica (a chat message, or GET /api/chat/notices), which carries it.
+// A notice for another channel, or missing what it reports, is an error
+// for the caller's log.
+func (c *Chat) Notify(ctx context.Context, n view.Notice) error {
 	if n.Where.Channel != "web" || !sessionRE.MatchString(n.Where.ChatID) {
 		return fmt.Errorf("web: notice for %s %q", n.Where.Channel, n.Where.ChatID)
 	}
@@ -71,7 +32,7 @@ func (c *Chat) Notify(_ context.Context, n view.Notice) error {
 	if err != nil {
 		return err
 	}
-	return c.mail.put(n.Where.ChatID, ev)
+	return c.mail.put(ctx, n.Where.ChatID, ev)
 }
 
 func noticeOf(n view.Notice) (noticeEvent, error) {
@@ -112,7 +73,15 @@ func (c *Chat) Notices(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
 		return
 	}
-	ns := c.mail.take(s)
+	ns, err := c.mail.take(r.Context(), s)
+	if err != nil {
+		if c.log != nil {
+			c.log.WarnContext(r.Context(), "web notices not taken", "err", err)
+		}
+		w.Header().Set("Retry-After", retryAfter)
+		writeError(w, http.StatusServiceUnavailable, "notices are briefly unavailable; please try again in a few seconds")
+		return
+	}
 	if ns == nil {
 		ns = []noticeEvent{}
 	}

@@ -35,7 +35,7 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 			started = true
 			// Notices that came since the last request, before the
 			// answer: a 200 is committed, so they are delivered.
-			for _, n := range c.mail.take(turn.ChatID) {
+			for _, n := range c.takeNotices(r.Context(), turn.ChatID) {
 				_ = writeData(w, "notice", n)
 			}
 		}

@@ -97,7 +97,7 @@ func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if c.failed(w, r, err) {
 		return
 	}
-	resp.Notices = c.mail.take(turn.ChatID)
+	resp.Notices = c.takeNotices(r.Context(), turn.ChatID)
 	writeJSON(w, http.StatusOK, resp)
 }
 
