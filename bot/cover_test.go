@@ -75,8 +75,9 @@ func takeOverVars(dbURL string, tg *telegramtest.Server, model *llmtest.Server) 
 
 // TestProcessReplicaTakesOverKilledTurnPostgres: two replicas on one
 // Postgres, Telegram in webhook mode. Replica A acknowledges an update
-// ("add the stapler"); its turn adds the item, posts the cart message and
-// waits on the model; A is killed with SIGKILL. Replica B, running all
+// ("add the stapler"); its turn adds the item, starts its answer (which
+// posts the cart message) and stalls on the model; A is killed with
+// SIGKILL. Replica B, running all
 // along, takes the update over once A's lease (2 s) runs out — no restart
 // — and answers it exactly once: the stapler is in the cart once, the
 // shopper sees one cart message (B's run edits the one A posted) and one
@@ -98,8 +99,10 @@ func takeOverTrial(t *testing.T) {
 	tg := telegramtest.NewServer(t, tgToken)
 	add := llmtest.ToolCall{Name: "add_to_cart", Arguments: `{"sku":"` + sku + `","quantity":1}`}
 	model := llmtest.NewServer(t,
-		llmtest.CallTools(add),               // A: the add
-		llmtest.Step{Hang: true},             // A: waits here until it dies
+		llmtest.CallTools(add), // A: the add
+		// A: starts its answer (the cart shows once words start), then
+		// stalls mid-stream until it dies.
+		llmtest.Step{Text: "Adding it", Hang: true},
 		llmtest.CallTools(add),               // B: the turn again: the add is in the journal
 		llmtest.Reply("Added to your cart."), // B: the answer
 	)
@@ -114,6 +117,10 @@ func takeOverTrial(t *testing.T) {
 	chat := fmt.Sprint(user)
 	tg.Wait(t, 30*time.Second, "A's cart message", func(calls []telegramtest.Call) bool { return len(cartPosts(calls, chat)) == 1 })
 	waitModelCalls(t, model, 2)
+	// A kill between Telegram's answer to the post and A recording the
+	// message id would leave a message nobody knows of: B could only post
+	// another. The test kills A once the message is on record.
+	waitCartRemembered(t, dbURL, chat)
 	a.kill(t)
 	killed := time.Now()
 
@@ -213,6 +220,24 @@ func waitHandledInbox(t *testing.T, dbURL, key string) {
 	}
 }
 
+// waitCartRemembered waits until the chat's cart message is recorded with
+// the turn that posted it.
+func waitCartRemembered(t *testing.T, dbURL, chat string) {
+	t.Helper()
+	db := openTestDB(t, dbURL)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		n, err := db.NewSelect().Table("cart_messages").Where("turn <> ''").Count(context.Background())
+		if err == nil && n > 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("chat %s: no cart message on record (%v)", chat, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // unitsInCart counts the units in the Telegram user's cart.
 func unitsInCart(t *testing.T, dbURL, user string) int {
 	t.Helper()
@@ -233,7 +258,7 @@ func unitsInCart(t *testing.T, dbURL, user string) int {
 // and a bad value, or a renewal not shorter than the lease, is a clear
 // usage error.
 func TestCoverSettings(t *testing.T) {
-	cfg, err := loadConfig(flag.NewFlagSet("t", flag.ContinueOnError), nil, envFunc(nil))
+	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, envFunc(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +271,7 @@ func TestCoverSettings(t *testing.T) {
 		{"INBOX_SWEEP", "1ms"}:       "INBOX_SWEEP must be a duration from 100ms",
 		{"WEB_NOTICE_TTL", "-1h"}:    "WEB_NOTICE_TTL must be a duration from 1m0s",
 	} {
-		_, err := loadConfig(flag.NewFlagSet("t", flag.ContinueOnError), nil, envFunc(map[string]string{vars[0]: vars[1]}))
+		_, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, envFunc(map[string]string{vars[0]: vars[1]}))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s=%s: %v, want %q", vars[0], vars[1], err, want)
 		}

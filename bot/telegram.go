@@ -37,7 +37,7 @@ func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub,
 		PaymentToken: cfg.TelegramPaymentToken, ShopName: cfg.ShopName,
 		Engine: eng, Shop: eng, DB: db, Logger: log.With("adapter", "telegram"), Registry: reg,
 		Received: received,
-		Lease: cfg.cover.lease,
+		Lease:    cfg.cover.lease,
 	})
 	if err != nil {
 		return nil, err
