@@ -8,6 +8,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
+	"shopbot/engine/variants"
 	"shopbot/engine/view"
 )
 
@@ -31,7 +32,7 @@ func (e *Engine) runOption(ctx context.Context, s *session.Session, sink Sink, r
 	if err != nil {
 		return err
 	}
-	opts, ok := tools.ChoiceOptions(p, vs, a.Arg)
+	opts, ok := variants.ChoiceOptions(p, vs, a.Arg)
 	if !ok {
 		return e.say(ctx, s, sink, rec, msgStaleChoice)
 	}

@@ -118,6 +118,30 @@ func Word(lang, key string) string {
 	return key
 }
 
+// WordIn is key's text in lang's own file, without the fallback: false
+// when that language has no word for it.
+func WordIn(lang, key string) (string, bool) {
+	w, ok := catalogue[Lang(lang)].words[key]
+	return w, ok
+}
+
+// Price words a card's PriceText in lang: a parent's "from $24.00"
+// (view.FromPrice) as the language's price.from; other texts as they are.
+func Price(lang, priceText string) string {
+	return price(catalogue[Lang(lang)].words, priceText)
+}
+
+func price(words map[string]string, priceText string) string {
+	lowest, ok := view.FromPrice(priceText)
+	if !ok {
+		return priceText
+	}
+	if from, ok := words["price.from"]; ok {
+		return fmt.Sprintf(from, lowest)
+	}
+	return priceText
+}
+
 // Sprintf formats key's text in lang with args, for the words written
 // with fmt verbs (%s, %d).
 func Sprintf(lang, key string, args ...any) string {
@@ -155,7 +179,7 @@ func funcs(lang string, words map[string]string) template.FuncMap {
 		"plural": Plural,
 		"status": func(s string) string { return word("status.", s) },
 		"field":  func(s string) string { return word("field.", s) },
-		"price":  func(s string) string { return view.PriceTextIn(lang, s) },
+		"price":  func(s string) string { return price(words, s) },
 	}
 }
 

@@ -11,22 +11,6 @@ import (
 	"shopbot/engine/session"
 )
 
-// Deliveries reads the shop's delivery methods and its own country.
-type Deliveries interface {
-	DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error)
-	DefaultCountry(ctx context.Context) (string, error)
-}
-
-// DeliveryMethods implements Deliveries: the active methods.
-func (s Store) DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error) {
-	return catalog.ActiveDeliveryMethods(ctx, s.DB)
-}
-
-// DefaultCountry implements Deliveries.
-func (s Store) DefaultCountry(ctx context.Context) (string, error) {
-	return catalog.DefaultCountry(ctx, s.DB)
-}
-
 func (d *Deps) deliveries() Deliveries {
 	if d.Deliveries != nil {
 		return d.Deliveries

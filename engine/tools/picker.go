@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
+	"shopbot/engine/variants"
 	"shopbot/engine/view"
 )
 
@@ -36,17 +37,17 @@ func (d *Deps) addOptions(ctx context.Context, s *session.Session, a addToCartAr
 		return Result{}, Errorf("%s (%s) is no longer sold", p.Title, p.SKU)
 	}
 	if !p.HasVariants() {
-		return Result{}, &ToolError{Msg: fmt.Sprintf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU), noOptions: true}
+		return Result{}, &ToolError{Msg: fmt.Sprintf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU), NoOptions: true}
 	}
 	f, err := loadFamily(ctx, d, p)
 	if err != nil {
 		return Result{}, err
 	}
-	choice := f.noChoice()
+	choice := f.NoChoice()
 	if own != nil {
-		f.choose(choice, own)
+		f.Choose(choice, own)
 	}
-	if err := f.resolve(choice, a.Options); err != nil {
+	if err := f.Resolve(choice, a.Options); err != nil {
 		return Result{}, err
 	}
 	return d.pick(ctx, s, f, choice, a.Quantity)
@@ -54,102 +55,39 @@ func (d *Deps) addOptions(ctx context.Context, s *session.Session, a addToCartAr
 
 // pick adds the chosen variant when the choice is complete and it is in
 // stock, and otherwise asks for the next option.
-func (d *Deps) pick(ctx context.Context, s *session.Session, f *family, choice []int, qty int) (Result, error) {
-	if v := f.exact(choice); v != nil {
+func (d *Deps) pick(ctx context.Context, s *session.Session, f *variants.Family, choice []int, qty int) (Result, error) {
+	if v := f.Exact(choice); v != nil {
 		if v.InStock() {
 			return d.addSKU(ctx, s, v.SKU, qty)
 		}
 		res := variantGone(s, f, v)
 		choice[lastChosen(choice)] = -1 // ask that option again, given the others
-		if next, ok := f.picker(s, choice, qty); ok {
+		if next, ok := f.Picker(s.Lang(), choice, qty); ok {
 			res.Picker = next
 		}
 		return res, nil
 	}
-	if len(f.inStock(choice)) == 0 {
-		if len(f.inStock(f.noChoice())) == 0 {
+	if len(f.InStock(choice)) == 0 {
+		if len(f.InStock(f.NoChoice())) == 0 {
 			return soldOut(s, f), nil
 		}
 		res := Result{Data: map[string]any{
-			"sku": f.parent.SKU, "title": f.parent.Title, "status": "out_of_stock", "asked": f.chosen(choice),
+			"sku": f.Parent.SKU, "title": f.Parent.Title, "status": "out_of_stock", "asked": f.Chosen(choice),
 			"message": "Nothing in stock with those options; the picker shows what is.",
 		}}
-		res.Picker, _ = f.picker(s, f.noChoice(), qty)
+		res.Picker, _ = f.Picker(s.Lang(), f.NoChoice(), qty)
 		return res, nil
 	}
-	pk, _ := f.picker(s, choice, qty)
+	pk, _ := f.Picker(s.Lang(), choice, qty)
 	data := map[string]any{
-		"sku": f.parent.SKU, "title": f.parent.Title, "choose": pk.Option, "values": pickerValues(pk),
+		"sku": f.Parent.SKU, "title": f.Parent.Title, "choose": pk.Option, "values": pickerValues(pk),
 		"message": "Ask which " + pk.Option + " (buttons shown); then call add_to_cart with options.",
 	}
 	if len(pk.Chosen) > 0 {
-		data["chosen"] = f.chosen(choice)
+		data["chosen"] = f.Chosen(choice)
 	}
-	s.State.Focus = f.parent.SKU
+	s.State.Focus = f.Parent.SKU
 	return Result{Data: data, Picker: pk}, nil
-}
-
-// picker asks for the first option not in choice; false when no value of
-// it has a variant in stock.
-func (f *family) picker(s *session.Session, choice []int, qty int) (*view.Picker, bool) {
-	k := -1
-	for i, j := range choice {
-		if j < 0 {
-			k = i
-			break
-		}
-	}
-	if k < 0 {
-		return nil, false
-	}
-	card := view.CardOf(f.parent)
-	pk := &view.Picker{
-		SKU: f.parent.SKU, Title: f.parent.Title, PriceText: view.PriceTextIn(s.Lang(), card.PriceText), ImageURL: card.ImageURL,
-		Option: f.names[k], Prompt: fmt.Sprintf(pickerPrompt(s), OptionNameIn(f.names[k], s.Lang())),
-	}
-	for i, j := range choice {
-		if j >= 0 {
-			pk.Chosen = append(pk.Chosen, view.OptionValue{Name: f.names[i], Value: f.values[i][j]})
-		}
-	}
-	last := lastUnchosen(choice) == k
-	for j, val := range f.values[k] {
-		next := append([]int(nil), choice...)
-		next[k] = j
-		stock := f.inStock(next)
-		if len(stock) == 0 {
-			continue
-		}
-		act := view.Action{Kind: view.ActOption, SKU: f.parent.SKU, Qty: qty, Arg: encodeChoice(next)}
-		if last {
-			act = view.Action{Kind: view.ActAdd, SKU: stock[0].SKU, Qty: qty}
-		}
-		pk.Values = append(pk.Values, view.NewButton(val, act))
-	}
-	return pk, len(pk.Values) > 0
-}
-
-// ruOptionNames are the Russian names of the common options.
-var ruOptionNames = map[string]string{"size": "размер", "color": "цвет", "material": "материал"}
-
-// OptionNameIn is an option's name for a shopper speaking lang: the
-// catalog's own, except that a Russian shopper reads «размер» for "size"
-// (and its spellings) where the shop named it in English.
-func OptionNameIn(name, lang string) string {
-	if strings.HasPrefix(strings.ToLower(lang), "ru") {
-		if ru, ok := ruOptionNames[catalog.OptionName(name)]; ok {
-			return ru
-		}
-	}
-	return name
-}
-
-// pickerPrompt is the picker's question in the shopper's language.
-func pickerPrompt(s *session.Session) string {
-	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
-		return "Выберите: %s"
-	}
-	return "Which %s?"
 }
 
 func pickerValues(pk *view.Picker) []string {
@@ -169,21 +107,12 @@ func lastChosen(choice []int) int {
 	return 0
 }
 
-func lastUnchosen(choice []int) int {
-	for i := len(choice) - 1; i >= 0; i-- {
-		if choice[i] < 0 {
-			return i
-		}
-	}
-	return -1
-}
-
 // variantGone answers a full choice whose variant is not in stock (or no
 // longer sold): the notify-me offer where it may come back.
-func variantGone(s *session.Session, f *family, v *catalog.Product) Result {
-	label := catalog.OptionLabel(v.Options, f.names)
+func variantGone(s *session.Session, f *variants.Family, v *catalog.Product) Result {
+	label := catalog.OptionLabel(v.Options, f.Names)
 	res := Result{Data: map[string]any{
-		"sku": v.SKU, "title": f.parent.Title, "variant": label, "status": "out_of_stock",
+		"sku": v.SKU, "title": f.Parent.Title, "variant": label, "status": "out_of_stock",
 		"message": "Not in stock in " + label + "; offer the other options shown, or notify_when_available with this sku.",
 	}}
 	if v.Active {
@@ -195,14 +124,14 @@ func variantGone(s *session.Session, f *family, v *catalog.Product) Result {
 }
 
 // soldOut answers a product none of whose variants is in stock.
-func soldOut(s *session.Session, f *family) Result {
+func soldOut(s *session.Session, f *variants.Family) Result {
 	return Result{
 		Data: map[string]any{
-			"sku": f.parent.SKU, "title": f.parent.Title, "status": "out_of_stock",
-			"message": "No " + strings.Join(f.names, "/") + " is in stock; offer notify_when_available or similar products.",
+			"sku": f.Parent.SKU, "title": f.Parent.Title, "status": "out_of_stock",
+			"message": "No " + strings.Join(f.Names, "/") + " is in stock; offer notify_when_available or similar products.",
 		},
-		Cards:   []view.Card{view.CardOf(f.parent)},
-		Buttons: []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.parent.SKU})},
+		Cards:   []view.Card{view.CardOf(f.Parent)},
+		Buttons: []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.Parent.SKU})},
 	}
 }
 
@@ -225,22 +154,18 @@ func variantDetails(ctx context.Context, d *Deps, s *session.Session, p *catalog
 	if err != nil {
 		return nil, nil, err
 	}
-	lines := make([]variantLine, 0, len(f.variants))
-	for i := range f.variants {
-		v := &f.variants[i]
+	lines := make([]variantLine, 0, len(f.Variants))
+	for i := range f.Variants {
+		v := &f.Variants[i]
 		if !v.Active {
 			continue
 		}
-		lines = append(lines, variantLine{SKU: v.SKU, Options: catalog.OptionLabel(v.Options, f.names), Price: catalog.FormatPrice(v.Price, v.Currency), Stock: view.AvailableStock(v)})
+		lines = append(lines, variantLine{SKU: v.SKU, Options: catalog.OptionLabel(v.Options, f.Names), Price: catalog.FormatPrice(v.Price, v.Currency), Stock: view.AvailableStock(v)})
 	}
-	if len(f.names) == 0 || len(f.inStock(f.noChoice())) == 0 {
+	if len(f.Names) == 0 || len(f.InStock(f.NoChoice())) == 0 {
 		return lines, nil, nil
 	}
-	label := "Choose " + f.names[0]
-	if strings.HasPrefix(strings.ToLower(s.Lang()), "ru") {
-		label = "Выбрать: " + OptionNameIn(f.names[0], s.Lang())
-	}
-	b := view.NewButton(label, view.Action{Kind: view.ActOption, SKU: p.SKU, Qty: 1})
+	b := f.ChooseButton(s.Lang())
 	return lines, &b, nil
 }
 
@@ -255,5 +180,18 @@ func OutOfStock(res Result) bool {
 // none, so a caller that read them from loose words can add it as it is.
 func IsNoOptions(err error) bool {
 	var te *ToolError
-	return errors.As(err, &te) && te.noOptions
+	return errors.As(err, &te) && te.NoOptions
 }
+
+// loadFamily reads the variants of parent p.
+func loadFamily(ctx context.Context, d *Deps, p *catalog.Product) (*variants.Family, error) {
+	vs, err := d.products().Variants(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	return variants.New(p, vs), nil
+}
+
+// OptionNameIn is an option's name for a shopper speaking lang
+// (variants.OptionNameIn).
+func OptionNameIn(name, lang string) string { return variants.OptionNameIn(name, lang) }

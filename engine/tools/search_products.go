@@ -8,6 +8,7 @@ import (
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/session"
+	"shopbot/engine/variants"
 	"shopbot/engine/view"
 )
 
@@ -73,7 +74,7 @@ func searchProductsTool(d *Deps) Tool {
 				q.Limit = min(a.Limit, 10)
 			}
 			q.Offset = min(max(a.Offset, 0), maxSearchOffset)
-			q.Options = cleanOptions(a.Options)
+			q.Options = variants.CleanOptions(a.Options)
 			var err error
 			if a.MinPrice != nil {
 				if q.MinPrice, err = ToMinor(*a.MinPrice, s.Currency); err != nil {

@@ -10,6 +10,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
+	"shopbot/engine/locale"
 	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
@@ -160,36 +161,6 @@ func TestAddToCartBadOptions(t *testing.T) {
 	}
 }
 
-func TestChoiceOptionsRejectsHostileArgs(t *testing.T) {
-	env := newVariantEnv(t)
-	ctx := context.Background()
-	p, err := catalog.GetProduct(ctx, env.db, "TEE")
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, err := catalog.ListVariants(ctx, env.db, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for arg, want := range map[string]map[string]string{
-		"":    {},
-		"1":   {"colour": "Red"},
-		"0.1": {"colour": "Navy", "size": "L"},
-		".0":  {"size": "M"},
-		"2":   {"colour": "Green"},
-	} {
-		got, ok := ChoiceOptions(p, vs, arg)
-		if !ok || !reflect.DeepEqual(got, want) {
-			t.Errorf("%q: %v %v, want %v", arg, got, ok, want)
-		}
-	}
-	for _, arg := range []string{"3", "-1", "a", "0.0.0", "01", " 1", "0.2", "1e0", "+1", "0..", strings.Repeat("0.", 40), "99999999999999999999"} {
-		if got, ok := ChoiceOptions(p, vs, arg); ok {
-			t.Errorf("%q accepted: %v", arg, got)
-		}
-	}
-}
-
 func TestProductDetailsOfParentListsVariants(t *testing.T) {
 	env := newVariantEnv(t)
 	res := env.call(t, "get_product_details", `{"sku":"TEE"}`)
@@ -256,10 +227,10 @@ func TestPickerInRussian(t *testing.T) {
 	if res.Picker == nil || res.Picker.Prompt != "Выберите: цвет" || res.Picker.PriceText != "от $24.00" {
 		t.Errorf("picker = %+v", res.Picker)
 	}
-	if got := view.PriceTextIn("en", "from $24.00"); got != "from $24.00" {
+	if got := locale.Price("en", "from $24.00"); got != "from $24.00" {
 		t.Errorf("en: %q", got)
 	}
-	if got := view.PriceTextIn("ru", "$24.00"); got != "$24.00" {
+	if got := locale.Price("ru", "$24.00"); got != "$24.00" {
 		t.Errorf("ru plain: %q", got)
 	}
 }

@@ -32,11 +32,9 @@ type OptionValue struct {
 	Value string `json:"value"`
 }
 
-// PriceTextIn words a card's PriceText in a language: a parent's "from
-// $24.00" reads «от $24.00» in Russian. Other texts are returned as they are.
-func PriceTextIn(lang, priceText string) string {
-	if rest, ok := strings.CutPrefix(priceText, fromPrefix); ok && strings.HasPrefix(strings.ToLower(lang), "ru") {
-		return "от " + rest
-	}
-	return priceText
+// FromPrice splits a parent's card PriceText, "from $24.00", into the
+// lowest price; false for any other text. locale.Price words it per
+// language.
+func FromPrice(priceText string) (lowest string, ok bool) {
+	return strings.CutPrefix(priceText, fromPrefix)
 }

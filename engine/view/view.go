@@ -8,7 +8,7 @@ import (
 	"shopbot/catalog/clip"
 )
 
-// fromPrefix marks the lowest of a parent's variant prices (PriceTextIn).
+// fromPrefix marks the lowest of a parent's variant prices (FromPrice).
 const fromPrefix = "from "
 
 // CardOf renders a product for shoppers from catalog data.

@@ -1,4 +1,4 @@
-package tools
+package toolkit
 
 import (
 	"context"
@@ -105,23 +105,29 @@ func (s Store) PurchaseHistory(ctx context.Context, customerID int64, since time
 	return catalog.PurchaseHistory(ctx, s.DB, customerID, since)
 }
 
-func (d *Deps) products() Products {
-	if d.Products != nil {
-		return d.Products
-	}
-	return Store{DB: d.DB}
+// Deliveries reads the shop's delivery methods and its own country.
+type Deliveries interface {
+	DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error)
+	DefaultCountry(ctx context.Context) (string, error)
 }
 
-func (d *Deps) carts() Carts {
-	if d.Carts != nil {
-		return d.Carts
-	}
-	return Store{DB: d.DB}
+// DeliveryMethods implements Deliveries: the active methods.
+func (s Store) DeliveryMethods(ctx context.Context) ([]catalog.DeliveryMethod, error) {
+	return catalog.ActiveDeliveryMethods(ctx, s.DB)
 }
 
-func (d *Deps) orders() Orders {
-	if d.Orders != nil {
-		return d.Orders
-	}
-	return Store{DB: d.DB}
+// DefaultCountry implements Deliveries.
+func (s Store) DefaultCountry(ctx context.Context) (string, error) {
+	return catalog.DefaultCountry(ctx, s.DB)
+}
+
+// ReviewReader loads reviews found by a passage search (Store implements
+// it; a Products fake may too).
+type ReviewReader interface {
+	ReviewsByID(ctx context.Context, ids []int64) ([]catalog.ReviewDetail, error)
+}
+
+// ReviewsByID implements ReviewReader.
+func (s Store) ReviewsByID(ctx context.Context, ids []int64) ([]catalog.ReviewDetail, error) {
+	return catalog.ReviewsByID(ctx, s.DB, ids)
 }

@@ -1,4 +1,4 @@
-package tools
+package toolkit
 
 import (
 	"context"
@@ -153,11 +153,4 @@ func (w *txWrites) Rollback() error {
 		return err
 	}
 	return nil
-}
-
-func (d *Deps) writes() WriteStore {
-	if d.Writes != nil {
-		return d.Writes
-	}
-	return DBWrites{DB: d.DB}
 }

@@ -1,4 +1,4 @@
-package tools
+package toolkit
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // A turn's side effects — cart changes, the order, the saved contact, a
 // handoff — each commit in their own short transaction of the write store
-// (Deps.Writes, writes.go) together with a row of the effects journal
+// (Effects.Writes, writes.go) together with a row of the effects journal
 // (EffectTx.ClaimEffect), keyed by the turn (conversation + DedupKey)
 // and the effect (kind, canonical arguments, occurrence in the turn). A
 // turn run again after a crash — a web retry with the same
@@ -21,20 +21,32 @@ import (
 // shopper still gets an answer and nothing happens twice. See doc.go for
 // why not one transaction per turn.
 
-// effectWrite makes an effect through w, the writes of its transaction,
+// EffectWrite makes an effect through w, the writes of its transaction,
 // and returns the notice it owes the merchant, if any.
-type effectWrite func(ctx context.Context, w Writes) (*view.Notice, error)
+type EffectWrite func(ctx context.Context, w Writes) (*view.Notice, error)
 
-// apply makes the effect of key once per turn: in one transaction of the
+// Effects is where a turn's effects are written and whom their notices
+// reach.
+type Effects struct {
+	// Writes opens each effect's transaction (nil: none can be made).
+	Writes WriteStore
+	// Notify tells someone outside the turn (an order placed, a handoff).
+	// It must not block; nil drops notices.
+	Notify func(n view.Notice)
+	// Now is the clock of the journal rows (nil: time.Now).
+	Now func() time.Time
+}
+
+// Apply makes the effect of key once per turn: in one transaction of the
 // write store it claims the journal row and writes. applied is false when
 // a previous run of the turn made it; its notice, if still undelivered,
 // goes out now.
-func (d *Deps) apply(ctx context.Context, s *session.Session, key string, write effectWrite) (applied bool, err error) {
+func (d Effects) Apply(ctx context.Context, s *session.Session, key string, write EffectWrite) (applied bool, err error) {
 	fx := s.Effects()
 	if fx.Stopped() {
 		return false, session.ErrCrashed
 	}
-	tx, err := d.writes().BeginEffect(ctx)
+	tx, err := d.Writes.BeginEffect(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -62,7 +74,7 @@ func (d *Deps) apply(ctx context.Context, s *session.Session, key string, write 
 		return applied, nil
 	}
 	if notice != nil || !applied {
-		d.deliverPending(ctx, s, key)
+		d.DeliverPending(ctx, s, key)
 	}
 	return applied, nil
 }
@@ -70,7 +82,7 @@ func (d *Deps) apply(ctx context.Context, s *session.Session, key string, write 
 // effectIn is the body of an effect's transaction: it claims the journal
 // row (none without a journal; a claim that finds the row skips the
 // write), writes and keeps the notice owed with the row.
-func (d *Deps) effectIn(ctx context.Context, tx EffectTx, fx *session.Journal, key string, write effectWrite) (applied bool, notice *view.Notice, err error) {
+func (d Effects) effectIn(ctx context.Context, tx EffectTx, fx *session.Journal, key string, write EffectWrite) (applied bool, notice *view.Notice, err error) {
 	if fx.Key() != "" {
 		fresh, err := tx.ClaimEffect(ctx, fx.Key(), key, d.now())
 		if err != nil || !fresh {
@@ -93,9 +105,9 @@ func (d *Deps) effectIn(ctx context.Context, tx EffectTx, fx *session.Journal, k
 	return true, notice, fx.Step("effect-tx")
 }
 
-// deliverPending delivers the effect's notice if no run of the turn has
+// DeliverPending delivers the effect's notice if no run of the turn has
 // claimed it yet.
-func (d *Deps) deliverPending(ctx context.Context, s *session.Session, key string) {
+func (d Effects) DeliverPending(ctx context.Context, s *session.Session, key string) {
 	fx := s.Effects()
 	if d.Notify == nil || fx.Key() == "" {
 		return
@@ -106,8 +118,8 @@ func (d *Deps) deliverPending(ctx context.Context, s *session.Session, key strin
 // Deliver claims an effect's notice and sends it. A claimed notice is
 // sent at most once; a failure to claim leaves it for a later run or the
 // sweep (prune.go).
-func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
-	raw, err := d.writes().TakeEffectNotice(ctx, turnKey, effectKey, d.now())
+func (d Effects) Deliver(ctx context.Context, turnKey, effectKey string) {
+	raw, err := d.Writes.TakeEffectNotice(ctx, turnKey, effectKey, d.now())
 	if err != nil || raw == "" {
 		return
 	}
@@ -117,7 +129,13 @@ func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
 	}
 }
 
-func (d *Deps) now() time.Time {
+func (d Effects) notify(n view.Notice) {
+	if d.Notify != nil {
+		d.Notify(n)
+	}
+}
+
+func (d Effects) now() time.Time {
 	if d.Now == nil {
 		return time.Now()
 	}

@@ -1,4 +1,4 @@
-package tools
+package toolkit
 
 import (
 	"bytes"
@@ -8,54 +8,15 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
-	"shopbot/catalog/search"
 	"shopbot/engine/llm"
 	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
-
-// Searcher is the search the tools need (package search implements it).
-type Searcher interface {
-	Search(ctx context.Context, q search.Query) (search.Results, error)
-	Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error)
-}
-
-// Deps are what tools work with.
-type Deps struct {
-	// DB is what Products, Carts, Orders and Writes use when they are
-	// nil: the catalog's repository functions on it (Store, DBWrites).
-	// Writes opens the transaction each effect is written in, with its
-	// journal row (writes.go, effects.go).
-	DB       *bun.DB
-	Products Products
-	Carts    Carts
-	Orders   Orders
-	Writes   WriteStore
-	// Deliveries reads the delivery methods (nil: Store on DB).
-	Deliveries Deliveries
-	Search     Searcher
-	// Passages searches the shop's pages (search_shop_info); nil: none.
-	Passages PassageSearcher
-	Currency string           // the shop currency, e.g. "USD"
-	Now      func() time.Time // clock; time.Now in production
-	// Notify tells someone outside the turn (an order placed, a handoff).
-	// It must not block; nil drops notices.
-	Notify func(n view.Notice)
-}
-
-// notify sends n through d.Notify when there is one.
-func (d *Deps) notify(n view.Notice) {
-	if d.Notify != nil {
-		d.Notify(n)
-	}
-}
 
 // Tool is one function the model (or the offline planner, or a button) can
 // call. Each tool lives in its own file, named after the tool.
@@ -90,8 +51,10 @@ type Result struct {
 // unknown SKU, not enough stock. Its message is shown to the model as is.
 type ToolError struct {
 	Msg string
-
-	noOptions bool // options given for a product without variants (IsNoOptions)
+	// NoOptions marks options given for a product without variants
+	// (add_to_cart), so a caller that read them from loose words can add
+	// the product as it is.
+	NoOptions bool
 }
 
 func (e *ToolError) Error() string { return e.Msg }

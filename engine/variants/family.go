@@ -1,45 +1,36 @@
-package tools
+package variants
 
 import (
-	"context"
 	"sort"
 	"strconv"
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/toolkit"
 )
 
 // A product with variants is chosen one option at a time (picker.go). A
-// family is a parent with its variants and, per option name, the values
+// Family is a parent with its variants and, per option name, the values
 // in order of first appearance over the variants by id: a value's index
 // in that order is what an ActOption button carries, so it stays stable
 // while stock changes.
 
-// family is a parent product, its variants and their option values.
-type family struct {
-	parent   *catalog.Product
-	variants []catalog.Product
-	names    []string   // option names in the parent's order
-	values   [][]string // per name, the values in catalog order
+// Family is a parent product, its variants and their option values.
+type Family struct {
+	Parent   *catalog.Product
+	Variants []catalog.Product
+	Names    []string   // option names in the parent's order
+	Values   [][]string // per name, the values in catalog order
 }
 
-// loadFamily reads the variants of parent p.
-func loadFamily(ctx context.Context, d *Deps, p *catalog.Product) (*family, error) {
-	vs, err := d.products().Variants(ctx, p.ID)
-	if err != nil {
-		return nil, err
-	}
-	return newFamily(p, vs), nil
-}
-
-// newFamily builds a family from a parent and its variants (by id).
-func newFamily(p *catalog.Product, vs []catalog.Product) *family {
-	f := &family{parent: p, variants: vs}
+// New builds a family from a parent and its variants (by id).
+func New(p *catalog.Product, vs []catalog.Product) *Family {
+	f := &Family{Parent: p, Variants: vs}
 	seen := map[string]bool{}
 	for _, n := range p.OptionNames {
 		if !seen[n] {
 			seen[n] = true
-			f.names = append(f.names, n)
+			f.Names = append(f.Names, n)
 		}
 	}
 	var extra []string // names the variants have that the parent does not list
@@ -52,23 +43,23 @@ func newFamily(p *catalog.Product, vs []catalog.Product) *family {
 		}
 	}
 	sort.Strings(extra)
-	f.names = append(f.names, extra...)
-	f.values = make([][]string, len(f.names))
-	for i, n := range f.names {
+	f.Names = append(f.Names, extra...)
+	f.Values = make([][]string, len(f.Names))
+	for i, n := range f.Names {
 		have := map[string]bool{}
 		for _, v := range vs {
 			if val, ok := v.Options[n]; ok && !have[val] {
 				have[val] = true
-				f.values[i] = append(f.values[i], val)
+				f.Values[i] = append(f.Values[i], val)
 			}
 		}
 	}
 	return f
 }
 
-// noChoice is a choice with no option chosen.
-func (f *family) noChoice() []int {
-	c := make([]int, len(f.names))
+// NoChoice is a choice with no option chosen.
+func (f *Family) NoChoice() []int {
+	c := make([]int, len(f.Names))
 	for i := range c {
 		c[i] = -1
 	}
@@ -77,9 +68,9 @@ func (f *family) noChoice() []int {
 
 // nameIndex finds an option by name, ignoring case and aliases
 // (catalog.OptionName: "color" finds the catalog's "Colour").
-func (f *family) nameIndex(name string) int {
+func (f *Family) nameIndex(name string) int {
 	name = catalog.OptionName(name)
-	for i, n := range f.names {
+	for i, n := range f.Names {
 		if catalog.OptionName(n) == name {
 			return i
 		}
@@ -88,9 +79,9 @@ func (f *family) nameIndex(name string) int {
 }
 
 // valueIndex finds a value of option i, ignoring case.
-func (f *family) valueIndex(i int, value string) int {
+func (f *Family) valueIndex(i int, value string) int {
 	value = strings.TrimSpace(value)
-	for j, v := range f.values[i] {
+	for j, v := range f.Values[i] {
 		if strings.EqualFold(v, value) {
 			return j
 		}
@@ -98,11 +89,11 @@ func (f *family) valueIndex(i int, value string) int {
 	return -1
 }
 
-// resolve applies the shopper's options to choice: names and values
+// Resolve applies the shopper's options to choice: names and values
 // match the catalog's ignoring case; a name the product does not have
 // is tried as any option holding that value. Anything else is a
 // ToolError naming what the product offers.
-func (f *family) resolve(choice []int, opts map[string]string) error {
+func (f *Family) Resolve(choice []int, opts map[string]string) error {
 	names := make([]string, 0, len(opts))
 	for n := range opts {
 		names = append(names, n)
@@ -115,11 +106,11 @@ func (f *family) resolve(choice []int, opts map[string]string) error {
 			i = f.optionHolding(val)
 		}
 		if i < 0 {
-			return Errorf("%s has no option %q; its options are %s", f.parent.Title, n, strings.Join(f.names, ", "))
+			return toolkit.Errorf("%s has no option %q; its options are %s", f.Parent.Title, n, strings.Join(f.Names, ", "))
 		}
 		j := f.valueIndex(i, val)
 		if j < 0 {
-			return Errorf("%s has no %s %q; choose one of %s", f.parent.Title, f.names[i], val, strings.Join(f.values[i], ", "))
+			return toolkit.Errorf("%s has no %s %q; choose one of %s", f.Parent.Title, f.Names[i], val, strings.Join(f.Values[i], ", "))
 		}
 		choice[i] = j
 	}
@@ -127,9 +118,9 @@ func (f *family) resolve(choice []int, opts map[string]string) error {
 }
 
 // optionHolding is the one option with value among its values, or -1.
-func (f *family) optionHolding(value string) int {
+func (f *Family) optionHolding(value string) int {
 	found := -1
-	for i := range f.names {
+	for i := range f.Names {
 		if f.valueIndex(i, value) >= 0 {
 			if found >= 0 {
 				return -1
@@ -140,9 +131,9 @@ func (f *family) optionHolding(value string) int {
 	return found
 }
 
-// choose sets choice to a variant's own option values.
-func (f *family) choose(choice []int, v *catalog.Product) {
-	for i, n := range f.names {
+// Choose sets choice to a variant's own option values.
+func (f *Family) Choose(choice []int, v *catalog.Product) {
+	for i, n := range f.Names {
 		if val, ok := v.Options[n]; ok {
 			choice[i] = f.valueIndex(i, val)
 		}
@@ -150,20 +141,20 @@ func (f *family) choose(choice []int, v *catalog.Product) {
 }
 
 // matches reports whether variant v has the chosen values.
-func (f *family) matches(v *catalog.Product, choice []int) bool {
+func (f *Family) matches(v *catalog.Product, choice []int) bool {
 	for i, j := range choice {
-		if j >= 0 && v.Options[f.names[i]] != f.values[i][j] {
+		if j >= 0 && v.Options[f.Names[i]] != f.Values[i][j] {
 			return false
 		}
 	}
 	return true
 }
 
-// inStock are the active variants in stock that match choice.
-func (f *family) inStock(choice []int) []*catalog.Product {
+// InStock are the active variants in stock that match choice.
+func (f *Family) InStock(choice []int) []*catalog.Product {
 	var out []*catalog.Product
-	for i := range f.variants {
-		v := &f.variants[i]
+	for i := range f.Variants {
+		v := &f.Variants[i]
 		if v.InStock() && f.matches(v, choice) {
 			out = append(out, v)
 		}
@@ -171,27 +162,27 @@ func (f *family) inStock(choice []int) []*catalog.Product {
 	return out
 }
 
-// exact is the variant with every option chosen, or nil.
-func (f *family) exact(choice []int) *catalog.Product {
+// Exact is the variant with every option chosen, or nil.
+func (f *Family) Exact(choice []int) *catalog.Product {
 	for _, j := range choice {
 		if j < 0 {
 			return nil
 		}
 	}
-	for i := range f.variants {
-		if f.matches(&f.variants[i], choice) {
-			return &f.variants[i]
+	for i := range f.Variants {
+		if f.matches(&f.Variants[i], choice) {
+			return &f.Variants[i]
 		}
 	}
 	return nil
 }
 
-// chosen is choice as option name → value.
-func (f *family) chosen(choice []int) map[string]string {
+// Chosen is choice as option name → value.
+func (f *Family) Chosen(choice []int) map[string]string {
 	out := map[string]string{}
 	for i, j := range choice {
 		if j >= 0 {
-			out[f.names[i]] = f.values[i][j]
+			out[f.Names[i]] = f.Values[i][j]
 		}
 	}
 	return out
@@ -200,10 +191,10 @@ func (f *family) chosen(choice []int) map[string]string {
 // maxChoiceArg bounds an ActOption button's argument.
 const maxChoiceArg = 3 * (catalog.MaxOptions + 1)
 
-// encodeChoice writes choice as an ActOption argument: value indexes in
+// EncodeChoice writes choice as an ActOption argument: value indexes in
 // option order, "" for an option not chosen, trailing ones left out
 // ("2.0", ".1").
-func encodeChoice(choice []int) string {
+func EncodeChoice(choice []int) string {
 	last := -1
 	for i, j := range choice {
 		if j >= 0 {
@@ -219,15 +210,15 @@ func encodeChoice(choice []int) string {
 	return strings.Join(parts, ".")
 }
 
-// decodeChoice reads an ActOption argument, which comes from a client:
+// DecodeChoice reads an ActOption argument, which comes from a client:
 // every index must name a value of the family.
-func (f *family) decodeChoice(arg string) ([]int, bool) {
-	choice := f.noChoice()
+func (f *Family) DecodeChoice(arg string) ([]int, bool) {
+	choice := f.NoChoice()
 	if arg == "" {
 		return choice, true
 	}
 	parts := strings.Split(arg, ".")
-	if len(arg) > maxChoiceArg || len(parts) > len(f.names) {
+	if len(arg) > maxChoiceArg || len(parts) > len(f.Names) {
 		return nil, false
 	}
 	for i, p := range parts {
@@ -235,7 +226,7 @@ func (f *family) decodeChoice(arg string) ([]int, bool) {
 			continue
 		}
 		j, err := strconv.Atoi(p)
-		if err != nil || j < 0 || j >= len(f.values[i]) || strconv.Itoa(j) != p {
+		if err != nil || j < 0 || j >= len(f.Values[i]) || strconv.Itoa(j) != p {
 			return nil, false
 		}
 		choice[i] = j
@@ -247,17 +238,17 @@ func (f *family) decodeChoice(arg string) ([]int, bool) {
 // options for parent p with variants vs (by id); false when the argument
 // does not name values of p (a forged or stale button).
 func ChoiceOptions(p *catalog.Product, vs []catalog.Product, arg string) (map[string]string, bool) {
-	f := newFamily(p, vs)
-	choice, ok := f.decodeChoice(arg)
+	f := New(p, vs)
+	choice, ok := f.DecodeChoice(arg)
 	if !ok {
 		return nil, false
 	}
-	return f.chosen(choice), true
+	return f.Chosen(choice), true
 }
 
-// cleanOptions trims an options argument, dropping empty names and
+// CleanOptions trims an options argument, dropping empty names and
 // values; nil when nothing is left.
-func cleanOptions(opts map[string]string) map[string]string {
+func CleanOptions(opts map[string]string) map[string]string {
 	var out map[string]string
 	for n, v := range opts {
 		n, v = strings.TrimSpace(n), strings.TrimSpace(v)

@@ -1,0 +1,103 @@
+package tools
+
+import (
+	"context"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/search"
+	"shopbot/engine/session"
+	"shopbot/engine/toolkit"
+	"shopbot/engine/view"
+)
+
+// Searcher is the search the tools need (package search implements it).
+type Searcher interface {
+	Search(ctx context.Context, q search.Query) (search.Results, error)
+	Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error)
+}
+
+// Deps are what tools work with.
+type Deps struct {
+	// DB is what Products, Carts, Orders and Writes use when they are
+	// nil: the catalog's repository functions on it (toolkit.Store,
+	// toolkit.DBWrites). Writes opens the transaction each effect is
+	// written in, with its journal row (toolkit.Effects).
+	DB       *bun.DB
+	Products Products
+	Carts    Carts
+	Orders   Orders
+	Writes   WriteStore
+	// Deliveries reads the delivery methods (nil: Store on DB).
+	Deliveries Deliveries
+	Search     Searcher
+	// Passages searches the shop's pages (search_shop_info); nil: none.
+	Passages PassageSearcher
+	Currency string           // the shop currency, e.g. "USD"
+	Now      func() time.Time // clock; time.Now in production
+	// Notify tells someone outside the turn (an order placed, a handoff).
+	// It must not block; nil drops notices.
+	Notify func(n view.Notice)
+}
+
+// notify sends n through d.Notify when there is one.
+func (d *Deps) notify(n view.Notice) {
+	if d.Notify != nil {
+		d.Notify(n)
+	}
+}
+
+func (d *Deps) products() Products {
+	if d.Products != nil {
+		return d.Products
+	}
+	return Store{DB: d.DB}
+}
+
+func (d *Deps) carts() Carts {
+	if d.Carts != nil {
+		return d.Carts
+	}
+	return Store{DB: d.DB}
+}
+
+func (d *Deps) orders() Orders {
+	if d.Orders != nil {
+		return d.Orders
+	}
+	return Store{DB: d.DB}
+}
+
+func (d *Deps) effects() toolkit.Effects {
+	w := d.Writes
+	if w == nil {
+		w = toolkit.DBWrites{DB: d.DB}
+	}
+	return toolkit.Effects{Writes: w, Notify: d.Notify, Now: d.Now}
+}
+
+// apply makes the effect of key once per turn, in its own transaction
+// with its journal row (toolkit.Effects.Apply).
+func (d *Deps) apply(ctx context.Context, s *session.Session, key string, write toolkit.EffectWrite) (applied bool, err error) {
+	return d.effects().Apply(ctx, s, key, write)
+}
+
+// Deliver claims an effect's notice and sends it (toolkit.Effects.Deliver).
+func (d *Deps) Deliver(ctx context.Context, turnKey, effectKey string) {
+	d.effects().Deliver(ctx, turnKey, effectKey)
+}
+
+func (d *Deps) now() time.Time {
+	if d.Now == nil {
+		return time.Now()
+	}
+	return d.Now()
+}
+
+// deliverPending delivers the effect's notice if no run of the turn has
+// claimed it yet.
+func (d *Deps) deliverPending(ctx context.Context, s *session.Session, key string) {
+	d.effects().DeliverPending(ctx, s, key)
+}
