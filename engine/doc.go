@@ -45,7 +45,7 @@
 // A turn's side effects are idempotent end to end. Each one — a cart
 // change, the order, the saved contact, a handoff — commits in its own
 // short transaction together with a row of the effects journal, made by
-// the tool (engine/tools, effects.go); the engine gives each turn its
+// the tool (engine/toolkit, effects.go); the engine gives each turn its
 // session.Journal (the turn key is the conversation id plus the turn's
 // DedupKey: web Idempotency-Key, Telegram update id, Slack event id,
 // console line). A turn run again after a crash (a web retry, an inbox
@@ -73,10 +73,11 @@
 // views in one round and adds in the next): every adapter renders each
 // EventCart, so the engine sends one.
 //
-// The tools live in engine/tools, one file each, behind a Toolbox that
+// The tools live in engine/tools, one file each (the purchase and review
+// tools in its sub-packages), behind a Toolbox (engine/toolkit) that
 // validates their arguments against strict JSON schemas; identity and
 // cart scope come from the session.Session the engine builds, never from
-// arguments, and tools.ModelMessage is the one place an outcome becomes
+// arguments, and toolkit.ModelMessage is the one place an outcome becomes
 // what the model reads. The model is an llm.Model (engine/llm owns the
 // interface and its request and response types); engine/openai implements
 // it over any OpenAI-compatible server, and bot wires it in.
@@ -101,13 +102,17 @@
 //
 // The engine is split along its seams, and imports run one way:
 //
-//	engine ──▶ engine/planner ──▶ engine/tools ──▶ engine/view ──▶ catalog
-//	   │                              │
+//	engine ──▶ engine/planner ──▶ engine/tools ──▶ engine/toolkit ──▶ engine/view ──▶ catalog
+//	   │                              │   └──▶ engine/variants ─┘
 //	   └──────────────────────────────┴──▶ engine/llm ◀── engine/openai
 //
 // engine keeps the turn (this package); engine/planner the offline
-// planner; engine/tools the tools, their Session and Result, and the
-// effects journal; engine/view what is shown (cards, cart, orders,
+// planner; engine/tools the tools and their registry (tools/purchases,
+// tools/reviews: tools with Deps of their own); engine/toolkit what a tool
+// is (Tool, Result, Toolbox), the stores tools read and write through and
+// the effects journal; engine/variants a product's variants and the
+// picker that chooses one; engine/session the turn's memory;
+// engine/locale the text catalogue; engine/view what is shown (cards, cart, orders,
 // buttons and their actions, notices), which adapters render; engine/llm
 // the Model interface and its wire-neutral types; engine/openai the
 // OpenAI-compatible client, which bot wires in. engine/llmtest is the

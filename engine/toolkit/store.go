@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 )
 
 // What tools read, as narrow interfaces, so a tool can run against a fake
@@ -130,4 +131,10 @@ type ReviewReader interface {
 // ReviewsByID implements ReviewReader.
 func (s Store) ReviewsByID(ctx context.Context, ids []int64) ([]catalog.ReviewDetail, error) {
 	return catalog.ReviewsByID(ctx, s.DB, ids)
+}
+
+// PassageSearcher is the passage search search_shop_info needs (package
+// search's backends implement it).
+type PassageSearcher interface {
+	SearchPassages(ctx context.Context, q search.PassageQuery) ([]search.Passage, error)
 }

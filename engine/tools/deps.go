@@ -42,13 +42,6 @@ type Deps struct {
 	Notify func(n view.Notice)
 }
 
-// notify sends n through d.Notify when there is one.
-func (d *Deps) notify(n view.Notice) {
-	if d.Notify != nil {
-		d.Notify(n)
-	}
-}
-
 func (d *Deps) products() Products {
 	if d.Products != nil {
 		return d.Products

@@ -73,3 +73,11 @@ func (e *testEnv) call(t testing.TB, name, args string) Result {
 	}
 	return res
 }
+
+// placeTestOrder puts lines in the session's cart, orders them under key
+// and dates the order daysAgo days before fixedNow.
+func placeTestOrder(t *testing.T, e *testEnv, s *session.Session, key string, daysAgo int, lines map[string]int) *catalog.Order {
+	t.Helper()
+	req := catalog.OrderRequest{IdempotencyKey: key, Scope: s.Scope, CustomerID: s.Customer.ID, Channel: s.Channel, ChatID: s.ChatID}
+	return catalogtest.PlaceOrderAt(t, e.db, req, fixedNow.AddDate(0, 0, -daysAgo), lines)
+}

@@ -3,6 +3,7 @@ package tools
 import (
 	"encoding/json"
 
+	"shopbot/engine/session"
 	"shopbot/engine/toolkit"
 )
 
@@ -10,20 +11,37 @@ import (
 // files and the tools' callers use: what a tool is, returns and fails
 // with, and the stores it reads and writes through.
 type (
-	Tool         = toolkit.Tool
-	Result       = toolkit.Result
-	ToolError    = toolkit.ToolError
-	Toolbox      = toolkit.Toolbox
-	Products     = toolkit.Products
-	Carts        = toolkit.Carts
-	Orders       = toolkit.Orders
-	Deliveries   = toolkit.Deliveries
-	ReviewReader = toolkit.ReviewReader
-	Store        = toolkit.Store
-	Writes       = toolkit.Writes
-	WriteStore   = toolkit.WriteStore
-	EffectTx     = toolkit.EffectTx
+	Tool            = toolkit.Tool
+	Result          = toolkit.Result
+	ToolError       = toolkit.ToolError
+	Toolbox         = toolkit.Toolbox
+	Products        = toolkit.Products
+	Carts           = toolkit.Carts
+	Orders          = toolkit.Orders
+	Deliveries      = toolkit.Deliveries
+	ReviewReader    = toolkit.ReviewReader
+	Store           = toolkit.Store
+	Writes          = toolkit.Writes
+	WriteStore      = toolkit.WriteStore
+	EffectTx        = toolkit.EffectTx
+	PassageSearcher = toolkit.PassageSearcher
+	LabelKey        = toolkit.LabelKey
 )
+
+// The button labels (toolkit/labels.go).
+const (
+	BtnConfirm      = toolkit.BtnConfirm
+	BtnEditCart     = toolkit.BtnEditCart
+	BtnAdd          = toolkit.BtnAdd
+	BtnAddToCart    = toolkit.BtnAddToCart
+	BtnMoreLikeThis = toolkit.BtnMoreLikeThis
+	BtnCheckout     = toolkit.BtnCheckout
+	BtnViewCart     = toolkit.BtnViewCart
+	BtnNotifyMe     = toolkit.BtnNotifyMe
+)
+
+// Label is a button label in the session's language (toolkit.Label).
+func Label(s *session.Session, key LabelKey) string { return toolkit.Label(s, key) }
 
 // Errorf builds a ToolError.
 func Errorf(format string, args ...any) error { return toolkit.Errorf(format, args...) }

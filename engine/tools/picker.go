@@ -15,8 +15,8 @@ import (
 // add_to_cart on a product with variants: options that pick one variant
 // in stock add it; otherwise the result is a view.Picker for the next
 // option not chosen yet, offering only values with an active variant in
-// stock given the choices so far (variants.go has the family and the
-// button encoding).
+// stock given the choices so far (engine/variants has the family, its
+// picker and the button encoding).
 
 // addOptions adds the variant of a.SKU that a.Options pick, or asks for
 // the next option. a.SKU may be a parent, or a variant whose options the

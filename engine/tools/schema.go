@@ -1,43 +1,33 @@
 package tools
 
 import (
-	"shopbot/catalog"
+	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
 )
 
-// Helpers that keep the tool schemas short and uniformly strict.
+// The schema builders (toolkit/schema.go) under the short names the tool
+// files use.
 
-// object is a strict object schema: no properties beyond these.
 func object(props map[string]any, required ...string) map[string]any {
-	s := map[string]any{"type": "object", "properties": props, "additionalProperties": false}
-	if len(required) > 0 {
-		s["required"] = required
-	}
-	return s
+	return toolkit.Object(props, required...)
 }
 
-func str(desc string, maxLen int) map[string]any {
-	return map[string]any{"type": "string", "description": desc, "maxLength": maxLen}
-}
+func str(desc string, maxLen int) map[string]any { return toolkit.Str(desc, maxLen) }
 
 // MaxSKUBytes is the longest SKU the tools accept.
-const MaxSKUBytes = 64
+const MaxSKUBytes = toolkit.MaxSKUBytes
 
-func sku() map[string]any {
-	return map[string]any{"type": "string", "minLength": 1, "maxLength": MaxSKUBytes}
-}
+func sku() map[string]any { return toolkit.SKU() }
 
-func num(desc string, minimum float64) map[string]any {
-	return map[string]any{"type": "number", "description": desc, "minimum": minimum}
-}
+func num(desc string, minimum float64) map[string]any { return toolkit.Num(desc, minimum) }
 
 func integer(desc string, minimum, maximum int) map[string]any {
-	return map[string]any{"type": "integer", "description": desc, "minimum": minimum, "maximum": maximum}
+	return toolkit.Integer(desc, minimum, maximum)
 }
 
-func enum(desc string, values ...string) map[string]any {
-	return map[string]any{"type": "string", "description": desc, "enum": values}
-}
+func enum(desc string, values ...string) map[string]any { return toolkit.Enum(desc, values...) }
+
+func options(desc string) map[string]any { return toolkit.Options(desc) }
 
 // brief is a product as the model sees it in lists: just enough to talk
 // about it and to call other tools with its SKU.
@@ -62,18 +52,4 @@ func briefs(cards []view.Card) []brief {
 		}
 	}
 	return out
-}
-
-// options is a product's option choice: name → value.
-// The example goes on one tool only (add_to_cart): the model reads every
-// tool's schema on every call.
-func options(desc string) map[string]any {
-	s := map[string]any{
-		"type": "object", "maxProperties": catalog.MaxOptions,
-		"additionalProperties": map[string]any{"type": "string", "minLength": 1, "maxLength": 40},
-	}
-	if desc != "" {
-		s["description"] = desc
-	}
-	return s
 }

@@ -11,12 +11,6 @@ import (
 	"shopbot/engine/session"
 )
 
-// PassageSearcher is the passage search search_shop_info needs (package
-// search's backends implement it).
-type PassageSearcher interface {
-	SearchPassages(ctx context.Context, q search.PassageQuery) ([]search.Passage, error)
-}
-
 const (
 	// shopInfoPassages is how many passages the model reads: enough for a
 	// question that spans two sections, few enough to stay on topic.

@@ -1,5 +1,12 @@
 package tools
 
+import (
+	"context"
+
+	"shopbot/engine/tools/purchases"
+	"shopbot/engine/tools/reviews"
+)
+
 // Tools returns every shopping tool, in the order the model sees them.
 func Tools(d *Deps) []Tool {
 	return []Tool{
@@ -11,8 +18,8 @@ func Tools(d *Deps) []Tool {
 		getSimilarProductsTool(d),
 		getCategoriesTool(d),
 		getTopSellingProductsTool(d),
-		getReviewsSummaryTool(d),
-		searchReviewsTool(d),
+		reviews.SummaryTool(d.reviews()),
+		reviews.SearchTool(d.reviews()),
 		searchShopInfoTool(d),
 		addToCartTool(d),
 		updateCartItemTool(d),
@@ -22,8 +29,32 @@ func Tools(d *Deps) []Tool {
 		checkoutTool(d),
 		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),
-		getPurchaseStatisticsTool(d),
-		generateShoppingListTool(d),
+		purchases.StatisticsTool(d.purchases()),
+		purchases.ShoppingListTool(d.purchases()),
 		requestHumanTool(d),
 	}
+}
+
+// purchases is what the purchase tools read: d's stores, asked for at
+// each call.
+func (d *Deps) purchases() purchases.Deps {
+	return purchases.Deps{Orders: d.orders, Products: d.products, Now: d.Now}
+}
+
+// reviews is what the review tools read: d's stores, asked for at each
+// call.
+func (d *Deps) reviews() reviews.Deps {
+	return reviews.Deps{Products: d.products, Passages: func() PassageSearcher { return d.Passages }}
+}
+
+// ReviewSearch is search_reviews' result (reviews.Quotes).
+type ReviewSearch = reviews.Quotes
+
+// ReviewPassage is one review search_reviews quotes (reviews.Quote).
+type ReviewPassage = reviews.Quote
+
+// SearchReviews finds the reviews that speak to query (reviews.Search);
+// the offline planner calls it too.
+func SearchReviews(ctx context.Context, d *Deps, query, sku string) (ReviewSearch, error) {
+	return reviews.Search(ctx, d.reviews(), query, sku)
 }

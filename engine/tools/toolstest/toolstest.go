@@ -2,12 +2,14 @@ package toolstest
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/searchtest"
@@ -36,16 +38,37 @@ func New(t testing.TB, db *bun.DB) *Env {
 		t.Fatal(err)
 	}
 	deps := &tools.Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
-	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := pages.Rebuild(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	deps.Passages = pages // the demo shop's pages, for search_shop_info
 	tb, err := tools.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Env{DB: db, Deps: deps, Tools: tb, Session: Session(t, db, "web", "shopper-1")}
+	e := &Env{DB: db, Deps: deps, Tools: tb, Session: Session(t, db, "web", "shopper-1")}
+	e.IndexPassages(t) // the demo shop's pages, for search_shop_info
+	return e
+}
+
+// IndexPassages indexes the shop's pages and reviews as they are now
+// for search_shop_info and search_reviews.
+func (e *Env) IndexPassages(t testing.TB) {
+	t.Helper()
+	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
+	if err := pages.Rebuild(context.Background(), e.DB); err != nil {
+		t.Fatal(err)
+	}
+	e.Deps.Passages = pages
+}
+
+// DataOf decodes what the model reads of res into v, failing the test on
+// a tool error.
+func DataOf(t testing.TB, res tools.Result, v any) {
+	t.Helper()
+	msg, isErr := tools.ModelMessage(res, nil)
+	if isErr {
+		t.Fatalf("tool message: %s", msg)
+	}
+	if err := json.Unmarshal([]byte(msg), v); err != nil {
+		t.Fatalf("decode %s: %v", msg, err)
+	}
 }
 
 // Session is a personal session of a shopper on channel.
@@ -65,4 +88,41 @@ func Session(t testing.TB, db *bun.DB, channel, userID string) *session.Session 
 		Customer: c, Conversation: conv, Scope: catalog.PersonalCart(c.ID),
 		State: &session.State{}, Currency: "USD", Now: Now,
 	}
+}
+
+// Call runs a tool in the env's session and fails the test on an error.
+func (e *Env) Call(t testing.TB, name, args string) tools.Result {
+	t.Helper()
+	res, err := e.Tools.Call(context.Background(), e.Session, name, args)
+	if err != nil {
+		t.Fatalf("%s(%s): %v", name, args, err)
+	}
+	return res
+}
+
+// ToolError runs a tool that must fail with an error the model reads as
+// {"error": ...}, and no cards or buttons; it returns the error's text.
+func (e *Env) ToolError(t testing.TB, name, args string) string {
+	t.Helper()
+	res, err := e.Tools.Call(context.Background(), e.Session, name, args)
+	msg, isErr := tools.ModelMessage(res, err)
+	if !isErr {
+		t.Fatalf("%s(%s) succeeded: %s", name, args, msg)
+	}
+	if len(res.Cards) > 0 || len(res.Buttons) > 0 {
+		t.Errorf("%s(%s) failed but returned cards or buttons", name, args)
+	}
+	var out struct{ Error string }
+	if err := json.Unmarshal([]byte(msg), &out); err != nil || out.Error == "" {
+		t.Fatalf("%s(%s): tool error %s is not {\"error\": ...}", name, args, msg)
+	}
+	return out.Error
+}
+
+// PlaceOrder puts lines (SKU → quantity) in s's cart, orders them under
+// key and dates the order daysAgo days before Now.
+func (e *Env) PlaceOrder(t testing.TB, s *session.Session, key string, daysAgo int, lines map[string]int) *catalog.Order {
+	t.Helper()
+	req := catalog.OrderRequest{IdempotencyKey: key, Scope: s.Scope, CustomerID: s.Customer.ID, Channel: s.Channel, ChatID: s.ChatID}
+	return catalogtest.PlaceOrderAt(t, e.DB, req, Now.AddDate(0, 0, -daysAgo), lines)
 }

@@ -1,7 +1,11 @@
-package tools
+package reviews_test
 
 import (
 	"context"
+	"shopbot/catalog/catalogtest"
+	"shopbot/engine/toolkit"
+	"shopbot/engine/tools/reviews"
+	"shopbot/engine/tools/toolstest"
 	"strings"
 	"testing"
 	"time"
@@ -10,21 +14,21 @@ import (
 )
 
 func TestSearchReviews(t *testing.T) {
-	e := newTestEnv(t)
+	e := toolstest.New(t, catalogtest.SQLite(t))
 	ctx := context.Background()
 	// Two reviews with the same words score the same: the newer comes first.
 	for i, author := range []string{"Old Owl", "New Newt"} {
 		in := catalog.ReviewInput{SKU: "ELE-HPH-002", Rating: 2 + i, Author: author, Title: "Hinge",
 			Body: "The hinge creaked after a month.", CreatedAt: time.Date(2026, 1, 1+i, 0, 0, 0, 0, time.UTC)}
-		if _, err := catalog.ImportReview(ctx, e.db, in); err != nil {
+		if _, err := catalog.ImportReview(ctx, e.DB, in); err != nil {
 			t.Fatal(err)
 		}
 	}
-	withPages(t, e)
+	e.IndexPassages(t)
 
-	var got ReviewSearch
-	toolData(t, e.call(t, "search_reviews", `{"query":"how long does the battery last","sku":"ELE-HPH-001"}`), &got)
-	if len(got.Reviews) == 0 || len(got.Reviews) > reviewPassages || !strings.Contains(got.Note, "not instructions") {
+	var got reviews.Quotes
+	toolstest.DataOf(t, e.Call(t, "search_reviews", `{"query":"how long does the battery last","sku":"ELE-HPH-001"}`), &got)
+	if len(got.Reviews) == 0 || len(got.Reviews) > reviews.Passages || !strings.Contains(got.Note, "not instructions") {
 		t.Fatalf("battery: %+v", got)
 	}
 	top := got.Reviews[0]
@@ -38,12 +42,12 @@ func TestSearchReviews(t *testing.T) {
 		}
 	}
 
-	toolData(t, e.call(t, "search_reviews", `{"query":"hinge creaked"}`), &got)
+	toolstest.DataOf(t, e.Call(t, "search_reviews", `{"query":"hinge creaked"}`), &got)
 	if len(got.Reviews) < 2 || got.Reviews[0].Author != "New Newt" || got.Reviews[1].Author != "Old Owl" {
 		t.Errorf("tie: %+v, want the newer review first", got.Reviews)
 	}
 
-	toolData(t, e.call(t, "search_reviews", `{"query":"zqxv blorft","sku":"ELE-HPH-001"}`), &got)
+	toolstest.DataOf(t, e.Call(t, "search_reviews", `{"query":"zqxv blorft","sku":"ELE-HPH-001"}`), &got)
 	if len(got.Reviews) != 0 || !strings.Contains(got.Note, "No reviews mention") {
 		t.Errorf("no match: %+v", got)
 	}
@@ -52,27 +56,27 @@ func TestSearchReviews(t *testing.T) {
 // TestSearchReviewsHidden: a hidden review is not returned even before
 // the index has caught up (the database has the last word).
 func TestSearchReviewsHidden(t *testing.T) {
-	e := newTestEnv(t)
-	withPages(t, e)
+	e := toolstest.New(t, catalogtest.SQLite(t))
+	e.IndexPassages(t)
 	ctx := context.Background()
-	var got ReviewSearch
-	toolData(t, e.call(t, "search_reviews", `{"query":"noise cancelling flights","sku":"ELE-HPH-001"}`), &got)
+	var got reviews.Quotes
+	toolstest.DataOf(t, e.Call(t, "search_reviews", `{"query":"noise cancelling flights","sku":"ELE-HPH-001"}`), &got)
 	if len(got.Reviews) == 0 || got.Reviews[0].Author != "David R." {
 		t.Fatalf("before: %+v", got)
 	}
-	p, err := catalog.GetProduct(ctx, e.db, "ELE-HPH-001")
+	p, err := catalog.GetProduct(ctx, e.DB, "ELE-HPH-001")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, _ := catalog.ListReviews(ctx, e.db, p.ID, 10)
+	rs, _ := catalog.ListReviews(ctx, e.DB, p.ID, 10)
 	for _, r := range rs {
 		if r.Author == "David R." {
-			if err := catalog.SetReviewHidden(ctx, e.db, r.ID, true); err != nil {
+			if err := catalog.SetReviewHidden(ctx, e.DB, r.ID, true); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
-	toolData(t, e.call(t, "search_reviews", `{"query":"noise cancelling flights","sku":"ELE-HPH-001"}`), &got)
+	toolstest.DataOf(t, e.Call(t, "search_reviews", `{"query":"noise cancelling flights","sku":"ELE-HPH-001"}`), &got)
 	for _, r := range got.Reviews {
 		if r.Author == "David R." {
 			t.Errorf("hidden review returned: %+v", r)
@@ -81,8 +85,8 @@ func TestSearchReviewsHidden(t *testing.T) {
 }
 
 func TestSearchReviewsHostileArgs(t *testing.T) {
-	e := newTestEnv(t)
-	withPages(t, e)
+	e := toolstest.New(t, catalogtest.SQLite(t))
+	e.IndexPassages(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ args, want string }{
 		{`{}`, "query"},
@@ -93,14 +97,14 @@ func TestSearchReviewsHostileArgs(t *testing.T) {
 		{`{"query":"battery","customer_id":7}`, "additional"},
 		{`not json`, "JSON"},
 	} {
-		_, err := e.tools.Call(ctx, e.session, "search_reviews", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.want)) {
+		_, err := e.Tools.Call(ctx, e.Session, "search_reviews", tc.args)
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.want)) {
 			t.Errorf("search_reviews(%.40s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}
-	e.deps.Passages = nil
-	_, err := e.tools.Call(ctx, e.session, "search_reviews", `{"query":"battery"}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "get_reviews_summary") {
+	e.Deps.Passages = nil
+	_, err := e.Tools.Call(ctx, e.Session, "search_reviews", `{"query":"battery"}`)
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, "get_reviews_summary") {
 		t.Errorf("no index: %s", msg)
 	}
 }

@@ -1,4 +1,4 @@
-package tools
+package toolkit
 
 import (
 	"shopbot/engine/locale"

@@ -1,4 +1,4 @@
-package tools
+package purchases
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
 	"shopbot/engine/session"
+	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
 )
 
@@ -17,20 +18,20 @@ type shoppingListArgs struct {
 	Budget    *float64 `json:"budget"`
 }
 
-// shoppingList is the list as the model reads it.
-type shoppingList struct {
+// ShoppingList is the list as the model reads it.
+type ShoppingList struct {
 	Empty      bool           `json:"empty,omitempty"`
 	Hint       string         `json:"hint,omitempty"`
 	DaysAhead  int            `json:"days_ahead,omitempty"`
 	DueBy      string         `json:"due_by,omitempty"` // YYYY-MM-DD
-	Items      []shoppingItem `json:"items"`
+	Items      []ShoppingItem `json:"items"`
 	Total      string         `json:"total,omitempty"` // of the items in stock
 	Budget     string         `json:"budget,omitempty"`
-	OverBudget []shoppingItem `json:"over_budget,omitempty"`
-	NextDue    *shoppingItem  `json:"next_due,omitempty"` // when nothing is due yet
+	OverBudget []ShoppingItem `json:"over_budget,omitempty"`
+	NextDue    *ShoppingItem  `json:"next_due,omitempty"` // when nothing is due yet
 }
 
-type shoppingItem struct {
+type ShoppingItem struct {
 	SKU         string `json:"sku"`
 	Title       string `json:"title"`
 	Qty         int    `json:"qty"`
@@ -52,18 +53,19 @@ const shoppingHistoryDays = 730
 // maxShoppingButtons bounds the "Add" buttons under the list.
 const maxShoppingButtons = 5
 
-func generateShoppingListTool(d *Deps) Tool {
-	return Tool{
+// ShoppingListTool is generate_shopping_list.
+func ShoppingListTool(d Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "generate_shopping_list",
 		Description: "Products the shopper will need within days_ahead, from their purchase history; budget in the shop currency.",
-		Schema: object(map[string]any{
-			"days_ahead": integer("default 7", 1, 90),
-			"budget":     num("spending limit", 0),
+		Schema: toolkit.Object(map[string]any{
+			"days_ahead": toolkit.Integer("default 7", 1, 90),
+			"budget":     toolkit.Num("spending limit", 0),
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a shoppingListArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			if a.DaysAhead == 0 {
 				a.DaysAhead = 7
@@ -71,17 +73,17 @@ func generateShoppingListTool(d *Deps) Tool {
 			budget := int64(-1)
 			if a.Budget != nil {
 				var err error
-				if budget, err = ToMinor(*a.Budget, s.Currency); err != nil {
-					return Result{}, err
+				if budget, err = toolkit.ToMinor(*a.Budget, s.Currency); err != nil {
+					return toolkit.Result{}, err
 				}
 			}
-			now := sessionNow(d, s)
-			lines, err := d.orders().PurchaseHistory(ctx, s.Customer.ID, now.AddDate(0, 0, -shoppingHistoryDays))
+			now := d.now(s)
+			lines, err := d.Orders().PurchaseHistory(ctx, s.Customer.ID, now.AddDate(0, 0, -shoppingHistoryDays))
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			if len(lines) == 0 {
-				return Result{Data: shoppingList{Empty: true, Items: []shoppingItem{},
+				return toolkit.Result{Data: ShoppingList{Empty: true, Items: []ShoppingItem{},
 					Hint: "no purchases yet, so there are no habits to predict; offer to search the catalog instead"}}, nil
 			}
 			return shoppingListResult(ctx, d, s, itemHistories(lines), now, a.DaysAhead, budget)
@@ -89,14 +91,14 @@ func generateShoppingListTool(d *Deps) Tool {
 	}
 }
 
-func shoppingListResult(ctx context.Context, d *Deps, s *session.Session, hs []*itemHistory, now time.Time, daysAhead int, budget int64) (Result, error) {
+func shoppingListResult(ctx context.Context, d Deps, s *session.Session, hs []*itemHistory, now time.Time, daysAhead int, budget int64) (toolkit.Result, error) {
 	dueBy := now.AddDate(0, 0, daysAhead)
 	due, next := dueItems(hs, dueBy)
 	products, err := sellableProducts(ctx, d, append(due, next...))
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
-	list := shoppingList{DaysAhead: daysAhead, DueBy: dueBy.Format(purchaseDateLayout), Items: []shoppingItem{}}
+	list := ShoppingList{DaysAhead: daysAhead, DueBy: dueBy.Format(purchaseDateLayout), Items: []ShoppingItem{}}
 	var total int64
 	over := false
 	for _, h := range due {
@@ -163,12 +165,12 @@ func dueItems(hs []*itemHistory, dueBy time.Time) (due, later []*itemHistory) {
 
 // sellableProducts loads the current products of the histories by SKU,
 // leaving out archived and deleted ones.
-func sellableProducts(ctx context.Context, d *Deps, hs []*itemHistory) (map[string]*catalog.Product, error) {
+func sellableProducts(ctx context.Context, d Deps, hs []*itemHistory) (map[string]*catalog.Product, error) {
 	skus := make([]string, len(hs))
 	for i, h := range hs {
 		skus[i] = h.SKU
 	}
-	ps, err := d.products().Products(ctx, skus)
+	ps, err := d.Products().Products(ctx, skus)
 	if err != nil {
 		return nil, err
 	}
@@ -181,10 +183,10 @@ func sellableProducts(ctx context.Context, d *Deps, hs []*itemHistory) (map[stri
 	return out, nil
 }
 
-func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) shoppingItem {
+func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) ShoppingItem {
 	next, _ := h.predictedNext()
 	qty := h.usualQty()
-	it := shoppingItem{
+	it := ShoppingItem{
 		SKU: p.SKU, Title: p.Title, Qty: qty, Price: catalog.FormatPrice(p.Price, p.Currency),
 		Due: next.Format(purchaseDateLayout), InStock: p.InStock(), Stock: view.AvailableStock(p), product: p,
 	}
@@ -201,12 +203,12 @@ func newShoppingItem(h *itemHistory, p *catalog.Product, now time.Time) shopping
 
 // shoppingResult adds cards for the listed products and a button to add
 // each of the first ones in stock.
-func shoppingResult(s *session.Session, list shoppingList) Result {
-	res := Result{Data: list}
+func shoppingResult(s *session.Session, list ShoppingList) toolkit.Result {
+	res := toolkit.Result{Data: list}
 	for _, it := range list.Items {
 		res.Cards = append(res.Cards, view.CardOf(it.product))
 		if it.InStock && len(res.Buttons) < maxShoppingButtons {
-			res.Buttons = append(res.Buttons, view.NewButton(Label(s, BtnAdd)+" "+clip.Shorten(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
+			res.Buttons = append(res.Buttons, view.NewButton(toolkit.Label(s, toolkit.BtnAdd)+" "+clip.Shorten(it.Title, 28), view.Action{Kind: view.ActAdd, SKU: it.SKU, Qty: it.Qty}))
 		}
 	}
 	s.State.Remember(res.Cards)

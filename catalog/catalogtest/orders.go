@@ -1,0 +1,35 @@
+package catalogtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+)
+
+// PlaceOrderAt puts lines (SKU → quantity) in req.Scope's cart, orders
+// them with req (a test contact when it has none) and dates the order at.
+func PlaceOrderAt(t testing.TB, db *bun.DB, req catalog.OrderRequest, at time.Time, lines map[string]int) *catalog.Order {
+	t.Helper()
+	ctx := context.Background()
+	for sku, qty := range lines {
+		if _, err := catalog.AddToCart(ctx, db, req.Scope, sku, qty, req.CustomerID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if req.Contact == (catalog.Contact{}) {
+		req.Contact = catalog.Contact{Name: "Ann Lee", Phone: "+1 555 0100", Address: "1 Main St"}
+	}
+	o, err := catalog.PlaceOrder(ctx, db, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.CreatedAt = at
+	if _, err := db.NewUpdate().Model(o).Column("created_at").WherePK().Exec(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
