@@ -119,3 +119,26 @@ func TestImportPreviewRefusesNonProductFiles(t *testing.T) {
 		t.Errorf("preview = %d:\n%s", code, page)
 	}
 }
+
+// TestImportWithoutFile: the preview and the import forms posted without
+// a file are refused with a sentence naming every format the importer
+// reads, and start no job.
+func TestImportWithoutFile(t *testing.T) {
+	db := catalogtest.SQLite(t)
+	p := newPanel(t, db)
+	p.signIn()
+	for _, path := range []string{"/admin/import/preview", "/admin/import"} {
+		code, _, page := p.post(path, url.Values{})
+		if code != http.StatusBadRequest {
+			t.Errorf("%s without a file = %d, want 400", path, code)
+		}
+		for _, want := range []string{"Choose a product file to import", "Shopbot CSV", "Shopbot JSONL", "Shopify", "WooCommerce", "Google Merchant Center feed (XML)", "(TSV)"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s without a file: page lacks %q", path, want)
+			}
+		}
+	}
+	if jobs, err := catalog.ListImportJobs(context.Background(), db, 10); err != nil || len(jobs) != 0 {
+		t.Errorf("jobs after refused uploads: %v %v", jobs, err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -80,18 +81,33 @@ func (s *Server) importState(j catalog.ImportJob) string {
 // startImport saves the uploaded file, records the job and imports it in
 // the background, then shows the job's page.
 func (s *Server) startImport(w http.ResponseWriter, r *http.Request) {
-	file, hdr, err := r.FormFile("file")
-	if err != nil {
-		s.renderError(w, r, badRequest("Choose a CSV or JSONL file to import."))
-		return
-	}
-	defer file.Close()
-	tmp, size, err := saveUpload(file, filepath.Ext(hdr.Filename))
+	tmp, name, size, err := receiveUpload(r)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	s.launchImport(w, r, tmp, filepath.Base(hdr.Filename), size)
+	s.launchImport(w, r, tmp, name, size)
+}
+
+// receiveUpload saves the form's product file to a temporary file,
+// rewound, and returns it with the file's base name and size. A form
+// without a file is a bad request that names every format the importer
+// reads.
+func receiveUpload(r *http.Request) (tmp *os.File, name string, size int64, err error) {
+	file, hdr, err := r.FormFile("file")
+	if err != nil {
+		labels := make([]string, len(importer.ProductFormats))
+		for i, f := range importer.ProductFormats {
+			labels[i] = f.Label()
+		}
+		return nil, "", 0, badRequest("Choose a product file to import: %s.", strings.Join(labels, ", "))
+	}
+	defer file.Close()
+	tmp, size, err = saveUpload(file, filepath.Ext(hdr.Filename))
+	if err != nil {
+		return nil, "", 0, err
+	}
+	return tmp, filepath.Base(hdr.Filename), size, nil
 }
 
 // launchImport records the job for the saved upload tmp and imports it in

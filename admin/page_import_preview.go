@@ -6,7 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
-	"path/filepath"
+
 	"sync"
 	"time"
 
@@ -88,27 +88,20 @@ type previewView struct {
 
 // previewImport saves the upload, dry-runs it and shows what it would do.
 func (s *Server) previewImport(w http.ResponseWriter, r *http.Request) {
-	file, hdr, err := r.FormFile("file")
-	if err != nil {
-		s.renderError(w, r, badRequest("Choose a product file to import."))
-		return
-	}
-	defer file.Close()
-	tmp, size, err := saveUpload(file, filepath.Ext(hdr.Filename))
+	tmp, name, size, err := receiveUpload(r)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
 	}
 	defer tmp.Close()
 	st, _ := s.settings.Get(r.Context())
-	sum, err := importer.Import(r.Context(), s.db, tmp, hdr.Filename,
+	sum, err := importer.Import(r.Context(), s.db, tmp, name,
 		importer.Options{DefaultCurrency: st.Currency, BatchSize: 500, DryRun: true, MaxRows: previewRows})
 	if err != nil {
 		os.Remove(tmp.Name())
 		s.renderError(w, r, importProblem(err))
 		return
 	}
-	name := filepath.Base(hdr.Filename)
 	v := previewView{Name: name, Size: size, Format: sum.Format.Label(), Sum: sum, Limit: previewRows,
 		Errors: sum.Errors[:min(len(sum.Errors), previewErrors)], Refused: sum.Failed}
 	v.Token = s.imports.previews.put(importPreview{path: tmp.Name(), name: name, user: sessionFrom(r.Context()).Username,

@@ -26,6 +26,10 @@ const (
 	MerchantTSV  Format = "merchant-tsv" // Google Merchant Center tab-separated feed
 )
 
+// ProductFormats are the product file formats Import reads, as a merchant
+// is told them.
+var ProductFormats = []Format{CSV, JSONL, Shopify, WooCommerce, MerchantFeed, MerchantTSV}
+
 // Label names a format for people.
 func (f Format) Label() string {
 	switch f {
