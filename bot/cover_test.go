@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,23 +26,7 @@ func startProcessWith(t *testing.T, vars map[string]string) *process {
 		env = append(env, k+"="+v)
 	}
 	env = append(env, "HTTP_ADDR=127.0.0.1:0")
-	p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-	p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = t.TempDir(), env, p.stderr
-	out, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.stdout.Write([]byte(sc.Text() + "\n"))
-		}
-		p.exited <- p.cmd.Wait()
-	}()
-	t.Cleanup(func() { p.stop(t) })
+	p := launchProcess(t, t.TempDir(), env)
 	p.waitListening(t)
 	p.waitPrinted(t, readyRE, time.Minute)
 	return p

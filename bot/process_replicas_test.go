@@ -37,29 +37,37 @@ func startProcesses(t *testing.T, dir string, n int) []*process {
 	env = append(env, "HTTP_ADDR=127.0.0.1:0") // the default port may be taken on a shared machine
 	ps := make([]*process, n)
 	for i := range ps {
-		p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-		p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, env, p.stderr
-		out, err := p.cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := p.cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		go func() {
-			sc := bufio.NewScanner(out)
-			for sc.Scan() {
-				p.stdout.Write([]byte(sc.Text() + "\n"))
-			}
-			p.exited <- p.cmd.Wait()
-		}()
-		t.Cleanup(func() { p.stop(t) })
-		ps[i] = p
+		ps[i] = launchProcess(t, dir, env)
 	}
 	for _, p := range ps {
 		p.waitListening(t)
 	}
 	return ps
+}
+
+// launchProcess starts `shopbot serve` in dir with env, copying its
+// output for the test to read, and stops it at the test's end; it does
+// not wait for it to listen.
+func launchProcess(t *testing.T, dir string, env []string) *process {
+	t.Helper()
+	p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, env, p.stderr
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			p.stdout.Write([]byte(sc.Text() + "\n"))
+		}
+		p.exited <- p.cmd.Wait()
+	}()
+	t.Cleanup(func() { p.stop(t) })
+	return p
 }
 
 func (p *process) waitListening(t *testing.T) {
