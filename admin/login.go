@@ -20,7 +20,7 @@ type loginPage struct {
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request) {
-	if sess, _ := s.lookupSession(r); sess != nil {
+	if _, err := s.lookupSession(r); err == nil {
 		http.Redirect(w, r, "/admin/", http.StatusSeeOther)
 		return
 	}

@@ -74,15 +74,19 @@ func (s *Server) secure(r *http.Request) bool {
 	return strings.HasPrefix(s.cfg.PublicURL, "https://") || s.cfg.TrustedProxies.Secure(r)
 }
 
-// lookupSession returns the request's live session, or nil.
+// errSignedOut is lookupSession's answer to a request without a live
+// session: no cookie, an unknown token, or one expired or idle too long.
+var errSignedOut = errors.New("admin: no live session")
+
+// lookupSession returns the request's live session, or errSignedOut.
 func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil || c.Value == "" {
-		return nil, nil
+		return nil, errSignedOut
 	}
 	row, err := catalog.GetStaffSession(r.Context(), s.db, hashToken(c.Value))
 	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, nil
+		return nil, errSignedOut
 	}
 	if err != nil {
 		return nil, fmt.Errorf("admin: look up session: %w", err)
@@ -90,7 +94,7 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	now := s.cfg.Now().UTC()
 	if row.User == nil || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
 		_ = catalog.DeleteStaffSession(r.Context(), s.db, row.TokenHash)
-		return nil, nil
+		return nil, errSignedOut
 	}
 	if now.Sub(row.LastSeenAt) > time.Minute {
 		_ = catalog.TouchStaffSession(r.Context(), s.db, row.TokenHash, now)
@@ -115,12 +119,12 @@ func (s *Server) headers(h http.HandlerFunc) http.HandlerFunc {
 func (s *Server) page(h http.HandlerFunc) http.HandlerFunc {
 	return s.headers(func(w http.ResponseWriter, r *http.Request) {
 		sess, err := s.lookupSession(r)
-		if err != nil {
-			s.renderError(w, r, err)
+		if errors.Is(err, errSignedOut) {
+			http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
 			return
 		}
-		if sess == nil {
-			http.Redirect(w, r, "/admin/login?next="+url.QueryEscape(r.URL.RequestURI()), http.StatusSeeOther)
+		if err != nil {
+			s.renderError(w, r, err)
 			return
 		}
 		h(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess)))
@@ -133,12 +137,12 @@ func (s *Server) page(h http.HandlerFunc) http.HandlerFunc {
 func (s *Server) action(h http.HandlerFunc) http.HandlerFunc {
 	return s.headers(func(w http.ResponseWriter, r *http.Request) {
 		sess, err := s.lookupSession(r)
-		if err != nil {
-			s.renderError(w, r, err)
+		if errors.Is(err, errSignedOut) {
+			s.render(w, r, http.StatusForbidden, "error", "Signed out", "", errorPage{Code: 403, Message: "Your session has ended. Sign in again, then retry."})
 			return
 		}
-		if sess == nil {
-			s.render(w, r, http.StatusForbidden, "error", "Signed out", "", errorPage{Code: 403, Message: "Your session has ended. Sign in again, then retry."})
+		if err != nil {
+			s.renderError(w, r, err)
 			return
 		}
 		r = r.WithContext(context.WithValue(r.Context(), sessionKey{}, sess))

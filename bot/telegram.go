@@ -22,14 +22,15 @@ type telegramBot struct {
 }
 
 // newTelegram builds the Telegram adapter when TELEGRAM_BOT_TOKEN is set
-// (nil otherwise) and registers it with the hub for shopper notices.
+// (a bot without one, that does nothing, otherwise) and registers it with
+// the hub for shopper notices.
 //
 // A token of the wrong shape builds nothing either: the channel board
 // shows the mistake and the shop runs without Telegram. received hears of
 // each update (the board's receiver).
 func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub, reg prometheus.Registerer, log *slog.Logger, received func(time.Time)) (*telegramBot, error) {
 	if cfg.TelegramBotToken == "" || cfg.telegramTokenErr != "" {
-		return nil, nil
+		return &telegramBot{}, nil
 	}
 	a, err := telegram.New(telegram.Config{
 		Token: cfg.TelegramBotToken, APIURL: cfg.TelegramAPIURL,
@@ -49,7 +50,7 @@ func newTelegram(cfg *Config, db *bun.DB, eng *engine.Engine, hub *adapters.Hub,
 // webhook is the handler of webhook updates: nil without Telegram or in
 // long-polling mode.
 func (t *telegramBot) webhook(cfg *Config) http.Handler {
-	if t == nil || cfg.TelegramWebhookURL == "" {
+	if t.a == nil || cfg.TelegramWebhookURL == "" {
 		return nil
 	}
 	return t.a
@@ -58,7 +59,7 @@ func (t *telegramBot) webhook(cfg *Config) http.Handler {
 // start runs the bot until ctx ends; call it once the database is ready.
 // An adapter that gives up (a refused token) is shown stopped on board.
 func (t *telegramBot) start(ctx context.Context, log *slog.Logger, board *channelBoard) {
-	if t == nil {
+	if t.a == nil {
 		return
 	}
 	go func() {
@@ -72,13 +73,14 @@ func (t *telegramBot) start(ctx context.Context, log *slog.Logger, board *channe
 
 // wait blocks until the started bot has finished its turns in flight.
 func (t *telegramBot) wait() {
-	if t != nil {
+	if t.a != nil {
 		<-t.done
 	}
 }
 
 // telegramProbe is how the channel board checks Telegram: not at all
-// when the token is unset or malformed (t is nil then), else by getMe.
+// when the token is unset or malformed (t has no adapter then), else by
+// getMe.
 func telegramProbe(c *Config, t *telegramBot) channelProbe {
 	p := channelProbe{name: "telegram", mode: c.telegramMode(), explain: explainTelegram}
 	switch {
@@ -86,7 +88,7 @@ func telegramProbe(c *Config, t *telegramBot) channelProbe {
 		p.off = "TELEGRAM_BOT_TOKEN unset"
 	case c.telegramTokenErr != "":
 		p.configErr = c.telegramTokenErr
-	case t != nil:
+	case t.a != nil:
 		p.check = func(ctx context.Context) (string, error) {
 			name, err := t.a.Check(ctx)
 			return "@" + name, err

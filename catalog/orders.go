@@ -142,7 +142,7 @@ func PlaceOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, erro
 	if err := req.Scope.validate(); err != nil {
 		return nil, fmt.Errorf("catalog: place order: %w", err)
 	}
-	if o, err := existingOrder(ctx, db, req); o != nil || err != nil {
+	if o, err := existingOrder(ctx, db, req); !errors.Is(err, ErrNotFound) {
 		return o, err
 	}
 	var order *Order
@@ -164,7 +164,7 @@ func PlaceOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, erro
 		// A concurrent replay of the same turn may have won the race: its
 		// order then exists, and our attempt failed on the key, the
 		// emptied cart or the stock it took.
-		if o, err2 := existingOrder(ctx, db, req); o != nil || err2 != nil {
+		if o, err2 := existingOrder(ctx, db, req); !errors.Is(err2, ErrNotFound) {
 			return o, err2
 		}
 		return nil, err
@@ -172,11 +172,13 @@ func PlaceOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, erro
 	return GetOrder(ctx, db, order.Number)
 }
 
+// existingOrder is the order placed under req's idempotency key, or
+// ErrNotFound.
 func existingOrder(ctx context.Context, db bun.IDB, req OrderRequest) (*Order, error) {
 	o := new(Order)
 	err := db.NewSelect().Model(o).Relation("Items").Where("idempotency_key = ?", req.IdempotencyKey).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return nil, ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("catalog: look up order by key: %w", err)
