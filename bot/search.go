@@ -24,7 +24,7 @@ import (
 // SEARCH_BACKEND=weaviate it analyzes queries for Weaviate (stems,
 // synonyms, typos) and answers while Weaviate is unreachable.
 type searchBackend struct {
-	tools.Searcher
+	search.Searcher
 	index    *embedded.Index
 	weaviate *weaviate.Backend // nil unless SEARCH_BACKEND=weaviate
 	embedder string
@@ -142,7 +142,7 @@ func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
 // configured is the configured backend itself, without the fallback:
 // search-eval measures it, so an outage shows as errors and slow queries
 // as latency instead of hiding behind the embedded index.
-func (s *searchBackend) configured() tools.Searcher {
+func (s *searchBackend) configured() search.Searcher {
 	if s.weaviate != nil {
 		return s.weaviate
 	}

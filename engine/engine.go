@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/engine/llm"
 	"shopbot/engine/planner"
 	"shopbot/engine/session"
@@ -22,7 +23,7 @@ import (
 // Config is what an Engine needs. Zero values get the documented defaults.
 type Config struct {
 	DB       *bun.DB
-	Search   tools.Searcher
+	Search   search.Searcher
 	Model    llm.Model // nil: the offline planner answers every turn
 	ShopName string    // default "Shopbot Demo Shop"
 	Currency string    // default "USD"

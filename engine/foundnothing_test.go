@@ -13,13 +13,12 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/searchtest"
-	"shopbot/engine/tools"
 )
 
 // fuzzySearch answers as a forgiving engine does (the hybrid index): a
 // word no product has is ignored, so the other words still find products.
 type fuzzySearch struct {
-	tools.Searcher
+	search.Searcher
 	ignore string
 }
 

@@ -6,18 +6,11 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/session"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
 )
-
-// Searcher is the search the tools need (package search implements it).
-type Searcher interface {
-	Search(ctx context.Context, q search.Query) (search.Results, error)
-	Similar(ctx context.Context, sku string, limit int) ([]catalog.Product, error)
-}
 
 // Deps are what tools work with.
 type Deps struct {
@@ -32,7 +25,7 @@ type Deps struct {
 	Writes   WriteStore
 	// Deliveries reads the delivery methods (nil: Store on DB).
 	Deliveries Deliveries
-	Search     Searcher
+	Search     search.Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
 	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"

@@ -2,13 +2,13 @@ package purchases_test
 
 import (
 	"context"
-	"shopbot/catalog/catalogtest"
-	"shopbot/engine/tools/toolstest"
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/purchases"
+	"shopbot/engine/tools/toolstest"
 	"shopbot/engine/view"
 )
 

@@ -2,11 +2,11 @@ package purchases_test
 
 import (
 	"context"
-	"shopbot/catalog/catalogtest"
 	"strings"
 	"testing"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/toolstest"

@@ -3,16 +3,16 @@ package reviews_test
 import (
 	"context"
 	"encoding/json"
-	"shopbot/catalog/catalogtest"
-	"shopbot/engine/toolkit"
-	"shopbot/engine/tools/reviews"
-	"shopbot/engine/tools/toolstest"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/engine/toolkit"
+	"shopbot/engine/tools/reviews"
+	"shopbot/engine/tools/toolstest"
 )
 
 func TestGetReviewsSummary(t *testing.T) {

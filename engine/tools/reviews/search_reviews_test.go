@@ -2,15 +2,15 @@ package reviews_test
 
 import (
 	"context"
-	"shopbot/catalog/catalogtest"
-	"shopbot/engine/toolkit"
-	"shopbot/engine/tools/reviews"
-	"shopbot/engine/tools/toolstest"
 	"strings"
 	"testing"
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/engine/toolkit"
+	"shopbot/engine/tools/reviews"
+	"shopbot/engine/tools/toolstest"
 )
 
 func TestSearchReviews(t *testing.T) {
