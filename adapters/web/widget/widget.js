@@ -61,7 +61,7 @@
   }
 
   /* Formatting the shop uses: **bold**, *italic* or _italic_, `code`,
-   * [text](https://link), bare links, "- " or "• " bullets, line breaks. */
+   * [text](link), bare links, "- " or "• " bullets, line breaks. */
   var INLINE = /(\*\*([^*]+)\*\*|`([^`]+)`|\[([^\]]+)\]\((https?:\/\/[^\s)]+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])|(^|[\s(])[*_]([^*_\n]+)[*_](?=[\s).,;:!?]|$))/g;
   function inline(parent, text) {
     var last = 0, m;
