@@ -3,12 +3,16 @@ package main
 import (
 	"context"
 	"net/http"
+	"strings"
 
 	"github.com/uptrace/bun"
 
 	"shopbot/adapters/web"
 	"shopbot/catalog"
 )
+
+// buttonPrefix marks a recorded button press (engine/recorder.go).
+const buttonPrefix = "[button] "
 
 // webHistory reads a web session's transcript for GET /api/chat/history.
 type webHistory struct{ db bun.IDB }
@@ -20,9 +24,12 @@ func (h webHistory) History(ctx context.Context, session string, limit int) ([]w
 	if err != nil {
 		return nil, err
 	}
-	out := make([]web.HistoryEntry, len(ms))
-	for i, m := range ms {
-		out[i] = web.HistoryEntry{Role: string(m.Role), Text: m.Content, At: m.CreatedAt}
+	out := make([]web.HistoryEntry, 0, len(ms))
+	for _, m := range ms {
+		if m.Role == catalog.RoleUser && strings.HasPrefix(m.Content, buttonPrefix) {
+			continue // a button press: its answer says what it did
+		}
+		out = append(out, web.HistoryEntry{Role: string(m.Role), Text: m.Content, At: m.CreatedAt})
 	}
 	return out, nil
 }

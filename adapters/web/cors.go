@@ -101,13 +101,19 @@ const corsMaxAge = "600"
 // origin is answered 204 with the methods and headers the widget uses; a
 // request from an allowed origin gets Access-Control-Allow-Origin; one
 // from any other origin is refused 403 with a JSON error that names the
-// origin and the setting (the widget logs it to the console), before
-// anything runs.
+// origin and the setting, before anything runs. That refusal carries
+// Access-Control-Allow-Origin (a preflight's does not), so the widget can
+// read it and log it to the console.
 func (o *Origins) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		origin := r.Header.Get("Origin")
 		w.Header().Add("Vary", "Origin")
 		if !o.Allowed(r, origin) {
+			// The refusal itself is readable by the page (nothing ran), so
+			// the widget can log why; a refused preflight stays opaque.
+			if r.Method != http.MethodOptions {
+				w.Header().Set("Access-Control-Allow-Origin", clipOrigin(origin))
+			}
 			writeError(w, http.StatusForbidden, fmt.Sprintf(
 				"origin %s may not use this shop's chat: add it to WEB_CHAT_ORIGINS on the shop's server", clipOrigin(origin)))
 			return

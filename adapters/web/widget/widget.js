@@ -45,9 +45,11 @@
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
+  /* add appends children to parent and returns the last one appended. */
   function add(parent) {
-    for (var i = 1; i < arguments.length; i++) if (arguments[i]) parent.appendChild(arguments[i]);
-    return parent;
+    var last = null;
+    for (var i = 1; i < arguments.length; i++) if (arguments[i]) last = parent.appendChild(arguments[i]);
+    return last;
   }
   function button(label, cls, onclick, aria) {
     var b = el('button', cls, label);
@@ -57,7 +59,9 @@
     return b;
   }
   function actionButton(label, data, cls, aria) {
-    return button(label, cls || 'chip', function () { send({ action: data }, label); }, aria);
+    var b = button(label, cls || 'chip', function () { send({ action: data }, label); }, aria);
+    b.dataset.action = data;
+    return b;
   }
 
   /* Formatting the shop uses: **bold**, *italic* or _italic_, `code`,
@@ -154,6 +158,7 @@
   performance.mark('shopbot-widget-start');
   (document.body || document.documentElement).appendChild(host);
   performance.mark('shopbot-widget-launcher');
+  requestAnimationFrame(function () { performance.mark('shopbot-widget-paint'); });
 
   /* ---------- open, close, keyboard ---------- */
   var opened = false;
@@ -179,7 +184,8 @@
     if (e.key === 'Escape') { e.preventDefault(); toggle(false); return; }
     if (e.key !== 'Tab') return;
     var f = focusables(), first = f[0], lastF = f[f.length - 1], active = root.activeElement;
-    if (e.shiftKey && (active === first || !panel.contains(active))) { e.preventDefault(); lastF.focus(); }
+    if (!panel.contains(active)) { e.preventDefault(); (e.shiftKey ? lastF : first).focus(); }
+    else if (e.shiftKey && active === first) { e.preventDefault(); lastF.focus(); }
     else if (!e.shiftKey && active === lastF) { e.preventDefault(); first.focus(); }
   });
   input.addEventListener('keydown', function (e) {
@@ -229,8 +235,7 @@
     if (c.options) add(body, el('div', 'muted', Object.keys(c.options).map(function (k) { return k + ': ' + c.options[k]; }).join(' / ')));
     if (withButtons && c.in_stock !== false) {
       var row = add(body, el('div', 'row'));
-      var data = c.variant_count > 0 ? 'opt|' + c.sku + '|1' : 'add|' + c.sku + '|1';
-      add(row, actionButton(t('add'), data, 'chip primary', t('add') + ': ' + c.title),
+      add(row, actionButton(t('add'), 'add|' + c.sku + '|1', 'chip primary', t('add') + ': ' + c.title),
         actionButton(t('details'), 'det|' + c.sku, 'chip', t('details') + ': ' + c.title));
     }
     return card;
@@ -332,8 +337,8 @@
     sendBtn.disabled = true;
     req.session = session;
     req.locale = lang;
-    if (req.message) say('user', req.message);
-    else if (label) say('user', label).classList.add('action');
+    var mine = req.message ? say('user', req.message) : label ? say('user', label) : null;
+    if (mine && !req.message) mine.classList.add('action');
     setStatus(t('typing'));
     performance.mark('shopbot-widget-send');
     var bubble = null, streamed = false, awaiting = '';
@@ -341,7 +346,9 @@
       switch (type) {
         case 'text':
           if (!bubble) {
+            /* The answer's words go under the question, above its cards. */
             bubble = say('bot', '');
+            if (mine && mine.parentNode === log && !streamed) log.insertBefore(bubble, mine.nextSibling);
             performance.mark('shopbot-widget-first-text');
           }
           streamed = true;
