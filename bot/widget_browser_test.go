@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -155,7 +156,7 @@ func jsv[T any](t *testing.T, ctx context.Context, js string) T {
 // last one when several are shown).
 func click(t *testing.T, ctx context.Context, action string) {
 	t.Helper()
-	waitFor(t, ctx, "button "+action, fmt.Sprintf(`R.querySelector('[data-action=%q]')`, action))
+	waitFor(t, ctx, "button "+action+" and no turn running", fmt.Sprintf(`R.querySelector('[data-action=%q]') && !R.querySelector('.send').disabled`, action))
 	act(t, ctx, chromedp.Evaluate(in(fmt.Sprintf(`const b = [...R.querySelectorAll('[data-action=%q]')].pop(); b.click(); return true;`, action)), nil))
 	waitFor(t, ctx, "the answer to "+action, `!R.querySelector('.send').disabled`)
 }
@@ -246,7 +247,7 @@ func TestWidgetInBrowser(t *testing.T) {
 	shot(t, ctx, shots, "widget-2-search")
 
 	// Page: the next results.
-	act(t, ctx, chromedp.Evaluate(in(`[...R.querySelectorAll('[data-action^="more|"]')].pop().click(); return true;`), nil))
+	click(t, ctx, jsv[string](t, ctx, in(`return [...R.querySelectorAll('[data-action^="more|"]')].pop().dataset.action`)))
 	waitFor(t, ctx, "the second page", `R.querySelectorAll('.cards').length >= 2`)
 
 	// Pick a size (twice), then edit the cart: one more, remove a line.
@@ -331,10 +332,19 @@ func TestWidgetInBrowser(t *testing.T) {
 	cancelTab()
 
 	// A 360 px phone: the open panel fills the screen, nothing overflows.
-	act(t, ctx, chromedp.EmulateViewport(360, 740), chromedp.Navigate(allowed.URL+"/?lang=ru"))
+	// It also asks for reduced motion: the panel must not animate.
+	act(t, ctx, chromedp.EmulateViewport(360, 740),
+		emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-reduced-motion", Value: "reduce"}}),
+		chromedp.Navigate(allowed.URL+"/?lang=ru"))
 	waitFor(t, ctx, "the launcher in Russian", `R.querySelector('.launcher').textContent === 'Написать нам'`)
 	act(t, ctx, chromedp.Evaluate(in(`R.querySelector('.launcher').click(); return true;`), nil))
 	waitFor(t, ctx, "the panel on a phone", `!R.querySelector('.panel').hidden && R.querySelectorAll('.msg').length > 3`)
+	if a := jsv[string](t, ctx, in(`return getComputedStyle(R.querySelector('.panel')).animationName`)); a != "none" {
+		t.Errorf("the panel animates (%s) although the user prefers reduced motion", a)
+	}
+	if !jsv[bool](t, ctx, in(`return R.querySelector('.head [data-action="cart"]').textContent === 'Корзина'`)) {
+		t.Error("header not in Russian, or the cart still counts the ordered items")
+	}
 	if w := jsv[float64](t, ctx, in(`return R.querySelector('.panel').getBoundingClientRect().width`)); w > 360 || w < 300 {
 		t.Errorf("panel %.0f px wide on a 360 px screen", w)
 	}

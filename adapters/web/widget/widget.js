@@ -302,6 +302,7 @@
     return scroll(box);
   }
   function order(o) {
+    if (o.status === 'new') { cartBtn.textContent = t('cart'); cartBtn.setAttribute('aria-label', t('cart')); } /* placed: the cart is empty */
     var box = el('div', 'order');
     add(box, el('h3', '', t('order') + ' ' + o.number), el('div', 'status-pill', o.status));
     var ul = add(box, el('ul', 'lines'));
