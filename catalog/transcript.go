@@ -17,7 +17,7 @@ func ShopperTranscript(ctx context.Context, db bun.IDB, key ConversationKey, lim
 		Where("channel = ? AND chat_id = ? AND thread_id = ?", key.Channel, key.ChatID, key.ThreadID)
 	err := db.NewSelect().Model(&ms).
 		Where("conversation_id IN (?)", sub).
-		Where("role IN (?)", bun.In([]Role{RoleUser, RoleAssistant, RoleMerchant})).
+		Where("role IN (?)", bun.List([]Role{RoleUser, RoleAssistant, RoleMerchant})).
 		Where("content <> ''").
 		Order("id DESC").Limit(int64(limit)).Scan(ctx)
 	if err != nil {
