@@ -292,6 +292,19 @@ func TestWidgetInBrowser(t *testing.T) {
 	}
 	shot(t, ctx, shots, "widget-5-order")
 
+	// Contrast (WCAG AA, 4.5:1) of the panel's text on its backgrounds.
+	contrast := jsv[map[string]float64](t, ctx, in(`
+		const lum = c => { const [r, g, b] = c.match(/[\d.]+/g).slice(0, 3).map(Number).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+		const ratio = (fg, bg) => { const [x, y] = [lum(fg), lum(bg)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+		const pair = (sel, bgSel) => { const e = R.querySelector(sel), b = bgSel ? R.querySelector(bgSel) : e; return ratio(getComputedStyle(e).color, getComputedStyle(b).backgroundColor); };
+		return { header: pair('.title', '.head'), bot: pair('.msg.bot'), user: pair('.msg.user'), chip: pair('.chip:not(.primary)'), primary: pair('.chip.primary'),
+			muted: pair('.card .muted', '.card'), send: pair('.send'), staff: pair('.order .totals dt', '.order') };`))
+	for what, r := range contrast {
+		if r < 4.5 {
+			t.Errorf("%s text contrast %.2f:1, under 4.5:1", what, r)
+		}
+	}
+
 	// Keyboard only: Tab walks every control of the open panel and the
 	// focus stays in it (the trap wraps around).
 	n := jsv[int](t, ctx, in(`window.__seen = new Set(); return [...R.querySelectorAll('.panel button, .panel a[href], .panel textarea, .panel input, .panel [tabindex="0"]')].filter(e => !e.disabled && e.offsetParent !== null).length`))
@@ -360,6 +373,10 @@ func TestWidgetInBrowser(t *testing.T) {
 	act(t, ctx, chromedp.Evaluate(in(`R.querySelector('.launcher').click(); return true;`), nil))
 	say(t, ctx, "hello")
 	waitFor(t, ctx, "an error in the chat", `R.querySelector('.msg.error')`)
+
+	// The shop's own home page carries the widget (go run ./bot, then /).
+	act(t, ctx, chromedp.Navigate(s.base+"/"))
+	waitFor(t, ctx, "the launcher on the shop's home page", `R.querySelector('.launcher') && !R.querySelector('.launcher').hidden`)
 
 	// The panel: Settings shows the snippet and the allowed origins, and
 	// the live preview runs under the panel's strict CSP.
