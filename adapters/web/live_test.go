@@ -174,4 +174,3 @@ func TestHistory(t *testing.T) {
 		t.Errorf("store down: %d %v", w.Code, w.Header())
 	}
 }
-
