@@ -19,6 +19,8 @@ type settingsPage struct {
 	Me    int64
 	// Channels is the Channels section (settings_channels.go).
 	Channels []ChannelStatus
+	// Widget is the web chat's embed snippet (settings_widget.go).
+	Widget widgetEmbed
 }
 
 type settingsForm struct {
@@ -56,6 +58,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int
 	}
 	p.Me = sessionFrom(r.Context()).UserID
 	p.Channels = s.channels()
+	p.Widget = s.widgetEmbed(r)
 	s.render(w, r, code, "settings", "Settings", "settings", p)
 }
 

@@ -38,6 +38,10 @@ type Config struct {
 	// an https one makes the panel's cookies Secure, and uploaded images
 	// get absolute URLs under it.
 	PublicURL string
+	// WidgetOrigins are the sites allowed to embed the web chat widget
+	// (WEB_CHAT_ORIGINS, the shop's own first), shown with the embed
+	// snippet in Settings.
+	WidgetOrigins []string
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
 	// X-Forwarded-Proto are believed (TRUSTED_PROXIES); none by default.
 	TrustedProxies TrustedProxies

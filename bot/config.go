@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"shopbot/adapters/telegram"
+	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
 )
@@ -61,6 +62,7 @@ type Config struct {
 	InboxRenew       string
 	InboxSweep       string
 	WebNoticeTTL     string
+	WebChatOrigins   string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -72,6 +74,7 @@ type Config struct {
 	engine           engineLimits         // parsed engine settings
 	search           struct{ alpha float64 }
 	cover            coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
+	webOrigins       *web.Origins  // parsed WebChatOrigins (webchat.go)
 }
 
 // engineLimits are the engine settings parsed from Config.
@@ -206,6 +209,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.parseCover(); err != nil {
 		return err
+	}
+	if c.webOrigins, err = web.ParseOrigins(c.WebChatOrigins, c.PublicURL); err != nil {
+		return usagef("%v", err)
 	}
 	return c.parseEngineLimits()
 }

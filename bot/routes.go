@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync/atomic"
 
+	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
 )
@@ -17,6 +18,11 @@ type httpHandlers struct {
 	// chat is the web chat API; chatNotices its polling endpoint for
 	// notices (back in stock, order status), nil to leave it out.
 	chat, chatNotices http.Handler
+	// webChat, when set, replaces chat and chatNotices: the whole web
+	// chat API (history, live events) and /widget.js behind the origin
+	// allowlist (webchat.go).
+	webChat *web.Chat
+	origins *web.Origins
 	// telegram receives webhook updates; nil in long-polling mode or
 	// without Telegram.
 	telegram http.Handler
@@ -63,9 +69,13 @@ func routes(h httpHandlers) *http.ServeMux {
 	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }
-	mux.Handle("POST /api/chat", shopper(h.chat))
-	if h.chatNotices != nil {
-		mux.Handle("GET /api/chat/notices", shopper(h.chatNotices))
+	if h.webChat != nil {
+		webChatRoutes(mux, h.webChat, h.origins, shopper)
+	} else {
+		mux.Handle("POST /api/chat", shopper(h.chat))
+		if h.chatNotices != nil {
+			mux.Handle("GET /api/chat/notices", shopper(h.chatNotices))
+		}
 	}
 	if h.telegram != nil {
 		mux.Handle("POST /telegram/webhook", shopper(h.telegram))

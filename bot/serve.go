@@ -81,7 +81,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
-		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies,
+		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(),
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 		Channels: board.panel,
 	})
@@ -89,9 +89,10 @@ func serve(ctx context.Context, e env, args []string) error {
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	notices := newWebNotices(db, cfg.cover.noticeTTL)
 	chat.KeepNotices(notices)
+	chat.KeepHistory(webHistory{db: db})
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
-		admin: adm, chat: chat, chatNotices: http.HandlerFunc(chat.Notices),
+		admin: adm, webChat: chat, origins: cfg.webOrigins,
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready, status: board,
 		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})

@@ -78,6 +78,7 @@ func (c *Config) settings() []setting {
 		{"INBOX_LEASE_RENEW", "5s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, "", serveCmds},
 		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, "", serveCmds},
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
+		{"WEB_CHAT_ORIGINS", "", "comma-separated origins (https://www.example.com) whose pages may embed the web chat widget; the shop's own origin always may; * allows any", &c.WebChatOrigins, "", serveCmds},
 	}
 }
 

@@ -33,4 +33,15 @@
 // are cleaned (engine.CleanLine/CleanText) before the turn is built. A
 // stream extends its write deadline as events flow, beyond the server's
 // WriteTimeout.
+//
+// The embeddable widget (widget.go, widget/widget.js and widget.css: plain
+// JavaScript, embedded, no build step) is served at GET /widget.js with
+// the widget.* words of the text catalogue filled in. It reads the
+// session's past from GET /api/chat/history (History, a HistorySource
+// wired by bot/) and keeps GET /api/chat/events open (Events, events.go):
+// a live stream of the session's notices, woken by Notify on this replica
+// and polling the NoticeStore for the others'. DeliverStaffMessage sends a
+// person's message (a takeover reply) that way. Origins (cors.go, the
+// WEB_CHAT_ORIGINS allowlist) guards every chat endpoint for browsers on
+// other origins. docs/web-chat.md documents the protocol.
 package web

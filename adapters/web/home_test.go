@@ -12,7 +12,7 @@ import (
 )
 
 // TestHome: / answers 200 with the shop's name, links to the panel, the
-// playground and the docs, the place of the chat widget, and no inline
+// playground and the docs, the chat widget's one tag, and no inline
 // script.
 func TestHome(t *testing.T) {
 	for _, tc := range []struct {
@@ -33,8 +33,8 @@ func TestHome(t *testing.T) {
 				t.Errorf("home page without %q:\n%s", want, body)
 			}
 		}
-		if strings.Contains(body, "<script") {
-			t.Error("home page has a script")
+		if n := strings.Count(body, "<script"); n != 1 || !strings.Contains(body, `<script src="/widget.js" async></script>`) {
+			t.Errorf("home page has %d scripts, want only the widget's tag (no inline script)", n)
 		}
 	}
 }

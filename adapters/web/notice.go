@@ -32,7 +32,24 @@ func (c *Chat) Notify(ctx context.Context, n view.Notice) error {
 	if err != nil {
 		return err
 	}
-	return c.mail.put(ctx, n.Where.ChatID, ev)
+	if err := c.mail.put(ctx, n.Where.ChatID, ev); err != nil {
+		return err
+	}
+	c.live.wake(n.Where.ChatID)
+	return nil
+}
+
+// DeliverStaffMessage delivers a person's message (a merchant replying
+// while the conversation is taken over) to a web session: the widget
+// open on it shows it at once through its live stream (GET
+// /api/chat/events), on any replica within the poll interval; a shopper
+// who is away gets it when the widget reconnects. It is Notify with a
+// merchant_reply notice; the caller records the message in the
+// transcript as it does for every channel.
+func (c *Chat) DeliverStaffMessage(ctx context.Context, session, text string) error {
+	n := view.Notice{Kind: view.NoticeMerchantReply, Text: text}
+	n.Where.Channel, n.Where.ChatID = "web", session
+	return c.Notify(ctx, n)
 }
 
 func noticeOf(n view.Notice) (noticeEvent, error) {

@@ -20,7 +20,9 @@ const streamWriteWindow = time.Minute
 //	event: cards    data: {"cards": [...]}
 //	event: picker   data: {"type": "picker", "prompt": "…", "buttons": [...]}
 //	event: notice   data: {"type": "notice", "kind": "back_in_stock", …}
-//	event: done     data: {"reply": "…"}
+//	event: done     data: {"reply": "…", "awaiting": "phone"}
+//
+// docs/web-chat.md describes every event; stream_test.go holds them to it.
 func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) {
 	// ResponseController reaches the connection through middleware that
 	// wraps the ResponseWriter (it follows Unwrap).
@@ -83,7 +85,11 @@ func writeEvent(w http.ResponseWriter, ev engine.Event) error {
 	case engine.EventText, engine.EventError:
 		data = map[string]string{"text": ev.Text}
 	case engine.EventDone:
-		data = map[string]string{"reply": ev.Text}
+		d := map[string]string{"reply": ev.Text}
+		if ev.Awaiting != "" {
+			d["awaiting"] = string(ev.Awaiting) // what checkout asks for next
+		}
+		data = d
 	case engine.EventCards:
 		data = map[string]any{"cards": ev.Cards}
 	case engine.EventButtons:

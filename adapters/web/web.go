@@ -32,6 +32,11 @@ type Chat struct {
 	log    *slog.Logger
 	mail   mailbox // notices waiting for their session (notice.go)
 	keys   Keys    // clients' Idempotency-Keys, when remembered (idempotency.go)
+	// live are this process's open event streams (events.go), woken by
+	// Notify; pollEvery how often they look for other replicas' notices.
+	live      wakers
+	pollEvery time.Duration
+	history   HistorySource // the session's past messages (history.go)
 }
 
 // New returns the web chat handler for POST /api/chat.
