@@ -27,11 +27,15 @@ type layout struct {
 	Title string
 	Nav   string // the highlighted menu entry
 	User  string
-	CSRF  string
-	Flash string
-	Shop  string
-	Demo  bool // the demo shop's data is in: the banner offers to remove it
-	Page  any
+	Role  catalog.StaffRole
+	// Manager and Owner say which menu entries the user's role may open
+	// (the route table decides; the menu only hides what would be refused).
+	Manager, Owner bool
+	CSRF           string
+	Flash          string
+	Shop           string
+	Demo           bool // the demo shop's data is in: the banner offers to remove it
+	Page           any
 }
 
 var funcs = template.FuncMap{
@@ -105,7 +109,8 @@ func mustParsePages() map[string]*template.Template {
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, title, nav string, data any) {
 	l := layout{Title: title, Nav: nav, Page: data, Flash: takeFlash(w, r)}
 	if sess := sessionFrom(r.Context()); sess != nil {
-		l.User, l.CSRF = sess.Username, sess.CSRFToken
+		l.User, l.CSRF, l.Role = sess.Username, sess.CSRFToken, sess.Role
+		l.Manager, l.Owner = managers.allows(sess.Role), owners.allows(sess.Role)
 		if s.db != nil {
 			st, err := catalog.GetDemoState(r.Context(), s.db)
 			l.Demo = err == nil && st == catalog.DemoLoaded
