@@ -51,12 +51,18 @@ func TestEveryPageRenders(t *testing.T) {
 			{"page_edit", "/admin/pages/new", "New page"},
 			{"promos", "/admin/promos", "New promo code"},
 			{"promo_edit", "/admin/promos/new", "Uses per customer"},
+			{"staff", "/admin/staff", "Make an invitation link"},
+			{"audit", "/admin/audit?user=admin&action=order.", "Audit log"},
+			{"invite", "/admin/invite/no-such-link", "expired or was already used"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
 		} {
 			code, body := p.get(tc.path)
 			wantCode := http.StatusOK
-			if tc.page == "error" {
+			switch tc.page {
+			case "error":
 				wantCode = http.StatusNotFound
+			case "invite":
+				wantCode = http.StatusGone
 			}
 			if code != wantCode || !strings.Contains(body, tc.want) {
 				t.Errorf("GET %s = %d, want %d with %q:\n%.2000s", tc.path, code, wantCode, tc.want, body)
