@@ -52,6 +52,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"promos", "/admin/promos", "New promo code"},
 			{"promo_edit", "/admin/promos/new", "Uses per customer"},
 			{"staff", "/admin/staff", "Make an invitation link"},
+			{"canned", "/admin/canned", "Canned replies"},
 			{"audit", "/admin/audit?user=admin&action=order.", "Audit log"},
 			{"invite", "/admin/invite/no-such-link", "expired or was already used"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},

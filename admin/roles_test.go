@@ -45,7 +45,7 @@ func randomHex() string {
 // changing the shop.
 func concretePath(pattern string) (method, path string) {
 	method, path, _ = strings.Cut(pattern, " ")
-	r := strings.NewReplacer("{$}", "", "{id}", "999999", "{review}", "999999", "{number}", "Z-999999", "{slug}", "no-such-page")
+	r := strings.NewReplacer("{$}", "", "{id}", "999999", "{review}", "999999", "{number}", "Z-999999", "{slug}", "no-such-page", "{label}", "no-such-label")
 	return method, r.Replace(path)
 }
 

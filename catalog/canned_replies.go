@@ -88,3 +88,43 @@ func DeleteCannedReply(ctx context.Context, db bun.IDB, id int64) error {
 	res, err := db.NewDelete().Model((*CannedReply)(nil)).Where("id = ?", id).Exec(ctx)
 	return expectOneRow(res, err, "canned reply %d", id)
 }
+
+// CannedValues are what a canned reply's {name}, {order} and {cart} stand
+// for in one conversation.
+type CannedValues struct {
+	Name, Order, Cart string
+}
+
+// CannedValuesFor reads a customer's name, newest order number and
+// current cart ("2 × Trail shoe, 1 × Socks"); a part that is missing is
+// empty.
+func CannedValuesFor(ctx context.Context, db bun.IDB, customerID int64) (CannedValues, error) {
+	var v CannedValues
+	c, err := GetCustomer(ctx, db, customerID)
+	if err != nil {
+		return v, err
+	}
+	v.Name = c.DisplayName
+	err = db.NewSelect().Model((*Order)(nil)).Column("number").Where("customer_id = ?", customerID).
+		Order("created_at DESC", "id DESC").Limit(1).Scan(ctx, &v.Order)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return v, fmt.Errorf("catalog: last order of customer %d: %w", customerID, err)
+	}
+	cart, err := GetCart(ctx, db, PersonalCart(customerID))
+	if err != nil {
+		return v, err
+	}
+	var items []string
+	for _, it := range cart.Items {
+		if it.Product != nil {
+			items = append(items, fmt.Sprintf("%d × %s", it.Quantity, it.Product.Title))
+		}
+	}
+	v.Cart = strings.Join(items, ", ")
+	return v, nil
+}
+
+// Fill puts the values into a canned reply's body.
+func (v CannedValues) Fill(body string) string {
+	return strings.NewReplacer("{name}", v.Name, "{order}", v.Order, "{cart}", v.Cart).Replace(body)
+}
