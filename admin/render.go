@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/live"
 )
 
 //go:embed templates/*.html
@@ -32,10 +33,13 @@ type layout struct {
 	// (the route table decides; the menu only hides what would be refused).
 	Manager, Owner bool
 	CSRF           string
-	Flash          string
-	Shop           string
-	Demo           bool // the demo shop's data is in: the banner offers to remove it
-	Page           any
+	// LiveAfter is the newest inbox event when the page was made: the
+	// page's live stream starts after it, so nothing in between is missed.
+	LiveAfter int64
+	Flash     string
+	Shop      string
+	Demo      bool // the demo shop's data is in: the banner offers to remove it
+	Page      any
 }
 
 var funcs = template.FuncMap{
@@ -111,6 +115,9 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, 
 	if sess := sessionFrom(r.Context()); sess != nil {
 		l.User, l.CSRF, l.Role = sess.Username, sess.CSRFToken, sess.Role
 		l.Manager, l.Owner = managers.allows(sess.Role), owners.allows(sess.Role)
+		if s.cfg.Live != nil && s.db != nil {
+			l.LiveAfter, _ = live.Latest(r.Context(), s.db)
+		}
 		if s.db != nil {
 			st, err := catalog.GetDemoState(r.Context(), s.db)
 			l.Demo = err == nil && st == catalog.DemoLoaded

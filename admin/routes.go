@@ -75,6 +75,7 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/promos/{id}/active", managers, s.setPromoActive).audited("promo.active", "active"),
 
 		page("GET /admin/conversations", staff, s.inbox),
+		page("GET /admin/events", staff, s.events),
 		page("GET /admin/conversations/{id}", staff, s.transcript),
 		action("POST /admin/conversations/{id}/pause", staff, s.pause).audited("takeover.start"),
 		action("POST /admin/conversations/{id}/resume", staff, s.resume).audited("takeover.end"),
