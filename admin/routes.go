@@ -55,7 +55,9 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/import/feeds/{id}/delete", managers, s.deleteFeed).audited("feed.delete"),
 
 		page("GET /admin/orders", staff, s.orders),
+		page("GET /admin/orders.csv", managers, s.ordersCSV),
 		page("GET /admin/orders/{number}", staff, s.order),
+		page("GET /admin/orders/{number}/slip", staff, s.orderSlip),
 		action("POST /admin/orders/{number}/status", managers, s.setOrderStatus).audited("order.status", "status", "tracking"),
 		action("POST /admin/orders/{number}/cancel", managers, s.cancelOrder).audited("order.cancel"),
 		action("POST /admin/orders/{number}/refund", managers, s.refundOrder).audited("order.refund"),
