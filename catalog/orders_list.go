@@ -17,8 +17,8 @@ type OrderList struct {
 	Before  time.Time // placed before
 	// Customer is one customer's orders (0 for everyone's).
 	Customer int64
-	AfterID int64     // the previous page's last id; 0 for the first page
-	Limit   int       // default 50, at most 500
+	AfterID  int64 // the previous page's last id; 0 for the first page
+	Limit    int   // default 50, at most 500
 }
 
 // ListOrderPage returns one page of the orders l selects, with their
