@@ -53,6 +53,8 @@ func TestEveryPageRenders(t *testing.T) {
 			{"promos", "/admin/promos", "New promo code"},
 			{"promo_edit", "/admin/promos/new", "Uses per customer"},
 			{"staff", "/admin/staff", "Make an invitation link"},
+			{"customers", "/admin/customers?q=eve", "Eve"},
+			{"customer", "/admin/customers/" + itoa(f.customer.ID), f.order.Number},
 			{"canned", "/admin/canned", "Canned replies"},
 			{"audit", "/admin/audit?user=admin&action=order.", "Audit log"},
 			{"invite", "/admin/invite/no-such-link", "expired or was already used"},

@@ -62,6 +62,11 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/orders/{number}/cancel", managers, s.cancelOrder).audited("order.cancel"),
 		action("POST /admin/orders/{number}/refund", managers, s.refundOrder).audited("order.refund"),
 
+		page("GET /admin/customers", staff, s.customers),
+		page("GET /admin/customers/{id}", staff, s.customer),
+		page("GET /admin/customers/{id}/export", owners, s.exportCustomer),
+		action("POST /admin/customers/{id}/forget", owners, s.forgetCustomer).audited("customer.forget"),
+
 		page("GET /admin/pages", managers, s.pagesList),
 		page("GET /admin/pages/new", managers, s.newPage),
 		action("POST /admin/pages/new", managers, s.createPage).audited("page.create", "slug", "title"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -113,4 +114,64 @@ func runInTx(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bu
 		return fn(ctx, tx)
 	}
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
+}
+
+// CustomerList selects a page of the customer list, newest first.
+type CustomerList struct {
+	// Text matches the name, username, contact name, phone or e-mail
+	// (substring, any case) or the platform id exactly.
+	Text    string
+	AfterID int64 // the previous page's last id
+	Limit   int   // default 50, at most 200
+}
+
+// CustomerRow is one customer of the list with their orders' count and
+// total spent (in the shop's orders, any currency summed per row as
+// stored: shops sell in one currency).
+type CustomerRow struct {
+	Customer `bun:",extend"`
+	Orders   int   `bun:"order_count,scanonly"`
+	Spent    int64 `bun:"spent,scanonly"`
+}
+
+// ListCustomers returns a page of customers and the id to pass as AfterID
+// for the next (0 on the last).
+func ListCustomers(ctx context.Context, db bun.IDB, l CustomerList) ([]CustomerRow, int64, error) {
+	limit := l.Limit
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	var rows []CustomerRow
+	q := db.NewSelect().Model(&rows).ColumnExpr("?TableAlias.*").
+		ColumnExpr("(SELECT COUNT(*) FROM orders AS o WHERE o.customer_id = ?TableAlias.id) AS order_count").
+		ColumnExpr("(SELECT COALESCE(SUM(o.total - o.refunded_total), 0) FROM orders AS o WHERE o.customer_id = ?TableAlias.id AND o.status <> 'cancelled') AS spent")
+	if t := strings.TrimSpace(l.Text); t != "" {
+		pat, op := likePattern(t), likeOp(db)
+		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			for _, col := range []string{"display_name", "username", "contact_name", "phone", "email"} {
+				q = q.WhereOr("?TableAlias."+col+" "+op+" ? ESCAPE '\\'", pat)
+			}
+			return q.WhereOr("?TableAlias.platform_user_id = ?", t)
+		})
+	}
+	if l.AfterID > 0 {
+		q = q.Where("?TableAlias.id < ?", l.AfterID)
+	}
+	if err := q.OrderExpr("?TableAlias.id DESC").Limit(int64(limit + 1)).Scan(ctx); err != nil {
+		return nil, 0, fmt.Errorf("catalog: list customers: %w", err)
+	}
+	if len(rows) <= limit {
+		return rows, 0, nil
+	}
+	rows = rows[:limit]
+	return rows, rows[len(rows)-1].ID, nil
+}
+
+// CustomerConversations lists a customer's conversations, newest first.
+func CustomerConversations(ctx context.Context, db bun.IDB, customerID int64) ([]Conversation, error) {
+	var out []Conversation
+	if err := db.NewSelect().Model(&out).Where("customer_id = ?", customerID).Order("last_message_at DESC").Limit(100).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("catalog: conversations of customer %d: %w", customerID, err)
+	}
+	return out, nil
 }
