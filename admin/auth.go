@@ -72,25 +72,36 @@ func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password 
 }
 
 // createUser adds a staff user.
-func createUser(ctx context.Context, db bun.IDB, username, password string) (*catalog.StaffUser, error) {
-	return createUserCost(ctx, db, username, password, bcryptCost)
+func createUser(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole) (*catalog.StaffUser, error) {
+	return createUserCost(ctx, db, username, password, role, bcryptCost)
 }
 
-func createUserCost(ctx context.Context, db bun.IDB, username, password string, cost int) (*catalog.StaffUser, error) {
-	username = strings.TrimSpace(username)
+// checkNewUser says what is wrong with a new user's name and password.
+func checkNewUser(username, password string) error {
 	switch {
 	case username == "" || len(username) > 64 || strings.ContainsAny(username, " \t\r\n<>\"'&"):
-		return nil, badRequest("The user name must be 1–64 characters without spaces or <>\"'&.")
+		return badRequest("The user name must be 1–64 characters without spaces or <>\"'&.")
 	case len(password) < minPassword:
-		return nil, badRequest("The password must be at least %d characters.", minPassword)
+		return badRequest("The password must be at least %d characters.", minPassword)
 	case len(password) > 72:
-		return nil, badRequest("The password must be at most 72 bytes.")
+		return badRequest("The password must be at most 72 bytes.")
+	}
+	return nil
+}
+
+func createUserCost(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole, cost int) (*catalog.StaffUser, error) {
+	username = strings.TrimSpace(username)
+	if err := checkNewUser(username, password); err != nil {
+		return nil, err
+	}
+	if !role.Valid() {
+		return nil, badRequest("Choose a role: owner, manager or agent.")
 	}
 	h, err := hashPasswordCost(password, cost)
 	if err != nil {
 		return nil, err
 	}
-	u, err := catalog.CreateStaffUser(ctx, db, username, h, time.Now())
+	u, err := catalog.CreateStaffUserAs(ctx, db, username, h, role, time.Now())
 	if errors.Is(err, catalog.ErrConflict) {
 		return nil, &userError{code: http.StatusConflict, msg: "A user named " + username + " already exists."}
 	}
@@ -140,7 +151,7 @@ func createAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 	if password == "" {
 		password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
 	}
-	if _, err := createUserCost(ctx, db, AdminUser, password, cost); err != nil {
+	if _, err := createUserCost(ctx, db, AdminUser, password, catalog.StaffOwner, cost); err != nil {
 		return "", err
 	}
 	if generated != "" {

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // BcryptCost lets tests hash passwords quickly.
@@ -14,10 +16,35 @@ var BcryptCost = &bcryptCost
 // WaitImports waits for the imports this server runs in the background.
 func (s *Server) WaitImports() { s.imports.wg.Wait() }
 
-// CreateUser adds a staff user, as the Staff page does.
+// CreateUser adds a staff user (a manager: what every user could do
+// before roles, short of settings and staff), as the Staff page does.
 func CreateUser(ctx context.Context, db bun.IDB, username, password string) error {
-	_, err := createUser(ctx, db, username, password)
+	_, err := createUser(ctx, db, username, password, catalog.StaffManager)
 	return err
+}
+
+// CreateUserAs adds a staff user with a role.
+func CreateUserAs(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole) error {
+	_, err := createUser(ctx, db, username, password, role)
+	return err
+}
+
+// Route is a row of the panel's route table, as tests see it.
+type Route struct {
+	Pattern string
+	Public  bool
+	Action  bool
+	Allows  func(catalog.StaffRole) bool
+	Audit   string
+}
+
+// RouteTable is the panel's route table.
+func (s *Server) RouteTable() []Route {
+	var out []Route
+	for _, rt := range s.routeTable() {
+		out = append(out, Route{Pattern: rt.pattern, Public: rt.kind == kindPublic, Action: rt.kind == kindAction, Allows: rt.who.allows, Audit: rt.audit})
+	}
+	return out
 }
 
 // CountPasswordChecks makes s count its password comparisons in n.

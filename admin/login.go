@@ -75,6 +75,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		s.renderLogin(w, r, http.StatusUnauthorized, p)
 		return
 	}
+	if u.Disabled() {
+		s.log.WarnContext(r.Context(), "admin sign-in refused: user disabled", "user", user, "ip", ip)
+		p.Error = "This account is disabled. Ask the shop's owner to enable it."
+		s.renderLogin(w, r, http.StatusForbidden, p)
+		return
+	}
 	if err := s.startSession(r.Context(), w, r, u); err != nil {
 		s.renderError(w, r, err)
 		return

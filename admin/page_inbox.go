@@ -19,6 +19,11 @@ type inboxPage struct {
 	Next     string
 	Paged    bool
 	Channels []string
+	// The team's views and filters (catalog/workflow_inbox.go).
+	View     string // "", "mine", "unassigned", "human"
+	Status   string
+	Label    string
+	Statuses []catalog.ConversationStatus
 }
 
 // inboxRow is one conversation in the inbox.
@@ -31,6 +36,8 @@ func (r inboxRow) Preview() string {
 
 const inboxPerPage = 50
 
+var inboxViews = map[string]bool{"": true, "mine": true, "unassigned": true, "human": true}
+
 var inboxFilters = map[string]bool{"": true, "human": true, "unread": true, "paused": true}
 
 func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
@@ -42,9 +49,19 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	if len(p.Q) > 200 {
 		p.Q = p.Q[:200]
 	}
+	p.View, p.Status, p.Statuses = q.Get("view"), q.Get("status"), catalog.ConversationStatuses
+	if !inboxViews[p.View] {
+		p.View = ""
+	}
+	if !catalog.ConversationStatus(p.Status).Valid() {
+		p.Status = ""
+	}
+	p.Label, _ = catalog.NormalizeLabel(q.Get("label")) // a bad label filters nothing
+	wf := catalog.InboxWorkflow{View: catalog.InboxView(p.View), Me: sessionFrom(r.Context()).UserID,
+		Status: catalog.ConversationStatus(p.Status), Label: p.Label, Now: s.cfg.Now()}
 	cur, _ := catalog.ParseCursor(q.Get("after")) // a bad cursor is the first page
 	p.Paged = cur != nil
-	rows, next, err := catalog.ListInbox(r.Context(), s.db, catalog.Inbox{Text: p.Q, Channel: p.Channel, Show: catalog.InboxShow(p.Show), After: cur, Limit: inboxPerPage})
+	rows, next, err := catalog.ListInbox(r.Context(), s.db, catalog.Inbox{Text: p.Q, Channel: p.Channel, Show: catalog.InboxShow(p.Show), After: cur, Limit: inboxPerPage, Workflow: wf})
 	if err != nil {
 		s.renderError(w, r, err)
 		return

@@ -2,7 +2,6 @@ package admin
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,9 +13,7 @@ import (
 // settingsPage is /admin/settings.
 type settingsPage struct {
 	Form  settingsForm
-	Staff []catalog.StaffUser
 	Error string
-	Me    int64
 	// Channels is the Channels section (settings_channels.go).
 	Channels []ChannelStatus
 	// Widget is the web chat's embed snippet (settings_widget.go).
@@ -51,12 +48,6 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int, p settingsPage) {
-	var err error
-	if p.Staff, err = catalog.ListStaffUsers(r.Context(), s.db); err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	p.Me = sessionFrom(r.Context()).UserID
 	p.Channels = s.channels()
 	p.Widget = s.widgetEmbed(r)
 	s.render(w, r, code, "settings", "Settings", "settings", p)
@@ -112,35 +103,4 @@ func parseSettings(f settingsForm) (catalog.Settings, error) {
 		return st, badRequest("This form does not say when it was opened, so it could overwrite newer settings: nothing was saved. Open the settings again.")
 	}
 	return st, nil
-}
-
-// addStaff creates another staff user.
-func (s *Server) addStaff(w http.ResponseWriter, r *http.Request) {
-	u, err := createUser(r.Context(), s.db, r.FormValue("username"), r.FormValue("password"))
-	if err != nil {
-		s.renderError(w, r, err)
-		return
-	}
-	s.log.InfoContext(r.Context(), "staff user added", "new_user", u.Username, "user", sessionFrom(r.Context()).Username)
-	redirect(w, r, "/admin/settings", "Added "+u.Username+".")
-}
-
-// deleteStaff removes a staff user and their sessions (not yourself, and
-// not admin, whose password comes from ADMIN_PASSWORD).
-func (s *Server) deleteStaff(w http.ResponseWriter, r *http.Request) {
-	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	u, err := catalog.GetStaffUser(r.Context(), s.db, id)
-	if err != nil {
-		s.renderError(w, r, notFound("User"))
-		return
-	}
-	if u.ID == sessionFrom(r.Context()).UserID || u.Username == AdminUser {
-		s.renderError(w, r, badRequest("You cannot remove yourself or the admin user."))
-		return
-	}
-	if err := catalog.DeleteStaffUser(r.Context(), s.db, u.ID); err != nil {
-		s.renderError(w, r, fmt.Errorf("admin: delete user: %w", err))
-		return
-	}
-	redirect(w, r, "/admin/settings", "Removed "+u.Username+".")
 }

@@ -25,6 +25,7 @@ type transcriptPage struct {
 	Tokens   int
 	Cost     string
 	Latency  int
+	Team     *teamPanel // the team's workflow (page_conversation_team.go)
 }
 
 // entry is a message of the transcript with its tool calls and their
@@ -69,6 +70,10 @@ func (s *Server) transcript(w http.ResponseWriter, r *http.Request) {
 		p.Omitted, msgs = 1, msgs[1:]
 	}
 	p.Entries, p.Tokens, p.Latency, p.Cost = pairTools(msgs)
+	if p.Team, err = s.teamPanel(r.Context(), conv.ID); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
 	// Seen: the inbox no longer shows it as unread.
 	seen := s.cfg.Now().UTC()
 	if seen.Before(conv.LastMessageAt) {
@@ -216,6 +221,10 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 	text := strings.TrimSpace(r.FormValue("text"))
 	if text == "" || len(text) > maxReply {
 		s.renderError(w, r, badRequest("A reply must be 1 to %d characters.", maxReply))
+		return
+	}
+	if text, err = s.expandCanned(r.Context(), conv, text); err != nil {
+		s.renderError(w, r, err)
 		return
 	}
 	sess := sessionFrom(r.Context())

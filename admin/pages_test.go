@@ -39,6 +39,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"feeds", "/admin/import/feeds", "Product feeds"},
 			{"orders", "/admin/orders?status=new&channel=telegram&from=2020-01-01&to=2099-12-31", f.order.Number},
 			{"order", "/admin/orders/" + f.order.Number, "Mark shipped"},
+			{"order_slip", "/admin/orders/" + f.order.Number + "/slip", "packing slip"},
 			{"inbox", "/admin/conversations?show=human", "needs human"},
 			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
 			{"playground", "/admin/playground", "playground.js"},
@@ -51,12 +52,21 @@ func TestEveryPageRenders(t *testing.T) {
 			{"page_edit", "/admin/pages/new", "New page"},
 			{"promos", "/admin/promos", "New promo code"},
 			{"promo_edit", "/admin/promos/new", "Uses per customer"},
+			{"staff", "/admin/staff", "Make an invitation link"},
+			{"customers", "/admin/customers?q=eve", "Eve"},
+			{"customer", "/admin/customers/" + itoa(f.customer.ID), f.order.Number},
+			{"canned", "/admin/canned", "Canned replies"},
+			{"audit", "/admin/audit?user=admin&action=order.", "Audit log"},
+			{"invite", "/admin/invite/no-such-link", "expired or was already used"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
 		} {
 			code, body := p.get(tc.path)
 			wantCode := http.StatusOK
-			if tc.page == "error" {
+			switch tc.page {
+			case "error":
 				wantCode = http.StatusNotFound
+			case "invite":
+				wantCode = http.StatusGone
 			}
 			if code != wantCode || !strings.Contains(body, tc.want) {
 				t.Errorf("GET %s = %d, want %d with %q:\n%.2000s", tc.path, code, wantCode, tc.want, body)

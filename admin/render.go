@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/live"
 )
 
 //go:embed templates/*.html
@@ -27,11 +28,18 @@ type layout struct {
 	Title string
 	Nav   string // the highlighted menu entry
 	User  string
-	CSRF  string
-	Flash string
-	Shop  string
-	Demo  bool // the demo shop's data is in: the banner offers to remove it
-	Page  any
+	Role  catalog.StaffRole
+	// Manager and Owner say which menu entries the user's role may open
+	// (the route table decides; the menu only hides what would be refused).
+	Manager, Owner bool
+	CSRF           string
+	// LiveAfter is the newest inbox event when the page was made: the
+	// page's live stream starts after it, so nothing in between is missed.
+	LiveAfter int64
+	Flash     string
+	Shop      string
+	Demo      bool // the demo shop's data is in: the banner offers to remove it
+	Page      any
 }
 
 var funcs = template.FuncMap{
@@ -105,7 +113,11 @@ func mustParsePages() map[string]*template.Template {
 func (s *Server) render(w http.ResponseWriter, r *http.Request, code int, name, title, nav string, data any) {
 	l := layout{Title: title, Nav: nav, Page: data, Flash: takeFlash(w, r)}
 	if sess := sessionFrom(r.Context()); sess != nil {
-		l.User, l.CSRF = sess.Username, sess.CSRFToken
+		l.User, l.CSRF, l.Role = sess.Username, sess.CSRFToken, sess.Role
+		l.Manager, l.Owner = managers.allows(sess.Role), owners.allows(sess.Role)
+		if s.cfg.Live != nil && s.db != nil {
+			l.LiveAfter, _ = live.Latest(r.Context(), s.db)
+		}
 		if s.db != nil {
 			st, err := catalog.GetDemoState(r.Context(), s.db)
 			l.Demo = err == nil && st == catalog.DemoLoaded

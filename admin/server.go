@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/demo"
+	"shopbot/catalog/live"
 	"shopbot/catalog/search"
 	"shopbot/engine"
 )
@@ -59,6 +60,10 @@ type Config struct {
 	// Channels, when set, reports each channel's state as this process
 	// sees it (bot/status.go); the Settings page lists them.
 	Channels func() []ChannelStatus
+	// Live wakes the panel's event stream (/admin/events) when the inbox
+	// changes, on any replica; without it the stream answers 503 and the
+	// pages work as before (they just do not update by themselves).
+	Live *live.Hub
 }
 
 // Searcher is the shop's product search (catalog/search).

@@ -25,6 +25,7 @@ const sessionCookie = "shopbot_session"
 type session struct {
 	UserID    int64
 	Username  string
+	Role      catalog.StaffRole
 	CSRFToken string
 	tokenHash string
 }
@@ -92,14 +93,14 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 		return nil, fmt.Errorf("admin: look up session: %w", err)
 	}
 	now := s.cfg.Now().UTC()
-	if row.User == nil || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
+	if row.User == nil || row.User.Disabled() || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
 		_ = catalog.DeleteStaffSession(r.Context(), s.db, row.TokenHash)
 		return nil, errSignedOut
 	}
 	if now.Sub(row.LastSeenAt) > time.Minute {
 		_ = catalog.TouchStaffSession(r.Context(), s.db, row.TokenHash, now)
 	}
-	return &session{UserID: row.UserID, Username: row.User.Username, CSRFToken: row.CSRFToken, tokenHash: row.TokenHash}, nil
+	return &session{UserID: row.UserID, Username: row.User.Username, Role: row.User.Role, CSRFToken: row.CSRFToken, tokenHash: row.TokenHash}, nil
 }
 
 // headers sets the security headers every panel response carries.

@@ -32,6 +32,7 @@ func commands() []command {
 		{"import-reviews", "[flags] FILE", "add or update reviews from CSV or JSONL (sku, rating 1–5, author, title, body, created_at)", importReviewsCmd, false},
 		{"reindex", "[flags]", "rebuild the SEARCH_BACKEND index (Weaviate) from the database", reindexCmd, false},
 		{"demo", "remove [flags]", "delete the demo shop's listings, reviews, pages, delivery methods and promo codes (those on orders are archived); it is not loaded again", demoCmd, false},
+		{"customer", "export|forget [flags] ID", "print one customer's data as JSON, or erase it (orders are kept with the personal fields cleared)", customerCmd, false},
 		{"demo-catalog", "[--size N] [--seed N] [-o FILE]", "write a synthetic catalog (JSONL) for scale tests", demoCatalogCmd, false},
 		{"search-eval", "--judgments FILE [flags]", "relevance and latency of the configured search", searchEvalCmd, false},
 		{"eval", "--scenarios FILE [flags]", "run conversation scenarios in a sandbox (nothing in the shop changes)", evalCmd, false},

@@ -297,7 +297,8 @@ func TestMigrateCommand(t *testing.T) {
 	if err := run(context.Background(), []string{"migrate"}, envFunc(vars), nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}
-	latest := fmt.Sprint(len(must(migrations.List(dialect.SQLite))))
+	known := must(migrations.List(dialect.SQLite))
+	latest := fmt.Sprint(known[len(known)-1].Version) // versions may have gaps (reserved blocks)
 	if got := out.String(); !strings.Contains(got, "migrated from version 0 to "+latest) || !strings.Contains(got, "already at version "+latest) {
 		t.Errorf("output:\n%s", got)
 	}

@@ -17,6 +17,7 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
+	"shopbot/catalog/live"
 	"shopbot/migrations"
 )
 
@@ -76,9 +77,13 @@ func serve(ctx context.Context, e env, args []string) error {
 	checkCtx, stopChecks := context.WithCancel(ctx)
 	defer stopChecks()
 	checked := board.start(checkCtx, ticker.C) // at once, beside the database's preparation
+	// The live panel follows the database, so every replica's panel sees
+	// every replica's changes (catalog/live).
+	liveHub := live.NewHub(db, log, 0)
+	go liveHub.Run(checkCtx)
 	adm := admin.New(admin.Config{
-		Registry: reg,
-		Ready:    func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
+		Registry: reg, Live: liveHub,
+		Ready: func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(),

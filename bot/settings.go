@@ -28,7 +28,7 @@ type setting struct {
 var (
 	serveCmds    = []string{"serve"}
 	httpCmds     = []string{"serve", "healthcheck"}
-	dbCmds       = strings.Fields("serve chat migrate import import-pages import-reviews reindex search-eval eval replay bench demo")
+	dbCmds       = strings.Fields("serve chat migrate import import-pages import-reviews reindex search-eval eval replay bench demo customer")
 	searchCmds   = strings.Fields("serve chat reindex search-eval eval replay bench")
 	engineCmds   = strings.Fields("serve chat eval replay")
 	currencyCmds = strings.Fields("serve chat search-eval eval replay")

@@ -47,6 +47,11 @@ type Conversation struct {
 	// State is the engine's memory of the conversation as JSON; the
 	// catalog stores it without interpreting it.
 	State string `bun:"state,notnull"`
+	// The team's workflow (workflow.go), read here and written only by
+	// its own functions (scanonly: inserts take the columns' defaults).
+	Status       ConversationStatus `bun:"status,scanonly"`
+	SnoozedUntil *time.Time         `bun:"snoozed_until,scanonly"`
+	AssigneeID   *int64             `bun:"assignee_id,scanonly"`
 }
 
 // ToolCall is a model's request to run a tool, as persisted and replayed.

@@ -25,6 +25,10 @@ type InboxRow struct {
 	Username         string     `bun:"username"`
 	LastMessage      string     `bun:"last_message"`
 	LastRole         string     `bun:"last_role"`
+	// The team's workflow (workflow.go).
+	Status       ConversationStatus `bun:"status"`
+	SnoozedUntil *time.Time         `bun:"snoozed_until"`
+	Assignee     string             `bun:"assignee"`
 }
 
 // Unread reports a message newer than the last time staff looked.
@@ -50,6 +54,8 @@ type Inbox struct {
 	Show    InboxShow
 	After   *Cursor // ListInbox's previous next; nil for the first page
 	Limit   int     // default 50, at most 500
+	// The team's views (workflow_inbox.go).
+	Workflow InboxWorkflow
 }
 
 // lastMessageExpr is the newest visible message of the conversation (the
@@ -68,6 +74,7 @@ func ListInbox(ctx context.Context, db bun.IDB, in Inbox) ([]InboxRow, string, e
 		Join("LEFT JOIN customers AS cu ON cu.id = c.customer_id").
 		ColumnExpr("c.id, c.channel, c.chat_id, c.thread_id, c.paused, c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at").
 		ColumnExpr("COALESCE(cu.display_name, '') AS customer, COALESCE(cu.username, '') AS username").
+		ColumnExpr("c.status, c.snoozed_until, COALESCE((SELECT su.username FROM staff_users AS su WHERE su.id = c.assignee_id), '') AS assignee").
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "content", 1) + " AS last_message").
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "role", 1) + " AS last_role")
 	q = in.after(in.where(db, q))
@@ -94,6 +101,7 @@ func (in Inbox) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
 	case InboxUnread:
 		q = q.Where("(c.last_read_at IS NULL OR c.last_read_at < c.last_message_at)")
 	}
+	q = in.Workflow.where(q)
 	if in.Text != "" {
 		pat, op := likePattern(in.Text), likeOp(db)
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {

@@ -15,8 +15,10 @@ type OrderList struct {
 	Channel string
 	From    time.Time // placed at or after
 	Before  time.Time // placed before
-	AfterID int64     // the previous page's last id; 0 for the first page
-	Limit   int       // default 50, at most 500
+	// Customer is one customer's orders (0 for everyone's).
+	Customer int64
+	AfterID  int64 // the previous page's last id; 0 for the first page
+	Limit    int   // default 50, at most 500
 }
 
 // ListOrderPage returns one page of the orders l selects, with their
@@ -43,6 +45,9 @@ func ListOrderPage(ctx context.Context, db bun.IDB, l OrderList) ([]Order, int64
 	}
 	if l.Channel != "" {
 		q = q.Where("?TableAlias.channel = ?", l.Channel)
+	}
+	if l.Customer > 0 {
+		q = q.Where("?TableAlias.customer_id = ?", l.Customer)
 	}
 	if !l.From.IsZero() {
 		q = q.Where("?TableAlias.created_at >= ?", l.From)

@@ -13,11 +13,13 @@ import (
 type StaffUser struct {
 	bun.BaseModel `bun:"table:staff_users"`
 
-	ID           int64     `bun:"id,pk,autoincrement"`
-	Username     string    `bun:"username,notnull"`
-	PasswordHash string    `bun:"password_hash,notnull"`
-	CreatedAt    time.Time `bun:"created_at,notnull"`
-	UpdatedAt    time.Time `bun:"updated_at,notnull"`
+	ID           int64      `bun:"id,pk,autoincrement"`
+	Username     string     `bun:"username,notnull"`
+	PasswordHash string     `bun:"password_hash,notnull"`
+	Role         StaffRole  `bun:"role,notnull"`
+	DisabledAt   *time.Time `bun:"disabled_at"`
+	CreatedAt    time.Time  `bun:"created_at,notnull"`
+	UpdatedAt    time.Time  `bun:"updated_at,notnull"`
 }
 
 // FindStaffUser loads a staff user by name; ErrNotFound when there is
@@ -48,12 +50,21 @@ func ListStaffUsers(ctx context.Context, db bun.IDB) ([]StaffUser, error) {
 	return us, nil
 }
 
-// CreateStaffUser adds a staff user with the password hash; a user of
-// that name existing already (another replica's a moment ago included) is
+// CreateStaffUser adds an agent with the password hash; a user of that
+// name existing already (another replica's a moment ago included) is
 // ErrConflict and changes nothing.
 func CreateStaffUser(ctx context.Context, db bun.IDB, username, passwordHash string, now time.Time) (*StaffUser, error) {
+	return CreateStaffUserAs(ctx, db, username, passwordHash, StaffAgent, now)
+}
+
+// CreateStaffUserAs is CreateStaffUser with the user's role; an unknown
+// role is ErrInvalid.
+func CreateStaffUserAs(ctx context.Context, db bun.IDB, username, passwordHash string, role StaffRole, now time.Time) (*StaffUser, error) {
+	if !role.Valid() {
+		return nil, fmt.Errorf("catalog: create staff user %s: %w: unknown role %q", username, ErrInvalid, role)
+	}
 	now = now.UTC()
-	u := &StaffUser{Username: username, PasswordHash: passwordHash, CreatedAt: now, UpdatedAt: now}
+	u := &StaffUser{Username: username, PasswordHash: passwordHash, Role: role, CreatedAt: now, UpdatedAt: now}
 	if _, err := db.NewInsert().Model(u).On("CONFLICT (username) DO NOTHING").Returning("id").Exec(ctx); err != nil {
 		return nil, fmt.Errorf("catalog: create staff user %s: %w", username, err)
 	}

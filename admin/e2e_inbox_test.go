@@ -1,0 +1,98 @@
+package admin_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"shopbot/admin"
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+)
+
+// TestEndToEndAgentDay drives an agent's day in a real browser: sign in
+// as an agent, open the conversation assigned to them from "mine", add a
+// private note, answer with a canned reply, resolve; then, with the inbox
+// open, a shopper's new message appears without reloading (the live
+// stream) and the page title counts it as unread.
+func TestEndToEndAgentDay(t *testing.T) {
+	ctx, _ := browser(t)
+	db := catalogtest.SQLite(t)
+	p := livePanel(t, db)
+	f := seed(t, db)
+	bg := context.Background()
+	if err := admin.CreateUserAs(bg, db, "ann", testPassword, catalog.StaffAgent); err != nil {
+		t.Fatal(err)
+	}
+	ann, _ := catalog.FindStaffUser(bg, db, "ann")
+	if err := catalog.AssignConversation(bg, db, f.conv.ID, &ann.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := catalog.SaveCannedReply(bg, db, "thanks", "Thanks, {name}! Order {order} is on its way.", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	_ = catalog.MarkConversationRead(bg, db, f.conv.ID, time.Now().Add(time.Hour))
+	base := p.srv.URL
+	run := func(step string, actions ...chromedp.Action) {
+		t.Helper()
+		sctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		if err := chromedp.Run(sctx, actions...); err != nil {
+			var loc, body string
+			chromedp.Run(ctx, chromedp.Location(&loc), chromedp.Text("body", &body, chromedp.ByQuery))
+			t.Fatalf("%s: %v (at %s)\n%.1500s", step, err, loc, body)
+		}
+	}
+	run("sign in as the agent",
+		chromedp.Navigate(base+"/admin/conversations?view=mine"),
+		chromedp.WaitVisible(`input[name=username]`, chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=username]`, "ann", chromedp.ByQuery),
+		chromedp.SendKeys(`input[name=password]`, testPassword, chromedp.ByQuery),
+		chromedp.Submit(`input[name=password]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//nav[@class="tabs"]/a[@aria-current="page" and text()="Mine"]`),
+	)
+	run("open the assigned conversation",
+		chromedp.Click(`#inbox-live a`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#team`, chromedp.ByQuery),
+	)
+	run("add a private note",
+		chromedp.SendKeys(`#notes textarea[name=body]`, "Called back about sizes", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Add note"]`),
+		chromedp.WaitVisible(`//div[contains(@class, "note")]/p[text()="Called back about sizes"]`),
+	)
+	run("answer with a canned reply",
+		chromedp.SendKeys(`textarea[name=text]`, "/thanks", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Send reply"]`),
+		chromedp.WaitVisible(`//div[contains(@class, "merchant")]/p[contains(., "Order `+f.order.Number+` is on its way.")]`),
+	)
+	run("resolve",
+		chromedp.SetValue(`#team select[name=status]`, "resolved", chromedp.ByQuery),
+		chromedp.Click(`//form[contains(@action, "/status")]//button`),
+		chromedp.WaitVisible(`//p[@class="flash" and contains(., "is resolved")]`),
+	)
+	shot(t, ctx, "agent-transcript")
+	run("open the inbox",
+		chromedp.Navigate(base+"/admin/conversations"),
+		chromedp.WaitVisible(`#inbox-live`, chromedp.ByQuery),
+	)
+	var title string
+	run("read the title", chromedp.Title(&title))
+	if title != "Conversations · Test Shop admin" {
+		t.Errorf("title with nothing unread = %q", title)
+	}
+	if err := catalog.AppendMessages(bg, db, f.conv.ID, &catalog.Message{Role: catalog.RoleUser, Content: "Live question from Eve"}); err != nil {
+		t.Fatal(err)
+	}
+	run("the new message appears without reloading",
+		chromedp.WaitVisible(`//td[@class="preview" and contains(., "Live question from Eve")]`),
+		chromedp.WaitVisible(`//tr[contains(@class, "unread")]//td[@class="small" and contains(., "open")]`),
+		chromedp.Poll(`document.title.startsWith("(1) ")`, nil),
+	)
+	shot(t, ctx, "agent-inbox-live")
+	run("leave the page (its stream ends)", chromedp.Navigate("about:blank"))
+	if n := len(p.notes.all()); n != 1 {
+		t.Errorf("notices to the shopper = %d, want 1 (the reply, not the note)", n)
+	}
+}
