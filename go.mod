@@ -23,9 +23,24 @@ require (
 	modernc.org/sqlite v1.61.1
 )
 
-require github.com/yuin/goldmark v1.8.7
+require (
+	github.com/compose-spec/compose-go/v2 v2.16.2
+	github.com/yuin/goldmark v1.8.7
+	golang.org/x/image v0.46.0
+)
 
-require golang.org/x/image v0.46.0 // indirect
+require (
+	github.com/distribution/reference v0.6.0 // indirect
+	github.com/docker/go-connections v0.5.0 // indirect
+	github.com/docker/go-units v0.5.0 // indirect
+	github.com/go-viper/mapstructure/v2 v2.4.0 // indirect
+	github.com/mattn/go-shellwords v1.0.12 // indirect
+	github.com/opencontainers/go-digest v1.0.0 // indirect
+	github.com/sirupsen/logrus v1.10.1 // indirect
+	github.com/xhit/go-str2duration/v2 v2.1.0 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.4 // indirect
+	golang.org/x/sync v0.24.0 // indirect
+)
 
 require (
 	github.com/asaskevich/govalidator v0.0.0-20230301143203-a9d515a09cc2 // indirect
