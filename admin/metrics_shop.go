@@ -17,6 +17,7 @@ import (
 type shopCollector struct {
 	db         *bun.DB
 	orders     *prometheus.Desc
+	revenue    *prometheus.Desc
 	carts      *prometheus.Desc
 	needsHuman *prometheus.Desc
 	paused     *prometheus.Desc
@@ -27,6 +28,7 @@ func newShopCollector(db *bun.DB) *shopCollector {
 	return &shopCollector{
 		db:         db,
 		orders:     prometheus.NewDesc("shopbot_orders", "Orders in the database, by status.", []string{"status"}, nil),
+		revenue:    prometheus.NewDesc("shopbot_order_revenue_minor", "Value of the orders in the database in minor units (cents), refunds taken off, by status and currency.", []string{"status", "currency"}, nil),
 		carts:      prometheus.NewDesc("shopbot_carts_open", "Carts holding at least one item.", nil, nil),
 		needsHuman: prometheus.NewDesc("shopbot_conversations_needing_human", "Conversations flagged by request_human and not yet handed back.", nil, nil),
 		paused:     prometheus.NewDesc("shopbot_conversations_taken_over", "Conversations a merchant has taken over (the bot is silent).", nil, nil),
@@ -35,7 +37,7 @@ func newShopCollector(db *bun.DB) *shopCollector {
 }
 
 func (c *shopCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{c.orders, c.carts, c.needsHuman, c.paused, c.up} {
+	for _, d := range []*prometheus.Desc{c.orders, c.revenue, c.carts, c.needsHuman, c.paused, c.up} {
 		ch <- d
 	}
 }
@@ -57,6 +59,9 @@ func (c *shopCollector) collect(ctx context.Context, ch chan<- prometheus.Metric
 	}
 	for _, st := range orderStatuses { // every status, zeros included
 		ch <- prometheus.MustNewConstMetric(c.orders, prometheus.GaugeValue, float64(n.OrdersByStatus[catalog.OrderStatus(st)]), st)
+	}
+	for _, r := range n.Revenue {
+		ch <- prometheus.MustNewConstMetric(c.revenue, prometheus.GaugeValue, float64(r.Minor), string(r.Status), r.Currency)
 	}
 	ch <- prometheus.MustNewConstMetric(c.carts, prometheus.GaugeValue, float64(n.Carts))
 	ch <- prometheus.MustNewConstMetric(c.needsHuman, prometheus.GaugeValue, float64(n.NeedsHuman))

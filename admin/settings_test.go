@@ -141,12 +141,13 @@ func TestDashboardFigures(t *testing.T) {
 // for a person are read from the database at scrape time.
 func TestShopMetrics(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
-	seed(t, p.db)
+	f := seed(t, p.db)
 	rec := httptest.NewRecorder()
 	p.handler.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body := rec.Body.String()
 	for _, want := range []string{
-		`shopbot_orders{status="new"} 1`, `shopbot_orders{status="shipped"} 0`, "shopbot_carts_open 0",
+		`shopbot_orders{status="new"} 1`,
+		`shopbot_order_revenue_minor{currency="` + f.order.Currency + `",status="new"} ` + itoa(f.order.Total), `shopbot_orders{status="shipped"} 0`, "shopbot_carts_open 0",
 		"shopbot_conversations_needing_human 1", "shopbot_conversations_taken_over 0", "shopbot_shop_metrics_up 1",
 	} {
 		if !strings.Contains(body, want) {

@@ -14,6 +14,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/adapters"
+	"shopbot/adapters/inbox"
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
@@ -49,6 +50,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)
+	reg.MustRegister(inbox.NewBacklogCollector(db))
 	srch, err := newSearch(&cfg, log, reg)
 	if err != nil {
 		return err

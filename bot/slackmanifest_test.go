@@ -18,6 +18,9 @@ type slackManifest struct {
 		AppHome struct {
 			HomeTab bool `yaml:"home_tab_enabled"`
 		} `yaml:"app_home"`
+		Assistant *struct {
+			Description string `yaml:"assistant_description"`
+		} `yaml:"assistant_view"`
 		SlashCommands []struct {
 			Command string `yaml:"command"`
 			URL     string `yaml:"url"`
@@ -60,12 +63,15 @@ func TestSlackManifests(t *testing.T) {
 		if err := yaml.Unmarshal(b, &m); err != nil {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
-		for _, ev := range []string{"app_mention", "message.im", "message.channels", "message.groups", "app_home_opened"} {
+		for _, ev := range []string{"app_mention", "message.im", "message.channels", "message.groups", "app_home_opened", "assistant_thread_started"} {
 			if !slices.Contains(m.Settings.Events.Events, ev) {
 				t.Errorf("%s: bot event %s missing", tc.file, ev)
 			}
 		}
-		for _, s := range []string{"app_mentions:read", "chat:write", "channels:history", "groups:history", "im:history", "users:read", "commands"} {
+		if m.Features.Assistant == nil || m.Features.Assistant.Description == "" {
+			t.Errorf("%s: no assistant_view (the AI app surface: assistant threads, suggested prompts)", tc.file)
+		}
+		for _, s := range []string{"app_mentions:read", "assistant:write", "chat:write", "channels:history", "groups:history", "im:history", "users:read", "commands"} {
 			if !slices.Contains(m.OAuth.Scopes.Bot, s) {
 				t.Errorf("%s: bot scope %s missing", tc.file, s)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,7 +42,8 @@ func TestCountShop(t *testing.T) {
 		seed(t, db, product("A-1", 100, 10))
 		ann, bob, cy := customer(t, db, "telegram", "ann"), customer(t, db, "telegram", "bob"), customer(t, db, "web", "cy")
 		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "A-1", 1, ann.ID))
-		if _, err := order(t, db, ann, "k1"); err != nil {
+		o, err := order(t, db, ann, "k1")
+		if err != nil {
 			t.Fatal(err)
 		}
 		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(bob.ID), "A-1", 2, bob.ID))
@@ -56,6 +58,9 @@ func TestCountShop(t *testing.T) {
 		n, err := catalog.CountShop(ctx, db)
 		if err != nil || n.OrdersByStatus[catalog.StatusNew] != 1 || len(n.OrdersByStatus) != 1 || n.Carts != 2 || n.NeedsHuman != 1 || n.Paused != 1 {
 			t.Errorf("CountShop = %+v, %v; want 1 new order, 2 carts, 1 needing a human, 1 paused", n, err)
+		}
+		if want := []catalog.StatusRevenue{{Status: catalog.StatusNew, Currency: o.Currency, Minor: o.Total}}; !slices.Equal(n.Revenue, want) || o.Total <= 0 {
+			t.Errorf("revenue = %+v, want %+v", n.Revenue, want)
 		}
 		p, _ := catalog.GetProduct(ctx, db, "A-1")
 		if got, err := catalog.GetProductByID(ctx, db, p.ID); err != nil || got.SKU != "A-1" || got.Category == nil {

@@ -22,8 +22,8 @@ type Shopper struct {
 }
 
 // Home builds a shopper's Home (view.Home): their personal cart, the
-// shared carts of their channel they added to (latest five) and their
-// latest five orders. A shopper seen for the first time gets a customer
+// shared carts of their channel they added to (latest five), their
+// latest five orders and the shop's top-level categories. A shopper seen for the first time gets a customer
 // record, as on their first turn.
 func (e *Engine) Home(ctx context.Context, who Shopper) (*view.Home, error) {
 	if err := checkIDs("channel", who.Channel, "user id", who.UserID); err != nil {
@@ -62,6 +62,13 @@ func (e *Engine) home(ctx context.Context, who Shopper) (*view.Home, error) {
 	}
 	for i := range orders {
 		h.Orders = append(h.Orders, *view.OrderViewOf(&orders[i]))
+	}
+	all, err := catalog.ListCategories(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range catalog.Children(all, nil) {
+		h.Categories = append(h.Categories, c.Name)
 	}
 	return h, nil
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -58,6 +59,17 @@ func TestHome(t *testing.T) {
 			if l.SKU == "GRO-PAN-001" && l.AddedBy != "Bob" {
 				t.Errorf("Bob's line added by %q", l.AddedBy)
 			}
+		}
+		all, err := catalog.ListCategories(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roots []string
+		for _, c := range catalog.Children(all, nil) {
+			roots = append(roots, c.Name)
+		}
+		if len(roots) == 0 || !slices.Equal(h.Categories, roots) {
+			t.Errorf("categories = %v, want the top-level ones %v", h.Categories, roots)
 		}
 		if len(h.Orders) != 2 || h.Orders[0].Number != newer.Number || h.Orders[1].Number != older.Number || h.Orders[0].TotalText == "" {
 			t.Errorf("orders = %+v", h.Orders)

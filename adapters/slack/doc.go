@@ -59,6 +59,13 @@
 // handoffs from any channel) to the orders channel and shopper notices
 // (order status, merchant replies) to the Slack thread they belong to.
 //
+// Slack's AI app surface (assistant.go): assistant_thread_started gets
+// suggested prompts (the shopper's last orders, the shop's categories,
+// the cart); a message in an assistant thread (a thread of the app's DM)
+// titles the thread when it is the first, and shows a status while its
+// turn runs (assistant.threads.setStatus, cleared after). A failing call
+// of these is logged and the turn goes on.
+//
 // Health (check.go): Identify runs auth.test each time it is called (a
 // refused token is a *TokenRefusedError) and Config.Received hears of each
 // request recorded; bot/ turns these into the process's channel status.

@@ -150,6 +150,14 @@ func (a *Adapter) eventJob(ctx context.Context, team string, ev any) (string, fu
 			// mention (one with a mention comes as app_mention too).
 			return a.turnJob(team, ev.Channel, ev.ThreadTimeStamp, ev.User, ev.Text, ev.TimeStamp, true)
 		}
+	case *slackevents.AssistantThreadStartedEvent:
+		at := ev.AssistantThread
+		if at.UserID == "" || at.ChannelID == "" || at.ThreadTimeStamp == "" {
+			return "", nil
+		}
+		return at.ChannelID + "/" + at.ThreadTimeStamp, func(ctx context.Context) {
+			a.assistantThread(ctx, at.UserID, at.ChannelID, at.ThreadTimeStamp)
+		}
 	case *slackevents.AppHomeOpenedEvent:
 		if ev.Tab != "home" || ev.User == "" {
 			return "", nil
@@ -183,7 +191,13 @@ func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared b
 			Channel: "slack", ChatID: channel, ThreadID: thread, UserID: user, Shared: shared,
 			UserName: a.api.userName(ctx, user, user), Text: text, DedupKey: "msg:" + channel + ":" + ts,
 		}
-		a.runTurn(ctx, t, a.newReply(channel, thread, team, user))
+		run := func() { a.runTurn(ctx, t, a.newReply(channel, thread, team, user)) }
+		if shared || thread == "" {
+			run()
+			return
+		}
+		// A thread of the app's DM: an assistant thread (assistant.go).
+		a.assistantTurn(ctx, channel, thread, text, !a.ownThread(ctx, channel, thread), run)
 	}
 }
 

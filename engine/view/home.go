@@ -7,6 +7,9 @@ type Home struct {
 	Cart   *CartView   // the shopper's personal cart (empty, never nil)
 	Shared []HomeCart  // shared carts the shopper added to, latest changed first
 	Orders []OrderView // the shopper's orders, newest first
+	// Categories are the shop's top-level category names, in the shop's
+	// order (suggestions where a conversation starts).
+	Categories []string
 }
 
 // HomeCart is a chat's shared cart on a shopper's Home.

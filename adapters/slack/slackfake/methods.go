@@ -40,6 +40,8 @@ func (s *Server) dispatch(method string, a map[string]string) (map[string]any, s
 		return s.stream(method, a)
 	case "apps.connections.open":
 		return map[string]any{"url": s.socketURL()}, ""
+	case "assistant.threads.setStatus", "assistant.threads.setSuggestedPrompts", "assistant.threads.setTitle":
+		return assistantThreads(method, a)
 	case "views.publish":
 		var v map[string]any
 		if err := json.Unmarshal([]byte(a["view"]), &v); err != nil || a["user_id"] == "" {
@@ -275,4 +277,32 @@ func list(v any) []map[string]any {
 		}
 	}
 	return out
+}
+
+// assistantThreads checks the arguments of the assistant.threads methods
+// as Slack does: a channel and thread always; setTitle a title; the
+// prompts of setSuggestedPrompts a JSON array of one to four
+// {title, message} objects, both non-empty. setStatus takes an empty
+// status: it clears the status.
+func assistantThreads(method string, a map[string]string) (map[string]any, string) {
+	if a["channel_id"] == "" || a["thread_ts"] == "" {
+		return nil, "invalid_arguments"
+	}
+	switch method {
+	case "assistant.threads.setTitle":
+		if a["title"] == "" {
+			return nil, "invalid_arguments"
+		}
+	case "assistant.threads.setSuggestedPrompts":
+		var prompts []struct{ Title, Message string }
+		if err := json.Unmarshal([]byte(a["prompts"]), &prompts); err != nil || len(prompts) < 1 || len(prompts) > 4 {
+			return nil, "invalid_arguments"
+		}
+		for _, p := range prompts {
+			if p.Title == "" || p.Message == "" {
+				return nil, "invalid_arguments"
+			}
+		}
+	}
+	return map[string]any{}, ""
 }
