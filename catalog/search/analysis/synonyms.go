@@ -11,14 +11,26 @@ import (
 //go:embed synonyms.txt
 var defaultSynonyms string
 
-// DefaultSynonyms returns the built-in synonym groups (synonyms.txt in this
-// package), the embedded index's default.
+// lexicon is the retail lexicon: everyday English synonyms and
+// English–Russian equivalents across the categories shops sell.
+//
+//go:embed lexicon.txt
+var lexicon string
+
+// DefaultSynonyms returns the built-in synonym groups: synonyms.txt (the
+// groups tuned on the demo shop) followed by lexicon.txt (the retail
+// lexicon). Both backends and the offline planner expand queries with
+// them; a shop's own groups (catalog.SearchSynonyms) are added after.
 func DefaultSynonyms() [][]string {
-	groups, err := ParseSynonyms(strings.NewReader(defaultSynonyms))
-	if err != nil {
-		panic("analysis: built-in synonyms.txt: " + err.Error()) // a build defect, caught by the tests
+	var out [][]string
+	for _, f := range [][2]string{{"synonyms.txt", defaultSynonyms}, {"lexicon.txt", lexicon}} {
+		groups, err := ParseSynonyms(strings.NewReader(f[1]))
+		if err != nil {
+			panic("analysis: built-in " + f[0] + ": " + err.Error()) // a build defect, caught by the tests
+		}
+		out = append(out, groups...)
 	}
-	return groups
+	return out
 }
 
 // ParseSynonyms reads synonym groups: one group per line, terms separated
