@@ -88,6 +88,8 @@ func (s *Server) Routes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /admin/settings/delivery/country", action(s.saveDefaultCountry))
 	mux.HandleFunc("POST /admin/settings/delivery/{id}", action(s.saveDelivery))
 	mux.HandleFunc("POST /admin/settings/delivery/{id}/delete", action(s.deleteDelivery))
+	mux.HandleFunc("GET /admin/settings/synonyms", page(s.synonymsList))
+	mux.HandleFunc("POST /admin/settings/synonyms", action(s.synonymsPost))
 }
 
 // Metrics is the Prometheus registry in the OpenMetrics format, behind

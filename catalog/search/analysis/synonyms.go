@@ -17,20 +17,30 @@ var defaultSynonyms string
 //go:embed lexicon.txt
 var lexicon string
 
-// DefaultSynonyms returns the built-in synonym groups: synonyms.txt (the
-// groups tuned on the demo shop) followed by lexicon.txt (the retail
-// lexicon). Both backends and the offline planner expand queries with
-// them; a shop's own groups (catalog.SearchSynonyms) are added after.
-func DefaultSynonyms() [][]string {
-	var out [][]string
-	for _, f := range [][2]string{{"synonyms.txt", defaultSynonyms}, {"lexicon.txt", lexicon}} {
-		groups, err := ParseSynonyms(strings.NewReader(f[1]))
-		if err != nil {
-			panic("analysis: built-in " + f[0] + ": " + err.Error()) // a build defect, caught by the tests
-		}
-		out = append(out, groups...)
+// DefaultSynonyms returns the groups tuned on the demo shop (synonyms.txt
+// in this package).
+func DefaultSynonyms() [][]string { return mustParse("synonyms.txt", defaultSynonyms) }
+
+// Lexicon returns the retail lexicon (lexicon.txt in this package).
+func Lexicon() [][]string { return mustParse("lexicon.txt", lexicon) }
+
+// SearchSynonyms returns the groups search expands queries with, the
+// embedded index's default (which Weaviate shares through Expand):
+// DefaultSynonyms, then the Lexicon, then the shop's own groups
+// (catalog.SynonymGroup, added in the panel). The offline planner can
+// compile the same with NewSynonyms(SearchSynonyms(shop...)), or take an
+// index's live set (embedded.Index.Synonyms).
+func SearchSynonyms(shop ...[]string) [][]string {
+	out := append(DefaultSynonyms(), Lexicon()...)
+	return append(out, shop...)
+}
+
+func mustParse(name, text string) [][]string {
+	groups, err := ParseSynonyms(strings.NewReader(text))
+	if err != nil {
+		panic("analysis: built-in " + name + ": " + err.Error()) // a build defect, caught by the tests
 	}
-	return out
+	return groups
 }
 
 // ParseSynonyms reads synonym groups: one group per line, terms separated
