@@ -47,6 +47,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"replay_conversation", fmt.Sprintf("/admin/conversations/%d/replay", f.conv.ID), "Replay with current settings"},
 			{"settings", "/admin/settings", "Test Shop"},
 			{"delivery", "/admin/settings/delivery", "Add a method"},
+			{"synonyms", "/admin/settings/synonyms", "Search synonyms"},
 			{"pages", "/admin/pages", "Shipping and delivery"},
 			{"page_edit", "/admin/pages/shipping", "Countries we ship to"},
 			{"page_edit", "/admin/pages/new", "New page"},

@@ -81,7 +81,7 @@ func TestRenderEveryTemplate(t *testing.T) {
 				d = []any{card}
 			case "planner.orders", "planner.more_orders":
 				d = []any{data}
-			case "planner.no_match":
+			case "planner.no_match", "tools.no_results":
 				d = map[string]any{"Query": "tee", "Missing": []string{"red"}, "Categories": []string{"Home"}}
 			case "planner.ask":
 				d = "phone"

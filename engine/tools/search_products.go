@@ -100,6 +100,11 @@ func searchProductsTool(d *Deps) Tool {
 			s.State.Remember(cards)
 			data := listed(s, searchListing(a, q), page{offset: q.Offset, shown: len(cards), total: res.Total})
 			data["total"], data["products"] = res.Total, briefs(cards)
+			if res.Total == 0 && q.Offset == 0 {
+				if paths, note := suggestCategories(ctx, d, s, q); len(paths) > 0 {
+					data["suggested_categories"], data["note"] = paths, note
+				}
+			}
 			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}

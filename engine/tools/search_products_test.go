@@ -78,3 +78,31 @@ func TestToolSchemasAreStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchProductsSuggestsCategories: a search that finds nothing says
+// so in the shopper's language with the closest categories: those of
+// what the words find without the filters, else the largest top-level
+// ones.
+func TestSearchProductsSuggestsCategories(t *testing.T) {
+	e := newTestEnv(t)
+	res := e.call(t, "search_products", `{"query":"waterproof jacket","max_price":0.01}`)
+	msg, _ := ModelMessage(res, nil)
+	if len(res.Cards) != 0 || !strings.Contains(msg, `"suggested_categories":["Apparel > Jackets`) || !strings.Contains(msg, `Nothing matches \"waterproof jacket\". The closest categories: Apparel`) {
+		t.Errorf("filtered out: %s", msg)
+	}
+	res = e.call(t, "search_products", `{"query":"zzqxw"}`)
+	msg, _ = ModelMessage(res, nil)
+	if !strings.Contains(msg, `"suggested_categories":[`) || !strings.Contains(msg, "The closest categories: ") {
+		t.Errorf("no word matches: %s", msg)
+	}
+	e.session.Locale = "ru"
+	res = e.call(t, "search_products", `{"query":"zzqxw"}`)
+	if msg, _ = ModelMessage(res, nil); !strings.Contains(msg, "Ближайшие категории: ") {
+		t.Errorf("in Russian: %s", msg)
+	}
+	if res = e.call(t, "search_products", `{"query":"waterproof jacket"}`); strings.Contains(mustMessage(res), "suggested_categories") {
+		t.Error("categories suggested for a search that found products")
+	}
+}
+
+func mustMessage(res Result) string { msg, _ := ModelMessage(res, nil); return msg }

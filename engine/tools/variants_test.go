@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,6 +211,9 @@ func TestSearchProductsPassesOptions(t *testing.T) {
 	if _, err := tb.Call(context.Background(), s, "search_products", `{"query":"tee"}`); err != nil {
 		t.Fatal(err)
 	}
+	// Without the relaxed searches that look for categories to suggest
+	// when nothing is found (search_suggest.go): those drop the filters.
+	qs.got = slices.DeleteFunc(qs.got, func(q search.Query) bool { return !q.InStockOnly })
 	if len(qs.got) != 2 || !reflect.DeepEqual(qs.got[0].Options, map[string]string{"size": "42"}) || qs.got[1].Options != nil {
 		t.Errorf("queries = %+v", qs.got)
 	}

@@ -11,12 +11,34 @@ import (
 //go:embed synonyms.txt
 var defaultSynonyms string
 
-// DefaultSynonyms returns the built-in synonym groups (synonyms.txt in this
-// package), the embedded index's default.
-func DefaultSynonyms() [][]string {
-	groups, err := ParseSynonyms(strings.NewReader(defaultSynonyms))
+// lexicon is the retail lexicon: everyday English synonyms and
+// English–Russian equivalents across the categories shops sell.
+//
+//go:embed lexicon.txt
+var lexicon string
+
+// DefaultSynonyms returns the groups tuned on the demo shop (synonyms.txt
+// in this package).
+func DefaultSynonyms() [][]string { return mustParse("synonyms.txt", defaultSynonyms) }
+
+// Lexicon returns the retail lexicon (lexicon.txt in this package).
+func Lexicon() [][]string { return mustParse("lexicon.txt", lexicon) }
+
+// SearchSynonyms returns the groups search expands queries with, the
+// embedded index's default (which Weaviate shares through Expand):
+// DefaultSynonyms, then the Lexicon, then the shop's own groups
+// (catalog.SynonymGroup, added in the panel). The offline planner can
+// compile the same with NewSynonyms(SearchSynonyms(shop...)), or take an
+// index's live set (embedded.Index.Synonyms).
+func SearchSynonyms(shop ...[]string) [][]string {
+	out := append(DefaultSynonyms(), Lexicon()...)
+	return append(out, shop...)
+}
+
+func mustParse(name, text string) [][]string {
+	groups, err := ParseSynonyms(strings.NewReader(text))
 	if err != nil {
-		panic("analysis: built-in synonyms.txt: " + err.Error()) // a build defect, caught by the tests
+		panic("analysis: built-in " + name + ": " + err.Error()) // a build defect, caught by the tests
 	}
 	return groups
 }

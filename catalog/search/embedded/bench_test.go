@@ -44,6 +44,12 @@ var benchQueries = []search.Query{
 	{Text: "gift for a 5 year old"},
 	{},
 	{Text: "board game", Offset: 20},
+	// vocabulary gaps the retail lexicon bridges
+	{Text: "софа"},
+	{Text: "корм для щенков"},
+	{Text: "pots and pans"},
+	{Text: "trousers", InStockOnly: true},
+	{Text: "зимние сапоги"},
 }
 
 // BenchmarkSearchDemo measures a query against the 324-product demo

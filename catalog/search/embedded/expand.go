@@ -19,6 +19,7 @@ func (x *Index) Expand(text string) [][]analysis.Alternative {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := x.st
+	syn := x.syn.Load()
 	s := getScratch(len(st.docs))
 	defer s.release()
 	var known []string
@@ -26,13 +27,13 @@ func (x *Index) Expand(text string) [][]analysis.Alternative {
 		known = append(known, w.Key)
 		known = append(known, w.Parts...)
 	}
-	for g := range x.syn.Len() {
-		for _, m := range x.syn.Members(g) {
+	for g := range syn.Len() {
+		for _, m := range syn.Members(g) {
 			known = append(known, m...)
 		}
 	}
 	out := [][]analysis.Alternative{}
-	for _, sl := range st.parse(words, x.syn, s) {
+	for _, sl := range st.parse(words, syn, s) {
 		var alts []analysis.Alternative
 		for _, a := range sl.alts {
 			stems := make([]string, 0, len(a.terms))

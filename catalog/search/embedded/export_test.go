@@ -1,6 +1,8 @@
 package embedded
 
 import (
+	"github.com/uptrace/bun"
+
 	"context"
 	"slices"
 )
@@ -77,3 +79,6 @@ func (st *state) exactNearest(p *probe, k int) []int32 {
 	})
 	return ds[:min(k, len(ds))]
 }
+
+// FollowOnce is one poll of Follow.
+func (x *Index) FollowOnce(ctx context.Context, db bun.IDB) error { return x.followOnce(ctx, db, 1) }

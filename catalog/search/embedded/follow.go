@@ -80,6 +80,9 @@ func (x *Index) followOnce(ctx context.Context, db bun.IDB, n int) error {
 	if err := x.catchUp(ctx, db); err != nil {
 		return err
 	}
+	if err := x.loadShopSynonyms(ctx, db); err != nil {
+		return err
+	}
 	return x.fillMissing(ctx)
 }
 

@@ -22,7 +22,10 @@ var _ search.Searcher = (*Index)(nil)
 // Options configures an Index.
 type Options struct {
 	// Synonyms are groups of interchangeable terms, such as {"sofa", "couch"}.
-	// Nil means analysis.DefaultSynonyms; an empty non-nil slice means none.
+	// Nil means analysis.SearchSynonyms (the tuned groups and the retail
+	// lexicon); an empty non-nil slice means none. The shop's own groups
+	// (catalog.SynonymGroup) are added to them as Rebuild and Follow read
+	// them from the database (shop_synonyms.go).
 	Synonyms [][]string
 	// Poll is how often Follow looks for changed products; default 500ms.
 	Poll   time.Duration
@@ -43,7 +46,9 @@ type Options struct {
 // Index is the in-process product search index. It is safe for concurrent
 // use: searches run in parallel, updates take turns.
 type Index struct {
-	syn  *analysis.Synonyms
+	base [][]string                        // Options.Synonyms
+	syn  atomic.Pointer[analysis.Synonyms] // base and the shop's own groups
+	shop string                            // catalog.SynonymsVersion of the shop groups in syn; guarded by writeMu
 	poll time.Duration
 	log  *slog.Logger
 
@@ -66,7 +71,7 @@ type Index struct {
 // New returns an empty index; call Rebuild (or Follow) to fill it.
 func New(opts Options) *Index {
 	if opts.Synonyms == nil {
-		opts.Synonyms = analysis.DefaultSynonyms()
+		opts.Synonyms = analysis.SearchSynonyms()
 	}
 	if opts.Poll <= 0 {
 		opts.Poll = 500 * time.Millisecond
@@ -74,8 +79,9 @@ func New(opts Options) *Index {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	x := &Index{syn: analysis.NewSynonyms(opts.Synonyms), poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer(),
+	x := &Index{base: opts.Synonyms, poll: opts.Poll, log: opts.Logger, st: newState(), an: newAnalyzer(),
 		emb: opts.Embedder, floor: float32(cmp.Or(opts.MinSimilarity, search.DefaultMinSimilarity))}
+	x.syn.Store(analysis.NewSynonyms(opts.Synonyms))
 	if x.emb != nil {
 		x.alpha = search.DefaultAlpha
 		if opts.Alpha != nil {
@@ -102,6 +108,9 @@ func (x *Index) Rebuild(ctx context.Context, db bun.IDB) error {
 
 func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 	start := time.Now()
+	if err := x.loadShopSynonyms(ctx, db); err != nil {
+		return err
+	}
 	b := newBuilder()
 	fams, err := catalog.AllVariantRows(ctx, db)
 	if err != nil {

@@ -58,17 +58,21 @@ func hasSlot(slots []slot, sl slot) bool {
 	return false
 }
 
-// wordSlot matches the word itself, or failing that its typo corrections,
-// and its one-word synonyms.
+// wordSlot matches the word itself and its one-word synonyms; a word
+// that matches neither (no product has it, and no synonym a product has:
+// a misspelling, not a word of the lexicon) matches its typo corrections
+// and theirs instead. A known word is not corrected: "беговел" is a
+// balance bike, not a typo of "беговой".
 func (st *state) wordSlot(w analysis.QueryWord, syn *analysis.Synonyms, s *scratch) slot {
 	alts := st.exactAlts(w)
-	keys := []string{w.Key}
-	if len(alts) == 0 {
-		var fixed []string
-		alts, fixed = st.typoAlts(w, s)
-		keys = append(keys, fixed...)
+	for _, g := range syn.GroupsOf(w.Key) {
+		alts = st.groupAlts(syn, g, -1, alts)
 	}
-	for _, k := range keys {
+	if len(alts) > 0 {
+		return slot{alts: alts}
+	}
+	alts, fixed := st.typoAlts(w, s)
+	for _, k := range fixed {
 		for _, g := range syn.GroupsOf(k) {
 			alts = st.groupAlts(syn, g, -1, alts)
 		}

@@ -60,9 +60,9 @@ func (x *Index) Search(ctx context.Context, q search.Query) (search.Results, err
 	if text {
 		var cs []cand
 		if p := newProbe(qvec, st.vec.dim); p != nil {
-			cs = st.hybridCandidates(words, x.syn, &f, fusion{probe: p, alpha: x.alpha, floor: x.floor})
+			cs = st.hybridCandidates(words, x.syn.Load(), &f, fusion{probe: p, alpha: x.alpha, floor: x.floor})
 		} else {
-			cs = st.textCandidates(words, x.syn, &f, relevance)
+			cs = st.textCandidates(words, x.syn.Load(), &f, relevance)
 		}
 		qs := analysis.ScriptOf(rank)
 		for _, c := range cs {
