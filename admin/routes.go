@@ -119,8 +119,8 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/settings/delivery/country", owners, s.saveDefaultCountry).audited("delivery.country", "country"),
 		action("POST /admin/settings/delivery/{id}", owners, s.saveDelivery).audited("delivery.save", "name", "price", "countries", "active"),
 		action("POST /admin/settings/delivery/{id}/delete", owners, s.deleteDelivery).audited("delivery.delete"),
-		page("GET /admin/settings/synonyms", managers, s.synonymsList),
-		action("POST /admin/settings/synonyms", managers, s.synonymsPost).audited("synonyms.save", "terms", "delete"),
+		page("GET /admin/settings/synonyms", owners, s.synonymsList),
+		action("POST /admin/settings/synonyms", owners, s.synonymsPost).audited("synonyms.save", "terms", "delete"),
 	}
 }
 
