@@ -338,23 +338,32 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, err
 	return s, nil
 }
 
-// persist writes the turn's messages and the conversation state in one
-// transaction (shared with other turns finishing at the same time).
+// persist writes the turn's messages, the conversation state and the
+// tokens used. On Postgres that is one statement, atomic by itself
+// (catalog.SaveTurnWrites); on SQLite one transaction, shared with other
+// turns finishing at the same time (groupcommit.go).
 func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
+	w := catalog.TurnWrites{
+		ConversationID: s.Conversation.ID, State: s.State.Encode(), Messages: rec.msgs,
+		CustomerID: s.Customer.ID, TokenDay: tokenDay(s.Now), Tokens: rec.tokens(),
+	}
 	var at time.Time
-	err := e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if tokens := rec.tokens(); tokens > 0 {
-			if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), tokens); err != nil {
+	var err error
+	if w.OneStatement(e.cfg.DB) {
+		// A crash here is one inside the transaction: nothing is sent.
+		if err = s.Journal.Step("persist-tx"); err == nil {
+			at, err = catalog.SaveTurnWrites(ctx, e.cfg.DB, w)
+		}
+	} else {
+		err = e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			if at, err = catalog.SaveTurnWrites(ctx, tx, w); err != nil {
 				return err
 			}
-		}
-		var err error
-		if at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.Encode(), rec.msgs...); err != nil {
-			return err
-		}
-		return s.Journal.Step("persist-tx")
-	})
+			return s.Journal.Step("persist-tx")
+		})
+	}
 	if err == nil && rec.history != nil {
 		e.history.put(s.Conversation.ID, at, rec.history, rec.msgs, e.cfg.HistoryMessages)
 	}
