@@ -24,7 +24,7 @@ import (
 // The chat lock's two statements on Postgres (lock, unlock) run on their
 // own sessions and are not counted here (catalog/chatlock counts them).
 var turnBudgets = map[string]map[string]int64{
-	"pg":     {"text": 6, "cart": 11, "checkout": 32},
+	"pg":     {"text": 5, "cart": 10, "checkout": 31},
 	"sqlite": {"text": 11, "cart": 16, "checkout": 36},
 }
 

@@ -232,7 +232,7 @@ func validateTurn(t *Turn) error {
 // handle runs a validated turn and names its outcome for the metrics.
 func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
 	e = e.withSettings(ctx)
-	s, err := e.openSession(ctx, t)
+	s, counted, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err
 	}
@@ -248,9 +248,14 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if s.State.Handled(t.DedupKey) {
 		// Delivered again after it was handled: an adapter resuming
 		// its inbox after a stop. The shopper has had the answer.
+		if counted != nil { // and it does not count against the limit
+			if err := catalog.Unhit(ctx, e.cfg.DB, e.limitKey(s), e.turnLimit(), s.Now); err != nil {
+				return "error", err
+			}
+		}
 		return "replayed", ErrReplayed
 	}
-	if hit, err := e.allowTurn(ctx, s); err != nil {
+	if hit, err := e.allowTurn(ctx, s, counted); err != nil {
 		return "error", err
 	} else if !hit.Allowed {
 		// Refused before any work: nothing is stored but the counter.
@@ -306,17 +311,25 @@ func (e *Engine) respond(ctx context.Context, s *session.Session, sink Sink, rec
 	return "model", nil
 }
 
-// openSession resolves who is talking, where, and the conversation's memory.
-func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, error) {
+// openSession resolves who is talking, where, and the conversation's
+// memory. On Postgres the conversation's read also counts the turn against
+// its customer's rate limit (catalog.OpenCounted): counted is that count,
+// nil where allowTurn counts it.
+func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, counted *catalog.HitResult, err error) {
 	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
 		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	conv, err := catalog.OpenConversation(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID)
+	now := e.cfg.Now()
+	conv, hit, ok, err := catalog.OpenCounted(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID,
+		limitKey(c.ID), e.turnLimit(), now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if ok {
+		counted = &hit
 	}
 	scope := catalog.PersonalCart(c.ID)
 	if t.Shared {
@@ -325,17 +338,17 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, err
 	if t.DedupKey == "" {
 		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
 	}
-	s := &session.Session{
+	s = &session.Session{
 		Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID, Locale: t.Locale,
 		Text: t.Text, Action: t.Action, DedupKey: t.DedupKey,
 		Customer: c, Conversation: conv, Scope: scope,
-		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
+		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: now,
 	}
 	s.Journal = session.NewJournal(s, e.cfg.Crash)
 	if t.Text != "" {
 		s.State.Lang = s.Lang()
 	}
-	return s, nil
+	return s, counted, nil
 }
 
 // persist writes the turn's messages, the conversation state and the
