@@ -69,7 +69,7 @@ func SaveTurnWrites(ctx context.Context, db bun.IDB, w TurnWrites) (time.Time, e
 	if err != nil {
 		return now, err
 	}
-	defer dbstats.Observe(ctx, "WITH turn INSERT INTO messages", time.Now())
+	defer dbstats.Observe(ctx, "INSERT INTO messages (with the turn's updates)", time.Now())
 	rows, err := h.QueryContext(ctx, q, args...)
 	if err != nil {
 		return now, fmt.Errorf("catalog: save turn of conversation %d: %w", w.ConversationID, err)
