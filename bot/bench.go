@@ -63,14 +63,14 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer model.stop()
-	dbstats.Install(sh.db)
+	counted, _ := dbstats.Install(sh.db)
 	// The turns run under one counter: what they send, not the
 	// background work (the index refresh, pruning) beside them.
 	turnStats := &dbstats.Counter{Detail: *statements}
 	locks, closeLocks := chatLocks(&cfg)
 	defer closeLocks()
 	eng, err := engine.New(engine.Config{
-		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
+		DB: counted, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
 		Model:     loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Logger: log,

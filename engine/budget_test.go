@@ -37,7 +37,7 @@ func TestTurnStatementBudget(t *testing.T) {
 		if err := demo.WriteDeliveries(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}
-		dbstats.Install(db)
+		db, _ = dbstats.Install(db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)

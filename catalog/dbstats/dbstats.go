@@ -152,11 +152,11 @@ type Hook struct {
 	Total Counter
 }
 
-// Install adds a counting hook to db and returns it.
-func Install(db *bun.DB) *Hook {
+// Install returns db with a counting hook: statements run through it
+// are counted on their context's Counter, and on the hook's Total.
+func Install(db *bun.DB) (*bun.DB, *Hook) {
 	h := &Hook{}
-	db.AddQueryHook(h)
-	return h
+	return db.WithQueryHook(h), h
 }
 
 // BeforeQuery implements bun.QueryHook.

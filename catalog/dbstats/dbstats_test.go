@@ -16,7 +16,7 @@ import (
 // statements, transactions, reads and writes — and nothing else.
 func TestCounts(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		dbstats.Install(db)
+		db, _ = dbstats.Install(db)
 		c := &dbstats.Counter{Detail: true}
 		ctx := dbstats.With(context.Background(), c)
 		if _, err := db.NewSelect().ColumnExpr("1").Exec(context.Background()); err != nil {

@@ -1,7 +1,7 @@
 // Package dbstats counts what a database is asked to do: statements
 // (round trips), transactions, and the time spent waiting on them. It is
 // a Bun query hook (Install), so every query the catalog, the engine and
-// its tools run through a *bun.DB is seen, including BEGIN, COMMIT and
+// its tools run through the hooked *bun.DB is seen, including BEGIN, COMMIT and
 // ROLLBACK.
 //
 // Counts are kept in two places: a process-wide total on the Hook (what
