@@ -4,7 +4,7 @@
 GO ?= go
 export SHOPBOT_REQUIRE_POSTGRES ?= 1
 
-.PHONY: test vet build run bench bench-rss deploy-check image compose-up
+.PHONY: test vet build run bench bench-rss bench-compare deploy-check image compose-up
 
 test: vet deploy-check
 	@bash .ci/check-postgres
@@ -55,3 +55,9 @@ bench: build
 	$(GO) test -run '^$$' -bench 'Startup' -benchtime 5x ./bot/
 	$(GO) test -run '^$$' -bench 'Import100k' -benchtime 1x ./catalog/importer/
 	@bash .ci/bench-rss bin/shopbot
+
+# The engine benchmark and `shopbot bench` on SQLite and Postgres, the base
+# commit (BASE=…, default the last release tag) against the working tree;
+# fails on a regression over 15 %. Not part of `make test`.
+bench-compare:
+	@bash .ci/bench-compare $(BASE)

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/schollz/progressbar/v3"
 
+	"shopbot/catalog/dbstats"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
 	"shopbot/engine/openai"
@@ -32,6 +33,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	modelProcess := fs.Bool("model-process", false, "serve the scripted model from a child process, so peak_rss_mb counts the engine alone")
 	fresh := fs.Bool("fresh", true, "run on a fresh SQLite file in a temp dir; false uses DATABASE_URL")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	statements := fs.Bool("statements", false, "also list the statements the run sent, most frequent first")
 	cfg, err := loadConfig(fs, args, e.getenv)
 	if err != nil {
 		return err
@@ -61,10 +63,14 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer model.stop()
+	counted, _ := dbstats.Install(sh.db)
+	// The turns run under one counter: what they send, not the
+	// background work (the index refresh, pruning) beside them.
+	turnStats := &dbstats.Counter{Detail: *statements}
 	locks, closeLocks := chatLocks(&cfg)
 	defer closeLocks()
 	eng, err := engine.New(engine.Config{
-		DB: sh.db, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
+		DB: counted, Search: sh.search, Registry: prometheus.NewRegistry(), ChatLocks: locks,
 		Model:     loadtest.TimedModel{Model: openai.New(openai.Config{BaseURL: model.URL, Model: "scripted", RequestTimeout: *latency + 30*time.Second})},
 		RateLimit: 1 << 30, DailyTokens: 1 << 30,
 		Logger: log,
@@ -89,7 +95,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rep := loadtest.Run(ctx, eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150", Ramp: *ramp,
+	rep := loadtest.Run(dbstats.With(ctx, turnStats), eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150", Ramp: *ramp,
 		Progress: func(n int64) { _ = bar.Set64(n) }})
 	_ = bar.Finish()
 	calls, err := model.stop()
@@ -98,10 +104,30 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nramp_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
 		sh.search, *convs, latency.Milliseconds(), ramp.Milliseconds(), calls, rep, runtime.NumGoroutine(), peakRSSMB())
+	printStatements(e, turnStats, rep.Turns)
 	if rep.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d turns failed", rep.Errors, rep.Turns)
 	}
 	return nil
+}
+
+// printStatements reports the database work per turn: statements (each a
+// round trip: the pool's and, on Postgres, the chat lock sessions'),
+// transactions, and the time spent waiting on them; with Detail, the
+// statements themselves.
+func printStatements(e env, c *dbstats.Counter, turns int) {
+	if turns == 0 {
+		return
+	}
+	n := c.Counts()
+	per := func(v int64) float64 { return float64(v) / float64(turns) }
+	fmt.Fprintf(e.stdout, "statements_per_turn %.2f\ntransactions_per_turn %.2f\nreads_per_turn %.2f\nwrites_per_turn %.2f\ndb_wait_ms_per_turn %.3f\n",
+		per(n.Statements), per(n.Transactions), per(n.Reads), per(n.Writes), float64(n.Wait.Microseconds())/1000/float64(turns))
+	if c.Detail {
+		for _, line := range c.Shapes() {
+			fmt.Fprintf(e.stdout, "statement %s\n", line)
+		}
+	}
 }
 
 // peakRSSMB reads the process's peak resident memory (Linux), 0 elsewhere.

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog/dbstats"
 )
 
 // The statements every chat turn runs, written with $N placeholders and
@@ -64,6 +66,7 @@ func queryRow(ctx context.Context, db bun.IDB, query string, args []any, scan fu
 	if err != nil {
 		return err
 	}
+	defer dbstats.Observe(ctx, query, time.Now())
 	rows, err := h.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
@@ -87,6 +90,7 @@ func exec(ctx context.Context, db bun.IDB, query string, args ...any) (sql.Resul
 	if err != nil {
 		return nil, err
 	}
+	defer dbstats.Observe(ctx, query, time.Now())
 	return h.ExecContext(ctx, query, args...)
 }
 
@@ -145,39 +149,16 @@ func insertMessages(ctx context.Context, db bun.IDB, ms []*Message) error {
 
 // insertMessageRows inserts ms in one statement and sets their ids.
 func insertMessageRows(ctx context.Context, db bun.IDB, ms []*Message) error {
-	const perRow = 12
-	var q strings.Builder
-	q.WriteString("INSERT INTO messages (" + messageColumns + ") VALUES ")
-	args := make([]any, 0, perRow*len(ms))
-	for i, m := range ms {
-		if i > 0 {
-			q.WriteString(", ")
-		}
-		q.WriteByte('(')
-		for c := range perRow {
-			if c > 0 {
-				q.WriteString(", ")
-			}
-			q.WriteString("$" + strconv.Itoa(i*perRow+c+1))
-		}
-		q.WriteByte(')')
-		var calls any // NULL without tool calls, as bun writes a nil slice
-		if m.ToolCalls != nil {
-			b, err := json.Marshal(m.ToolCalls)
-			if err != nil {
-				return err
-			}
-			calls = string(b)
-		}
-		args = append(args, m.ConversationID, string(m.Role), m.Content, calls, m.ToolCallID, m.ToolName, m.ToolError,
-			m.PromptTokens, m.CompletionTokens, m.Model, m.LatencyMS, timeArg(m.CreatedAt))
+	q, args, err := messageInsert(ms, 0)
+	if err != nil {
+		return err
 	}
-	q.WriteString(" RETURNING id")
 	h, err := direct(db)
 	if err != nil {
 		return err
 	}
-	rows, err := h.QueryContext(ctx, q.String(), args...)
+	defer dbstats.Observe(ctx, "INSERT INTO messages", time.Now())
+	rows, err := h.QueryContext(ctx, q, args...)
 	if err != nil {
 		return err
 	}
@@ -194,4 +175,38 @@ func insertMessageRows(ctx context.Context, db bun.IDB, ms []*Message) error {
 		}
 	}
 	return rows.Close()
+}
+
+// messageInsert builds the INSERT INTO messages of ms, returning their
+// ids, with placeholders numbered from after+1.
+func messageInsert(ms []*Message, after int) (string, []any, error) {
+	const perRow = 12
+	var q strings.Builder
+	q.WriteString("INSERT INTO messages (" + messageColumns + ") VALUES ")
+	args := make([]any, 0, perRow*len(ms))
+	for i, m := range ms {
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteByte('(')
+		for c := range perRow {
+			if c > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("$" + strconv.Itoa(after+i*perRow+c+1))
+		}
+		q.WriteByte(')')
+		var calls any // NULL without tool calls, as bun writes a nil slice
+		if m.ToolCalls != nil {
+			b, err := json.Marshal(m.ToolCalls)
+			if err != nil {
+				return "", nil, err
+			}
+			calls = string(b)
+		}
+		args = append(args, m.ConversationID, string(m.Role), m.Content, calls, m.ToolCallID, m.ToolName, m.ToolError,
+			m.PromptTokens, m.CompletionTokens, m.Model, m.LatencyMS, timeArg(m.CreatedAt))
+	}
+	q.WriteString(" RETURNING id")
+	return q.String(), args, nil
 }

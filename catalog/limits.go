@@ -58,23 +58,40 @@ var (
 // allowed: one statement, which on SQLite takes the process's write slot
 // like every other write (catalog/sqliteconn).
 func Hit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time) (HitResult, error) {
-	if key == "" || len(key) > maxLimitKey || lim.Max <= 0 || lim.Window < time.Millisecond {
-		return HitResult{}, fmt.Errorf("catalog: hit %q: %w: key of 1 to %d bytes, a positive limit and window required",
-			key, ErrInvalid, maxLimitKey)
+	if err := checkLimit(key, lim); err != nil {
+		return HitResult{}, err
 	}
-	window := lim.Window.Milliseconds()
-	ms := now.UnixMilli()
-	start := ms - ms%window
+	start, end := limitWindow(lim, now)
 	query := hitSQLPostgres
 	if db.Dialect().Name() == dialect.SQLite {
 		query = hitSQLSQLite
 	}
 	var count int
-	var end int64
-	if err := selectValues(ctx, db, query, []any{key, start, start + window}, &count, &end); err != nil {
+	var windowEnd int64
+	if err := selectValues(ctx, db, query, []any{key, start, end}, &count, &windowEnd); err != nil {
 		return HitResult{}, fmt.Errorf("catalog: hit %s: %w", key, err)
 	}
-	return HitResult{Allowed: count <= lim.Max, Count: count, RetryAfter: time.Duration(max(end-ms, 0)) * time.Millisecond}, nil
+	return hitResult(count, windowEnd, lim, now), nil
+}
+
+func checkLimit(key string, lim Limit) error {
+	if key == "" || len(key) > maxLimitKey || lim.Max <= 0 || lim.Window < time.Millisecond {
+		return fmt.Errorf("catalog: hit %q: %w: key of 1 to %d bytes, a positive limit and window required",
+			key, ErrInvalid, maxLimitKey)
+	}
+	return nil
+}
+
+// limitWindow is the window of now, in Unix milliseconds.
+func limitWindow(lim Limit, now time.Time) (start, end int64) {
+	window := lim.Window.Milliseconds()
+	ms := now.UnixMilli()
+	start = ms - ms%window
+	return start, start + window
+}
+
+func hitResult(count int, windowEnd int64, lim Limit, now time.Time) HitResult {
+	return HitResult{Allowed: count <= lim.Max, Count: count, RetryAfter: time.Duration(max(windowEnd-now.UnixMilli(), 0)) * time.Millisecond}
 }
 
 // PruneLimits deletes the counters whose window ended before now.

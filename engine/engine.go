@@ -233,7 +233,7 @@ func validateTurn(t *Turn) error {
 // handle runs a validated turn and names its outcome for the metrics.
 func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
 	e = e.withSettings(ctx)
-	s, err := e.openSession(ctx, t)
+	s, counted, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err
 	}
@@ -249,9 +249,14 @@ func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string,
 	if s.State.Handled(t.DedupKey) {
 		// Delivered again after it was handled: an adapter resuming
 		// its inbox after a stop. The shopper has had the answer.
+		if counted != nil { // and it does not count against the limit
+			if err := catalog.Unhit(ctx, e.cfg.DB, e.limitKey(s), e.turnLimit(), s.Now); err != nil {
+				return "error", err
+			}
+		}
 		return "replayed", ErrReplayed
 	}
-	if hit, err := e.allowTurn(ctx, s); err != nil {
+	if hit, err := e.allowTurn(ctx, s, counted); err != nil {
 		return "error", err
 	} else if !hit.Allowed {
 		// Refused before any work: nothing is stored but the counter.
@@ -307,17 +312,25 @@ func (e *Engine) respond(ctx context.Context, s *session.Session, sink Sink, rec
 	return "model", nil
 }
 
-// openSession resolves who is talking, where, and the conversation's memory.
-func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, error) {
+// openSession resolves who is talking, where, and the conversation's
+// memory. On Postgres the conversation's read also counts the turn against
+// its customer's rate limit (catalog.OpenCounted): counted is that count,
+// nil where allowTurn counts it.
+func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, counted *catalog.HitResult, err error) {
 	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
 		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	conv, err := catalog.OpenConversation(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID)
+	now := e.cfg.Now()
+	conv, hit, ok, err := catalog.OpenCounted(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID,
+		limitKey(c.ID), e.turnLimit(), now)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if ok {
+		counted = &hit
 	}
 	scope := catalog.PersonalCart(c.ID)
 	if t.Shared {
@@ -326,36 +339,45 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (*session.Session, err
 	if t.DedupKey == "" {
 		t.DedupKey = fmt.Sprintf("c%d-%d", conv.ID, time.Now().UnixNano())
 	}
-	s := &session.Session{
+	s = &session.Session{
 		Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID, Locale: t.Locale,
 		Text: t.Text, Action: t.Action, DedupKey: t.DedupKey,
 		Customer: c, Conversation: conv, Scope: scope,
-		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: e.cfg.Now(),
+		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: now,
 	}
 	s.Journal = session.NewJournal(s, e.cfg.Crash)
 	if t.Text != "" {
 		s.State.Lang = s.Lang()
 	}
-	return s, nil
+	return s, counted, nil
 }
 
-// persist writes the turn's messages and the conversation state in one
-// transaction (shared with other turns finishing at the same time).
+// persist writes the turn's messages, the conversation state and the
+// tokens used. On Postgres that is one statement, atomic by itself
+// (catalog.SaveTurnWrites); on SQLite one transaction, shared with other
+// turns finishing at the same time (groupcommit.go).
 func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
+	w := catalog.TurnWrites{
+		ConversationID: s.Conversation.ID, State: s.State.Encode(), Messages: rec.msgs,
+		CustomerID: s.Customer.ID, TokenDay: tokenDay(s.Now), Tokens: rec.tokens(),
+	}
 	var at time.Time
-	err := e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if tokens := rec.tokens(); tokens > 0 {
-			if err := catalog.AddTokens(ctx, tx, s.Customer.ID, tokenDay(s.Now), tokens); err != nil {
+	var err error
+	if w.OneStatement(e.cfg.DB) {
+		// A crash here is one inside the transaction: nothing is sent.
+		if err = s.Journal.Step("persist-tx"); err == nil {
+			at, err = catalog.SaveTurnWrites(ctx, e.cfg.DB, w)
+		}
+	} else {
+		err = e.writes.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+			var err error
+			if at, err = catalog.SaveTurnWrites(ctx, tx, w); err != nil {
 				return err
 			}
-		}
-		var err error
-		if at, err = catalog.SaveTurn(ctx, tx, s.Conversation.ID, s.State.Encode(), rec.msgs...); err != nil {
-			return err
-		}
-		return s.Journal.Step("persist-tx")
-	})
+			return s.Journal.Step("persist-tx")
+		})
+	}
 	if err == nil && rec.history != nil {
 		e.history.put(s.Conversation.ID, at, rec.history, rec.msgs, e.cfg.HistoryMessages)
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun/driver/pgdriver"
+
+	"shopbot/catalog/dbstats"
 )
 
 // Locks serializes the turns of one chat across every shopbot process
@@ -35,6 +37,8 @@ import (
 type Locks struct {
 	db      *sql.DB
 	holders []*lockHolder
+	// Stats counts the lock sessions' statements (each a round trip).
+	Stats dbstats.Counter
 }
 
 // lockSpace keeps chat locks apart from other advisory locks (the
@@ -72,13 +76,20 @@ func (l *Locks) Lock(ctx context.Context, key string) (unlock func(), err error)
 	k := lockKey(key)
 	h := l.holders[uint32(k)%uint32(len(l.holders))]
 	wait := lockRetryMin
+	turn := dbstats.From(ctx)
 	for {
+		start := time.Now()
 		session, ok, err := h.try(ctx, k)
+		l.count(turn, start)
 		if err != nil {
 			return nil, fmt.Errorf("chatlock: %w", err)
 		}
 		if ok {
-			return func() { h.unlock(k, session) }, nil
+			return func() {
+				start := time.Now()
+				h.unlock(k, session)
+				l.count(turn, start)
+			}, nil
 		}
 		select {
 		case <-time.After(wait):
@@ -86,6 +97,15 @@ func (l *Locks) Lock(ctx context.Context, key string) (unlock func(), err error)
 		case <-ctx.Done():
 			return nil, fmt.Errorf("chatlock: %w", ctx.Err())
 		}
+	}
+}
+
+// count tallies one lock statement, on the turn's counter too if any.
+func (l *Locks) count(turn *dbstats.Counter, start time.Time) {
+	d := time.Since(start)
+	l.Stats.Add("LOCK", d)
+	if turn != nil {
+		turn.Add("LOCK", d)
 	}
 }
 
