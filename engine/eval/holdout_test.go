@@ -39,6 +39,11 @@ func TestHoldoutScenarios(t *testing.T) {
 		for _, res := range rep.Results {
 			if !res.Passed {
 				t.Logf("held out fails: %s (line %d): turn %d: %s", res.Name, res.Line, res.Turn, res.Failure)
+				if os.Getenv("HOLDOUT_VERBOSE") != "" {
+					for _, st := range res.Transcript {
+						t.Logf("    %s\n      -> %v %q", st.Input, st.Outcome.ToolNames(), st.Outcome.Reply)
+					}
+				}
 			}
 			if strings.HasPrefix(res.Failure, "could not run") {
 				t.Errorf("%s: %s", res.Name, res.Failure)

@@ -479,6 +479,9 @@ func matchSearch(m *parseMsg) Intent {
 	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
 	toks = extractSort(toks, &in)
 	words := cutAll(cutAll(toks, vFiller), vGreeting)
+	if soft := cutAll(cutConversation(words), vFiller); len(soft) > 0 {
+		words = soft // "um do u guys have yoga mats", "gift for my 8 yr old nephew, he's into space"
+	}
 	in.Query = queryOf(words)
 	if in.Query == "" && in.MinPrice == 0 && in.MaxPrice == 0 && in.Sort == "" {
 		return Intent{Kind: IntentHelp}
