@@ -4,6 +4,7 @@ package planner
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 
@@ -50,6 +51,9 @@ type listView struct {
 }
 
 func (t *plannerTurn) search(ctx context.Context, in intent.Intent) error {
+	if in.Topic == intent.TopicCheaper {
+		in.MaxPrice = t.cheaperThanShown(in.MaxPrice)
+	}
 	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit, Options: in.Options})
 }
 
@@ -93,6 +97,25 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 		t.moreButton()
 	}
 	return nil
+}
+
+// cheaperThanShown is the price ceiling of "anything cheaper?": below the
+// first card shown (the one the shopper looked at first), and below the
+// ceiling already set.
+func (t *plannerTurn) cheaperThanShown(ceiling float64) float64 {
+	cards := t.s.State.ShownCards
+	if len(cards) == 0 || cards[0].Price <= 1 {
+		return ceiling
+	}
+	digits, ok := catalog.CurrencyDigits(t.s.Currency)
+	if !ok {
+		digits = 2
+	}
+	c := float64(cards[0].Price-1) / math.Pow10(digits)
+	if ceiling > 0 && ceiling < c {
+		return ceiling
+	}
+	return c
 }
 
 // find searches, and when nothing matches, searches once more with the

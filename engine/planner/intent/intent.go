@@ -134,6 +134,9 @@ func parse(m *parseMsg) Intent {
 			return in
 		}
 	}
+	if in, ok := matchFollowUp(m); ok { // followup.go
+		return in
+	}
 	return matchSearch(m)
 }
 
@@ -141,6 +144,7 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
+	matchOrderNow,      // ordernow.go
 	matchReviews,       // reviews.go
 	matchDeliveryQuote, // delivery.go
 	matchPromo,         // promo.go
@@ -168,6 +172,9 @@ func capturing(st *session.State) bool {
 func matchCapture(m *parseMsg) Intent {
 	if in, ok := matchCommand(m); ok {
 		return in
+	}
+	if notADetail(m) { // ordernow.go: "yes go ahead" is not an address
+		return Intent{Kind: IntentCheckout}
 	}
 	co := m.st.Checkout
 	field := co.Awaiting

@@ -130,7 +130,8 @@ var (
 		"пожалуйста|покажи|покажите|мне|мою|мой|мои|ну|же|а")
 	vYes = ph("yes|y|yeah|yep|yup|sure|ok|okay|confirm|confirmed|i confirm|correct|right|go ahead|do it|place it|" +
 		"place the order|place order|looks good|да|ага|угу|конечно|подтверждаю|подтвердить|подтверди|верно|все верно|" +
-		"правильно|ок|оформляй|давай")
+		"правильно|ок|оформляй|оформляйте|оформи|давай|давайте|yes please|yes go ahead|go for it|sounds good|all good|" +
+		"perfect|that's right|thats right|yes do it|подтверждаю заказ|да оформляйте|можно")
 	vNo     = ph("no|nope|nah|not now|don't|dont|нет|неа|не надо|не нужно")
 	vCancel = ph("cancel|stop|abort|quit|never mind|nevermind|forget it|cancel checkout|cancel the order|" +
 		"отмена|отмени|отменить|отменяю|стоп|передумал|передумала|не надо|хватит")
