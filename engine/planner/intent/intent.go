@@ -69,6 +69,9 @@ type Intent struct {
 	// Contact holds the checkout details one message gave at once, by
 	// field (name, phone, address); Field and Value are then unused.
 	Contact map[string]string
+	// Items are the products a list command names ("rice, beans and
+	// oil"), each searched and added (IntentAddByName; cartlist.go).
+	Items []string
 	// Options are the variant options named ("size" = "42"), by catalog
 	// name; the planner sets them (options.go, CutOptions).
 	Options map[string]string
@@ -364,8 +367,18 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	if !verb && !hasPhrase(m.toks, vBuy) && !hasPhrase(m.toks, vToCart) {
 		return Intent{}, false
 	}
+	if r, _ := extractRefs(m.toks, false); len(r) == 0 && (verb || hasPhrase(m.toks, vToCart)) {
+		if items := listItems(m); len(items) > 1 { // cartlist.go
+			return Intent{Kind: IntentAddByName, Items: items}, true
+		}
+	}
 	refs, rest := m.shownRefs(ph("add|buy|take|get|order|purchase|want|i'll|ill|give|put|to|into|in|cart|basket|my|"+
 		"добав*|полож*|докинь|закинь|купи*|куплю|беру|возьм*|закаж*|хочу|в|корзин*"), false)
+	if !verb && len(refs) == 0 {
+		if qty, ok := takeThose(m); ok { // cartlist.go: "I'll take three of those"
+			return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
+		}
+	}
 	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {
 		return Intent{}, false
 	}
