@@ -22,6 +22,7 @@ func Tools(d *Deps) []Tool {
 		checkoutTool(d),
 		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),
+		cancelOrderTool(d),
 		getPurchaseStatisticsTool(d),
 		generateShoppingListTool(d),
 		requestHumanTool(d),
