@@ -48,7 +48,7 @@ func (w *txWrites) CancelOwnOrder(ctx context.Context, number string) (bool, err
 
 func cancelOrderTool(d *Deps) Tool {
 	return Tool{
-		Name: "cancel_order",
+		Name:        "cancel_order",
 		Description: "Cancel an unshipped order; confirm only after the shopper's yes.",
 		Schema: object(map[string]any{
 			"order_number": str("", 20),
