@@ -127,6 +127,9 @@ func parse(m *parseMsg) Intent {
 		// for, nor a query to keep in the statistics.
 		return Intent{Kind: IntentPersonal}
 	}
+	if in, ok := matchPending(m); ok { // aftersale.go
+		return in
+	}
 	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
 		if in, ok := matchYesNo(m); ok {
 			return in
@@ -147,6 +150,7 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
+	matchCancelOrder,   // aftersale.go
 	matchOrderNow,      // ordernow.go
 	matchReviews,       // reviews.go
 	matchDeliveryQuote, // delivery.go
