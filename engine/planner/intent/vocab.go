@@ -201,7 +201,7 @@ var (
 var (
 	vFocus      = wordSet("it this этот эту это этого этому этом его ее него нее ней этой")
 	vNumberWord = wordSet("number num no item id номер товар позиция позицию")
-	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of")
+	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of packs pack bags bottles пачки пачек пачку упаковки упаковок бутылки")
 	vOrdinalEN  = map[string]int{
 		"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
 		"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
