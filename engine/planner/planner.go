@@ -112,9 +112,9 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentRefuse:       (*plannerTurn).refuse,
 	intent.IntentMore:         (*plannerTurn).more,
 	intent.IntentPersonal:     (*plannerTurn).personal,
-	intent.IntentInfo:         (*plannerTurn).info,       // info.go
-	intent.IntentPromo:        (*plannerTurn).promo,      // promo.go
-	intent.IntentNotifyBack:   (*plannerTurn).notifyBack, // restock.go
+	intent.IntentInfo:         (*plannerTurn).info,        // info.go
+	intent.IntentPromo:        (*plannerTurn).promo,       // promo.go
+	intent.IntentNotifyBack:   (*plannerTurn).notifyBack,  // restock.go
 	intent.IntentCancelOrder:  (*plannerTurn).cancelOrder, // aftersale.go
 
 	// delivery.go
