@@ -100,18 +100,21 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 }
 
 // cheaperThanShown is the price ceiling of "anything cheaper?": below the
-// first card shown (the one the shopper looked at first), and below the
-// ceiling already set.
+// dearest card shown (so the list comes again without it and its
+// equals, cheapest first), and below the ceiling already set.
 func (t *plannerTurn) cheaperThanShown(ceiling float64) float64 {
-	cards := t.s.State.ShownCards
-	if len(cards) == 0 || cards[0].Price <= 1 {
+	var top int64
+	for _, c := range t.s.State.ShownCards {
+		top = max(top, c.Price)
+	}
+	if top <= 1 {
 		return ceiling
 	}
 	digits, ok := catalog.CurrencyDigits(t.s.Currency)
 	if !ok {
 		digits = 2
 	}
-	c := float64(cards[0].Price-1) / math.Pow10(digits)
+	c := float64(top-1) / math.Pow10(digits)
 	if ceiling > 0 && ceiling < c {
 		return ceiling
 	}

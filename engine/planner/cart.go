@@ -64,7 +64,8 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 	if t.variantAnswer(res) { // variants.go: which size, or not in stock
 		return nil
 	}
-	t.s.State.Focus = sku // "one more", "make that 3"
+	t.s.State.Focus = sku                   // "one more", "make that 3"
+	t.s.State.Pending = intent.PendingAdded // "and some granola bars too" (intent/cartlist.go)
 	t.changed(rAdded, res)
 	return nil
 }

@@ -53,3 +53,26 @@ func takeThose(m *parseMsg) (int, bool) {
 	}
 	return qty, true
 }
+
+// PendingAdded marks State.Pending after an add: the next message may add
+// more ("and some granola bars too", «и ещё гречку»).
+const PendingAdded = "added"
+
+var (
+	vAlso     = ph("too|also|as well|as well as|plus|тоже|также|еще|ещё")
+	vAlsoLead = ph("and|and also|also|plus|и|и еще|и ещё|а еще|а ещё|ещё|еще")
+)
+
+// matchAlsoAdd reads "and some granola bars too" right after an add as
+// another add, by name.
+func matchAlsoAdd(m *parseMsg) (Intent, bool) {
+	if m.st.Pending != PendingAdded || !hasPhrase(m.toks, vAlso) || hasPhrase(m.toks, vMore) && len(m.toks) < 3 {
+		return Intent{}, false
+	}
+	qty, rest, _ := extractQty(cutAll(cutAll(m.toks, vAlsoLead), vAlso))
+	name := cutAll(cutAll(rest, vFiller), vPolite)
+	if len(name) == 0 {
+		return Intent{}, false
+	}
+	return Intent{Kind: IntentAddByName, Query: queryOf(name), Qty: qty}, true
+}

@@ -106,7 +106,7 @@ func matchFollowUp(m *parseMsg) (Intent, bool) {
 			}
 			continue
 		}
-		if b := shownBrand(m.st, w); b != "" {
+		if b := shownBrand(m.st, w); b != "" && !hasPhrase(toks, ph("one|it|этот|эту|это")) { // "the Parkside one" is a card
 			add, changed = append(add, b), true
 			continue
 		}

@@ -130,6 +130,9 @@ func parse(m *parseMsg) Intent {
 	if in, ok := matchPending(m); ok { // aftersale.go
 		return in
 	}
+	if in, ok := matchAlsoAdd(m); ok { // cartlist.go
+		return in
+	}
 	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
 		if in, ok := matchYesNo(m); ok {
 			return in
@@ -139,9 +142,6 @@ func parse(m *parseMsg) Intent {
 		if in, ok := match(m); ok {
 			return in
 		}
-	}
-	if in, ok := matchFollowUp(m); ok { // followup.go
-		return in
 	}
 	return matchSearch(m)
 }
@@ -157,6 +157,7 @@ var matchers = []func(*parseMsg) (Intent, bool){
 	matchPromo,         // promo.go
 	matchInfo,          // info.go
 	matchBackInStock,   // restock.go
+	matchFollowUp,      // followup.go: before the references, so "cheaper?" narrows the list
 	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
