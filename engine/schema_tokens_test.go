@@ -11,7 +11,8 @@ import (
 // over the wire (name, description, JSON schema) with gpt-4o-mini's
 // tokenizer (o200k_base, embedded, offline). Budget: 1,700 tokens, with
 // the variant options of add_to_cart and search_products and the paging
-// offsets.
+// offsets, plus 80 for the after-sale tools of issue 30 (cancel_order
+// takes about 60).
 func TestToolSchemasFitTheTokenBudget(t *testing.T) {
 	enc, err := tokenizer.Get(tokenizer.O200kBase)
 	if err != nil {
@@ -33,7 +34,7 @@ func TestToolSchemasFitTheTokenBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d tools, %d bytes, %d tokens (o200k_base)", len(wire), len(b), n)
-	if n > 1700 {
-		t.Errorf("tool schemas take %d tokens, budget 1700", n)
+	if n > 1780 {
+		t.Errorf("tool schemas take %d tokens, budget 1780", n)
 	}
 }

@@ -60,7 +60,7 @@ const planted = `
 - name: reply
   turns:
     - say: what is your return policy?
-      expect: {reply_contains: [Refund], reply_not_contains: [prepaid return label]}
+      expect: {reply_contains: [Refund], reply_not_contains: [Returns and refunds]}
 - name: tools
   turns:
     - say: what is your return policy?
@@ -87,7 +87,7 @@ FAIL not_shows and first: turn 1: expected SHO-RUN-001 first, got [SHO-TRL-001, 
 FAIL max_price: turn 1: expected every product at most 149.00, got SHO-TRL-001 at $149.99
 FAIL cart after a button: turn 2: expected cart {KIT-CKW-001: 2}, got {KIT-CKW-001: 1}
 FAIL order: turn 1: expected an order placed, got none
-FAIL reply: turn 1: expected the reply not to contain "prepaid return label", got "From our page «Returns and refunds» — How to return an item:\n\nOpen your order, choose \"Return\", and print the prepaid return label. Drop the parcel at any post…"
+FAIL reply: turn 1: expected the reply not to contain "Returns and refunds", got "From our page «Returns and refunds» — How to return an item:\n\nReturn shipping is free within the United States; from other countries it costs $7. We refund to…"
 FAIL tools: turn 1: expected tool search_products called, got [search_shop_info]
 PASS passes
 passed 1/8 scenarios

@@ -34,6 +34,14 @@ func newTestShop(t testing.TB, src *bun.DB) *testShop {
 	if _, err := demo.Seed(ctx, src); err != nil {
 		t.Fatal(err)
 	}
+	return shopOf(t, src)
+}
+
+// shopOf clones the shop already in src into a sandbox template and
+// indexes it.
+func shopOf(t testing.TB, src *bun.DB) *testShop {
+	t.Helper()
+	ctx := context.Background()
 	s := &testShop{src: src, dir: t.TempDir()}
 	var err error
 	if s.tmpl, err = sandbox.Clone(ctx, src, s.dir); err != nil {

@@ -4,6 +4,7 @@ package planner
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
 	"strings"
 
@@ -50,6 +51,9 @@ type listView struct {
 }
 
 func (t *plannerTurn) search(ctx context.Context, in intent.Intent) error {
+	if in.Topic == intent.TopicCheaper {
+		in.MaxPrice = t.cheaperThanShown(in.MaxPrice)
+	}
 	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit, Options: in.Options})
 }
 
@@ -93,6 +97,28 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 		t.moreButton()
 	}
 	return nil
+}
+
+// cheaperThanShown is the price ceiling of "anything cheaper?": below the
+// dearest card shown (so the list comes again without it and its
+// equals, cheapest first), and below the ceiling already set.
+func (t *plannerTurn) cheaperThanShown(ceiling float64) float64 {
+	var top int64
+	for _, c := range t.s.State.ShownCards {
+		top = max(top, c.Price)
+	}
+	if top <= 1 {
+		return ceiling
+	}
+	digits, ok := catalog.CurrencyDigits(t.s.Currency)
+	if !ok {
+		digits = 2
+	}
+	c := float64(top-1) / math.Pow10(digits)
+	if ceiling > 0 && ceiling < c {
+		return ceiling
+	}
+	return c
 }
 
 // find searches, and when nothing matches, searches once more with the

@@ -64,7 +64,8 @@ func (t *plannerTurn) addSKU(ctx context.Context, sku string, qty int) error {
 	if t.variantAnswer(res) { // variants.go: which size, or not in stock
 		return nil
 	}
-	t.s.State.Focus = sku // "one more", "make that 3"
+	t.s.State.Focus = sku                   // "one more", "make that 3"
+	t.s.State.Pending = intent.PendingAdded // "and some granola bars too" (intent/cartlist.go)
 	t.changed(rAdded, res)
 	return nil
 }
@@ -124,6 +125,14 @@ func (t *plannerTurn) changed(key replyKey, res tools.Result) {
 
 // addByName finds the product and adds the best match in stock.
 func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
+	if len(in.Items) > 0 { // "rice, beans and oil": each in turn
+		for _, item := range in.Items {
+			if err := t.addByName(ctx, intent.Intent{Kind: in.Kind, Query: item, Options: in.Options}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	limit := listLimit
 	if in.Sort != "" {
 		limit = 10 // the cheapest of all that match, not of the first five
@@ -137,7 +146,7 @@ func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 		// By relevance, then ordered here, as compareFound does: a price
 		// sort over keywords would rank a dog bowl among dog foods.
 		kept, _ := bestCovered(cards, q)
-		cards = slices.Clone(kept)
+		cards = sameCategory(slices.Clone(kept))
 		sortViewCards(cards, in.Sort)
 	}
 	for _, c := range cards {
@@ -283,4 +292,20 @@ func (t *plannerTurn) clearCart(ctx context.Context, _ intent.Intent) error {
 	}
 	t.say(rCleared, nil)
 	return nil
+}
+
+// sameCategory keeps the cards in the category of the first (the most
+// relevant): "the cheapest kettle" is the cheapest of the kettles, not
+// kettle-cooked chips.
+func sameCategory(cards []view.Card) []view.Card {
+	if len(cards) == 0 || cards[0].Category == "" {
+		return cards
+	}
+	var out []view.Card
+	for _, c := range cards {
+		if c.Category == cards[0].Category {
+			out = append(out, c)
+		}
+	}
+	return out
 }

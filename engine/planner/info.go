@@ -30,24 +30,16 @@ func (t *plannerTurn) info(ctx context.Context, in intent.Intent) error {
 		t.sayText(infoText.get(t.lang).unknown)
 		return nil
 	}
-	// The best passage, and the next best of the same page: a question
-	// often needs the page's summary and one section.
-	best := shop.Passages[0]
-	quoted := []string{best.Text}
-	for _, p := range shop.Passages[1:] {
-		if p.Slug == best.Slug && len(quoted) < 2 && mostlyCyrillic(p.Text) == mostlyCyrillic(best.Text) {
-			if p.Heading != "" && p.Heading != p.Page {
-				quoted = append(quoted, p.Heading+": "+p.Text)
-			} else {
-				quoted = append(quoted, p.Text)
-			}
-		}
-	}
+	// The answering sentences (issue 30): of the passages in the
+	// shopper's language (a bilingual page has both), the sentences that
+	// share most words with the question, not whole sections.
+	passages := inLanguage(shop.Passages, t.lang == "ru")
+	best, quoted := answeringSentences(passages, in.About, in.Query)
 	where := "«" + best.Page + "»"
 	if best.Heading != "" && best.Heading != best.Page {
 		where += " — " + best.Heading
 	}
-	t.sayText(fmt.Sprintf(infoText.get(t.lang).quote, where, strings.Join(quoted, "\n\n")))
+	t.sayText(fmt.Sprintf(infoText.get(t.lang).quote, where, strings.Join(quoted, " ")))
 	return nil
 }
 

@@ -56,6 +56,7 @@ func (p *Planner) Answer(ctx context.Context, s *session.Session, text string) (
 	if err != nil {
 		return Plan{}, err
 	}
+	s.State.Pending = "" // a question about a write is answered in the next message or not at all
 	t := &plannerTurn{p: p, s: s, lang: in.Lang, opts: in.Options, optionsOnly: in.Topic == topicOptionsOnly}
 	handle, ok := intentHandlers[in.Kind]
 	if !ok {
@@ -111,9 +112,10 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentRefuse:       (*plannerTurn).refuse,
 	intent.IntentMore:         (*plannerTurn).more,
 	intent.IntentPersonal:     (*plannerTurn).personal,
-	intent.IntentInfo:         (*plannerTurn).info,       // info.go
-	intent.IntentPromo:        (*plannerTurn).promo,      // promo.go
-	intent.IntentNotifyBack:   (*plannerTurn).notifyBack, // restock.go
+	intent.IntentInfo:         (*plannerTurn).info,        // info.go
+	intent.IntentPromo:        (*plannerTurn).promo,       // promo.go
+	intent.IntentNotifyBack:   (*plannerTurn).notifyBack,  // restock.go
+	intent.IntentCancelOrder:  (*plannerTurn).cancelOrder, // aftersale.go
 
 	// delivery.go
 	intent.IntentDeliveryQuote:  (*plannerTurn).deliveryQuote,

@@ -68,6 +68,9 @@ type State struct {
 	// turn an adapter delivers again (resumed after a crash or a deploy)
 	// is not answered, nor its cart change made, twice.
 	Done []string `json:"done,omitempty"`
+	// Pending is a write the planner asked the shopper to confirm
+	// ("cancel_order:SB-…"), kept for the next message only.
+	Pending string `json:"pending,omitempty"`
 }
 
 // ShownCard is one card of State.Shown as the shopper saw it.

@@ -154,3 +154,17 @@ func (w *txWrites) Rollback() error {
 	}
 	return nil
 }
+
+// ShopperCancelKey is the form key of a shopper's own cancellation: one per
+// order, so the same request again changes nothing.
+const ShopperCancelKey = "shopper:cancel"
+
+// ShopperStaff is who a shopper's own change is recorded as.
+const ShopperStaff = "shopper (chat)"
+
+// CancelOwnOrder cancels the shopper's order in the effect's transaction
+// (cancel_order); applied is false when it was already cancelled.
+func (w *txWrites) CancelOwnOrder(ctx context.Context, number string) (bool, error) {
+	_, applied, err := catalog.CancelOrder(ctx, w.tx, catalog.OrderChange{Number: number, FormKey: ShopperCancelKey, Staff: ShopperStaff})
+	return applied, err
+}

@@ -29,6 +29,7 @@ func Tools(d *Deps) []Tool {
 		checkoutTool(d),
 		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),
+		cancelOrderTool(d),
 		purchases.StatisticsTool(d.purchases()),
 		purchases.ShoppingListTool(d.purchases()),
 		requestHumanTool(d),

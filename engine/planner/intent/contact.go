@@ -65,8 +65,15 @@ func parseContact(raw string, needName bool) map[string]string {
 		out["address"] = strings.Join(append(before, tail...), ", ")
 		return out
 	}
-	if name, _ := nameOf(splitParts(rest), false, needName); name != "" {
+	name, others := nameOf(splitParts(rest), false, needName)
+	if name != "" {
 		out["name"] = name
+	}
+	// A street the address finder does not know ("1 Ferry Building, San
+	// Francisco CA 94111"): with a phone in the same message, what is left
+	// that has a house number and words is the address.
+	if addr := strings.Join(others, ", "); out["phone"] != "" && len(others) > 0 && hasDigitAndLetters(addr) {
+		out["address"] = addr
 	}
 	return out
 }
@@ -124,4 +131,9 @@ func isName(s string) bool {
 		}
 	}
 	return true
+}
+
+// hasDigitAndLetters reports a text with a digit and at least two words.
+func hasDigitAndLetters(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && len(strings.Fields(s)) >= 2 && strings.IndexFunc(s, unicode.IsLetter) >= 0
 }

@@ -20,7 +20,11 @@ const IntentInfo Kind = "info"
 // them alone. Several-word entries must appear in order.
 var infoTopics = infoPhrases(
 	// returns
-	"return*", "refund*", "exchang*", "send it back", "send something back", "send back", "arrived damaged", "wrong item", "возврат*", "вернут*", "вернуть", "верну", "обмен*",
+	"return*", "refund*", "exchang*", "send it back", "send something back", "send back", "arrived damaged", "wrong item",
+	"send them back", "send this back", "take it back", "take them back", "doesn't fit", "doesnt fit", "don't fit",
+	"dont fit", "does not fit", "do not fit", "arrive* broken", "arrive* damaged", "came broken", "broken", "damaged",
+	"breaks", "broke", "stops working", "stopped working", "faulty", "defective", "не подойд*", "не подошл*",
+	"не понрав*", "сломал*", "сломан*", "поврежд*", "брак*", "не работает", "перестал*", "возврат*", "вернут*", "вернуть", "верну", "обмен*",
 	// shipping
 	"ship", "ships", "shipping", "shipped", "deliver*", "postage", "courier", "customs", "duties",
 	"доставк*", "доставл*", "доставит*", "доставят", "отправляете", "пошлин*", "курьер*",
@@ -39,7 +43,7 @@ var infoTopics = infoPhrases(
 // infoQuestion marks a question; infoFiller are the words a bare topic
 // ("shipping?", "return policy", "условия доставки") may come with.
 var (
-	infoQuestion = infoPhrases("what*", "how", "do", "does", "can", "could", "is", "are", "where", "when", "which",
+	infoQuestion = infoPhrases("if", "what if", "если", "what*", "how", "do", "does", "can", "could", "is", "are", "where", "when", "which",
 		"any", "tell", "как", "какой", "какая", "какие", "каковы", "сколько", "можно", "ли", "где", "когда", "что")
 	infoFiller = infoPhrases("policy", "policies", "info", "information", "terms", "your", "the", "my", "a",
 		"политика", "условия", "информация", "ваша", "ваши", "про", "и")
@@ -68,7 +72,8 @@ func matchInfo(m *parseMsg) (Intent, bool) {
 			q += " " + h.add
 		}
 	}
-	return Intent{Kind: IntentInfo, Query: strings.TrimSpace(clip.Runes(q, 200))}, true
+	said := clip.Runes(analysis.CleanText(m.raw), 200)
+	return Intent{Kind: IntentInfo, Query: strings.TrimSpace(clip.Runes(q, 200)), About: said}, true
 }
 
 // infoHints add the words a page would use for what a question asks in
@@ -80,7 +85,14 @@ var infoHints = []struct {
 	{infoPhrases("how much", "price*", "сколько стоит", "сколько стоят", "цена", "цены"), "cost стоимость"},
 	{infoPhrases("contact*", "reach you", "связаться", "контакт*"), "e-mail phone телефон"},
 	{infoPhrases("how long", "when will", "сколько идет", "как долго", "срок*"), "business days дней"},
-	{infoPhrases("send back", "send it back", "send something back"), "return refund"},
+	{infoPhrases("send back", "send it back", "send something back", "send them back", "take it back", "take them back",
+		"doesn't fit", "doesnt fit", "don't fit", "dont fit", "не подойд*", "не подошл*", "не понрав*"), "return refund"},
+	{infoPhrases("doesn't fit", "doesnt fit", "don't fit", "dont fit", "does not fit", "do not fit", "не подойд*",
+		"не подошл*", "не понрав*"), "within days of delivery в течение дней"},
+	{infoPhrases("arrive* broken", "arrive* damaged", "came broken", "damaged", "wrong item", "поврежд*", "пришел сломан*",
+		"пришел с брак*", "брак*"), "damaged or wrong items replacement повреждён"},
+	{infoPhrases("breaks", "broke", "stops working", "stopped working", "faulty", "defective", "сломал*", "перестал*",
+		"не работает"), "warranty гарантия"},
 	{infoPhrases("opening hours", "hours", "when are you open"), "team answers Monday to Friday"},
 	{infoPhrases("оплат*", "платеж*", "способ* оплаты", "accept"), "принимаем карты we accept"},
 }

@@ -69,6 +69,9 @@ type Intent struct {
 	// Contact holds the checkout details one message gave at once, by
 	// field (name, phone, address); Field and Value are then unused.
 	Contact map[string]string
+	// Items are the products a list command names ("rice, beans and
+	// oil"), each searched and added (IntentAddByName; cartlist.go).
+	Items []string
 	// Options are the variant options named ("size" = "42"), by catalog
 	// name; the planner sets them (options.go, CutOptions).
 	Options map[string]string
@@ -124,6 +127,12 @@ func parse(m *parseMsg) Intent {
 		// for, nor a query to keep in the statistics.
 		return Intent{Kind: IntentPersonal}
 	}
+	if in, ok := matchPending(m); ok { // aftersale.go
+		return in
+	}
+	if in, ok := matchAlsoAdd(m); ok { // cartlist.go
+		return in
+	}
 	if m.st.Checkout != nil && m.st.Checkout.Awaiting == "confirm" {
 		if in, ok := matchYesNo(m); ok {
 			return in
@@ -141,11 +150,14 @@ func parse(m *parseMsg) Intent {
 // products first (they name a verb and a product), then commands, then
 // small talk. Whatever is left is a search.
 var matchers = []func(*parseMsg) (Intent, bool){
+	matchCancelOrder,   // aftersale.go
+	matchOrderNow,      // ordernow.go
 	matchReviews,       // reviews.go
 	matchDeliveryQuote, // delivery.go
 	matchPromo,         // promo.go
 	matchInfo,          // info.go
 	matchBackInStock,   // restock.go
+	matchFollowUp,      // followup.go: before the references, so "cheaper?" narrows the list
 	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,
@@ -168,6 +180,9 @@ func capturing(st *session.State) bool {
 func matchCapture(m *parseMsg) Intent {
 	if in, ok := matchCommand(m); ok {
 		return in
+	}
+	if notADetail(m) { // ordernow.go: "yes go ahead" is not an address
+		return Intent{Kind: IntentCheckout}
 	}
 	co := m.st.Checkout
 	field := co.Awaiting
@@ -357,8 +372,18 @@ func matchAdd(m *parseMsg) (Intent, bool) {
 	if !verb && !hasPhrase(m.toks, vBuy) && !hasPhrase(m.toks, vToCart) {
 		return Intent{}, false
 	}
+	if r, _ := extractRefs(m.toks, false); len(r) == 0 && (verb || hasPhrase(m.toks, vToCart)) {
+		if items := listItems(m); len(items) > 1 { // cartlist.go
+			return Intent{Kind: IntentAddByName, Items: items}, true
+		}
+	}
 	refs, rest := m.shownRefs(ph("add|buy|take|get|order|purchase|want|i'll|ill|give|put|to|into|in|cart|basket|my|"+
 		"добав*|полож*|докинь|закинь|купи*|куплю|беру|возьм*|закаж*|хочу|в|корзин*"), false)
+	if !verb && len(refs) == 0 {
+		if qty, ok := takeThose(m); ok { // cartlist.go: "I'll take three of those"
+			return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}, Qty: qty}, true
+		}
+	}
 	if !verb && !(len(refs) > 0 && (hasPhrase(m.toks, vBuy) || hasPhrase(m.toks, vToCart))) {
 		return Intent{}, false
 	}
@@ -479,6 +504,9 @@ func matchSearch(m *parseMsg) Intent {
 	in.MinPrice, in.MaxPrice = prices.Min, prices.Max
 	toks = extractSort(toks, &in)
 	words := cutAll(cutAll(toks, vFiller), vGreeting)
+	if soft := cutAll(cutConversation(words), vFiller); len(soft) > 0 {
+		words = soft // "um do u guys have yoga mats", "gift for my 8 yr old nephew, he's into space"
+	}
 	in.Query = queryOf(words)
 	if in.Query == "" && in.MinPrice == 0 && in.MaxPrice == 0 && in.Sort == "" {
 		return Intent{Kind: IntentHelp}

@@ -20,7 +20,8 @@ var (
 	vReviewAsk = ph("review|reviews|reviewer|reviewers|feedback|opinion|opinions|testimonials|" +
 		"what do people say|what people say|what do people think|what do customers say|what do buyers say|" +
 		"what do shoppers say|people say|customers say|buyers say|do people like|do customers like|" +
-		"complain*|complaint*|true to size|run small|runs small|run large|runs large|run big|runs big|" +
+		"complain*|complaint*|any good|is it good|are they good|worth it|worth the money|how good|" +
+		"хорош* ли|стоит ли брать|стоит брать|true to size|run small|runs small|run large|runs large|run big|runs big|" +
 		"отзыв*|мнени*|жалу*|жалоб*|маломер*|большемер*|размер в размер|что говорят|что пишут|что думают")
 	// vReviewFiller are the question's words around the product and the
 	// thing asked about.

@@ -130,7 +130,8 @@ var (
 		"пожалуйста|покажи|покажите|мне|мою|мой|мои|ну|же|а")
 	vYes = ph("yes|y|yeah|yep|yup|sure|ok|okay|confirm|confirmed|i confirm|correct|right|go ahead|do it|place it|" +
 		"place the order|place order|looks good|да|ага|угу|конечно|подтверждаю|подтвердить|подтверди|верно|все верно|" +
-		"правильно|ок|оформляй|давай")
+		"правильно|ок|оформляй|оформляйте|оформи|давай|давайте|yes please|yes go ahead|go for it|sounds good|all good|" +
+		"perfect|that's right|thats right|yes do it|подтверждаю заказ|да оформляйте|можно")
 	vNo     = ph("no|nope|nah|not now|don't|dont|нет|неа|не надо|не нужно")
 	vCancel = ph("cancel|stop|abort|quit|never mind|nevermind|forget it|cancel checkout|cancel the order|" +
 		"отмена|отмени|отменить|отменяю|стоп|передумал|передумала|не надо|хватит")
@@ -200,7 +201,7 @@ var (
 var (
 	vFocus      = wordSet("it this этот эту это этого этому этом его ее него нее ней этой")
 	vNumberWord = wordSet("number num no item id номер товар позиция позицию")
-	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of")
+	vUnit       = wordSet("pcs pieces piece units unit x шт штук штуки штука of packs pack bags bottles пачки пачек пачку упаковки упаковок бутылки")
 	vOrdinalEN  = map[string]int{
 		"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
 		"sixth": 6, "6th": 6, "seventh": 7, "7th": 7, "eighth": 8, "8th": 8, "ninth": 9, "9th": 9, "tenth": 10, "10th": 10,
