@@ -61,6 +61,8 @@ type Config struct {
 	InboxRenew       string
 	InboxSweep       string
 	WebNoticeTTL     string
+	LogFormat        string
+	LogLevel         string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a

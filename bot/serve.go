@@ -99,7 +99,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 	}
-	srv := newHTTPServer(adm.Instrument(mux), log, serverTimeouts)
+	srv := newHTTPServer(accessLog(log, adm.Instrument(mux)), log, serverTimeouts)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /statusz /metrics)\n", buildVersion(), ln.Addr())

@@ -77,6 +77,8 @@ func (c *Config) settings() []setting {
 		{"INBOX_LEASE", "25s", "how long a replica's claim on a chat update holds unless renewed; a dead replica's updates are taken over after it (plus INBOX_SWEEP)", &c.InboxLease, "", serveCmds},
 		{"INBOX_LEASE_RENEW", "5s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, "", serveCmds},
 		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, "", serveCmds},
+		{"LOG_FORMAT", "text", "log lines as text (key=value) or json, on stderr", &c.LogFormat, "", dbCmds},
+		{"LOG_LEVEL", "", "debug, info, warn or error; unset: info for serve, warn for the other commands", &c.LogLevel, "", dbCmds},
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
+	"shopbot/engine/logctx"
 	"shopbot/engine/planner"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
@@ -182,6 +183,7 @@ const maxTurnText = 4000
 func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 	defer func() { err = catalog.Unavailable(err) }()
 	start := time.Now()
+	ctx, turn := logctx.StartTurn(ctx) // every line of the turn names its conversation once known
 	if err := validateTurn(&t); err != nil {
 		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
 		return err
@@ -201,7 +203,7 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 		defer unlockAll()
 	}
 
-	outcome, err := e.handle(ctx, t, sink)
+	outcome, err := e.handle(ctx, turn, t, sink)
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
 	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, session.ErrCrashed) {
@@ -230,12 +232,13 @@ func validateTurn(t *Turn) error {
 }
 
 // handle runs a validated turn and names its outcome for the metrics.
-func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
+func (e *Engine) handle(ctx context.Context, turn *logctx.Turn, t Turn, sink Sink) (outcome string, err error) {
 	e = e.withSettings(ctx)
 	s, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err
 	}
+	turn.SetConversation(s.Conversation.ID)
 	carts := newOneCartSink(awaitingSink{sink, s})
 	sink = carts
 	if e.cfg.Crash != nil {
