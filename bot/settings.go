@@ -74,7 +74,7 @@ func (c *Config) settings() []setting {
 		{"DAILY_TOKEN_BUDGET", "200000", "model tokens per customer per day", &c.DailyTokenBudget, "", engineCmds},
 		{"DB_MAX_CONNS", "20", "Postgres connections of the main pool per process (queries; each running Telegram or Slack inbox keeps one of them)", &c.DBMaxConns, "db-max-conns", dbCmds},
 		{"DB_LOCK_CONNS", "4", "Postgres sessions per process holding the cross-replica chat locks, beside the main pool", &c.DBLockConns, "db-lock-conns", dbCmds},
-		{"INBOX_LEASE", "25s", "how long a replica's claim on a chat update holds unless renewed; a dead replica's updates are taken over after it (plus INBOX_SWEEP)", &c.InboxLease, "", serveCmds},
+		{"INBOX_LEASE", "25s", "how long a replica's claim on a chat update, or on Telegram long polling, holds unless renewed; a dead replica's updates are taken over after it (plus INBOX_SWEEP), its polling after it (plus INBOX_LEASE_RENEW)", &c.InboxLease, "", serveCmds},
 		{"INBOX_LEASE_RENEW", "5s", "how often a replica renews its claims (under INBOX_LEASE)", &c.InboxRenew, "", serveCmds},
 		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, "", serveCmds},
 		{"LOG_FORMAT", "text", "log lines as text (key=value) or json, on stderr", &c.LogFormat, "", dbCmds},
