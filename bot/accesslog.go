@@ -7,6 +7,11 @@ import (
 	"net/http"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
 	"shopbot/engine/logctx"
 )
 
@@ -20,12 +25,20 @@ const requestIDHeader = "X-Request-Id"
 // is the pattern, never the path or the query, which may hold a sign-in
 // token or a shopper's e-mail; no header is logged. Probes and /metrics
 // log at debug level unless they fail: they come every few seconds.
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+//
+// With tracing on, each request is a server span (continuing the caller's
+// trace when a W3C traceparent header comes with it), named after the
+// route.
+func accessLog(log *slog.Logger, tp trace.TracerProvider, next http.Handler) http.Handler {
+	tracer := tp.Tracer("shopbot/http")
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := requestID(r.Header.Get(requestIDHeader))
 		w.Header().Set(requestIDHeader, id)
-		r = r.WithContext(logctx.WithRequest(r.Context(), id))
+		ctx := propagation.TraceContext{}.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		ctx, span := tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+		defer span.End()
+		r = r.WithContext(logctx.WithRequest(ctx, id))
 		rec := &countingWriter{ResponseWriter: w}
 		next.ServeHTTP(rec, r) // the mux sets r.Pattern
 		route := r.Pattern
@@ -33,6 +46,14 @@ func accessLog(log *slog.Logger, next http.Handler) http.Handler {
 			route = "unmatched"
 		}
 		status := rec.status()
+		if span.IsRecording() {
+			span.SetName(route)
+			span.SetAttributes(attribute.String("http.request.method", r.Method), attribute.String("http.route", route),
+				attribute.Int("http.response.status_code", status), attribute.String("shopbot.request_id", id))
+			if status >= 500 {
+				span.SetStatus(codes.Error, http.StatusText(status))
+			}
+		}
 		level := slog.LevelInfo
 		if quietRoutes[route] && status < 500 {
 			level = slog.LevelDebug

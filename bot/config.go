@@ -48,21 +48,23 @@ type Config struct {
 	SlackAPIURL           string
 	SlackOrdersChannel    string
 
-	ShopName         string
-	ShopCurrency     string
-	MaxToolRounds    string
-	RateLimitTurns   string
-	RateLimitWindow  string
-	DailyTokenBudget string
-	DBMaxConns       string
-	DBLockConns      string
-	Demo             string
-	InboxLease       string
-	InboxRenew       string
-	InboxSweep       string
-	WebNoticeTTL     string
-	LogFormat        string
-	LogLevel         string
+	ShopName           string
+	ShopCurrency       string
+	MaxToolRounds      string
+	RateLimitTurns     string
+	RateLimitWindow    string
+	DailyTokenBudget   string
+	DBMaxConns         string
+	DBLockConns        string
+	Demo               string
+	InboxLease         string
+	InboxRenew         string
+	InboxSweep         string
+	WebNoticeTTL       string
+	LogFormat          string
+	LogLevel           string
+	OTelEndpoint       string
+	OTelTracesExporter string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -207,6 +209,9 @@ func (c *Config) validate() error {
 		return usagef("DEMO must be true or false (got %q)", c.Demo)
 	}
 	if err := c.parseCover(); err != nil {
+		return err
+	}
+	if err := c.parseTracing(); err != nil {
 		return err
 	}
 	return c.parseEngineLimits()

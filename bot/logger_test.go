@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.opentelemetry.io/otel/trace/noop"
+
 	"shopbot/engine/logctx"
 )
 
@@ -83,7 +85,7 @@ func TestAccessLog(t *testing.T) {
 		io.WriteString(w, "hello")
 	})
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") })
-	srv := httptest.NewServer(accessLog(log, mux))
+	srv := httptest.NewServer(accessLog(log, noop.NewTracerProvider(), mux))
 	defer srv.Close()
 
 	secrets := []string{"s3cr3t-token", "eva@example.com", "5550100", "Bearer-abc", "hunter2"}

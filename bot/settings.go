@@ -79,6 +79,8 @@ func (c *Config) settings() []setting {
 		{"INBOX_SWEEP", "5s", "how often a replica looks for updates no live replica holds", &c.InboxSweep, "", serveCmds},
 		{"LOG_FORMAT", "text", "log lines as text (key=value) or json, on stderr", &c.LogFormat, "", dbCmds},
 		{"LOG_LEVEL", "", "debug, info, warn or error; unset: info for serve, warn for the other commands", &c.LogLevel, "", dbCmds},
+		{"OTEL_EXPORTER_OTLP_ENDPOINT", "", "OTLP/HTTP collector to send traces to (http://otel-collector:4318); traces are off without it (docs/observability.md)", &c.OTelEndpoint, "", serveCmds},
+		{"OTEL_TRACES_EXPORTER", "", "otlp turns traces on (to localhost:4318 without an endpoint), none turns them off", &c.OTelTracesExporter, "", serveCmds},
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
 	}
 }
