@@ -54,7 +54,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)
-	srch, err := newSearch(&cfg, log, reg)
+	srch, err := newSearchVia(&cfg, log, reg, tr.transport())
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/extra/bunotel"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -76,6 +78,38 @@ func (t *tracing) traceDB(db *bun.DB) {
 	if t.on {
 		db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(t.provider), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
 	}
+}
+
+// transport wraps Weaviate's REST calls in client spans (method and
+// path: the query text, in the body, stays out); nil without tracing.
+func (t *tracing) transport() http.RoundTripper {
+	if !t.on {
+		return nil
+	}
+	return tracedTransport{base: http.DefaultTransport, tracer: t.provider.Tracer("shopbot/weaviate")}
+}
+
+type tracedTransport struct {
+	base   http.RoundTripper
+	tracer trace.Tracer
+}
+
+func (t tracedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	ctx, span := t.tracer.Start(r.Context(), "weaviate "+r.Method+" "+r.URL.Path, trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.Path),
+			attribute.String("server.address", r.URL.Host)))
+	defer span.End()
+	resp, err := t.base.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		span.RecordError(err)
+		span.SetStatus(codes.Error, "weaviate unreachable")
+		return nil, err
+	}
+	span.SetAttributes(attribute.Int("http.response.status_code", resp.StatusCode))
+	if resp.StatusCode >= 500 {
+		span.SetStatus(codes.Error, resp.Status)
+	}
+	return resp, nil
 }
 
 // close flushes the spans still buffered, for at most 5 s.

@@ -1,15 +1,22 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"flag"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -140,4 +147,57 @@ func hexID(b []byte) string {
 		out = append(out, digits[c>>4], digits[c&15])
 	}
 	return string(out)
+}
+
+// TestWeaviateCallsTraced: with tracing on, each REST call to Weaviate is
+// a client span under the caller's (method and path, the status), and the
+// API key still goes with it.
+func TestWeaviateCallsTraced(t *testing.T) {
+	var auth atomic.Value
+	fake := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.Store(r.Header.Get("Authorization"))
+		w.WriteHeader(http.StatusOK)
+	}))
+	defer fake.Close()
+	cfg, err := loadConfig(flag.NewFlagSet("serve", flag.ContinueOnError), nil, envFunc(map[string]string{
+		"SEARCH_BACKEND": "weaviate", "WEAVIATE_URL": fake.URL, "WEAVIATE_API_KEY": "wv-key",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := tracetest.NewSpanRecorder()
+	tr := &tracing{provider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec)), on: true}
+	s, err := newSearchVia(&cfg, slog.New(slog.DiscardHandler), prometheus.NewRegistry(), tr.transport())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, parent := tr.provider.Tracer("test").Start(context.Background(), "caller")
+	if err := s.weaviate.Ready(ctx); err != nil {
+		t.Fatal(err)
+	}
+	parent.End()
+	if got, _ := auth.Load().(string); got != "Bearer wv-key" {
+		t.Errorf("Authorization %q, want the API key", got)
+	}
+	var call sdktrace.ReadOnlySpan
+	for _, sp := range rec.Ended() {
+		if sp.Name() == "weaviate GET /v1/.well-known/ready" {
+			call = sp
+		}
+	}
+	if call == nil {
+		t.Fatalf("no weaviate span among %d", len(rec.Ended()))
+	}
+	if call.Parent().SpanID() != parent.SpanContext().SpanID() {
+		t.Error("the weaviate span is not under the caller's")
+	}
+	found := false
+	for _, kv := range call.Attributes() {
+		if kv.Key == "http.response.status_code" && kv.Value.AsInt64() == 200 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("weaviate span attributes: %v", call.Attributes())
+	}
 }
