@@ -50,7 +50,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	tr.traceDB(db)
+	db = tr.traceDB(db)
 	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)

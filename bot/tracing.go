@@ -72,12 +72,14 @@ func newTracing(ctx context.Context, cfg *Config) (*tracing, error) {
 	return &tracing{provider: tp, on: true, shutdown: tp.Shutdown}, nil
 }
 
-// traceDB adds Bun's OpenTelemetry hook: a span per statement, with the
-// statement's text without its arguments (contact details stay out).
-func (t *tracing) traceDB(db *bun.DB) {
-	if t.on {
-		db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(t.provider), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
+// traceDB is db with Bun's OpenTelemetry hook: a span per statement, with
+// the statement's text without its arguments (contact details stay out);
+// db itself without tracing.
+func (t *tracing) traceDB(db *bun.DB) *bun.DB {
+	if !t.on {
+		return db
 	}
+	return db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(t.provider), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
 }
 
 // transport wraps Weaviate's REST calls in client spans (method and

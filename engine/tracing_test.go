@@ -35,12 +35,12 @@ func TestTurnTrace(t *testing.T) {
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	env := newTestEnv(t)
-	env.db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
+	db := env.db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
 	llm := llmtest.NewServer(t,
 		llmtest.CallTools(llmtest.ToolCall{Name: "search_products", Arguments: `{"query":"running shoes"}`}),
 		llmtest.Step{Text: "Here are running shoes.", PromptTokens: 900, CompletionTokens: 30},
 	)
-	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
+	eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), Registry: prometheus.NewRegistry(),
 		Now: func() time.Time { return fixedNow }, Tracer: tp,
 		Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 10 * time.Second})})
 	if err != nil {
@@ -98,15 +98,15 @@ func TestTurnTrace(t *testing.T) {
 	} else if m := attrs(children["tool"][0]); m["gen_ai.tool.name"].AsString() != "search_products" || m["shopbot.tool.outcome"].AsString() != "ok" {
 		t.Errorf("tool span: %v", children["tool"][0].Attributes())
 	}
-	db := 0
+	statements := 0
 	for _, ss := range children {
 		for _, s := range ss {
 			if _, ok := attrs(s)["db.statement"]; ok {
-				db++
+				statements++
 			}
 		}
 	}
-	if db == 0 {
+	if statements == 0 {
 		t.Errorf("no database statement under the turn; children: %v", keys(children))
 	}
 }

@@ -53,7 +53,7 @@ func BenchmarkEngineTurnTraced(b *testing.B) {
 	if err := idx.Rebuild(ctx, db); err != nil {
 		b.Fatal(err)
 	}
-	db.AddQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
+	db = db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))
 	model, err := loadtest.StartModel(0, searchArgs)
 	if err != nil {
 		b.Fatal(err)
