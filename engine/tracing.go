@@ -7,6 +7,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
@@ -30,16 +31,24 @@ const (
 	attrToolOutcome  = attribute.Key("shopbot.tool.outcome")
 )
 
+// spans is the engine's tracer; a no-op one for an Engine not made by New.
+func (e *Engine) spans() trace.Tracer {
+	if e.tracer == nil {
+		return noop.NewTracerProvider().Tracer(tracerName)
+	}
+	return e.tracer
+}
+
 // startTurnSpan starts the span of one turn: its conversation, once the
 // turn has opened it, its outcome and whether the planner answered for a
 // failed model are set on it as they are known.
 func (e *Engine) startTurnSpan(ctx context.Context, t Turn) (context.Context, trace.Span) {
-	return e.tracer.Start(ctx, "turn", trace.WithAttributes(attrChannel.String(t.Channel)))
+	return e.spans().Start(ctx, "turn", trace.WithAttributes(attrChannel.String(t.Channel)))
 }
 
 // startModelSpan starts the span of one model call.
 func (e *Engine) startModelSpan(ctx context.Context) (context.Context, trace.Span) {
-	return e.tracer.Start(ctx, "model.chat", trace.WithSpanKind(trace.SpanKindClient))
+	return e.spans().Start(ctx, "model.chat", trace.WithSpanKind(trace.SpanKindClient))
 }
 
 // endModelSpan records the model's answer on its span and ends it.
@@ -53,7 +62,7 @@ func endModelSpan(span trace.Span, resp llm.ChatResponse, err error) {
 
 // startToolSpan starts the span of one tool call.
 func (e *Engine) startToolSpan(ctx context.Context) (context.Context, trace.Span) {
-	return e.tracer.Start(ctx, "tool")
+	return e.spans().Start(ctx, "tool")
 }
 
 // endToolSpan records a tool call's name ("unknown" for a name the model
