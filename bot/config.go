@@ -49,20 +49,24 @@ type Config struct {
 	SlackAPIURL           string
 	SlackOrdersChannel    string
 
-	ShopName         string
-	ShopCurrency     string
-	MaxToolRounds    string
-	RateLimitTurns   string
-	RateLimitWindow  string
-	DailyTokenBudget string
-	DBMaxConns       string
-	DBLockConns      string
-	Demo             string
-	InboxLease       string
-	InboxRenew       string
-	InboxSweep       string
-	WebNoticeTTL     string
-	WebChatOrigins   string
+	ShopName           string
+	ShopCurrency       string
+	MaxToolRounds      string
+	RateLimitTurns     string
+	RateLimitWindow    string
+	DailyTokenBudget   string
+	DBMaxConns         string
+	DBLockConns        string
+	Demo               string
+	InboxLease         string
+	InboxRenew         string
+	InboxSweep         string
+	WebNoticeTTL       string
+	LogFormat          string
+	LogLevel           string
+	OTelEndpoint       string
+	OTelTracesExporter string
+	WebChatOrigins     string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -212,6 +216,9 @@ func (c *Config) validate() error {
 	}
 	if c.webOrigins, err = web.ParseOrigins(c.WebChatOrigins, c.PublicURL); err != nil {
 		return usagef("%v", err)
+	}
+	if err := c.parseTracing(); err != nil {
+		return err
 	}
 	return c.parseEngineLimits()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
 
 	"shopbot/catalog/chatlock"
 	"shopbot/engine"
@@ -33,7 +34,7 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 // when configured, else the offline planner alone. notify hears of orders
 // placed and handoffs (nil drops them). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
-func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier) (eng *engine.Engine, closeEngine func(), err error) {
+func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier, tp trace.TracerProvider) (eng *engine.Engine, closeEngine func(), err error) {
 	model := newModel(cfg, log)
 	locks, closeEngine := chatLocks(cfg)
 	eng, err = engine.New(engine.Config{
@@ -52,6 +53,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.
 		Notifier:    notify,
 		Logger:      log,
 		Registry:    reg,
+		Tracer:      tp,
 	})
 	if err != nil {
 		closeEngine()

@@ -40,13 +40,17 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	log    *slog.Logger // built once by run (logger.go)
-	level  *slog.LevelVar
+	level  *levelSetting
 }
 
 // run executes one shopbot command. It is main without the process: tests
 // call it with their own arguments, environment and streams.
 func run(ctx context.Context, args []string, getenv func(string) string, stdin io.Reader, stdout, stderr io.Writer) error {
-	log, level := newLogger(stderr)
+	lo, err := logOptionsFrom(getenv)
+	if err != nil {
+		return err
+	}
+	log, level := newLogger(stderr, lo)
 	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr, log: log, level: level}
 	if len(args) > 0 && isHelpFlag(args[0]) {
 		printUsage(stdout)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/schollz/progressbar/v3"
+	"github.com/uptrace/bun"
 	"golang.org/x/term"
 
 	"shopbot/catalog"
@@ -37,15 +39,15 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer db.Close()
-	if _, err := prepare(ctx, db, cfg.demo); err != nil { // as serve: migrations, the demo catalog into an empty database
-		return fmt.Errorf("prepare %s: %w", info, err)
-	}
 	s, err := newSearch(&cfg, log, prometheus.NewRegistry())
 	if err != nil {
 		return err
 	}
-	start := time.Now()
 	if s.weaviate == nil {
+		if _, err := prepare(ctx, db, cfg.demo); err != nil { // as serve: migrations, the demo catalog into an empty database
+			return fmt.Errorf("prepare %s: %w", info, err)
+		}
+		start := time.Now()
 		if err := s.index.Rebuild(ctx, db); err != nil {
 			return fmt.Errorf("reindex: %w", err)
 		}
@@ -53,8 +55,35 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 			s.index.Len(), time.Since(start).Round(time.Millisecond))
 		return nil
 	}
+	// The rebuild is first-start work: under the lock serve takes to
+	// migrate and fill an empty collection (migrations.Setup), so that a
+	// reindex and a replica starting, or two reindexes, never rebuild at
+	// once and delete each other's objects as stale.
+	var summary string
+	rebuild := func(ctx context.Context, db bun.IDB) (err error) {
+		summary, err = rebuildWeaviate(ctx, e, db, s)
+		return err
+	}
+	if _, err := prepare(ctx, db, cfg.demo, rebuild); err != nil {
+		if errors.Is(err, errReindex) {
+			return err
+		}
+		return fmt.Errorf("prepare %s: %w", info, err)
+	}
+	fmt.Fprintln(e.stdout, summary)
+	return nil
+}
+
+// errReindex marks a failure of the rebuild itself (not of preparing the
+// database).
+var errReindex = errors.New("reindex")
+
+// rebuildWeaviate rebuilds the Weaviate collections from db, under the
+// first-start lock, and says what it did.
+func rebuildWeaviate(ctx context.Context, e env, db bun.IDB, s *searchBackend) (string, error) {
+	start := time.Now()
 	var bar *progressbar.ProgressBar
-	err = s.weaviate.Rebuild(ctx, db, func(done, total int) {
+	err := s.weaviate.Rebuild(ctx, db, func(done, total int) {
 		if bar == nil {
 			bar = newCountBar(e.stderr, total, "indexing into weaviate")
 		}
@@ -64,29 +93,28 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 		_ = bar.Finish()
 	}
 	if err != nil {
-		return fmt.Errorf("reindex: %w", err)
+		return "", fmt.Errorf("%w: %w", errReindex, err)
 	}
 	// The shop's pages too (their embedder is fitted on them first), since
 	// the outbox events dropped below include the pages'.
 	if err := s.pageIndex.Rebuild(ctx, db); err != nil {
-		return fmt.Errorf("reindex: pages: %w", err)
+		return "", fmt.Errorf("%w: pages: %w", errReindex, err)
 	}
 	if err := s.weaviatePages.Rebuild(ctx, db); err != nil {
-		return fmt.Errorf("reindex: pages: %w", err)
+		return "", fmt.Errorf("%w: pages: %w", errReindex, err)
 	}
 	took := time.Since(start)
 	// Changes recorded before the rebuild read the catalog are in it now.
 	dropped, err := indexer.Discard(ctx, db, start)
 	if err != nil {
-		return fmt.Errorf("reindex: outbox: %w", err)
+		return "", fmt.Errorf("%w: outbox: %w", errReindex, err)
 	}
 	n, err := s.weaviate.Count(ctx)
 	if err != nil {
-		return fmt.Errorf("reindex: %w", err)
+		return "", fmt.Errorf("%w: %w", errReindex, err)
 	}
-	fmt.Fprintf(e.stdout, "weaviate collection %s: %d products in %s (%s vectors); %d outbox events it made redundant dropped\n",
-		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder, dropped)
-	return nil
+	return fmt.Sprintf("weaviate collection %s: %d products in %s (%s vectors); %d outbox events it made redundant dropped",
+		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder, dropped), nil
 }
 
 // newCountBar draws a product-count bar on a terminal and nothing

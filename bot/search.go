@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -43,6 +44,12 @@ type searchBackend struct {
 // newSearch builds the configured backend, empty until load is called;
 // its metrics go to reg.
 func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searchBackend, error) {
+	return newSearchVia(cfg, log, reg, nil)
+}
+
+// newSearchVia is newSearch with Weaviate's REST calls carried by
+// transport (nil: Go's default), which serve wraps to trace them.
+func newSearchVia(cfg *Config, log *slog.Logger, reg prometheus.Registerer, transport http.RoundTripper) (*searchBackend, error) {
 	opts := embedded.Options{Logger: log, Alpha: &cfg.search.alpha}
 	switch cfg.Embeddings {
 	case "openai":
@@ -67,7 +74,7 @@ func newSearch(cfg *Config, log *slog.Logger, reg prometheus.Registerer) (*searc
 		return s, nil
 	}
 	wv, err := weaviate.New(weaviate.Config{URL: cfg.WeaviateURL, APIKey: cfg.WeaviateAPIKey, GRPCAddr: cfg.WeaviateGRPC,
-		Embedder: opts.Embedder, Expander: idx, Alpha: cfg.search.alpha, Logger: log})
+		Embedder: opts.Embedder, Expander: idx, Alpha: cfg.search.alpha, Logger: log, Transport: transport})
 	if err != nil {
 		return nil, usagef("%v", err)
 	}

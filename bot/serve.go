@@ -42,21 +42,27 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	log := e.logger(slog.LevelInfo)
+	tr, err := newTracing(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer tr.close(log)
 	db, info, err := catalog.OpenDB(cfg.DatabaseURL)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
+	db = tr.traceDB(db)
 	sizePool(db, info, cfg.pool)
 
 	reg, pm := newRegistry(db.DB, info.Kind)
 	reg.MustRegister(inbox.NewBacklogCollector(db))
-	srch, err := newSearch(&cfg, log, reg)
+	srch, err := newSearchVia(&cfg, log, reg, tr.transport())
 	if err != nil {
 		return err
 	}
 	hub := adapters.NewHub()
-	eng, closeEngine, err := newEngine(&cfg, db, srch, reg, log, hub)
+	eng, closeEngine, err := newEngine(&cfg, db, srch, reg, log, hub, tr.provider)
 	if err != nil {
 		return err
 	}
@@ -107,7 +113,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("listen on HTTP_ADDR %s: %w", cfg.HTTPAddr, err)
 	}
-	srv := newHTTPServer(adm.Instrument(mux), log, serverTimeouts)
+	srv := newHTTPServer(accessLog(log, tr.provider, adm.Instrument(mux)), log, serverTimeouts)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(e.stdout, "Shopbot %s\n  http       http://%s  (POST /api/chat, /healthz /readyz /statusz /metrics)\n", buildVersion(), ln.Addr())

@@ -11,10 +11,13 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uptrace/bun"
+	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/engine/llm"
+	"shopbot/engine/logctx"
 	"shopbot/engine/planner"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
@@ -68,6 +71,9 @@ type Config struct {
 	Crash func(step string) bool
 	// Pages searches the shop's pages (search_shop_info); nil: none.
 	Pages tools.PassageSearcher
+	// Tracer makes the OpenTelemetry spans of a turn, its model calls
+	// and its tool calls (tracing.go); nil: none.
+	Tracer trace.TracerProvider
 }
 
 func (c *Config) defaults() {
@@ -107,6 +113,9 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Tracer == nil {
+		c.Tracer = noop.NewTracerProvider()
+	}
 }
 
 // Engine handles turns from every channel.
@@ -121,6 +130,7 @@ type Engine struct {
 	hits    *groupCommit // rate-limit counts (limits.go)
 	metrics *metrics
 	log     *slog.Logger
+	tracer  trace.Tracer
 	live    *liveSettings
 	pruner  *effectPruner
 	notices *sync.WaitGroup // notices being delivered
@@ -150,6 +160,7 @@ func New(cfg Config) (*Engine, error) {
 		writes:  newGroupCommit(cfg.DB),
 		hits:    newGroupCommit(cfg.DB),
 		metrics: newMetrics(cfg.Registry),
+		tracer:  cfg.Tracer.Tracer(tracerName),
 		log:     slog.New(maskPersonal(cfg.Logger.Handler())),
 		live:    &liveSettings{},
 		pruner:  &effectPruner{},
@@ -183,6 +194,9 @@ const maxTurnText = 4000
 func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 	defer func() { err = catalog.Unavailable(err) }()
 	start := time.Now()
+	ctx, turn := logctx.StartTurn(ctx) // every line of the turn names its conversation once known
+	ctx, span := e.startTurnSpan(ctx, t)
+	defer func() { endSpan(span, err) }()
 	if err := validateTurn(&t); err != nil {
 		e.metrics.turns.WithLabelValues(t.Channel, "invalid").Inc()
 		return err
@@ -202,7 +216,8 @@ func (e *Engine) Handle(ctx context.Context, t Turn, sink Sink) (err error) {
 		defer unlockAll()
 	}
 
-	outcome, err := e.handle(ctx, t, sink)
+	outcome, err := e.handle(ctx, turn, t, sink)
+	span.SetAttributes(attrOutcome.String(outcome), attrDegraded.Bool(outcome == "degraded"))
 	e.metrics.turns.WithLabelValues(t.Channel, outcome).Inc()
 	e.metrics.turnSeconds.WithLabelValues(outcome).Observe(time.Since(start).Seconds())
 	if err != nil && !errors.Is(err, ErrRateLimited) && !errors.Is(err, ErrReplayed) && !errors.Is(err, session.ErrCrashed) {
@@ -231,12 +246,14 @@ func validateTurn(t *Turn) error {
 }
 
 // handle runs a validated turn and names its outcome for the metrics.
-func (e *Engine) handle(ctx context.Context, t Turn, sink Sink) (outcome string, err error) {
+func (e *Engine) handle(ctx context.Context, turn *logctx.Turn, t Turn, sink Sink) (outcome string, err error) {
 	e = e.withSettings(ctx)
 	s, counted, err := e.openSession(ctx, t)
 	if err != nil {
 		return "error", err
 	}
+	turn.SetConversation(s.Conversation.ID)
+	trace.SpanFromContext(ctx).SetAttributes(attrConversation.Int64(s.Conversation.ID))
 	carts := newOneCartSink(awaitingSink{sink, s})
 	sink = carts
 	if e.cfg.Crash != nil {

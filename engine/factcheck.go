@@ -51,7 +51,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *session.Session, answer stri
 			continue
 		}
 		e.metrics.unverified.WithLabelValues("sku").Inc()
-		e.log.WarnContext(ctx, "model stated an unverified SKU", "conversation_id", s.Conversation.ID, "sku", sku)
+		e.log.WarnContext(ctx, "model stated an unverified SKU", "sku", sku)
 		if p, err := catalog.GetProduct(ctx, e.cfg.DB, sku); err == nil {
 			fix = append(fix, line(view.CardOf(p)))
 			knownSKUs[sku], knownPrices[p.Price] = true, true
@@ -62,7 +62,7 @@ func (e *Engine) checkFacts(ctx context.Context, s *session.Session, answer stri
 		if amount, ok := minorOf(m); ok && !knownPrices[amount] {
 			unknown = append(unknown, strings.TrimSpace(m))
 			e.metrics.unverified.WithLabelValues("price").Inc()
-			e.log.WarnContext(ctx, "model stated an unverified price", "conversation_id", s.Conversation.ID, "price", m)
+			e.log.WarnContext(ctx, "model stated an unverified price", "price", m)
 		}
 	}
 	if len(unknown) > 0 {

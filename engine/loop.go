@@ -63,8 +63,10 @@ func (e *Engine) runModel(ctx context.Context, s *session.Session, sink Sink, re
 }
 
 // callModel makes one model request, streaming text deltas to the sink.
-func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) (llm.ChatResponse, error) {
-	resp, err := e.cfg.Model.Chat(ctx, req, func(delta string) {
+func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) (resp llm.ChatResponse, err error) {
+	mctx, span := e.startModelSpan(ctx)
+	defer func() { endModelSpan(span, resp, err) }()
+	resp, err = e.cfg.Model.Chat(mctx, req, func(delta string) {
 		_ = sink.Send(ctx, Event{Kind: EventText, Text: delta})
 	})
 	if err != nil {
@@ -139,8 +141,10 @@ func (e *Engine) runTools(ctx context.Context, s *session.Session, calls []catal
 
 func (e *Engine) runTool(ctx context.Context, s *session.Session, call catalog.ToolCall) toolOutcome {
 	start := time.Now()
+	ctx, span := e.startToolSpan(ctx)
 	res, err := e.tools.Call(ctx, s, call.Name, call.Arguments)
 	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}
+	defer func() { endToolSpan(span, call.Name, out) }()
 	out.content, out.isErr = tools.ModelMessage(res, err)
 	status := "ok"
 	if out.isErr {

@@ -30,7 +30,7 @@ func notifyAsync(n Notifier, log *slog.Logger, inflight *sync.WaitGroup) func(vi
 			ctx, cancel := context.WithTimeout(context.Background(), noticeTimeout)
 			defer cancel()
 			if err := n.Notify(ctx, nt); err != nil {
-				log.Warn("notice not delivered", "kind", nt.Kind, "channel", nt.Where.Channel, "err", err)
+				log.WarnContext(ctx, "notice not delivered", "kind", nt.Kind, "channel", nt.Where.Channel, "err", err)
 			}
 		}()
 	}

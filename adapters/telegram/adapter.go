@@ -122,6 +122,7 @@ type Adapter struct {
 	metrics *metrics
 	pacer   *pacer
 	inbox   *inbox.Inbox
+	poller  *inbox.Role // long polling: one replica at a time calls getUpdates
 	queue   *inbox.Queue
 	now     func() time.Time
 
@@ -162,6 +163,12 @@ func New(cfg Config) (*Adapter, error) {
 		cancel()
 		return nil, fmt.Errorf("telegram: %w", err)
 	}
+	poll := cfg.Lease
+	poll.Holder = a.inbox.Holder()
+	if a.poller, err = inbox.NewRole(cfg.DB, "telegram-poll", poll); err != nil {
+		cancel()
+		return nil, fmt.Errorf("telegram: %w", err)
+	}
 	a.queue = inbox.NewQueue(ctx, inbox.Limits{Workers: cfg.Concurrency})
 	return a, nil
 }
@@ -171,7 +178,8 @@ func New(cfg Config) (*Adapter, error) {
 // updates recorded but not handled that no replica holds (a restart's, a
 // dead replica's), and receives by webhook or long polling. Meanwhile it
 // renews its claims and takes over the updates of replicas that died
-// (cover.go).
+// (cover.go). In long polling, only one replica of a database polls at a
+// time (inbox.Role).
 func (a *Adapter) Run(ctx context.Context) error {
 	defer a.stop()
 	me, err := a.getMe(ctx)
@@ -204,7 +212,10 @@ func (a *Adapter) Run(ctx context.Context) error {
 		<-ctx.Done()
 		return nil
 	}
-	return a.poll(ctx)
+	// Telegram answers a second getUpdates with 409 Conflict and cuts
+	// the first short: among replicas, the holder of the poller role
+	// polls; another takes over within a lease of its death.
+	return a.poller.Do(ctx, a.log, a.poll)
 }
 
 // stop cancels the chat queues and waits for the turns in flight.

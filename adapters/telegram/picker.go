@@ -27,13 +27,13 @@ func (r *reply) picker(ctx context.Context, p *view.Picker) {
 	kb := r.a.pickerKeyboard(ctx, p)
 	if pr := r.pressed; pr != nil && pr.messageID != 0 && pr.action.Kind == view.ActOption {
 		err := r.a.editMessage(ctx, r.chat.ID, pr.messageID, pr.photo, html, kb)
-		if err == nil || r.check(err) {
+		if err == nil || r.check(ctx, err) {
 			return
 		}
 		// The message is gone or cannot be edited: a new picker instead.
 	}
 	if p.ImageURL != "" && safeURL(p.ImageURL) {
-		if r.check(r.pace(ctx)) {
+		if r.check(ctx, r.pace(ctx)) {
 			return
 		}
 		err := r.a.call(ctx, r.chat.ID, "sendPhoto", false, func(ctx context.Context) error {
@@ -43,13 +43,13 @@ func (r *reply) picker(ctx context.Context, p *view.Picker) {
 			})
 			return err
 		})
-		if err == nil || r.check(err) {
+		if err == nil || r.check(ctx, err) {
 			return
 		}
 		// Telegram could not fetch the image: a text picker instead.
 	}
 	_, err := r.send(ctx, html, kb)
-	r.check(err)
+	r.check(ctx, err)
 }
 
 // pickerHTML is the picker's text: title, price, the options chosen so
@@ -120,7 +120,7 @@ func (r *reply) pickedDone(ctx context.Context, cv *view.CartView) {
 			continue
 		}
 		html := "✓ <b>" + esc(truncateVisible(l.Title, 200)) + "</b> — " + esc(truncateVisible(l.Variant, 200))
-		r.check(r.a.editMessage(ctx, r.chat.ID, pr.messageID, pr.photo, html, nil))
+		r.check(ctx, r.a.editMessage(ctx, r.chat.ID, pr.messageID, pr.photo, html, nil))
 		return
 	}
 }

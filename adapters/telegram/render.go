@@ -22,7 +22,7 @@ func (r *reply) cards(ctx context.Context, cs []view.Card) {
 	for _, c := range cs[:min(len(cs), maxCards)] {
 		kb := r.a.cardKeyboard(ctx, c, r.turn.Locale)
 		if c.ImageURL != "" && safeURL(c.ImageURL) {
-			if r.check(r.pace(ctx)) {
+			if r.check(ctx, r.pace(ctx)) {
 				return
 			}
 			err := r.a.call(ctx, r.chat.ID, "sendPhoto", false, func(ctx context.Context) error {
@@ -32,7 +32,7 @@ func (r *reply) cards(ctx context.Context, cs []view.Card) {
 				})
 				return err
 			})
-			if r.check(err) {
+			if r.check(ctx, err) {
 				return
 			}
 			if err == nil {
@@ -40,7 +40,7 @@ func (r *reply) cards(ctx context.Context, cs []view.Card) {
 			}
 			// The image could not be sent (Telegram failed to fetch it): a text card instead.
 		}
-		if _, err := r.send(ctx, cardHTML(c, r.turn.Locale, 1500), kb); r.check(err) {
+		if _, err := r.send(ctx, cardHTML(c, r.turn.Locale, 1500), kb); r.check(ctx, err) {
 			return
 		}
 	}
@@ -128,12 +128,12 @@ func (r *reply) cart(ctx context.Context, cv *view.CartView) {
 			}
 			return
 		}
-		if r.check(err) {
+		if r.check(ctx, err) {
 			return
 		}
 	}
 	id, err := r.send(ctx, html, kb)
-	if r.check(err) || err != nil {
+	if r.check(ctx, err) || err != nil {
 		return
 	}
 	r.saveCart(ctx, key, id)
@@ -248,7 +248,7 @@ func (r *reply) order(ctx context.Context, ov *view.OrderView) {
 		r.placed = ov
 	}
 	_, err := r.send(ctx, orderHTML(ov, r.turn.Locale), nil)
-	r.check(err)
+	r.check(ctx, err)
 }
 
 func orderHTML(ov *view.OrderView, locale string) string {

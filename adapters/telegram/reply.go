@@ -120,7 +120,7 @@ func (r *reply) typing(ctx context.Context) {
 		return
 	}
 	r.lastTyping = r.a.now()
-	r.check(r.a.call(ctx, r.chat.ID, "sendChatAction", false, func(ctx context.Context) error {
+	r.check(ctx, r.a.call(ctx, r.chat.ID, "sendChatAction", false, func(ctx context.Context) error {
 		_, err := r.a.bot.SendChatAction(ctx, &bot.SendChatActionParams{ChatID: r.chat.ID, Action: models.ChatActionTyping})
 		return err
 	}))
@@ -174,7 +174,7 @@ func (r *reply) flush(ctx context.Context, final bool) {
 			markup = kb
 		}
 		_, err := r.send(ctx, p, markup)
-		if r.check(err) {
+		if r.check(ctx, err) {
 			return
 		}
 	}
@@ -182,7 +182,7 @@ func (r *reply) flush(ctx context.Context, final bool) {
 
 // check logs a failed call and reports whether the turn should stop
 // rendering (the chat is gone).
-func (r *reply) check(err error) bool {
+func (r *reply) check(ctx context.Context, err error) bool {
 	switch {
 	case err == nil:
 		return false
@@ -190,7 +190,7 @@ func (r *reply) check(err error) bool {
 		r.gone = true
 		return true
 	default:
-		r.a.log.Warn("telegram send failed", "chat_id", r.chat.ID, "err", err)
+		r.a.log.WarnContext(ctx, "telegram send failed", "chat_id", r.chat.ID, "err", err)
 		return false
 	}
 }

@@ -38,12 +38,12 @@ func (s *streamer) update(ctx context.Context, now time.Time) {
 	s.shown = parts[0]
 	if s.msgID == 0 {
 		id, err := s.r.send(ctx, parts[0], nil)
-		if !s.r.check(err) && err == nil {
+		if !s.r.check(ctx, err) && err == nil {
 			s.msgID = id
 		}
 		return
 	}
-	s.r.check(s.r.a.edit(ctx, s.r.chat.ID, s.msgID, parts[0], nil))
+	s.r.check(ctx, s.r.a.edit(ctx, s.r.chat.ID, s.msgID, parts[0], nil))
 }
 
 // draft sends a draft; false means drafts are unavailable here.
@@ -64,7 +64,7 @@ func (s *streamer) draft(ctx context.Context, html string) bool {
 		}
 		return false
 	default:
-		s.r.check(err)
+		s.r.check(ctx, err)
 		return true // a failed draft is skipped; the final message follows
 	}
 }
@@ -79,7 +79,7 @@ func (s *streamer) finish(ctx context.Context, parts []string, kb models.ReplyMa
 	if len(parts) == 1 {
 		first = kb
 	}
-	if s.r.check(s.r.a.edit(ctx, s.r.chat.ID, s.msgID, parts[0], first)) {
+	if s.r.check(ctx, s.r.a.edit(ctx, s.r.chat.ID, s.msgID, parts[0], first)) {
 		return true
 	}
 	for i, p := range parts[1:] {
@@ -87,7 +87,7 @@ func (s *streamer) finish(ctx context.Context, parts []string, kb models.ReplyMa
 		if i == len(parts)-2 {
 			markup = kb
 		}
-		if _, err := s.r.send(ctx, p, markup); s.r.check(err) {
+		if _, err := s.r.send(ctx, p, markup); s.r.check(ctx, err) {
 			return true
 		}
 	}

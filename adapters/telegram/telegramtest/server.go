@@ -92,6 +92,10 @@ type Server struct {
 	msgID    map[string]int
 	messages map[string]message // chat/message id → what it shows, for edits and presses
 	noDrafts bool
+	// poll ends the long poll under way when another begins; conflicts
+	// counts the polls so ended (Conflicts).
+	poll      chan struct{}
+	conflicts int
 }
 
 // NewServer starts a fake Bot API for token; it is closed when the test ends.

@@ -40,10 +40,38 @@ func (s *Server) Confirmed(id int64) bool {
 	return s.offset > id
 }
 
+// Conflict is Telegram's answer to a long poll cut short by another one:
+// two bot instances polling at once.
+var Conflict = Failure{Code: 409, Description: "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"}
+
+// Conflicts counts the long polls ended with Conflict because another
+// began while they waited.
+func (s *Server) Conflicts() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conflicts
+}
+
 // getUpdates answers a long poll: updates from offset on, waiting up to
 // timeout seconds for one to arrive. An offset confirms every earlier
-// update, which is then gone for good, as on Telegram.
+// update, which is then gone for good, as on Telegram. As on Telegram, a
+// poll that begins while another waits ends the waiting one with 409
+// Conflict.
 func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string]string) {
+	mine := make(chan struct{})
+	s.mu.Lock()
+	if s.poll != nil {
+		close(s.poll)
+	}
+	s.poll = mine
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		if s.poll == mine {
+			s.poll = nil
+		}
+		s.mu.Unlock()
+	}()
 	offset, _ := strconv.ParseInt(p["offset"], 10, 64)
 	timeout, _ := strconv.Atoi(p["timeout"])
 	limit, _ := strconv.Atoi(p["limit"])
@@ -77,6 +105,12 @@ func (s *Server) getUpdates(w http.ResponseWriter, r *http.Request, p map[string
 		}
 		select {
 		case <-ch:
+		case <-mine:
+			s.mu.Lock()
+			s.conflicts++
+			s.mu.Unlock()
+			writeFail(w, Conflict)
+			return
 		case <-deadline:
 			writeOK(w, []models.Update{})
 			return

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"sync"
 	"time"
@@ -60,6 +61,9 @@ type Config struct {
 	// context, which search.Fallback cuts at 2 s).
 	Timeout time.Duration
 	Logger  *slog.Logger
+	// Transport carries the REST calls (bot wraps it to trace each
+	// call); nil: Go's default. Batch imports over gRPC do not use it.
+	Transport http.RoundTripper
 }
 
 // Backend searches and maintains a Weaviate collection. It is safe for
@@ -98,7 +102,15 @@ func New(cfg Config) (*Backend, error) {
 		}
 		wc.GrpcConfig = &grpc.Config{Host: cfg.GRPCAddr}
 	}
-	if cfg.APIKey != "" {
+	switch {
+	case cfg.Transport != nil:
+		// The client takes either its own HTTP client or an AuthConfig:
+		// with ours, the key goes as the header ApiKey would set.
+		wc.ConnectionClient = &http.Client{Transport: cfg.Transport, Timeout: wc.Timeout}
+		if cfg.APIKey != "" {
+			wc.Headers = map[string]string{"authorization": "Bearer " + cfg.APIKey}
+		}
+	case cfg.APIKey != "":
 		wc.AuthConfig = auth.ApiKey{Value: cfg.APIKey}
 	}
 	client, err := wv.NewClient(wc)
