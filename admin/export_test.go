@@ -91,3 +91,6 @@ func (s *Server) WaitReplay() {
 		<-done
 	}
 }
+
+// FailAudit makes the audit entry's stage ("begin" or "end") fail.
+func (s *Server) FailAudit(fail func(stage string) error) { s.auditFail = fail }

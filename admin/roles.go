@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"strings"
@@ -133,34 +134,83 @@ func (w *statusWriter) Flush() {
 	}
 }
 
-// auditing runs an action's handler and, when it succeeded (answered
-// below 400), records who did what on which subject.
+// auditing runs an action's handler between the two halves of its audit
+// entry. The entry is written, pending, before the handler runs: if that
+// fails the action is refused (503) and changes nothing. After a success
+// (an answer below 400) it is confirmed; after a refusal it is dropped.
+// A crash, or a failed confirmation, between the change and the
+// confirmation leaves the entry pending, shown as unconfirmed: the log is
+// at least once. (The entry cannot join the change's transaction: the
+// handlers call catalog functions that open their own transactions, one
+// or several per action, behind the route table's single wrapper.)
 func (s *Server) auditing(rt route) http.HandlerFunc {
 	if rt.audit == "" {
 		return rt.h
 	}
 	return func(w http.ResponseWriter, r *http.Request) {
-		sw := &statusWriter{ResponseWriter: w}
-		rt.h(sw, r)
-		if sw.code == 0 || sw.code >= 400 {
+		sess := sessionFrom(r.Context())
+		e, err := s.beginAudit(r, sess.UserID, sess.Username, rt.audit, auditSubject(rt.pattern, r), auditDetail(r, rt.fields))
+		if err != nil {
+			s.log.ErrorContext(r.Context(), "begin audit entry", "action", rt.audit, "err", err)
+			s.render(w, r, http.StatusServiceUnavailable, "error", "Not saved", "", errorPage{Code: 503,
+				Message: "The change could not be recorded in the audit log, so it was not made. Try again in a moment."})
 			return
 		}
-		sess := sessionFrom(r.Context())
-		s.recordAudit(r, sess.UserID, sess.Username, rt.audit, auditSubject(rt.pattern, r), auditDetail(r, rt.fields))
+		sw := &statusWriter{ResponseWriter: w}
+		rt.h(sw, r)
+		s.endAudit(r, e, sw.code != 0 && sw.code < 400)
 	}
 }
 
-// recordAudit writes an audit entry; a failure is logged (the change it
-// describes is already made).
+// recordAudit writes a confirmed audit entry for a change already made
+// (an export, which changes nothing, or an invitation's acceptance, made
+// before the user it records existed); a failure is logged.
 func (s *Server) recordAudit(r *http.Request, userID int64, username, name, subject, detail string) {
+	e := s.auditEntry(userID, username, name, subject, detail)
+	if err := catalog.RecordAudit(context.WithoutCancel(r.Context()), s.db, e); err != nil {
+		s.log.ErrorContext(r.Context(), "record audit entry", "action", name, "err", err)
+	}
+}
+
+func (s *Server) auditEntry(userID int64, username, name, subject, detail string) *catalog.AuditEntry {
 	var uid *int64
 	if userID != 0 {
 		uid = &userID
 	}
-	e := &catalog.AuditEntry{At: s.cfg.Now(), UserID: uid, Username: username, Action: name, Subject: subject, Detail: detail}
-	if err := catalog.RecordAudit(r.Context(), s.db, e); err != nil {
-		s.log.ErrorContext(r.Context(), "record audit entry", "action", name, "err", err)
+	return &catalog.AuditEntry{At: s.cfg.Now(), UserID: uid, Username: username, Action: name, Subject: subject, Detail: detail}
+}
+
+// beginAudit writes the pending half of an action's entry.
+func (s *Server) beginAudit(r *http.Request, userID int64, username, name, subject, detail string) (*catalog.AuditEntry, error) {
+	if err := s.auditFault("begin"); err != nil {
+		return nil, err
 	}
+	e := s.auditEntry(userID, username, name, subject, detail)
+	return e, catalog.BeginAudit(r.Context(), s.db, e)
+}
+
+// endAudit confirms the entry of a change made, or drops that of a change
+// refused. A failure is logged and leaves the entry pending.
+func (s *Server) endAudit(r *http.Request, e *catalog.AuditEntry, made bool) {
+	ctx := context.WithoutCancel(r.Context()) // the change is made: a client gone must not skip this
+	err := s.auditFault("end")
+	if err == nil && made {
+		err = catalog.ConfirmAudit(ctx, s.db, e.ID)
+	} else if err == nil {
+		err = catalog.DropAudit(ctx, s.db, e.ID)
+	}
+	if err != nil {
+		s.log.ErrorContext(ctx, "end audit entry (left pending)", "action", e.Action, "id", e.ID, "made", made, "err", err)
+	}
+}
+
+// auditFault is the failure a test injects at a stage of an audit entry
+// ("begin", "end"); nil in production.
+func (s *Server) auditFault(stage string) error {
+	if s.auditFail == nil {
+		return nil
+	}
+	return s.auditFail(stage)
 }
 
 var wildcardRE = regexp.MustCompile(`\{([a-z]+)\}`)

@@ -88,6 +88,8 @@ type Server struct {
 	tree     *treeCache
 	replay   replayJob
 	tiles    *demo.Tiles // the demo listings' images, drawn on request
+	// auditFail injects a failure at a stage of an audit entry (tests).
+	auditFail func(stage string) error
 }
 
 // New builds a Server.

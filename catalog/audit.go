@@ -23,6 +23,11 @@ type AuditEntry struct {
 	Action   string    `bun:"action,notnull"`
 	Subject  string    `bun:"subject,notnull"`
 	Detail   string    `bun:"detail,notnull"`
+	// Pending marks an entry written before its change ran whose outcome
+	// was never confirmed: the process stopped (or the confirmation
+	// failed) between the change and its confirmation, so the change may
+	// or may not have been made. See BeginAudit.
+	Pending bool `bun:"pending,notnull"`
 }
 
 // RecordAudit stores an entry; one without a user name or action is
@@ -34,6 +39,37 @@ func RecordAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
 	e.At = e.At.UTC()
 	if _, err := db.NewInsert().Model(e).Returning("id").Exec(ctx); err != nil {
 		return fmt.Errorf("catalog: record audit entry %s: %w", e.Action, err)
+	}
+	return nil
+}
+
+// BeginAudit stores an entry marked pending before the change it
+// describes runs. With ConfirmAudit after a success and DropAudit after
+// a refusal, the log is at least once: no change is made without an
+// entry, and a crash between the change and the confirmation leaves the
+// entry pending (shown as unconfirmed) rather than losing it.
+func BeginAudit(ctx context.Context, db bun.IDB, e *AuditEntry) error {
+	e.Pending = true
+	return RecordAudit(ctx, db, e)
+}
+
+// ConfirmAudit marks a pending entry as done; an unknown id is ErrNotFound.
+func ConfirmAudit(ctx context.Context, db bun.IDB, id int64) error {
+	res, err := db.NewUpdate().Model((*AuditEntry)(nil)).Set("pending = ?", false).Where("id = ?", id).Exec(ctx)
+	if err != nil {
+		return fmt.Errorf("catalog: confirm audit entry %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("catalog: confirm audit entry %d: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// DropAudit removes a pending entry whose change was refused (a confirmed
+// entry is never removed).
+func DropAudit(ctx context.Context, db bun.IDB, id int64) error {
+	if _, err := db.NewDelete().Model((*AuditEntry)(nil)).Where("id = ?", id).Where("pending = ?", true).Exec(ctx); err != nil {
+		return fmt.Errorf("catalog: drop audit entry %d: %w", id, err)
 	}
 	return nil
 }
