@@ -31,7 +31,9 @@ func (p *Planner) WithOptionVocab(vocab OptionVocab) *Planner {
 
 // readOptions moves the option words of text into in.Options.
 func (p *Planner) readOptions(ctx context.Context, s *session.Session, text string, in intent.Intent) (intent.Intent, error) {
-	if p.vocab == nil || !intent.CouldNameOption(in.Kind, text) {
+	// A list command's words are product names ("olive oil" is no colour);
+	// the options of the whole message would go to every item.
+	if p.vocab == nil || len(in.Items) > 0 || !intent.CouldNameOption(in.Kind, text) {
 		return in, nil
 	}
 	v, err := p.vocab(ctx)

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"testing"
 
 	"shopbot/engine/session"
@@ -57,6 +58,17 @@ func TestConversationalTurns(t *testing.T) {
 	in := Parse("put spaghetti, penne and olive oil in my cart", "", nil)
 	if in.Kind != IntentAddByName || len(in.Items) != 3 || in.Items[2] != "olive oil" {
 		t.Errorf("list command: %+v", in)
+	}
+	for msg, want := range map[string][]string{ // Russian «и» splits too (Go's \b is ASCII-only)
+		"добавь в корзину молоко и хлеб":      {"молоко", "хлеб"},
+		"положи в корзину гречку, рис и соль": {"гречку", "рис", "соль"},
+	} {
+		if in := Parse(msg, "ru", nil); in.Kind != IntentAddByName || !slices.Equal(in.Items, want) {
+			t.Errorf("%q: items %q, want %q", msg, in.Items, want)
+		}
+	}
+	if in := Parse("найди виноград", "ru", nil); len(in.Items) != 0 { // «и» inside a word splits nothing
+		t.Errorf("найди виноград: %+v", in)
 	}
 	if in := Parse("add the first and the third", "", &session.State{Shown: []string{"A", "B", "C"}}); len(in.Items) != 0 || len(in.Refs) != 2 {
 		t.Errorf("ordinals are not a list of names: %+v", in)
