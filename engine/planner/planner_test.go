@@ -366,7 +366,8 @@ func TestPlannerOneTurnIntents(t *testing.T) {
 		{"where is order SB-ZZZZ2345", []string{"get_order_status"}, "couldn't find that order"},
 		{"talk to a human", []string{"request_human"}, "team"},
 		{"clear my cart", []string{"view_cart", "remove_from_cart"}, "empty now"},
-		{"xyzzy plughs", []string{"search_products", "search_products"}, "found nothing"},
+		// the words, relaxed, then out of stock too (soldout.go)
+		{"xyzzy plughs", []string{"search_products", "search_products", "search_products"}, "found nothing"},
 		{"hi", nil, "Hi!"},
 		{"thanks", nil, "welcome"},
 		{"cancel", nil, "nothing to cancel"},
@@ -467,6 +468,7 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		rList:           shoppingListView{DaysAhead: 7, Total: "$1.00"},
 		rStats:          statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
 		rMore:           []view.Card{card},
+		rSoldOut:        listView{Cards: []view.Card{card}, Query: "power bank"},
 		rPick:           pickView{Title: "Tee", Option: "size", Chosen: "Navy", Values: []string{"M", "L"}},
 		rOptionOut:      pickView{Title: "Tee", Asked: "Navy / L", Notify: true},
 		rNoMatch: struct {

@@ -23,6 +23,7 @@ const (
 	rShopData       replyKey = "shop_data"
 	rFound          replyKey = "found"
 	rNothing        replyKey = "nothing"
+	rSoldOut        replyKey = "sold_out"
 	rAdded          replyKey = "added"
 	rUpdated        replyKey = "updated"
 	rRemoved        replyKey = "removed"

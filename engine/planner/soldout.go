@@ -1,0 +1,44 @@
+package planner
+
+// Sold out, said as such: when nothing in stock matches, the same search
+// runs once more over the whole catalog, and products that have every
+// word of the query but no stock are named as sold out (with a "notify
+// me" button), not reported as "found nothing".
+import (
+	"context"
+
+	"shopbot/engine/view"
+)
+
+// soldOut searches args again with the products out of stock included and
+// answers with the sold-out ones that match every word of q; it reports
+// whether it answered.
+func (t *plannerTurn) soldOut(ctx context.Context, args plannedSearch, q string) (bool, error) {
+	if q == "" || args.Offset > 0 {
+		return false, nil
+	}
+	found := len(t.plan.Results)
+	all := false
+	args.Query, args.InStock, args.Limit = q, &all, listLimit
+	res, err := t.call(ctx, "search_products", args)
+	if err != nil {
+		return false, t.fail(err)
+	}
+	kept, exact := bestCovered(res.Cards, q)
+	var out []view.Card
+	for _, c := range kept {
+		if !c.InStock {
+			out = append(out, c)
+		}
+	}
+	if !exact || len(out) == 0 {
+		t.plan.Results = t.plan.Results[:found] // nothing to say: its cards are not shown
+		return false, nil
+	}
+	t.keepShown(out)
+	t.s.State.Focus = out[0].SKU
+	t.say(rSoldOut, listView{Cards: out, Query: q})
+	t.button("btn.notify", view.Action{Kind: view.ActNotify, SKU: out[0].SKU})
+	t.button("btn.similar", view.Action{Kind: view.ActSimilar, SKU: out[0].SKU})
+	return true, nil
+}
