@@ -24,6 +24,7 @@ const (
 	rFound          replyKey = "found"
 	rNothing        replyKey = "nothing"
 	rSoldOut        replyKey = "sold_out"
+	rAboutIt        replyKey = "about_it"
 	rAdded          replyKey = "added"
 	rUpdated        replyKey = "updated"
 	rRemoved        replyKey = "removed"
