@@ -47,6 +47,8 @@ func (p *Planner) readOptions(ctx context.Context, s *session.Session, text stri
 	again := intent.Parse(rest, s.Locale, s.State)
 	switch {
 	case again.Kind == intent.IntentSearch || again.Kind == intent.IntentAdd || again.Kind == intent.IntentAddByName:
+	case in.Kind == intent.IntentAdd && len(in.Refs) == 1 && in.Refs[0].Focus && s.State.Focus != "":
+		again = in // "the yellow one in M": the product in focus with those options
 	case strings.TrimSpace(rest) == "" && s.State.Focus != "":
 		// "in navy", "size 42" about the product in focus (a picker's
 		// question): add it with that option, and nothing else.

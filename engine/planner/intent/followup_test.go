@@ -70,6 +70,15 @@ func TestConversationalTurns(t *testing.T) {
 	if in := Parse("найди виноград", "ru", nil); len(in.Items) != 0 { // «и» inside a word splits nothing
 		t.Errorf("найди виноград: %+v", in)
 	}
+	one := &session.State{Shown: []string{"J"}, ShownCards: []session.ShownCard{{SKU: "J"}}, Focus: "J",
+		Listing: &session.Listing{Kind: session.ListSearch, Query: "rain jacket"}}
+	if in := Parse("the yellow one please", "", one); in.Kind != IntentAdd || len(in.Refs) != 1 || !in.Refs[0].Focus {
+		t.Errorf("the yellow one after one product: %+v", in)
+	}
+	one.ShownCards = append(one.ShownCards, session.ShownCard{SKU: "K"})
+	if in := Parse("the yellow one please", "", one); in.Kind == IntentAdd {
+		t.Errorf("the yellow one after a list narrows it: %+v", in)
+	}
 	if in := Parse("add the first and the third", "", &session.State{Shown: []string{"A", "B", "C"}}); len(in.Items) != 0 || len(in.Refs) != 2 {
 		t.Errorf("ordinals are not a list of names: %+v", in)
 	}
