@@ -17,7 +17,7 @@ func (t *plannerTurn) soldOut(ctx context.Context, args plannedSearch, q string)
 	if q == "" || args.Offset > 0 {
 		return false, nil
 	}
-	found := len(t.plan.Results)
+	found, calls := len(t.plan.Results), len(t.plan.Calls)
 	all := false
 	args.Query, args.InStock, args.Limit = q, &all, listLimit
 	res, err := t.call(ctx, "search_products", args)
@@ -32,7 +32,10 @@ func (t *plannerTurn) soldOut(ctx context.Context, args plannedSearch, q string)
 		}
 	}
 	if !exact || len(out) == 0 {
-		t.plan.Results = t.plan.Results[:found] // nothing to say: its cards are not shown
+		// Nothing to say: the probe is neither shown nor kept in the
+		// transcript (the dashboard would count the shopper's one search
+		// twice; catalog.SearchCounts reads the stored calls).
+		t.plan.Results, t.plan.Calls = t.plan.Results[:found], t.plan.Calls[:calls]
 		return false, nil
 	}
 	t.keepShown(out)
