@@ -37,6 +37,8 @@ type plannedSearch struct {
 	Offset   int     `json:"offset,omitempty"`
 	// Options filter by variant ("size" = "42"); variants.go.
 	Options map[string]string `json:"options,omitempty"`
+	// InStock false includes the products out of stock (soldout.go).
+	InStock *bool `json:"in_stock,omitempty"`
 }
 
 // listLimit is how many cards a list shows.
@@ -65,6 +67,9 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 	}
 	lv := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
 	if len(res.Cards) == 0 {
+		if said, err := t.soldOut(ctx, args, q); said || err != nil {
+			return err
+		}
 		t.say(rNothing, lv)
 		t.button("btn.cats", view.Action{Kind: view.ActCategories})
 		return nil
@@ -74,6 +79,9 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 			return err
 		}
 		t.plan.Results = t.plan.Results[:found] // the partial matches are not shown
+		if said, err := t.soldOut(ctx, args, q); said || err != nil {
+			return err
+		}
 		return t.noMatch(ctx, q, missing)
 	}
 	lv.Total = max(dataAs[struct {

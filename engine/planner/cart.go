@@ -156,6 +156,9 @@ func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 			return t.addSKU(ctx, c.SKU, in.Qty)
 		}
 	}
+	if said, err := t.soldOut(ctx, plannedSearch{Options: in.Options}, q); said || err != nil {
+		return err
+	}
 	t.say(rNothing, listView{Query: q})
 	return nil
 }

@@ -278,9 +278,11 @@ var (
 	synSet  *analysis.Synonyms
 )
 
-// synonyms are the search's built-in synonym groups.
+// synonyms are the groups search expands queries with (the tuned groups
+// and the retail lexicon), so a card the search found through a synonym or
+// a Russian word for an English title counts as covering that word.
 func synonyms() *analysis.Synonyms {
-	synOnce.Do(func() { synSet = analysis.NewSynonyms(analysis.DefaultSynonyms()) })
+	synOnce.Do(func() { synSet = analysis.NewSynonyms(analysis.SearchSynonyms()) })
 	return synSet
 }
 

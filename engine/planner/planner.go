@@ -99,6 +99,7 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentCategories:   (*plannerTurn).categories,
 	intent.IntentPopular:      (*plannerTurn).popular,
 	intent.IntentDetails:      (*plannerTurn).details,
+	intent.IntentAboutIt:      (*plannerTurn).aboutIt,
 	intent.IntentSimilar:      (*plannerTurn).similar,
 	intent.IntentCompare:      (*plannerTurn).compare,
 	intent.IntentAvailability: (*plannerTurn).availability,

@@ -467,6 +467,8 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		rList:           shoppingListView{DaysAhead: 7, Total: "$1.00"},
 		rStats:          statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
 		rMore:           []view.Card{card},
+		rSoldOut:        listView{Cards: []view.Card{card}, Query: "power bank"},
+		rAboutIt:        aboutView{Title: "Speaker", Asked: "waterproof", Quote: "IPX7.", Yes: true},
 		rPick:           pickView{Title: "Tee", Option: "size", Chosen: "Navy", Values: []string{"M", "L"}},
 		rOptionOut:      pickView{Title: "Tee", Asked: "Navy / L", Notify: true},
 		rNoMatch: struct {

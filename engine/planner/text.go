@@ -23,6 +23,8 @@ const (
 	rShopData       replyKey = "shop_data"
 	rFound          replyKey = "found"
 	rNothing        replyKey = "nothing"
+	rSoldOut        replyKey = "sold_out"
+	rAboutIt        replyKey = "about_it"
 	rAdded          replyKey = "added"
 	rUpdated        replyKey = "updated"
 	rRemoved        replyKey = "removed"

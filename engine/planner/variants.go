@@ -31,7 +31,9 @@ func (p *Planner) WithOptionVocab(vocab OptionVocab) *Planner {
 
 // readOptions moves the option words of text into in.Options.
 func (p *Planner) readOptions(ctx context.Context, s *session.Session, text string, in intent.Intent) (intent.Intent, error) {
-	if p.vocab == nil || !intent.CouldNameOption(in.Kind, text) {
+	// A list command's words are product names ("olive oil" is no colour);
+	// the options of the whole message would go to every item.
+	if p.vocab == nil || len(in.Items) > 0 || !intent.CouldNameOption(in.Kind, text) {
 		return in, nil
 	}
 	v, err := p.vocab(ctx)
@@ -45,6 +47,8 @@ func (p *Planner) readOptions(ctx context.Context, s *session.Session, text stri
 	again := intent.Parse(rest, s.Locale, s.State)
 	switch {
 	case again.Kind == intent.IntentSearch || again.Kind == intent.IntentAdd || again.Kind == intent.IntentAddByName:
+	case in.Kind == intent.IntentAdd && len(in.Refs) == 1 && in.Refs[0].Focus && s.State.Focus != "":
+		again = in // "the yellow one in M": the product in focus with those options
 	case strings.TrimSpace(rest) == "" && s.State.Focus != "":
 		// "in navy", "size 42" about the product in focus (a picker's
 		// question): add it with that option, and nothing else.

@@ -12,8 +12,9 @@ import (
 // three of those", «беру две» add that many of the product in focus;
 // "and some granola bars too" right after an add adds those as well.
 
-// listSplit separates the items of a list command.
-var listSplit = regexp.MustCompile(`(?i)\s*(?:,|;|\+|&|\band\b|\bplus\b|\bи\b|\bа также\b)\s*`)
+// listSplit separates the items of a list command. Go's \b knows only
+// ASCII letters, so the Russian words are bounded by spaces.
+var listSplit = regexp.MustCompile(`(?i)\s*(?:,|;|\+|&|\band\b|\bplus\b)\s*|\s+(?:и|а также)\s+`)
 
 // listItems are the products a list command names, each with its own
 // words, or nil when it names fewer than two.

@@ -64,6 +64,9 @@ func matchFollowUp(m *parseMsg) (Intent, bool) {
 	if l == nil || l.Kind != session.ListSearch || l.Query == "" || len(m.st.ShownCards) == 0 {
 		return Intent{}, false
 	}
+	if theOneShown(m) { // "the yellow one in M" after one product: that product
+		return Intent{Kind: IntentAdd, Refs: []Ref{{Focus: true}}}, true
+	}
 	toks, prices := analysis.CutPrices(negatedFloors(m.toks))
 	in := Intent{Kind: IntentSearch, MinPrice: l.MinPrice, MaxPrice: l.MaxPrice, Sort: l.Sort, Options: maps.Clone(l.Options)}
 	changed := false
@@ -140,4 +143,21 @@ func shownBrand(st *session.State, w string) string {
 		}
 	}
 	return ""
+}
+
+// vTheOne points at a product by a trait: "the yellow one", «жёлтую».
+var vTheOne = ph("one|the one|that one|this one|такой|такую|такое|эту|этот|это")
+
+// theOneShown reads "the yellow one (in M)" when one product was shown
+// and is in focus: a variant of it, not a narrower search.
+func theOneShown(m *parseMsg) bool {
+	if len(m.st.ShownCards) != 1 || m.st.Focus != m.st.ShownCards[0].SKU || !hasPhrase(m.toks, vTheOne) {
+		return false
+	}
+	for _, w := range m.toks {
+		if colourOf(w) != "" {
+			return true
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package intent
 
 import (
+	"slices"
 	"testing"
 
 	"shopbot/engine/session"
@@ -57,6 +58,26 @@ func TestConversationalTurns(t *testing.T) {
 	in := Parse("put spaghetti, penne and olive oil in my cart", "", nil)
 	if in.Kind != IntentAddByName || len(in.Items) != 3 || in.Items[2] != "olive oil" {
 		t.Errorf("list command: %+v", in)
+	}
+	for msg, want := range map[string][]string{ // Russian «и» splits too (Go's \b is ASCII-only)
+		"добавь в корзину молоко и хлеб":      {"молоко", "хлеб"},
+		"положи в корзину гречку, рис и соль": {"гречку", "рис", "соль"},
+	} {
+		if in := Parse(msg, "ru", nil); in.Kind != IntentAddByName || !slices.Equal(in.Items, want) {
+			t.Errorf("%q: items %q, want %q", msg, in.Items, want)
+		}
+	}
+	if in := Parse("найди виноград", "ru", nil); len(in.Items) != 0 { // «и» inside a word splits nothing
+		t.Errorf("найди виноград: %+v", in)
+	}
+	one := &session.State{Shown: []string{"J"}, ShownCards: []session.ShownCard{{SKU: "J"}}, Focus: "J",
+		Listing: &session.Listing{Kind: session.ListSearch, Query: "rain jacket"}}
+	if in := Parse("the yellow one please", "", one); in.Kind != IntentAdd || len(in.Refs) != 1 || !in.Refs[0].Focus {
+		t.Errorf("the yellow one after one product: %+v", in)
+	}
+	one.ShownCards = append(one.ShownCards, session.ShownCard{SKU: "K"})
+	if in := Parse("the yellow one please", "", one); in.Kind == IntentAdd {
+		t.Errorf("the yellow one after a list narrows it: %+v", in)
 	}
 	if in := Parse("add the first and the third", "", &session.State{Shown: []string{"A", "B", "C"}}); len(in.Items) != 0 || len(in.Refs) != 2 {
 		t.Errorf("ordinals are not a list of names: %+v", in)

@@ -34,6 +34,7 @@ const (
 	IntentCategories   Kind = "categories"    // Query: the parent (optional)
 	IntentPopular      Kind = "popular"       // best sellers of the whole shop
 	IntentDetails      Kind = "details"       // Refs[0]
+	IntentAboutIt      Kind = "about_it"      // Refs[0], Query: the words asked about (aboutit.go)
 	IntentSimilar      Kind = "similar"       // Refs[0]
 	IntentCompare      Kind = "compare"       // Refs (none: everything shown)
 	IntentAvailability Kind = "availability"  // Refs[0]
@@ -158,6 +159,7 @@ var matchers = []func(*parseMsg) (Intent, bool){
 	matchInfo,          // info.go
 	matchBackInStock,   // restock.go
 	matchFollowUp,      // followup.go: before the references, so "cheaper?" narrows the list
+	matchAboutIt,       // aboutit.go: "is it waterproof?" about the product in focus
 	matchShopData, matchCompare, matchSimilar, matchAvailability,
 	matchClearCart, matchOneMore, matchRemove, matchSetQty, matchAdd, matchMore, matchDetails,
 	matchShoppingList, matchStats, matchOrders, matchCheckout, matchCart,

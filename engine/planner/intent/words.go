@@ -67,13 +67,18 @@ func isCyrillic(w string) bool {
 	return false
 }
 
+// glossaryOf is the English catalog word for a Russian word: the
+// planner's own short table's (vocab.go), else the shipped lexicon's.
 func glossaryOf(w string) string {
+	if !isCyrillic(w) {
+		return ""
+	}
 	for _, g := range glossaryRU {
 		if strings.HasPrefix(w, g.stem) {
 			return g.en
 		}
 	}
-	return ""
+	return lexiconEN(w)
 }
 
 // TitleHas reports whether title contains every word of name (stemmed).
