@@ -113,6 +113,13 @@ type toolOutcome struct {
 // own copy of the conversation state; afterwards the state of the last
 // call that changed it (in call order) is kept, so calls never race.
 func (e *Engine) runTools(ctx context.Context, s *session.Session, calls []catalog.ToolCall) []toolOutcome {
+	if len(calls) == 1 {
+		// One call (the usual round): it cannot race, and the state it
+		// leaves is the one kept, so it runs on the session itself —
+		// no JSON copy of the state in and out (the engine's largest
+		// per-turn cost after persistence, see docs/benchmarks.md).
+		return []toolOutcome{e.runTool(ctx, s, calls[0])}
+	}
 	before := s.State.Encode()
 	outs := make([]toolOutcome, len(calls))
 	states := make([]*session.State, len(calls))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"embed"
 	"fmt"
+	"sync"
 	"text/template"
 
 	"shopbot/catalog"
@@ -49,11 +50,41 @@ func (e *Engine) systemPrompt(ctx context.Context, s *session.Session) (string, 
 			d.Focus = fmt.Sprintf("%s (%s)", p.Title, p.SKU)
 		}
 	}
+	return renderedPrompts.render(d)
+}
+
+// renderedPrompts keeps system prompts already rendered: the data is the
+// whole input of the template, and most turns of a day repeat one (the
+// same shop, channel, language and often cart), so a turn skips the
+// template. Bounded: the map is dropped when it reaches promptCacheSize.
+var renderedPrompts = &promptCache{m: map[promptData]string{}}
+
+const promptCacheSize = 1024
+
+type promptCache struct {
+	mu sync.Mutex
+	m  map[promptData]string
+}
+
+func (c *promptCache) render(d promptData) (string, error) {
+	c.mu.Lock()
+	out, ok := c.m[d]
+	c.mu.Unlock()
+	if ok {
+		return out, nil
+	}
 	var b bytes.Buffer
 	if err := prompts.ExecuteTemplate(&b, "system.tmpl", d); err != nil {
 		return "", fmt.Errorf("engine: render system prompt: %w", err)
 	}
-	return b.String(), nil
+	out = b.String()
+	c.mu.Lock()
+	if len(c.m) >= promptCacheSize {
+		clear(c.m)
+	}
+	c.m[d] = out
+	c.mu.Unlock()
+	return out, nil
 }
 
 func languageName(locale string) string {
