@@ -2,7 +2,9 @@ package admin
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -52,19 +54,12 @@ func (t ReplayTurn) Marked(part string) bool {
 	return false
 }
 
-// replayJob is the batch the Replay page runs in the background: one at a
-// time per process, its result kept until the next starts.
+// replayJob is this process's side of the batch it runs: the batch
+// itself (progress, result) lives in the database so every replica's
+// Replay page shows it.
 type replayJob struct {
 	mu       sync.Mutex
-	running  bool
-	since    time.Duration
-	started  time.Time
-	took     time.Duration
-	done     int
-	total    int
-	turns    []ReplayTurn
-	err      string
-	finished chan struct{} // closed when the job ends; tests wait on it
+	finished chan struct{} // closed when this process's batch ends; tests wait on it
 }
 
 // replayView is the Replay page.
@@ -74,6 +69,7 @@ type replayView struct {
 	Started  bool
 	Running  bool
 	Refresh  bool
+	State    string // running, done, failed, interrupted
 	Done     int
 	Total    int
 	Percent  int
@@ -87,20 +83,33 @@ type replayView struct {
 var replaySinceChoices = map[string]time.Duration{"1h": time.Hour, "24h": 24 * time.Hour, "168h": 7 * 24 * time.Hour}
 
 func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
-	j := &s.replay
-	j.mu.Lock()
-	v := replayView{Enabled: s.cfg.Replayer != nil, Since: "24h", Started: !j.started.IsZero(), Running: j.running,
-		Done: j.done, Total: j.total, Error: j.err, Replayed: len(j.turns)}
-	if v.Started {
-		v.Since = j.since.String()
-		v.Took = j.took
-	}
-	for _, t := range j.turns {
-		if len(t.Changed) > 0 || t.Error != "" {
-			v.Changed = append(v.Changed, t)
+	v := replayView{Enabled: s.cfg.Replayer != nil, Since: "24h"}
+	b, err := catalog.LatestReplayBatch(r.Context(), s.cfg.DB)
+	switch {
+	case errors.Is(err, catalog.ErrNotFound):
+	case err != nil:
+		s.renderError(w, r, err)
+		return
+	default:
+		var turns []ReplayTurn
+		if err := json.Unmarshal([]byte(b.Turns), &turns); err != nil {
+			s.renderError(w, r, fmt.Errorf("admin: replay batch %d turns: %w", b.ID, err))
+			return
+		}
+		v.Started, v.State, v.Since = true, b.State(s.cfg.Now()), b.Since().String()
+		v.Running, v.Done, v.Total, v.Error, v.Replayed = v.State == catalog.ReplayRunning, b.Done, b.Total, b.Error, len(turns)
+		if v.State == catalog.ReplayInterrupted {
+			v.Error = "the replica running it stopped before the end. Start it again."
+		}
+		if !b.FinishedAt.IsZero() {
+			v.Took = b.FinishedAt.Time.Sub(b.StartedAt)
+		}
+		for _, t := range turns {
+			if len(t.Changed) > 0 || t.Error != "" {
+				v.Changed = append(v.Changed, t)
+			}
 		}
 	}
-	j.mu.Unlock()
 	v.Refresh = v.Running
 	if v.Total > 0 {
 		v.Percent = v.Done * 100 / v.Total
@@ -109,7 +118,7 @@ func (s *Server) replayPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // startReplay starts a batch over the last --since of turns in the
-// background; a batch already running is left to finish.
+// background; a batch already running on any replica is left to finish.
 func (s *Server) startReplay(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.Replayer == nil {
 		s.renderError(w, r, badRequest("Replay is not available in this process."))
@@ -120,36 +129,75 @@ func (s *Server) startReplay(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, badRequest("Choose the last hour, day or week."))
 		return
 	}
-	j := &s.replay
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.running {
+	user := sessionFrom(r.Context()).Username
+	b, err := catalog.StartReplayBatch(r.Context(), s.cfg.DB, since, user, s.cfg.Now())
+	if errors.Is(err, catalog.ErrConflict) {
 		redirect(w, r, "/admin/replay", "A replay is already running.")
 		return
 	}
-	j.running, j.since, j.started, j.finished = true, since, s.cfg.Now(), make(chan struct{})
-	j.took, j.done, j.total, j.turns, j.err = 0, 0, 0, nil, ""
-	go s.runReplay(context.WithoutCancel(r.Context()), since, j.finished)
-	s.log.InfoContext(r.Context(), "replay started", "since", since.String(), "user", sessionFrom(r.Context()).Username)
+	if err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	finished := make(chan struct{})
+	s.replay.mu.Lock()
+	s.replay.finished = finished
+	s.replay.mu.Unlock()
+	go s.runReplay(context.WithoutCancel(r.Context()), b, finished)
+	s.log.InfoContext(r.Context(), "replay started", "batch", b.ID, "since", since.String(), "user", user)
 	redirect(w, r, "/admin/replay", "Replay started.")
 }
 
-func (s *Server) runReplay(ctx context.Context, since time.Duration, finished chan struct{}) {
-	j := &s.replay
-	start := time.Now()
-	turns, err := s.cfg.Replayer.Since(ctx, since, func(done, total int) {
-		j.mu.Lock()
-		j.done, j.total = max(j.done, done), total
-		j.mu.Unlock()
-	})
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.running, j.turns, j.took = false, turns, time.Since(start)
-	if err != nil {
-		j.err = replayFailure(err)
-		s.log.WarnContext(ctx, "replay failed", "err", err)
+// runReplay runs batch b, beating its heartbeat every ReplayBeat and on
+// each step, and stores the result.
+func (s *Server) runReplay(ctx context.Context, b catalog.ReplayBatch, finished chan struct{}) {
+	defer close(finished)
+	stop := make(chan struct{})
+	defer close(stop)
+	var mu sync.Mutex
+	done, total := 0, 0
+	beat := func() {
+		mu.Lock()
+		d, t := done, total
+		mu.Unlock()
+		if err := catalog.ReplayProgress(ctx, s.cfg.DB, b.ID, d, t, s.cfg.Now()); err != nil {
+			s.log.WarnContext(ctx, "replay progress", "batch", b.ID, "err", err)
+		}
 	}
-	close(finished)
+	go func() {
+		tick := time.NewTicker(catalog.ReplayBeat)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				beat()
+			}
+		}
+	}()
+	turns, err := s.cfg.Replayer.Since(ctx, b.Since(), func(d, t int) {
+		mu.Lock()
+		done, total = max(done, d), t
+		mu.Unlock()
+		beat()
+	})
+	failure := ""
+	if err != nil {
+		failure = replayFailure(err)
+		s.log.WarnContext(ctx, "replay failed", "batch", b.ID, "err", err)
+	}
+	if turns == nil {
+		turns = []ReplayTurn{}
+	}
+	out, jerr := json.Marshal(turns)
+	if jerr != nil {
+		failure, out = replayFailure(jerr), []byte("[]")
+		s.log.WarnContext(ctx, "replay result", "batch", b.ID, "err", jerr)
+	}
+	if err := catalog.FinishReplayBatch(ctx, s.cfg.DB, b.ID, string(out), failure, s.cfg.Now()); err != nil {
+		s.log.WarnContext(ctx, "replay finish", "batch", b.ID, "err", err)
+	}
 }
 
 // replayFailure is why a replay stopped, as the page says it after "The

@@ -79,6 +79,7 @@ type Message struct {
 	Model            string     `bun:"model,notnull"`
 	LatencyMS        int        `bun:"latency_ms,notnull"`
 	CreatedAt        time.Time  `bun:"created_at,notnull"`
+	TraceID          string     `bun:"trace_id,notnull"` // the turn's trace (32 hex digits) when tracing is on
 }
 
 // OpenConversation returns the conversation for key, creating it.

@@ -111,6 +111,11 @@
 // absent products are archived with AbsentProducts and ArchiveProducts
 // (products_archive.go), never deleted.
 //
+// The admin's replay batches live in replay_batches (replay_batches.go):
+// progress, a heartbeat and the replayed turns as JSON, so every replica
+// shows a batch; StartReplayBatch lets one run at a time across replicas
+// (a partial unique index) and marks a stale one interrupted.
+//
 // Shop pages (pages.go) are Markdown the merchant writes, by slug; each
 // write re-chunks the page by heading and paragraph (pages_chunk.go) into
 // passages (pages_passages.go: a table shared with the next kinds of

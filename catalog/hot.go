@@ -124,10 +124,10 @@ func columnsOf(db bun.IDB, model any) string {
 
 // messageColumns are what insertMessages writes, in its argument order.
 const messageColumns = `conversation_id, role, content, tool_calls, tool_call_id, tool_name, tool_error,
-	prompt_tokens, completion_tokens, model, latency_ms, created_at`
+	prompt_tokens, completion_tokens, model, latency_ms, created_at, trace_id`
 
-// messagesPerInsert bounds the rows of one INSERT INTO messages: 12
-// arguments a row, so 500 rows bind 6,000 variables, well under SQLite's
+// messagesPerInsert bounds the rows of one INSERT INTO messages: 13
+// arguments a row, so 500 rows bind 6,500 variables, well under SQLite's
 // limit (32,766 in modernc.org/sqlite's build; past it: "too many SQL
 // variables") and the 65,535 parameters of Postgres's protocol, should
 // the driver ever bind instead of inlining them. Chunks of one call share
@@ -180,7 +180,7 @@ func insertMessageRows(ctx context.Context, db bun.IDB, ms []*Message) error {
 // messageInsert builds the INSERT INTO messages of ms, returning their
 // ids, with placeholders numbered from after+1.
 func messageInsert(ms []*Message, after int) (string, []any, error) {
-	const perRow = 12
+	const perRow = 13
 	var q strings.Builder
 	q.WriteString("INSERT INTO messages (" + messageColumns + ") VALUES ")
 	args := make([]any, 0, perRow*len(ms))
@@ -205,7 +205,7 @@ func messageInsert(ms []*Message, after int) (string, []any, error) {
 			calls = string(b)
 		}
 		args = append(args, m.ConversationID, string(m.Role), m.Content, calls, m.ToolCallID, m.ToolName, m.ToolError,
-			m.PromptTokens, m.CompletionTokens, m.Model, m.LatencyMS, timeArg(m.CreatedAt))
+			m.PromptTokens, m.CompletionTokens, m.Model, m.LatencyMS, timeArg(m.CreatedAt), m.TraceID)
 	}
 	q.WriteString(" RETURNING id")
 	return q.String(), args, nil

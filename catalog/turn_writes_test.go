@@ -32,7 +32,7 @@ func TestSaveTurnWrites(t *testing.T) {
 			return at, err
 		}
 		msgs := []*catalog.Message{
-			{Role: catalog.RoleUser, Content: "it's a 'quoted' shoe"},
+			{Role: catalog.RoleUser, Content: "it's a 'quoted' shoe", TraceID: "4bf92f3577b34da6a3ce929d0e0e4736"},
 			{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{{ID: "c1", Name: "search_products", Arguments: `{"query":"shoe"}`}}, PromptTokens: 100, CompletionTokens: 20},
 			{Role: catalog.RoleTool, ToolCallID: "c1", ToolName: "search_products", Content: `{"results":[]}`, ToolError: true},
 		}
@@ -55,7 +55,8 @@ func TestSaveTurnWrites(t *testing.T) {
 			}
 		}
 		got, err := catalog.RecentMessages(ctx, db, c.ID, 10)
-		if err != nil || len(got) != 3 || got[0].Content != msgs[0].Content || got[1].ToolCalls[0].Arguments != `{"query":"shoe"}` || !got[2].ToolError {
+		if err != nil || len(got) != 3 || got[0].Content != msgs[0].Content || got[1].ToolCalls[0].Arguments != `{"query":"shoe"}` || !got[2].ToolError ||
+			got[0].TraceID != "4bf92f3577b34da6a3ce929d0e0e4736" || got[1].TraceID != "" {
 			t.Fatalf("stored messages = %+v, %v", got, err)
 		}
 		conv, _ := catalog.GetConversation(ctx, db, c.ID)

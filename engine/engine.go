@@ -375,6 +375,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, c
 // turns finishing at the same time (groupcommit.go).
 func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
+	stampTrace(ctx, rec.msgs)
 	w := catalog.TurnWrites{
 		ConversationID: s.Conversation.ID, State: s.State.Encode(), Messages: rec.msgs,
 		CustomerID: s.Customer.ID, TokenDay: tokenDay(s.Now), Tokens: rec.tokens(),

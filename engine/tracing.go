@@ -91,3 +91,18 @@ func endSpan(span trace.Span, err error) {
 	}
 	span.End()
 }
+
+// stampTrace records the turn's trace id on its messages, so the admin
+// transcript can name the trace; only a recorded (sampled) span counts,
+// so with tracing off the messages carry none.
+func stampTrace(ctx context.Context, msgs []*catalog.Message) {
+	span := trace.SpanFromContext(ctx)
+	sc := span.SpanContext()
+	if !span.IsRecording() || !sc.HasTraceID() {
+		return
+	}
+	id := sc.TraceID().String()
+	for _, m := range msgs {
+		m.TraceID = id
+	}
+}

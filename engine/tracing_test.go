@@ -109,6 +109,43 @@ func TestTurnTrace(t *testing.T) {
 	if statements == 0 {
 		t.Errorf("no database statement under the turn; children: %v", keys(children))
 	}
+	// Every message of the turn names the turn's trace, for the transcript.
+	var ids []string
+	if err := env.db.NewSelect().Table("messages").Column("trace_id").Where("conversation_id = ?", conv).Scan(context.Background(), &ids); err != nil {
+		t.Fatal(err)
+	}
+	want := turn.SpanContext().TraceID().String()
+	if len(ids) < 4 {
+		t.Errorf("%d messages stored, want user, model, tool, model", len(ids))
+	}
+	for _, id := range ids {
+		if id != want {
+			t.Errorf("a message's trace id is %q, want the turn's %s", id, want)
+		}
+	}
+}
+
+// TestNoTraceIDWhenTracingIsOff: without a tracer provider the turn's
+// messages carry no trace id.
+func TestNoTraceIDWhenTracingIsOff(t *testing.T) {
+	env := newTestEnv(t)
+	eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db), Registry: prometheus.NewRegistry(),
+		Now: func() time.Time { return fixedNow }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := eng.Handle(context.Background(), Turn{Channel: "web", ChatID: "c2", UserID: "u2", Text: "running shoes", DedupKey: "k2"}, &events{}); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	if err := env.db.NewSelect().Table("messages").Column("trace_id").Scan(context.Background(), &ids); err != nil || len(ids) == 0 {
+		t.Fatalf("%d messages: %v", len(ids), err)
+	}
+	for _, id := range ids {
+		if id != "" {
+			t.Errorf("trace id %q stored with tracing off", id)
+		}
+	}
 }
 
 func keys[V any](m map[string]V) []string {
