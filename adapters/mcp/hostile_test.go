@@ -2,12 +2,15 @@ package mcp_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/uptrace/bun"
 
 	"shopbot/adapters/mcp"
 	"shopbot/catalog/catalogtest"
@@ -145,4 +148,56 @@ func TestAgentToken(t *testing.T) {
 	if _, text, isErr := call(t, cs, "get_categories", map[string]any{}); isErr {
 		t.Errorf("with the token: %s", text)
 	}
+}
+
+// TestAgentSessionsInParallel: many sessions shopping at once each get
+// their own cart, with no call failing.
+func TestAgentSessionsInParallel(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
+		first, err := connect(t, srv.URL, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, _, _ := call(t, first, "search_products", map[string]any{"query": "mug"})
+		sku := firstString(found, "sku")
+		const n = 40
+		errs := make(chan string, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				cs, err := connect(t, srv.URL, "")
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				qty := i%3 + 1
+				for _, c := range []struct {
+					name string
+					args map[string]any
+				}{{"search_products", map[string]any{"query": "mug"}}, {"add_to_cart", map[string]any{"sku": sku, "quantity": qty}}} {
+					res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: c.name, Arguments: c.args})
+					if err != nil || res.IsError {
+						errs <- fmt.Sprintf("session %d %s: %v %+v", i, c.name, err, res)
+						return
+					}
+				}
+				res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "view_cart", Arguments: map[string]any{}})
+				if err != nil || res.IsError {
+					errs <- fmt.Sprintf("session %d view_cart: %v", i, err)
+					return
+				}
+				if units := res.StructuredContent.(map[string]any)["units"]; units != float64(qty) {
+					errs <- fmt.Sprintf("session %d: %v units in its cart, want %d", i, units, qty)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+	})
 }
