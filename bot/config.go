@@ -67,6 +67,8 @@ type Config struct {
 	OTelEndpoint       string
 	OTelTracesExporter string
 	WebChatOrigins     string
+	MCP                string
+	MCPToken           string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -78,6 +80,7 @@ type Config struct {
 	engine           engineLimits         // parsed engine settings
 	search           struct{ alpha float64 }
 	cover            coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
+	mcpOn            bool          // parsed MCP
 	webOrigins       *web.Origins  // parsed WebChatOrigins (webchat.go)
 }
 
@@ -213,6 +216,9 @@ func (c *Config) validate() error {
 	}
 	if err := c.parseCover(); err != nil {
 		return err
+	}
+	if c.mcpOn, err = onOff(c.MCP); err != nil {
+		return usagef("MCP must be on or off (got %q)", c.MCP)
 	}
 	if c.webOrigins, err = web.ParseOrigins(c.WebChatOrigins, c.PublicURL); err != nil {
 		return usagef("%v", err)

@@ -29,6 +29,8 @@ type httpHandlers struct {
 	// slack are the Events API endpoints; nil in Socket Mode or without
 	// Slack.
 	slack *slackEndpoints
+	// mcp is the door for AI agents (adapters/mcp); nil with MCP=off.
+	mcp http.Handler
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
 	// status answers GET /statusz: each channel as this process sees it.
@@ -76,6 +78,9 @@ func routes(h httpHandlers) *http.ServeMux {
 		if h.chatNotices != nil {
 			mux.Handle("GET /api/chat/notices", shopper(h.chatNotices))
 		}
+	}
+	if h.mcp != nil { // GET, POST and DELETE of the streamable HTTP transport
+		mux.Handle("/mcp", shopper(h.mcp))
 	}
 	if h.telegram != nil {
 		mux.Handle("POST /telegram/webhook", shopper(h.telegram))

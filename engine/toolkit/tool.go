@@ -283,3 +283,14 @@ func JSON(v any) string {
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// Lookup returns the named tool (a copy; its schema is shared, read it
+// only), for a door that describes the tools to someone else (an MCP
+// server, adapters/mcp).
+func (tb *Toolbox) Lookup(name string) (Tool, bool) {
+	t, ok := tb.byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return *t, true
+}

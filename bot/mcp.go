@@ -1,0 +1,31 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"shopbot/adapters/mcp"
+	"shopbot/engine"
+)
+
+// agentDoor is the MCP server for AI agents at /mcp (adapters/mcp), nil
+// with MCP=off so the route is not mounted at all.
+func agentDoor(cfg *Config, eng *engine.Engine, log *slog.Logger) http.Handler {
+	if !cfg.mcpOn {
+		return nil
+	}
+	return mcp.Handler(eng, mcp.Options{Token: cfg.MCPToken, Version: buildVersion(), Logger: log.With("adapter", "mcp")})
+}
+
+// onOff parses an on/off setting (true/false, 1/0 and yes/no also do).
+func onOff(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "on", "true", "1", "yes":
+		return true, nil
+	case "off", "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("not on or off: %q", v)
+}
