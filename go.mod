@@ -25,6 +25,7 @@ require (
 
 require (
 	github.com/compose-spec/compose-go/v2 v2.16.2
+	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/uptrace/bun/extra/bunotel v1.2.18
 	github.com/yuin/goldmark v1.8.7
 	go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp v1.40.0
@@ -50,7 +51,6 @@ require (
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.27.7 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/mattn/go-shellwords v1.0.12 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/opencontainers/go-digest v1.0.0 // indirect
