@@ -17,7 +17,7 @@ type ConversationStatus string
 
 // The conversation states. A snoozed conversation whose time has come
 // counts as open; a shopper's new message reopens a resolved or snoozed
-// one (a database trigger, migration 0029).
+// one (a database trigger, migration 0023).
 const (
 	ConvOpen     ConversationStatus = "open"
 	ConvPending  ConversationStatus = "pending"

@@ -69,11 +69,9 @@ func List(d dialect.Name) ([]Migration, error) {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	// Versions only have to increase: parallel branches reserve blocks of
-	// numbers, so a branch may be built with a gap before its own.
 	for i, m := range out {
-		if m.Version < 1 || (i > 0 && m.Version == out[i-1].Version) {
-			return nil, fmt.Errorf("migrations: %s: version %d is not positive or not unique", dir, m.Version)
+		if m.Version != i+1 {
+			return nil, fmt.Errorf("migrations: %s: expected version %d, found %d", dir, i+1, m.Version)
 		}
 	}
 	return out, nil
@@ -109,10 +107,7 @@ func Check(ctx context.Context, db bun.IDB) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{}
-	if len(known) > 0 {
-		st.Latest = known[len(known)-1].Version
-	}
+	st := Status{Latest: len(known)}
 	exists, err := tableExists(ctx, db)
 	if err != nil || !exists {
 		return st, err
@@ -196,9 +191,7 @@ func migrate(ctx context.Context, db bun.IDB) (from Status, to Status, err error
 	if err != nil {
 		return from, from, err
 	}
-	// Every migration not yet recorded, a lower number filled in after
-	// a higher one included (apply skips the ones recorded).
-	for _, m := range known {
+	for _, m := range known[from.Current:] {
 		if err := apply(ctx, db, m); err != nil {
 			return from, to, err
 		}
