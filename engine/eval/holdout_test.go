@@ -19,7 +19,7 @@ import (
 // written before the planner changed and are never tuned against: the
 // test reports every failure and holds the pass rate at or above the
 // figure docs/planner.md records, so it can only go up.
-const holdoutFloor = 67.0 / 71
+const holdoutFloor = 68.0 / 71
 
 func TestHoldoutScenarios(t *testing.T) {
 	demo := parseFile(t, "testdata/scenarios_holdout.yaml")
