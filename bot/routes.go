@@ -8,6 +8,7 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
+	"shopbot/catalog/storefront"
 )
 
 // httpHandlers is what the route table mounts.
@@ -33,6 +34,10 @@ type httpHandlers struct {
 	mcp http.Handler
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
+	// shop serves the product pages and, with feeds, the product feeds
+	// (catalog/storefront); nil to leave both out.
+	shop  *storefront.Server
+	feeds bool
 	// status answers GET /statusz: each channel as this process sees it.
 	status http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
@@ -68,6 +73,14 @@ func routes(h httpHandlers) *http.ServeMux {
 	}
 	if h.status != nil {
 		mux.Handle("GET /statusz", h.status)
+	}
+	if h.shop != nil {
+		mux.Handle("GET /products/{sku}", h.shop.Page())
+		if h.feeds {
+			mux.Handle("GET /feeds/products.json", h.shop.OpenAIJSON())
+			mux.Handle("GET /feeds/products.csv", h.shop.OpenAICSV())
+			mux.Handle("GET /feeds/google.xml", h.shop.GoogleXML())
+		}
 	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }
