@@ -8,7 +8,6 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/admin"
 	"shopbot/catalog"
-	"shopbot/catalog/storefront"
 )
 
 // httpHandlers is what the route table mounts.
@@ -34,10 +33,10 @@ type httpHandlers struct {
 	mcp http.Handler
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
-	// shop serves the product pages and, with feeds, the product feeds
-	// (catalog/storefront); nil to leave both out.
-	shop  *storefront.Server
-	feeds bool
+	// productPage serves /products/{sku} and feeds the product feeds
+	// (catalog/storefront); nil to leave them out (feeds: FEEDS=off).
+	productPage http.Handler
+	feeds       *feedEndpoints
 	// status answers GET /statusz: each channel as this process sees it.
 	status http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
@@ -54,6 +53,11 @@ type panel interface {
 }
 
 var _ panel = (*admin.Server)(nil)
+
+// feedEndpoints are the product feeds.
+type feedEndpoints struct {
+	openAIJSON, openAICSV, googleXML http.Handler
+}
 
 // slackEndpoints are the HTTP handlers Slack calls.
 type slackEndpoints struct {
@@ -74,13 +78,13 @@ func routes(h httpHandlers) *http.ServeMux {
 	if h.status != nil {
 		mux.Handle("GET /statusz", h.status)
 	}
-	if h.shop != nil {
-		mux.Handle("GET /products/{sku}", h.shop.Page())
-		if h.feeds {
-			mux.Handle("GET /feeds/products.json", h.shop.OpenAIJSON())
-			mux.Handle("GET /feeds/products.csv", h.shop.OpenAICSV())
-			mux.Handle("GET /feeds/google.xml", h.shop.GoogleXML())
-		}
+	if h.productPage != nil {
+		mux.Handle("GET /products/{sku}", h.productPage)
+	}
+	if h.feeds != nil {
+		mux.Handle("GET /feeds/products.json", h.feeds.openAIJSON)
+		mux.Handle("GET /feeds/products.csv", h.feeds.openAICSV)
+		mux.Handle("GET /feeds/google.xml", h.feeds.googleXML)
 	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }

@@ -10,11 +10,18 @@ import (
 )
 
 // shopWindow is the shop's public catalog (catalog/storefront): the
-// product pages, always, and the product feeds for agents and search
-// engines unless FEEDS=off (feedsOn).
+// product pages and the product feeds for agents and search engines.
 func shopWindow(cfg *Config, db *bun.DB, log *slog.Logger) *storefront.Server {
 	return storefront.New(storefront.Options{
-		DB: db, ShopName: shopNameOf(shopSettings(cfg, db)), PublicURL: cfg.PublicURL, Widget: true,
+		DB: db, ShopName: shopNameOf(shopSettings(cfg, db)), PublicURL: cfg.PublicURL, Secure: cfg.proxies.Secure, Widget: true,
 		Lang: locale.Lang, Word: locale.Word, Log: log.With("component", "storefront"),
 	})
+}
+
+// feedsOf are the product feeds' routes; nil with FEEDS=off.
+func feedsOf(cfg *Config, shop *storefront.Server) *feedEndpoints {
+	if !cfg.feedsOn {
+		return nil
+	}
+	return &feedEndpoints{openAIJSON: shop.OpenAIJSON(), openAICSV: shop.OpenAICSV(), googleXML: shop.GoogleXML()}
 }

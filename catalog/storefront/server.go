@@ -21,8 +21,10 @@ type Options struct {
 	// "Shopbot").
 	ShopName func(context.Context) string
 	// PublicURL is the shop's public address (PUBLIC_URL); empty takes
-	// the scheme and host of each request.
+	// the host of each request, https when Secure says the request came
+	// over TLS (directly or through a trusted proxy).
 	PublicURL string
+	Secure    func(*http.Request) bool
 	// Widget puts the web chat widget on product pages.
 	Widget bool
 	// Lang picks the page's language from a browser's language tag, and
@@ -155,7 +157,7 @@ func (s *Server) baseURL(r *http.Request) string {
 		return strings.TrimSuffix(s.o.PublicURL, "/")
 	}
 	scheme := "http"
-	if r.TLS != nil {
+	if r.TLS != nil || (s.o.Secure != nil && s.o.Secure(r)) {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host
