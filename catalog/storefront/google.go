@@ -25,6 +25,7 @@ type googleItem struct {
 	AdditionalImages []string `xml:"g:additional_image_link,omitempty"`
 	Availability     string   `xml:"g:availability"`
 	Price            string   `xml:"g:price"`
+	SalePrice        string   `xml:"g:sale_price,omitempty"`
 	Brand            string   `xml:"g:brand,omitempty"`
 	Condition        string   `xml:"g:condition"`
 	IdentifierExists string   `xml:"g:identifier_exists"`
@@ -63,6 +64,9 @@ func (f *googleXML) Items(items []Item) error {
 			Price: catalog.FormatAmount(it.Price, it.Currency), Brand: cmp(it.Brand, f.shop.Name), Condition: "new",
 			IdentifierExists: "no", ProductType: it.Category,
 			Color: it.Option(colorNames...), Size: it.Option(sizeNames...),
+		}
+		if it.OnSale() {
+			g.Price, g.SalePrice = catalog.FormatAmount(it.CompareAt, it.Currency), g.Price
 		}
 		if it.HasVariants {
 			g.ItemGroupID = it.GroupSKU

@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
 )
 
 // Item is one row of a feed: a variant, or a product without variants.
@@ -25,15 +23,19 @@ type Item struct {
 	// Options are the variant's option values in the product's option
 	// order, as name and value pairs.
 	Options [][2]string
-	// Price is in minor units of Currency.
-	Price    int64
-	Currency string
-	Stock    int
-	Images   []string
+	// Price is what the item sells for, in minor units of Currency;
+	// CompareAt its regular price when it is on sale (above Price), else 0.
+	Price, CompareAt int64
+	Currency         string
+	Stock            int
+	Images           []string
 	// RatingAvg and RatingCount are the product's reviews.
 	RatingAvg   float64
 	RatingCount int
 }
+
+// OnSale reports whether the item sells below its regular price.
+func (it *Item) OnSale() bool { return it.CompareAt > it.Price }
 
 // InStock reports whether the item can be bought now.
 func (it *Item) InStock() bool { return it.Stock > 0 }
@@ -66,9 +68,32 @@ type variantRow struct {
 	Brand       string            `bun:"brand"`
 	Options     map[string]string `bun:"options"`
 	Price       int64             `bun:"price"`
+	CompareAt   int64             `bun:"compare_at_price"`
 	Currency    string            `bun:"currency"`
 	Stock       int               `bun:"stock"`
 	ImageURLs   []string          `bun:"image_urls"`
+}
+
+// listingRow is what a feed reads of a product that is not a variant:
+// only the columns a row shows, its category's path joined in.
+type listingRow struct {
+	bun.BaseModel `bun:"table:products,alias:product"`
+
+	ID           int64    `bun:"id"`
+	SKU          string   `bun:"sku"`
+	Title        string   `bun:"title"`
+	Description  string   `bun:"description"`
+	Brand        string   `bun:"brand"`
+	Category     string   `bun:"category_path"`
+	Price        int64    `bun:"price"`
+	CompareAt    int64    `bun:"compare_at_price"`
+	Currency     string   `bun:"currency"`
+	Stock        int      `bun:"stock"`
+	ImageURLs    []string `bun:"image_urls"`
+	RatingAvg    float64  `bun:"rating_avg"`
+	RatingCount  int      `bun:"rating_count"`
+	VariantCount int      `bun:"variant_count"`
+	OptionNames  []string `bun:"option_names"`
 }
 
 // EachItem calls fn with every item of the feed, in product order, a
@@ -76,8 +101,13 @@ type variantRow struct {
 func EachItem(ctx context.Context, db bun.IDB, fn func([]Item) error) error {
 	var after int64
 	for {
-		var ps []catalog.Product
-		err := db.NewSelect().Model(&ps).Relation("Category").
+		var ps []listingRow
+		err := db.NewSelect().Model(&ps).
+			Column("product.id", "product.sku", "product.title", "product.description", "product.brand",
+				"product.price", "product.compare_at_price", "product.currency", "product.stock", "product.image_urls",
+				"product.rating_avg", "product.rating_count", "product.variant_count", "product.option_names").
+			ColumnExpr("coalesce(category.path, '') AS category_path").
+			Join("LEFT JOIN categories AS category ON category.id = product.category_id").
 			Where("product.parent_id IS NULL").Where("product.active = ?", true).
 			Where("product.id > ?", after).Order("product.id").Limit(batchSize).Scan(ctx)
 		if err != nil {
@@ -104,7 +134,7 @@ func EachItem(ctx context.Context, db bun.IDB, fn func([]Item) error) error {
 
 // itemsOf turns a batch of listings into feed rows, reading the active
 // variants of those that have any.
-func itemsOf(ctx context.Context, db bun.IDB, ps []catalog.Product) ([]Item, error) {
+func itemsOf(ctx context.Context, db bun.IDB, ps []listingRow) ([]Item, error) {
 	var parents []int64
 	for _, p := range ps {
 		if p.VariantCount > 0 {
@@ -126,37 +156,39 @@ func itemsOf(ctx context.Context, db bun.IDB, ps []catalog.Product) ([]Item, err
 	items := make([]Item, 0, len(ps))
 	for i := range ps {
 		p := &ps[i]
-		p.Description = clip(plain(p.Description), maxDescription) // once for all its variants
+		desc := clip(plain(p.Description), maxDescription) // once for all its variants
 		if p.VariantCount == 0 {
-			items = append(items, productItem(p))
+			items = append(items, productItem(p, desc))
 			continue
 		}
 		for _, v := range variants[p.ID] {
-			items = append(items, variantItem(p, &v))
+			items = append(items, variantItem(p, &v, desc))
 		}
 	}
 	return items, nil
 }
 
-// productItem is the row of a product without variants.
-func productItem(p *catalog.Product) Item {
+// productItem is the row of a product without variants; desc is its
+// description as feeds give it.
+func productItem(p *listingRow, desc string) Item {
 	return Item{
-		SKU: p.SKU, GroupSKU: p.SKU, Title: p.Title, Description: p.Description, Brand: p.Brand,
-		Category: categoryPath(p), Price: p.Price, Currency: p.Currency, Stock: p.Stock,
+		SKU: p.SKU, GroupSKU: p.SKU, Title: p.Title, Description: desc, Brand: p.Brand,
+		Category: p.Category, Price: p.Price, CompareAt: p.CompareAt, Currency: p.Currency, Stock: p.Stock,
 		Images: p.ImageURLs, RatingAvg: p.RatingAvg, RatingCount: p.RatingCount,
 	}
 }
 
 // variantItem is the row of one variant of p: what the variant leaves
-// empty comes from its product, and its title names its option values.
-func variantItem(p *catalog.Product, v *variantRow) Item {
+// empty comes from its product (desc: the product's description as feeds
+// give it), and its title names its option values.
+func variantItem(p *listingRow, v *variantRow, desc string) Item {
 	it := Item{
 		SKU: v.SKU, GroupSKU: p.SKU, HasVariants: true,
-		Title: cmp(v.Title, p.Title), Description: p.Description, Brand: cmp(v.Brand, p.Brand),
-		Category: categoryPath(p), Price: v.Price, Currency: cmp(v.Currency, p.Currency), Stock: v.Stock,
+		Title: cmp(v.Title, p.Title), Description: desc, Brand: cmp(v.Brand, p.Brand),
+		Category: p.Category, Price: v.Price, CompareAt: v.CompareAt, Currency: cmp(v.Currency, p.Currency), Stock: v.Stock,
 		Images: v.ImageURLs, RatingAvg: p.RatingAvg, RatingCount: p.RatingCount,
 	}
-	if v.Description != "" {
+	if v.Description != "" && v.Description != p.Description {
 		it.Description = clip(plain(v.Description), maxDescription)
 	}
 	if len(it.Images) == 0 {
@@ -195,13 +227,6 @@ func orderedOptions(names []string, values map[string]string) [][2]string {
 		out = append(out, [2]string{n, values[n]})
 	}
 	return out
-}
-
-func categoryPath(p *catalog.Product) string {
-	if p.Category == nil {
-		return ""
-	}
-	return p.Category.Path
 }
 
 // cmp returns a unless it is empty, else b.

@@ -41,6 +41,7 @@ type openAIRow struct {
 	ImageURL            string   `json:"image_url,omitempty"`
 	AdditionalImageURLs []string `json:"additional_image_urls,omitempty"`
 	Price               string   `json:"price"`
+	SalePrice           string   `json:"sale_price,omitempty"`
 	Availability        string   `json:"availability"`
 	InventoryQuantity   int      `json:"inventory_quantity"`
 	Condition           string   `json:"condition"`
@@ -58,7 +59,7 @@ type openAIRow struct {
 var openAIColumns = []string{
 	"is_eligible_search", "is_eligible_checkout", "item_id", "group_id", "listing_has_variations",
 	"title", "description", "url", "brand", "product_category", "image_url", "additional_image_urls",
-	"price", "availability", "inventory_quantity", "condition", "color", "size",
+	"price", "sale_price", "availability", "inventory_quantity", "condition", "color", "size",
 	"product_review_count", "product_review_rating", "seller_name", "seller_url", "store_country", "target_countries",
 }
 
@@ -80,6 +81,9 @@ func newOpenAIRow(s *Shop, it *Item) (openAIRow, bool) {
 		InventoryQuantity: max(it.Stock, 0), Condition: "new",
 		Color: it.Option(colorNames...), Size: it.Option(sizeNames...),
 		SellerName: s.Name, SellerURL: s.URL, StoreCountry: s.Country, TargetCountries: s.Countries,
+	}
+	if it.OnSale() { // price is the regular price, sale_price what it sells for
+		r.Price, r.SalePrice = catalog.FormatAmount(it.CompareAt, it.Currency), r.Price
 	}
 	images := s.images(it)
 	if len(images) == 0 {
@@ -180,7 +184,7 @@ func (f *openAICSV) Items(items []Item) error {
 		rec := f.rec[:0]
 		rec = append(rec, bool01(r.EligibleSearch), bool01(r.EligibleCheckout), r.ItemID, r.GroupID, bool01(r.HasVariations),
 			r.Title, r.Description, r.URL, r.Brand, r.ProductCategory, r.ImageURL, strings.Join(r.AdditionalImageURLs, ","),
-			r.Price, r.Availability, strconv.Itoa(r.InventoryQuantity), r.Condition, r.Color, r.Size,
+			r.Price, r.SalePrice, r.Availability, strconv.Itoa(r.InventoryQuantity), r.Condition, r.Color, r.Size,
 			countCell(r.ProductReviewCount), r.ProductReviewRating, r.SellerName, r.SellerURL, r.StoreCountry,
 			strings.Join(r.TargetCountries, ","))
 		if err := f.w.Write(rec); err != nil {

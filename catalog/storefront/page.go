@@ -26,19 +26,20 @@ var pageTemplate = template.Must(template.New("product").Parse(pageHTML))
 
 // pageView is what page.html renders.
 type pageView struct {
-	Lang, Shop, Title, Brand, Category, Price, Description string
-	Images                                                 []string
-	InStock                                                bool
-	Variants                                               []variantView
-	Rating                                                 string
-	LD                                                     map[string]any
-	Widget, NotFound                                       bool
-	T                                                      func(key string) string
+	// Was is the regular price of a product on sale, struck through.
+	Lang, Shop, Title, Brand, Category, Price, Was, Description string
+	Images                                                      []string
+	InStock                                                     bool
+	Variants                                                    []variantView
+	Rating                                                      string
+	LD                                                          map[string]any
+	Widget, NotFound                                            bool
+	T                                                           func(key string) string
 }
 
 type variantView struct {
-	SKU, Label, Price string
-	InStock, Chosen   bool
+	SKU, Label, Price, Was string
+	InStock, Chosen        bool
 }
 
 // Page serves the product pages.
@@ -115,6 +116,9 @@ func (s *Server) fill(v *pageView, r *http.Request, p *catalog.Product, variants
 	shop := Shop{Name: v.Shop, URL: base}
 	v.Title, v.Brand, v.Category, v.Description = p.Title, p.Brand, categoryPath(p), p.Description
 	v.Price, v.InStock = catalog.FormatPrice(p.Price, p.Currency), p.InStock()
+	if p.CompareAt > p.Price {
+		v.Was = catalog.FormatPrice(p.CompareAt, p.Currency)
+	}
 	if p.HasVariants() && p.PriceMax > p.Price {
 		v.Price = catalog.FormatPrice(p.Price, p.Currency) + " – " + catalog.FormatPrice(p.PriceMax, p.Currency)
 	}
@@ -137,8 +141,12 @@ func (s *Server) fill(v *pageView, r *http.Request, p *catalog.Product, variants
 	}
 	for _, vr := range variants {
 		label := catalog.OptionLabel(vr.Options, p.OptionNames)
-		v.Variants = append(v.Variants, variantView{SKU: vr.SKU, Label: label,
-			Price: catalog.FormatPrice(vr.Price, cmp(vr.Currency, p.Currency)), InStock: vr.InStock(), Chosen: vr.SKU == chosen})
+		cur := cmp(vr.Currency, p.Currency)
+		vv := variantView{SKU: vr.SKU, Label: label, Price: catalog.FormatPrice(vr.Price, cur), InStock: vr.InStock(), Chosen: vr.SKU == chosen}
+		if vr.CompareAt > vr.Price {
+			vv.Was = catalog.FormatPrice(vr.CompareAt, cur)
+		}
+		v.Variants = append(v.Variants, vv)
 		offers = append(offers, offer(vr.SKU, vr.Price, cmp(vr.Currency, p.Currency), vr.InStock()))
 	}
 	if len(variants) == 0 {
@@ -171,4 +179,11 @@ func (s *Server) word(lang, key string) string {
 		return key
 	}
 	return s.o.Word(lang, key)
+}
+
+func categoryPath(p *catalog.Product) string {
+	if p.Category == nil {
+		return ""
+	}
+	return p.Category.Path
 }

@@ -34,7 +34,7 @@ func seed(t *testing.T, db bun.IDB) {
 	catalogtest.SeedVariants(t, db)
 	_, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{
 		{SKU: "MUG", Title: "Enamel Mug", Description: "Camp mug.\n\nHolds 350 ml.", Brand: "Acme", CategoryPath: []string{"Kitchen"},
-			Price: 1299, Currency: "USD", Stock: 7, ImageURLs: []string{"/media/mug.jpg", "https://img.test/mug-2.jpg", "javascript:alert(1)"}},
+			Price: 1299, CompareAt: 1599, Currency: "USD", Stock: 7, ImageURLs: []string{"/media/mug.jpg", "https://img.test/mug-2.jpg", "javascript:alert(1)"}},
 		{SKU: "SOAP", Title: "Olive Soap", Description: "Handmade.", Price: 450, Currency: "USD", Stock: 0},
 		{SKU: "BAG", Title: "Tote Bag", Description: "Canvas.", Price: 900, Currency: "USD", Stock: 2,
 			ImageURLs: []string{"https://img.test/bag.jpg"}},
@@ -141,6 +141,9 @@ func TestOpenAIFeed(t *testing.T) {
 			t.Fatalf("rows %v, want %v", skus, want)
 		}
 		navyL := bySKU["TEE-NAVY-L"]
+		if _, onSale := navyL["sale_price"]; onSale {
+			t.Errorf("a product not on sale has no sale_price: %v", navyL)
+		}
 		if navyL["group_id"] != "TEE" || navyL["listing_has_variations"] != true || navyL["title"] != "Quokka Tee (Navy, L)" ||
 			navyL["price"] != "27.00 USD" || navyL["availability"] != "out_of_stock" || navyL["color"] != "Navy" || navyL["size"] != "L" ||
 			navyL["url"] != "https://shop.example.com/products/TEE?variant=TEE-NAVY-L" || navyL["image_url"] != "https://img.test/TEE.jpg" {
@@ -152,6 +155,7 @@ func TestOpenAIFeed(t *testing.T) {
 		mug := bySKU["MUG"]
 		if mug["group_id"] != "MUG" || mug["listing_has_variations"] != false || mug["availability"] != "in_stock" ||
 			mug["image_url"] != "https://shop.example.com/media/mug.jpg" || mug["description"] != "Camp mug. Holds 350 ml." ||
+			mug["price"] != "15.99 USD" || mug["sale_price"] != "12.99 USD" ||
 			mug["product_category"] != "Kitchen" || mug["store_country"] != "US" || mug["inventory_quantity"] != float64(7) {
 			t.Errorf("product row: %v", mug)
 		}
@@ -194,6 +198,7 @@ type gItem struct {
 	Additional   []string `xml:"http://base.google.com/ns/1.0 additional_image_link"`
 	Availability string   `xml:"http://base.google.com/ns/1.0 availability"`
 	Price        string   `xml:"http://base.google.com/ns/1.0 price"`
+	SalePrice    string   `xml:"http://base.google.com/ns/1.0 sale_price"`
 	Brand        string   `xml:"http://base.google.com/ns/1.0 brand"`
 	Condition    string   `xml:"http://base.google.com/ns/1.0 condition"`
 	GroupID      string   `xml:"http://base.google.com/ns/1.0 item_group_id"`
@@ -242,7 +247,7 @@ func TestGoogleFeed(t *testing.T) {
 			if strings.HasPrefix(it.ID, "TRAIL-") && (it.GroupID != "TRAIL" || it.Size == "") {
 				t.Errorf("%s: a variant names its group and size: %+v", it.ID, it)
 			}
-			if it.ID == "MUG" && (it.GroupID != "" || it.ImageLink != "https://shop.example.com/media/mug.jpg") {
+			if it.ID == "MUG" && (it.GroupID != "" || it.ImageLink != "https://shop.example.com/media/mug.jpg" || it.Price != "15.99 USD" || it.SalePrice != "12.99 USD") {
 				t.Errorf("MUG: %+v", it)
 			}
 		}
@@ -321,6 +326,10 @@ func TestProductPage(t *testing.T) {
 		// A variant's own SKU opens its product's page.
 		if res, body := get(t, srv.URL+"/products/TRAIL-42"); res.StatusCode != 200 || !strings.Contains(string(body), "Trail Runner") {
 			t.Errorf("variant SKU: %d", res.StatusCode)
+		}
+		// A product on sale shows its regular price struck through.
+		if _, body := get(t, srv.URL+"/products/MUG"); !strings.Contains(string(body), `<s class="was">$15.99</s> $12.99`) {
+			t.Errorf("sale price on the page: %s", body)
 		}
 		// Russian for a Russian browser.
 		if _, body := get(t, srv.URL+"/products/MUG", "Accept-Language", "ru-RU,ru;q=0.9"); !strings.Contains(string(body), `<html lang="ru">`) {
