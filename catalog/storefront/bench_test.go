@@ -91,8 +91,6 @@ func BenchmarkFeed100k(b *testing.B) {
 
 // seedBulk writes n products with v size variants each straight into the
 // tables (the importer's checks would take minutes at this size).
-func seedBulkT(t *testing.T, db *bun.DB) { seedBulk(t, db, 2000, 4) }
-
 func seedBulk(b testing.TB, db *bun.DB, n, v int) {
 	b.Helper()
 	ctx := context.Background()
