@@ -29,6 +29,7 @@ type productForm struct {
 	Brand      string
 	Category   string
 	Price      string
+	CompareAt  string // the regular price when on sale, "" when not
 	Currency   string
 	Stock      string // as shown; posted: a count, or +N / -N (parseStock)
 	Images     string // one URL per line
@@ -58,6 +59,9 @@ func formOf(p *catalog.Product, vs []catalog.Product, parent *catalog.Product) p
 		Price: plainAmount(p.Price, p.Currency), Stock: strconv.Itoa(p.Stock),
 		Images: strings.Join(p.ImageURLs, "\n"), Desc: p.Description, Parent: parent,
 		HasVariants: len(vs) > 0,
+	}
+	if p.CompareAt > p.Price {
+		f.CompareAt = plainAmount(p.CompareAt, p.Currency)
 	}
 	if parent != nil {
 		f.Label = catalog.OptionLabel(p.Options, parent.OptionNames)

@@ -37,7 +37,7 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 	f := productForm{
 		SKU: r.FormValue("sku"), Title: r.FormValue("title"), Brand: strings.TrimSpace(r.FormValue("brand")),
 		Category: strings.TrimSpace(r.FormValue("category")), Price: strings.TrimSpace(r.FormValue("price")),
-		Currency: strings.TrimSpace(r.FormValue("currency")), Stock: strings.TrimSpace(r.FormValue("stock")),
+		CompareAt: strings.TrimSpace(r.FormValue("compare_at")), Currency: strings.TrimSpace(r.FormValue("currency")), Stock: strings.TrimSpace(r.FormValue("stock")),
 		Images: r.FormValue("images"), Attributes: r.FormValue("attributes"), Desc: r.FormValue("description"), Active: true,
 		Loaded: r.FormValue("loaded"),
 	}
@@ -216,6 +216,11 @@ func (s *Server) productInput(r *http.Request, f *productForm, stored bool, was 
 	}
 	if in.Price, err = catalog.ParseAmount(f.Price, cur); err != nil {
 		return in, stock, fmt.Errorf("price %q: %v", f.Price, strings.TrimPrefix(err.Error(), "catalog: "))
+	}
+	if f.CompareAt != "" {
+		if in.CompareAt, err = catalog.ParseAmount(f.CompareAt, cur); err != nil {
+			return in, stock, fmt.Errorf("regular price %q: %v", f.CompareAt, strings.TrimPrefix(err.Error(), "catalog: "))
+		}
 	}
 	if stored {
 		stock, err = parseStock(f.Stock, was)

@@ -285,6 +285,7 @@ func rowInput(row *variantRow, names []string, parent catalog.ProductInput, old 
 // is unlike the stored product old (what it had alike is left empty, so
 // it is inherited from the product as saved now).
 func keepOwn(v *catalog.ProductInput, cur, old *catalog.Product) {
+	v.CompareAt = cur.CompareAt // the table has no column for it: a sale stays
 	if old == nil {
 		return
 	}

@@ -46,6 +46,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"replay", "/admin/replay", "Turns of the last"},
 			{"replay_conversation", fmt.Sprintf("/admin/conversations/%d/replay", f.conv.ID), "Replay with current settings"},
 			{"settings", "/admin/settings", "Test Shop"},
+			{"settings", "/admin/settings", `id="feed-links"`},
 			{"delivery", "/admin/settings/delivery", "Add a method"},
 			{"synonyms", "/admin/settings/synonyms", "Search synonyms"},
 			{"pages", "/admin/pages", "Shipping and delivery"},

@@ -43,6 +43,9 @@ type Config struct {
 	// (WEB_CHAT_ORIGINS, the shop's own first), shown with the embed
 	// snippet in Settings.
 	WidgetOrigins []string
+	// Feeds tells whether the product feeds are served (FEEDS), for the
+	// Settings page.
+	Feeds bool
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
 	// X-Forwarded-Proto are believed (TRUSTED_PROXIES); none by default.
 	TrustedProxies TrustedProxies

@@ -33,6 +33,10 @@ type httpHandlers struct {
 	mcp http.Handler
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
+	// productPage serves /products/{sku} and feeds the product feeds
+	// (catalog/storefront); nil to leave them out (feeds: FEEDS=off).
+	productPage http.Handler
+	feeds       *feedEndpoints
 	// status answers GET /statusz: each channel as this process sees it.
 	status http.Handler
 	// ready turns true once startup has finished: shopper traffic (web
@@ -49,6 +53,11 @@ type panel interface {
 }
 
 var _ panel = (*admin.Server)(nil)
+
+// feedEndpoints are the product feeds.
+type feedEndpoints struct {
+	openAIJSON, openAICSV, googleXML http.Handler
+}
 
 // slackEndpoints are the HTTP handlers Slack calls.
 type slackEndpoints struct {
@@ -68,6 +77,14 @@ func routes(h httpHandlers) *http.ServeMux {
 	}
 	if h.status != nil {
 		mux.Handle("GET /statusz", h.status)
+	}
+	if h.productPage != nil {
+		mux.Handle("GET /products/{sku}", h.productPage)
+	}
+	if h.feeds != nil {
+		mux.Handle("GET /feeds/products.json", h.feeds.openAIJSON)
+		mux.Handle("GET /feeds/products.csv", h.feeds.openAICSV)
+		mux.Handle("GET /feeds/google.xml", h.feeds.googleXML)
 	}
 
 	shopper := func(x http.Handler) http.Handler { return whenReady(h.ready, x) }

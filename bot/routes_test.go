@@ -28,15 +28,18 @@ func TestRoutes(t *testing.T) {
 	ready.Store(true)
 	mux := routes(httpHandlers{
 		admin: fakePanel{}, chat: named("chat"), chatNotices: named("chat notices"), telegram: named("telegram"), ready: &ready,
-		home:   named("home"),
-		status: named("status"),
-		slack:  &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
+		home:        named("home"),
+		status:      named("status"),
+		productPage: named("product page"),
+		feeds:       &feedEndpoints{openAIJSON: named("feed json"), openAICSV: named("feed csv"), googleXML: named("feed xml")},
+		slack:       &slackEndpoints{events: named("slack events"), interactions: named("slack interactions"), commands: named("slack commands")},
 	})
 	for _, tc := range []struct{ method, path, want string }{
 		{"GET", "/healthz", "Healthz"}, {"GET", "/readyz", "Readyz"}, {"GET", "/metrics", "Metrics"}, {"GET", "/statusz", "status"},
 		{"POST", "/api/chat", "chat"}, {"GET", "/api/chat/notices", "chat notices"}, {"POST", "/telegram/webhook", "telegram"},
 		{"POST", "/slack/events", "slack events"}, {"POST", "/slack/interactions", "slack interactions"}, {"POST", "/slack/commands", "slack commands"},
-		{"GET", "/admin/", "panel"}, {"GET", "/", "home"},
+		{"GET", "/admin/", "panel"}, {"GET", "/", "home"}, {"GET", "/products/TEE-1", "product page"},
+		{"GET", "/feeds/products.json", "feed json"}, {"GET", "/feeds/products.csv", "feed csv"}, {"GET", "/feeds/google.xml", "feed xml"},
 	} {
 		rec := httptest.NewRecorder()
 		mux.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
@@ -70,6 +73,14 @@ func TestRoutesShopperTrafficWaitsForReady(t *testing.T) {
 		noHooks.ServeHTTP(rec, httptest.NewRequest("POST", p, nil))
 		if rec.Code != http.StatusNotFound {
 			t.Errorf("POST %s without the adapter = %d, want 404", p, rec.Code)
+		}
+	}
+	// FEEDS=off mounts no feed.
+	for _, p := range []string{"/feeds/products.json", "/feeds/google.xml"} {
+		rec := httptest.NewRecorder()
+		noHooks.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s with feeds off = %d, want 404", p, rec.Code)
 		}
 	}
 }

@@ -94,7 +94,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		Ready: func(ctx context.Context) error { return readiness(ctx, db, ready.Load()) },
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
-		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(),
+		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(), Feeds: cfg.feedsOn,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 		Channels: board.panel,
 	})
@@ -104,7 +104,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	chat.KeepNotices(notices)
 	chat.KeepHistory(webHistory{db: db})
 	hub.Shoppers("web", chat)
+	shop := shopWindow(&cfg, db, log)
 	mux := routes(httpHandlers{
+		productPage: shop.Page(), feeds: feedsOf(&cfg, shop),
 		admin: adm, webChat: chat, origins: cfg.webOrigins,
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready, status: board,
 		mcp:  agentDoor(&cfg, eng, log),

@@ -83,6 +83,7 @@ func (c *Config) settings() []setting {
 		{"OTEL_TRACES_EXPORTER", "", "otlp turns traces on (to localhost:4318 without an endpoint), none turns them off", &c.OTelTracesExporter, "", serveCmds},
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
 		{"MCP", "on", "on: serve the shop's tools to AI agents at /mcp (MCP, streamable HTTP; docs/mcp.md); off: no /mcp", &c.MCP, "mcp", serveCmds},
+		{"FEEDS", "on", "on: publish the product feeds for AI agents and search engines at /feeds/products.json, /feeds/products.csv (OpenAI) and /feeds/google.xml (Google Merchant Center); off: none (docs/feeds.md)", &c.Feeds, "", serveCmds},
 		{"MCP_TOKEN", "", "bearer token /mcp requires (none when unset: any agent may shop)", &c.MCPToken, "", serveCmds},
 		{"WEB_CHAT_ORIGINS", "", "comma-separated origins (https://www.example.com) whose pages may embed the web chat widget; the shop's own origin always may; * allows any", &c.WebChatOrigins, "", serveCmds},
 	}

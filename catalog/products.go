@@ -24,12 +24,15 @@ type Product struct {
 	Attributes  map[string]string `bun:"attributes,notnull"`
 	Price       int64             `bun:"price,notnull"`
 	Currency    string            `bun:"currency,notnull"`
-	Stock       int               `bun:"stock,notnull"`
-	Active      bool              `bun:"active,notnull"`
-	ImageURLs   []string          `bun:"image_urls,notnull"`
-	RatingAvg   float64           `bun:"rating_avg,notnull"`
-	RatingCount int               `bun:"rating_count,notnull"`
-	SoldCount   int               `bun:"sold_count,notnull"`
+	// CompareAt is the regular price of a product on sale (above Price),
+	// 0 when it is not on sale.
+	CompareAt   int64    `bun:"compare_at_price,notnull"`
+	Stock       int      `bun:"stock,notnull"`
+	Active      bool     `bun:"active,notnull"`
+	ImageURLs   []string `bun:"image_urls,notnull"`
+	RatingAvg   float64  `bun:"rating_avg,notnull"`
+	RatingCount int      `bun:"rating_count,notnull"`
+	SoldCount   int      `bun:"sold_count,notnull"`
 	// Variants (variants.go): a variant has ParentID and its option
 	// values in Options; a parent has OptionNames, VariantCount > 0, and
 	// Stock, SoldCount, Price (the lowest) and PriceMax rolled up from its
@@ -64,10 +67,13 @@ type ProductInput struct {
 	CategoryPath []string
 	Price        int64
 	Currency     string
-	Stock        int
-	ImageURLs    []string
-	Attributes   map[string]string
-	Inactive     bool
+	// CompareAt is the regular price when Price is a sale price; a value
+	// not above Price is stored as 0 (not on sale).
+	CompareAt  int64
+	Stock      int
+	ImageURLs  []string
+	Attributes map[string]string
+	Inactive   bool
 	// VariantOf makes the row a variant of the product with that SKU, with
 	// Options its option values (name → value). A variant inherits the
 	// parent's title, description, brand, category and images where it
@@ -92,6 +98,8 @@ func (in *ProductInput) Validate() error {
 		return fmt.Errorf("%w: missing title", ErrInvalid)
 	case in.Price < 0 || in.Price > maxAmount:
 		return fmt.Errorf("%w: price out of range", ErrInvalid)
+	case in.CompareAt < 0 || in.CompareAt > maxAmount:
+		return fmt.Errorf("%w: compare-at price out of range", ErrInvalid)
 	case in.Stock < 0:
 		return fmt.Errorf("%w: stock %d is negative", ErrInvalid, in.Stock)
 	}
@@ -229,7 +237,7 @@ func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []
 		}
 		row := Product{
 			SKU: in.SKU, Title: in.Title, Description: in.Description, Brand: in.Brand,
-			CategoryID: catID, Attributes: in.Attributes, Price: in.Price, Currency: in.Currency,
+			CategoryID: catID, Attributes: in.Attributes, Price: in.Price, Currency: in.Currency, CompareAt: saleFrom(in),
 			Stock: in.Stock, Active: !in.Inactive, ImageURLs: in.ImageURLs, CreatedAt: now, UpdatedAt: now,
 			Options: in.Options, OptionNames: in.OptionNames, Version: versions[in.SKU] + 1,
 		}
@@ -250,6 +258,15 @@ func productRows(ctx context.Context, db bun.IDB, cats map[string]*int64, ins []
 		rows[i] = row
 	}
 	return rows, nil
+}
+
+// saleFrom is the compare-at price a row stores: in's, when it is above
+// the price.
+func saleFrom(in ProductInput) int64 {
+	if in.CompareAt > in.Price {
+		return in.CompareAt
+	}
+	return 0
 }
 
 // inherit fills what a variant row leaves empty from its parent.
@@ -295,7 +312,7 @@ func upsertRows(ctx context.Context, db bun.IDB, rows []Product, guarded bool) (
 		On("CONFLICT (sku) DO UPDATE").
 		Set("title = EXCLUDED.title, description = EXCLUDED.description, brand = EXCLUDED.brand").
 		Set("category_id = EXCLUDED.category_id, attributes = EXCLUDED.attributes").
-		Set("price = EXCLUDED.price, currency = EXCLUDED.currency").
+		Set("price = EXCLUDED.price, currency = EXCLUDED.currency, compare_at_price = EXCLUDED.compare_at_price").
 		Set("active = EXCLUDED.active, image_urls = EXCLUDED.image_urls, updated_at = EXCLUDED.updated_at").
 		Set("parent_id = EXCLUDED.parent_id, options = EXCLUDED.options").
 		Set("option_names = CASE WHEN EXCLUDED.option_names = '[]' THEN product.option_names ELSE EXCLUDED.option_names END")

@@ -76,6 +76,10 @@ func TestImportShopifyExport(t *testing.T) {
 		if tee.Description != wantBody {
 			t.Errorf("tee description = %q, want %q", tee.Description, wantBody)
 		}
+		// On sale: Variant Compare At Price is the regular price.
+		if navy := product(t, db, "TEE-S-NAVY"); navy.Price != 1999 || navy.CompareAt != 2499 {
+			t.Errorf("TEE-S-NAVY price %d compare-at %d, want 1999 and 2499", navy.Price, navy.CompareAt)
+		}
 		v := product(t, db, "TEE-S-SAND")
 		if v.Stock != 0 || v.Options["Color"] != "Sand" || v.Price != 1999 || v.Title != "Classic Cotton Tee" {
 			t.Errorf("oversold variant = %+v (a negative quantity is 0)", v)
@@ -115,7 +119,7 @@ func TestImportWooCommerceExport(t *testing.T) {
 			t.Fatalf("summary = %v %s %+v", sum, sum.Format, sum.Errors)
 		}
 		beanie := product(t, db, "woo-beanie")
-		if beanie.Price != 1800 || beanie.Currency != "EUR" || beanie.Stock != 100 || len(beanie.ImageURLs) != 2 ||
+		if beanie.Price != 1800 || beanie.CompareAt != 2000 || beanie.Currency != "EUR" || beanie.Stock != 100 || len(beanie.ImageURLs) != 2 ||
 			beanie.Category.Name != "Accessories" || beanie.Attributes["Color"] != "Red" {
 			t.Errorf("beanie = %+v (sale price is the price, in stock without a quantity)", beanie)
 		}
@@ -149,7 +153,7 @@ func TestImportMerchantFeeds(t *testing.T) {
 			t.Fatalf("xml summary = %v %s %+v", sum, sum.Format, sum.Errors)
 		}
 		lamp := product(t, db, "LAMP-ARC")
-		if lamp.Title != "Arc Floor Lamp, Brushed Brass" || lamp.Price != 27900 || lamp.Currency != "USD" || lamp.Stock != 100 ||
+		if lamp.Title != "Arc Floor Lamp, Brushed Brass" || lamp.Price != 27900 || lamp.CompareAt != 32900 || lamp.Currency != "USD" || lamp.Stock != 100 ||
 			len(lamp.ImageURLs) != 3 || lamp.Category.Name != "Floor Lamps" || lamp.Attributes["gtin"] != "00812345000019" {
 			t.Errorf("lamp = %+v", lamp)
 		}

@@ -33,7 +33,7 @@ const googleNS = "http://base.google.com/ns/1.0"
 // merchantFields maps the attributes the reader uses to catalog fields.
 var merchantFields = map[string]string{
 	"id": "sku", "title": "title", "description": "description (HTML to text)",
-	"price": "price and currency", "sale_price": "price (when set)", "image_link": "images",
+	"price": "price and currency (compare-at price when on sale)", "sale_price": "price (when set)", "image_link": "images",
 	"additional_image_link": "images", "brand": "brand", "product_type": "category",
 	"google_product_category": "category (when no product_type)", "availability": "stock (in/out of stock)",
 	"item_group_id": "variant of (the group is the product)", "size": "options", "color": "options",
@@ -68,6 +68,7 @@ func (m *merchantMapper) add(it item, line int) {
 		Brand: it.first("brand")}
 	rec.Price, rec.Currency = splitPrice(it.first("price"))
 	if sale := it.first("sale_price"); sale != "" {
+		rec.CompareAt = rec.Price
 		rec.Price, rec.Currency = splitPrice(sale)
 	}
 	var images []string

@@ -255,7 +255,7 @@ func (c *csvReader) next() (row, error) {
 	}
 	r := row{line: line, rec: Record{
 		SKU: get("sku"), Title: get("title"), Description: get("description"), Brand: get("brand"),
-		Category: get("category"), Price: Text(get("price")), Currency: get("currency"),
+		Category: get("category"), Price: Text(get("price")), CompareAt: Text(get("compare_at_price")), Currency: get("currency"),
 		Stock: Text(get("stock")), ImageURL: get("image_url"), VariantOf: get("variant_of"),
 	}}
 	if col, bad := invalidUTF8(c.names, fields); bad {

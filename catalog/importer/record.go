@@ -15,21 +15,24 @@ import (
 // Columns lists the fields of an import file, in the order a CSV header
 // usually has them.
 var Columns = []string{"sku", "title", "description", "brand", "category", "price", "currency", "stock", "image_url", "attributes",
-	"variant_of", "options", "option_names"}
+	"variant_of", "options", "option_names", "compare_at_price"}
 
 // Record is one product as written in an import file. Price and Stock are
 // kept as text so every problem is reported by Input, with the line.
 type Record struct {
-	SKU         string      `json:"sku"`
-	Title       string      `json:"title"`
-	Description string      `json:"description"`
-	Brand       string      `json:"brand"`
-	Category    string      `json:"category"`
-	Price       Text        `json:"price"`
-	Currency    string      `json:"currency"`
-	Stock       Text        `json:"stock"`
-	ImageURL    string      `json:"image_url"`
-	Attributes  *Attributes `json:"attributes"`
+	SKU         string `json:"sku"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Brand       string `json:"brand"`
+	Category    string `json:"category"`
+	Price       Text   `json:"price"`
+	// CompareAt is the regular price when Price is a sale price (a shop
+	// export's compare-at or regular price); empty when not on sale.
+	CompareAt  Text        `json:"compare_at_price"`
+	Currency   string      `json:"currency"`
+	Stock      Text        `json:"stock"`
+	ImageURL   string      `json:"image_url"`
+	Attributes *Attributes `json:"attributes"`
 	// Variants (variants.go): a variant row names its parent's SKU and
 	// its option values; a parent row may order its option names.
 	VariantOf   string        `json:"variant_of"`
@@ -134,6 +137,11 @@ func (r *Record) Input(defaultCurrency string) (catalog.ProductInput, error) {
 			return in, err
 		}
 	}
+	if s := strings.TrimSpace(string(r.CompareAt)); s != "" {
+		if in.CompareAt, err = catalog.ParseAmount(s, cur); err != nil {
+			return in, fmt.Errorf("compare_at_price: %w", err)
+		}
+	}
 	if s := strings.TrimSpace(string(r.Stock)); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > 10_000_000 {
@@ -167,6 +175,7 @@ func (r *Record) clean() {
 	}
 	r.Description = cleanField(r.Description, true)
 	r.Price = Text(cleanField(string(r.Price), false))
+	r.CompareAt = Text(cleanField(string(r.CompareAt), false))
 	r.Stock = Text(cleanField(string(r.Stock), false))
 	if r.Options != nil {
 		clean := OptionValues{Values: make(map[string]string, len(r.Options.Values))}

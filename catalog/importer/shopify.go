@@ -32,8 +32,8 @@ var shopifyFields = map[string]string{
 	"tags": "attributes.tags", "published": "active (when no Status)", "status": "active",
 	"option1 name": "option names", "option2 name": "option names", "option3 name": "option names",
 	"option1 value": "options", "option2 value": "options", "option3 value": "options",
-	"variant sku": "sku", "variant price": "price", "variant inventory qty": "stock",
-	"variant inventory tracker": "stock (untracked: in stock)", "image src": "images", "variant image": "images (variant)",
+	"variant sku": "sku", "variant price": "price", "variant compare at price": "compare-at price (on sale)",
+	"variant inventory qty": "stock", "variant inventory tracker": "stock (untracked: in stock)", "image src": "images", "variant image": "images (variant)",
 }
 
 // maxGroupRows bounds the rows of one handle kept in memory (Shopify allows
@@ -162,7 +162,7 @@ func (s *shopifyReader) product(g shopifyGroup) {
 		if sku := get(v, "variant sku"); sku != "" {
 			p.SKU = sku
 		}
-		p.Price, p.Stock = Text(get(v, "variant price")), s.stock(g.rows[v])
+		p.Price, p.CompareAt, p.Stock = Text(get(v, "variant price")), Text(get(v, "variant compare at price")), s.stock(g.rows[v])
 		if img := get(v, "variant image"); img != "" && !slices.Contains(images, img) {
 			p.ImageURL = strings.Join(append([]string{img}, images...), "|")
 		}
@@ -174,7 +174,7 @@ func (s *shopifyReader) product(g shopifyGroup) {
 	s.out.push(row{line: g.lines[0], rec: p})
 	for n, i := range variants {
 		v := Record{
-			SKU: get(i, "variant sku"), VariantOf: key, Price: Text(get(i, "variant price")),
+			SKU: get(i, "variant sku"), VariantOf: key, Price: Text(get(i, "variant price")), CompareAt: Text(get(i, "variant compare at price")),
 			Stock: s.stock(g.rows[i]), ImageURL: get(i, "variant image"), Inactive: p.Inactive,
 			Options: &OptionValues{Names: names, Values: map[string]string{}},
 		}

@@ -29,7 +29,7 @@ var wooAttr = regexp.MustCompile(`^attribute (\d+) (name|value\(s\)|visible|glob
 var wooFields = map[string]string{
 	"id": "sku (when SKU is empty), parent link", "type": "product kind", "sku": "sku", "name": "title",
 	"published": "active", "short description": "description (when Description is empty)",
-	"description": "description (HTML to text)", "regular price": "price (when no Sale price)",
+	"description": "description (HTML to text)", "regular price": "price (when no Sale price), else compare-at price",
 	"sale price": "price", "in stock?": "stock (when Stock is empty)", "stock": "stock",
 	"categories": "category", "tags": "attributes.tags", "images": "images", "parent": "variant of",
 }
@@ -91,7 +91,7 @@ func (w *wooReader) next() (row, error) {
 	}
 	rec.Price = Text(get("regular price"))
 	if sale := get("sale price"); sale != "" {
-		rec.Price = Text(sale)
+		rec.Price, rec.CompareAt = Text(sale), rec.Price
 	}
 	rec.Stock = w.stock(get("stock"), get("in stock?"))
 	rec.Category = firstCategory(get("categories"))
