@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,22 +20,27 @@ import (
 // written before the planner changed and are never tuned against: the
 // test reports every failure and holds the pass rate at or above the
 // figure docs/planner.md records, so it can only go up.
-const holdoutFloor = 68.0 / 71
+const holdoutFloor = 121.0 / 133
 
 func TestHoldoutScenarios(t *testing.T) {
 	demo := parseFile(t, "testdata/scenarios_holdout.yaml")
 	corner := parseFile(t, "testdata/holdout_corner.yaml")
+	// The second round's third (issue 30 again): the demo and the
+	// hardware store, written before that round's planner changes.
+	shoppers := parseFile(t, "testdata/holdout_shoppers.yaml")
+	hw := parseFile(t, "testdata/holdout_hardware.yaml")
+	all := slices.Concat(demo, corner, shoppers, hw)
 	ru := 0
-	for _, sc := range append(append([]eval.Scenario{}, demo...), corner...) {
+	for _, sc := range all {
 		if strings.HasPrefix(sc.Locale, "ru") {
 			ru++
 		}
 	}
-	if len(demo)+len(corner) < 70 || ru < 30 {
-		t.Fatalf("held out: %d scenarios (%d Russian); at least 70 (30) are asked for", len(demo)+len(corner), ru)
+	if len(all) < 130 || ru < 60 {
+		t.Fatalf("held out: %d scenarios (%d Russian); at least 130 (60) are asked for", len(all), ru)
 	}
 	passed := 0
-	for _, rep := range []*eval.Report{runOnDemo(t, demo), runOnCorner(t, corner)} {
+	for _, rep := range []*eval.Report{runOnDemo(t, slices.Concat(demo, shoppers)), runOnCorner(t, corner), runOnHardware(t, hw)} {
 		passed += rep.Passed
 		for _, res := range rep.Results {
 			if !res.Passed {
@@ -50,7 +56,7 @@ func TestHoldoutScenarios(t *testing.T) {
 			}
 		}
 	}
-	total := len(demo) + len(corner)
+	total := len(all)
 	rate := float64(passed) / float64(total)
 	t.Logf("held out: passed %d/%d (%.1f %%)", passed, total, 100*rate)
 	if rate < holdoutFloor {
@@ -71,17 +77,34 @@ func runOnCorner(t *testing.T, scs []eval.Scenario) *eval.Report {
 
 func seedCorner(t testing.TB, db *bun.DB) {
 	t.Helper()
+	seedDir(t, db, "testdata/corner")
+}
+
+// seedDir loads dir/products.jsonl and dir/pages through the importer.
+func seedDir(t testing.TB, db *bun.DB, dir string) {
+	t.Helper()
 	ctx := context.Background()
-	f, err := os.Open("testdata/corner/products.jsonl")
+	f, err := os.Open(dir + "/products.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	sum, err := importer.Import(ctx, db, f, "products.jsonl", importer.Options{})
 	if err != nil || sum.Failed > 0 {
-		t.Fatal(fmt.Sprint("corner products: ", sum, err, sum.Errors))
+		t.Fatal(fmt.Sprint(dir, " products: ", sum, err, sum.Errors))
 	}
-	if sum, err = importer.ImportPages(ctx, db, os.DirFS("testdata/corner/pages"), importer.Options{}); err != nil || sum.Failed > 0 {
-		t.Fatal(fmt.Sprint("corner pages: ", sum, err, sum.Errors))
+	if sum, err = importer.ImportPages(ctx, db, os.DirFS(dir+"/pages"), importer.Options{}); err != nil || sum.Failed > 0 {
+		t.Fatal(fmt.Sprint(dir, " pages: ", sum, err, sum.Errors))
 	}
+}
+
+// runOnHardware runs scs on the third catalog (testdata/hardware): a
+// hardware store loaded through the importer, with variants in sizes and
+// colours and pages in English and Russian.
+func runOnHardware(t *testing.T, scs []eval.Scenario) *eval.Report {
+	t.Helper()
+	src := catalogtest.SQLite(t)
+	seedDir(t, src, "testdata/hardware")
+	shop := shopOf(t, src)
+	return shop.run(t, shop.runner(nil, 2), scs)
 }

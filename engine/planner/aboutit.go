@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/planner/quote"
 	"shopbot/engine/view"
 )
 
@@ -48,27 +49,27 @@ func (t *plannerTurn) aboutIt(ctx context.Context, in intent.Intent) error {
 	for _, u := range units {
 		v.Yes = v.Yes && u.coveredBy(have)
 	}
-	var quote []string
-	for _, s := range sentences(text) {
+	var quoted []string
+	for _, s := range quote.Sentences(text) {
 		hs := textStems(s)
 		for _, u := range units {
 			if u.coveredBy(hs) {
-				quote = append(quote, strings.TrimSpace(s))
+				quoted = append(quoted, strings.TrimSpace(s))
 				break
 			}
 		}
-		if len(quote) == maxAboutQuote {
+		if len(quoted) == maxAboutQuote {
 			break
 		}
 	}
-	if len(quote) == 0 { // said only in the title, or not at all: what the description says
-		for _, s := range sentences(d.Description) {
-			if s = strings.TrimSpace(s); s != "" && len(quote) < maxAboutQuote {
-				quote = append(quote, s)
+	if len(quoted) == 0 { // said only in the title, or not at all: what the description says
+		for _, s := range quote.Sentences(d.Description) {
+			if s = strings.TrimSpace(s); s != "" && len(quoted) < maxAboutQuote {
+				quoted = append(quoted, s)
 			}
 		}
 	}
-	v.Quote = strings.Join(quote, " ")
+	v.Quote = strings.Join(quoted, " ")
 	t.s.State.Focus = c.SKU
 	t.say(rAboutIt, v)
 	if c.InStock {

@@ -4,6 +4,7 @@ package planner
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"math"
 	"slices"
 	"strings"
@@ -53,10 +54,12 @@ type listView struct {
 }
 
 func (t *plannerTurn) search(ctx context.Context, in intent.Intent) error {
+	args := plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit, Options: in.Options}
 	if in.Topic == intent.TopicCheaper {
 		in.MaxPrice = t.cheaperThanShown(in.MaxPrice)
+		args.MaxPrice = in.MaxPrice
 	}
-	return t.searchFor(ctx, in, plannedSearch{Query: in.Query, MinPrice: in.MinPrice, MaxPrice: in.MaxPrice, Sort: in.Sort, Limit: listLimit, Options: in.Options})
+	return t.searchFor(ctx, in, args)
 }
 
 func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plannedSearch) error {
@@ -64,6 +67,27 @@ func (t *plannerTurn) searchFor(ctx context.Context, in intent.Intent, args plan
 	res, q, err := t.find(ctx, args)
 	if err != nil {
 		return t.fail(err)
+	}
+	narrow := in.Topic == intent.TopicCheaper || in.Topic == intent.TopicNarrow
+	if len(res.Cards) == 0 && narrow && args.Query != in.About {
+		// Nothing cheaper (or in green) has the same words: of the
+		// same kind, what was asked for.
+		if cat := t.shownCategory(); cat != "" {
+			t.plan.Results = t.plan.Results[:found]
+			args.Query, args.Category = in.About, cat
+			return t.searchFor(ctx, in, args)
+		}
+	}
+	if args.Sort != "" && args.Sort != "relevance" && args.Query != "" && args.Category == "" && !narrow {
+		var kind string
+		if res.Cards, kind, err = t.sameKind(ctx, args, res.Cards); err != nil {
+			return err
+		}
+		if kind != "" { // none of the cheapest is of that kind: the cheapest of it
+			t.plan.Results = t.plan.Results[:found]
+			args.Category = kind
+			return t.searchFor(ctx, in, args)
+		}
 	}
 	lv := listView{Cards: res.Cards, Query: q, Min: t.priceText(in.MinPrice), Max: t.priceText(in.MaxPrice)}
 	if len(res.Cards) == 0 {
@@ -127,6 +151,97 @@ func (t *plannerTurn) cheaperThanShown(ceiling float64) float64 {
 		return ceiling
 	}
 	return c
+}
+
+// shownCategory is the category most of the cards shown that have every
+// word of their list's query are in, or "".
+func (t *plannerTurn) shownCategory() string {
+	st := t.s.State
+	var cards, exact []view.Card
+	var units []queryUnit
+	if st.Listing != nil {
+		units = queryUnits(st.Listing.Query)
+	}
+	for _, c := range st.ShownCards {
+		// The shown card has no attributes: its stems are not cached
+		// for the full card's.
+		v := view.Card{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Category: c.Category}
+		cards = append(cards, v)
+		have, all := computeCardStems(v, false), true
+		for _, u := range units {
+			all = all && (!u.significant() || u.coveredBy(have))
+		}
+		if all && len(units) > 0 {
+			exact = append(exact, v)
+		}
+	}
+	if len(exact) > 0 {
+		return mainCategory(exact)
+	}
+	return mainCategory(cards)
+}
+
+// mainCategory is the category most cards are in (the earlier card's on
+// a tie), or "".
+func mainCategory(cards []view.Card) string {
+	best, n := "", 0
+	count := map[string]int{}
+	for _, c := range cards {
+		if count[c.Category]++; count[c.Category] > n {
+			best, n = c.Category, count[c.Category]
+		}
+	}
+	return best
+}
+
+// exactOrAll keeps the cards that have every word of q, or all of them
+// when none does.
+func exactOrAll(cards []view.Card, q string) []view.Card {
+	if ex := exactOnly(cards, q); len(ex) > 0 {
+		return ex
+	}
+	return cards
+}
+
+// sameKind keeps, of a list sorted by price or rating, the cards of the
+// category most of the best-matching products are in: "cheap kettle"
+// sorts kettles, not the kettle-cooked chips that happen to cost less.
+// When none of cards is of that category it returns the category to
+// search in instead.
+func (t *plannerTurn) sameKind(ctx context.Context, args plannedSearch, cards []view.Card) ([]view.Card, string, error) {
+	cats := map[string]int{}
+	for _, c := range cards {
+		cats[c.Category]++
+	}
+	if len(cats) < 2 {
+		return cards, "", nil
+	}
+	rel := args
+	rel.Sort, rel.Limit, rel.Offset = "", listLimit, 0
+	raw, _ := json.Marshal(rel) // plain values: it always marshals
+	saved := *t.s.State         // the lookup must not change what the shopper was shown
+	res, err := t.p.tb.Call(ctx, t.s, "search_products", string(raw))
+	st := t.s.State
+	st.Shown, st.ShownCards, st.Focus, st.Listing = saved.Shown, saved.ShownCards, saved.Focus, saved.Listing
+	if err != nil {
+		return nil, "", t.fail(err)
+	}
+	// The best matches that have every word vote: a neighbour by
+	// meaning (tea for «чайник») does not.
+	best := mainCategory(exactOrAll(res.Cards, args.Query))
+	var kept []view.Card
+	for _, c := range cards {
+		if c.Category == best {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == 0 {
+		return cards, best, nil
+	}
+	if n := len(t.plan.Results); n > 0 {
+		t.plan.Results[n-1].Cards = kept
+	}
+	return kept, "", nil
 }
 
 // find searches, and when nothing matches, searches once more with the

@@ -137,6 +137,7 @@ func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 	if in.Sort != "" {
 		limit = 10 // the cheapest of all that match, not of the first five
 	}
+	found := len(t.plan.Results)
 	res, q, err := t.find(ctx, plannedSearch{Query: in.Query, Limit: limit, Options: in.Options})
 	if err != nil {
 		return t.fail(err)
@@ -151,6 +152,10 @@ func (t *plannerTurn) addByName(ctx context.Context, in intent.Intent) error {
 	}
 	for _, c := range cards {
 		if c.InStock {
+			// The search only picked it: what was added is what the
+			// reply is about, not the cards it was picked from.
+			t.plan.Results = t.plan.Results[:found]
+			t.s.State.Remember([]view.Card{c})
 			t.s.State.Focus = c.SKU
 			t.cartButtons()
 			return t.addSKU(ctx, c.SKU, in.Qty)

@@ -39,7 +39,13 @@
 //
 // Questions about the shop itself (returns, shipping, payment, warranty,
 // contact) are recognized by intent/info.go and answered from the shop's
-// pages by info.go, quoting the best passage with its page title.
+// pages by info.go, quoting with its page title the sentences that answer,
+// in the shopper's language: which passages and sentences is
+// engine/planner/quote's (pure text, no catalog).
+//
+// A follow-up that narrows the last list ("anything cheaper?", a colour)
+// and finds nothing under its words looks in the shown cards' category;
+// a price sort keeps to the best matches' category (browse.go).
 // Questions about what shoppers wrote ("do people complain about the
 // battery of the second one?") are recognized by intent/reviews.go and
 // answered by reviews.go: the rating summary and the reviews that mention

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/planner/quote"
 	"shopbot/engine/tools"
 )
 
@@ -33,29 +33,14 @@ func (t *plannerTurn) info(ctx context.Context, in intent.Intent) error {
 	// The answering sentences (issue 30): of the passages in the
 	// shopper's language (a bilingual page has both), the sentences that
 	// share most words with the question, not whole sections.
-	passages := inLanguage(shop.Passages, t.lang == "ru")
-	best, quoted := answeringSentences(passages, in.About, in.Query)
+	passages := quote.InLanguage(shop.Passages, t.lang == "ru")
+	best, quoted := quote.Answering(passages, in.About, in.Query)
 	where := "«" + best.Page + "»"
 	if best.Heading != "" && best.Heading != best.Page {
 		where += " — " + best.Heading
 	}
 	t.sayText(fmt.Sprintf(infoText.get(t.lang).quote, where, strings.Join(quoted, " ")))
 	return nil
-}
-
-// mostlyCyrillic reports whether text is mostly Cyrillic: a page's Russian
-// section is not quoted beside an English answer, nor the reverse.
-func mostlyCyrillic(text string) bool {
-	var cyr, other int
-	for _, r := range text {
-		switch {
-		case unicode.Is(unicode.Cyrillic, r):
-			cyr++
-		case unicode.IsLetter(r):
-			other++
-		}
-	}
-	return cyr > other
 }
 
 // infoText is the skill's wording per language (English is the default).

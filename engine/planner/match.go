@@ -24,6 +24,7 @@ const maxProbes = 3
 type queryUnit struct {
 	surface string
 	alts    [][]string // each alternative: stems a card must all have
+	unit    bool       // a measure after a number ("5 метров"): a detail
 }
 
 // queryUnits splits q as the search does: words without stop words,
@@ -43,7 +44,7 @@ func queryUnits(q string) []queryUnit {
 			continue
 		}
 		w := ws[i]
-		u := queryUnit{surface: w.Surface, alts: [][]string{{w.Key}}}
+		u := queryUnit{surface: w.Surface, alts: [][]string{{w.Key}}, unit: i > 0 && isDigits(ws[i-1].Surface) && intent.MeasureWord(w.Surface)}
 		for _, g := range syn.GroupsOf(w.Key) {
 			u.alts = append(u.alts, syn.Members(g)...)
 		}
@@ -56,7 +57,7 @@ func queryUnits(q string) []queryUnit {
 // significant reports whether a unit must be matched: a number or a
 // one- or two-letter word is a detail ("size 44", "6 year old").
 func (u queryUnit) significant() bool {
-	return len([]rune(u.surface)) >= 3 && !isDigits(u.surface)
+	return len([]rune(u.surface)) >= 3 && !isDigits(u.surface) && !u.unit
 }
 
 func (u queryUnit) coveredBy(have map[string]bool) bool {
@@ -173,11 +174,9 @@ func (t *plannerTurn) noMatch(ctx context.Context, q string, missing []string) e
 		Missing    []string
 		Categories []string
 	}{Query: q, Missing: missing}
-	res, err := t.call(ctx, "get_categories", map[string]string{})
-	if err == nil {
-		for _, c := range dataAs[categoryView](res).Categories {
-			v.Categories = append(v.Categories, c.Name)
-		}
+	// The categories come as buttons, not as a list in the words: the
+	// reply says what is missing and stays short.
+	if res, err := t.call(ctx, "get_categories", map[string]string{}); err == nil {
 		t.plan.Buttons = append(t.plan.Buttons, res.Buttons...)
 	}
 	t.say(rNoMatch, v)
@@ -299,6 +298,11 @@ func soleMatch(cards []view.Card, q string) string {
 				return ""
 			}
 			sku = c.SKU
+		}
+	}
+	if sku == "" { // said in other words («саморезы» for "Wood Screws")
+		if exact := exactOnly(cards, q); len(exact) == 1 {
+			sku = exact[0].SKU
 		}
 	}
 	return sku

@@ -33,26 +33,39 @@ func (p *Planner) WithOptionVocab(vocab OptionVocab) *Planner {
 func (p *Planner) readOptions(ctx context.Context, s *session.Session, text string, in intent.Intent) (intent.Intent, error) {
 	// A list command's words are product names ("olive oil" is no colour);
 	// the options of the whole message would go to every item.
-	if p.vocab == nil || len(in.Items) > 0 || !intent.CouldNameOption(in.Kind, text) {
+	// One product in focus and a few words: a bare value ("L please")
+	// may be its option.
+	one := s.State.Focus != "" && len(s.State.ShownCards) == 1
+	bare := in.Kind != intent.IntentSearch || one && intent.Short(text)
+	if p.vocab == nil || len(in.Items) > 0 || !intent.CouldNameOption(in.Kind, text) && !bare {
 		return in, nil
 	}
 	v, err := p.vocab(ctx)
 	if err != nil {
 		return in, err
 	}
-	opts, rest := intent.CutOptions(text, v, in.Kind != intent.IntentSearch)
+	opts, rest := intent.CutOptions(text, v, bare)
 	if opts == nil {
 		return in, nil
 	}
 	again := intent.Parse(rest, s.Locale, s.State)
+	l := s.State.Listing
 	switch {
-	case again.Kind == intent.IntentSearch || again.Kind == intent.IntentAdd || again.Kind == intent.IntentAddByName:
-	case in.Kind == intent.IntentAdd && len(in.Refs) == 1 && in.Refs[0].Focus && s.State.Focus != "":
-		again = in // "the yellow one in M": the product in focus with those options
 	case strings.TrimSpace(rest) == "" && s.State.Focus != "":
 		// "in navy", "size 42" about the product in focus (a picker's
 		// question): add it with that option, and nothing else.
 		again = intent.Intent{Kind: intent.IntentAdd, Refs: []intent.Ref{{Focus: true}}, Topic: topicOptionsOnly}
+	case in.Topic == intent.TopicNarrow || in.Topic == intent.TopicCheaper:
+		return in, nil // "got it in green?": the list narrowed by its words
+	case intent.OnlyPointing(rest) && !one && in.Kind == intent.IntentSearch && l != nil && l.Query != "":
+		// "got them in 43?" after a list: the list again in that size.
+		again = intent.Intent{Kind: intent.IntentSearch, Query: l.Query, MinPrice: l.MinPrice, MaxPrice: l.MaxPrice, Sort: l.Sort}
+	case intent.OnlyPointing(rest) && one:
+		// "do you have them in XL?" about the one product shown.
+		again = intent.Intent{Kind: intent.IntentAdd, Refs: []intent.Ref{{Focus: true}}, Topic: topicOptionsOnly}
+	case again.Kind == intent.IntentSearch || again.Kind == intent.IntentAdd || again.Kind == intent.IntentAddByName:
+	case in.Kind == intent.IntentAdd && len(in.Refs) == 1 && in.Refs[0].Focus && s.State.Focus != "":
+		again = in // "the yellow one in M": the product in focus with those options
 	default:
 		return in, nil // the option was all there was, with no product: search the words
 	}

@@ -80,6 +80,9 @@ type ShownCard struct {
 	Brand  string  `json:"brand,omitempty"`
 	Price  int64   `json:"price"` // minor units
 	Rating float64 `json:"rating,omitempty"`
+	// Category is the card's category path: "anything cheaper?" with
+	// nothing cheaper under the same words looks in it.
+	Category string `json:"category,omitempty"`
 }
 
 // Listing is a list as the shopper last paged through it: its kind, its
@@ -176,7 +179,7 @@ func (st *State) Remember(cards []view.Card) {
 	st.Shown, st.ShownCards, st.Listing = st.Shown[:0], st.ShownCards[:0], nil
 	for _, c := range cards {
 		st.Shown = append(st.Shown, c.SKU)
-		st.ShownCards = append(st.ShownCards, ShownCard{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Price: c.Price, Rating: c.Rating})
+		st.ShownCards = append(st.ShownCards, ShownCard{SKU: c.SKU, Title: c.Title, Brand: c.Brand, Price: c.Price, Rating: c.Rating, Category: c.Category})
 	}
 	if len(cards) == 1 {
 		st.Focus = cards[0].SKU

@@ -21,15 +21,23 @@ import (
 // the planner caps the price below the first card's.
 const TopicCheaper = "cheaper"
 
+// TopicNarrow marks a follow-up that added a constraint (a colour, a
+// brand, "for women"); About holds the words added, which the planner
+// looks for in the shown product's category when the narrowed words
+// find nothing.
+const TopicNarrow = "narrow"
+
 var (
 	vFollowLead = ph("and|what|about|how|any|anything|anyone|got|have|has|do|does|you|is|there|are|one|ones|in|" +
 		"something|some|else|them|they|it|come|comes|only|just|the|a|an|same|but|please|pls|show|me|maybe|" +
 		"bit|a bit|little|a little|slightly|even|version|versions|model|models|for|with|instead|then|those|these|" +
 		"too|pricey|expensive|too expensive|too pricey|hmm|um|ok|okay|oh|like|available|options|option|" +
+		"smth|sth|somethin|stuff|u|ya|pls|plz|please|bucks|dollars|quid|pounds|euros|maybe|perhaps|" +
 		"а|и|есть|ли|что|нибудь|что-нибудь|чтонибудь|какие|какой|какая|какое|такие|такой|такое|такая|то|же|" +
 		"только|бы|можно|в|для|тоже|варианты|вариант|модели|модель|их|они|это|ну|дорого|слишком|покажи|покажите|" +
-		"там|вот|тогда|хм|у|вас")
-	vCheaper = ph("cheaper|less expensive|lower price|cheaper one|cheaper ones|cheapest|budget|more affordable|" +
+		"там|вот|тогда|хм|у|вас|плиз|пожалуйста|долларов|рублей|фунтов|евро|чего|чего-нибудь|нет")
+	vCheaper = ph("cheaper|less expensive|less pricey|not so expensive|not as expensive|lower price|cheaper one|cheaper ones|" +
+		"cheapest|budget|more affordable|cheaper option|cheaper options|" +
 		"подешевле|дешевле|бюджетнее|недорогие|недорогой|недорогое|недорогая")
 	vPricier = ph("pricier|more expensive|higher end|premium|подороже|дороже")
 	// vGender maps to the words titles use.
@@ -129,6 +137,9 @@ func matchFollowUp(m *parseMsg) (Intent, bool) {
 		}
 	}
 	in.Query = queryOf(append(words, add...))
+	if in.Topic == "" && len(add) > 0 {
+		in.Topic, in.About = TopicNarrow, strings.Join(add, " ")
+	}
 	return in, true
 }
 
@@ -151,7 +162,9 @@ var vTheOne = ph("one|the one|that one|this one|такой|такую|такое
 // theOneShown reads "the yellow one (in M)" when one product was shown
 // and is in focus: a variant of it, not a narrower search.
 func theOneShown(m *parseMsg) bool {
-	if len(m.st.ShownCards) != 1 || m.st.Focus != m.st.ShownCards[0].SKU || !hasPhrase(m.toks, vTheOne) {
+	// "got an orange one?" asks for another product, not a variant.
+	if len(m.st.ShownCards) != 1 || m.st.Focus != m.st.ShownCards[0].SKU || !hasPhrase(m.toks, vTheOne) ||
+		strings.Contains(m.raw, "?") || hasPhrase(m.toks, ph("got|have|any|do|есть")) {
 		return false
 	}
 	for _, w := range m.toks {
@@ -160,4 +173,18 @@ func theOneShown(m *parseMsg) bool {
 		}
 	}
 	return false
+}
+
+// OnlyPointing reports whether text holds nothing but lead-ins, filler
+// and words pointing at what was shown ("do you have them", "pls", «а
+// есть»): what is left of "got them in 43?" once its options are cut.
+func OnlyPointing(text string) bool {
+	toks := analysis.Tokenize(text)
+	return len(cutAll(cutAll(cutAll(cutAll(cutAll(toks, vFollowLead), vThose), vFiller), vPolite), vChatter)) == 0
+}
+
+// Short reports whether text is a few words at most: a bare option value
+// ("L please", «44-й») about the product in focus.
+func Short(text string) bool {
+	return len(analysis.Tokenize(text)) <= 3
 }

@@ -30,13 +30,16 @@ func TestConversationalTurns(t *testing.T) {
 	}{
 		{"anything cheaper?", listed(), IntentSearch, "men sneakers", TopicCheaper, 120},
 		{"а подешевле?", listed(), IntentSearch, "men sneakers", TopicCheaper, 120},
-		{"got any in white?", listed(), IntentSearch, "men sneakers white", "", 120},
-		{"а белые есть?", listed(), IntentSearch, "men sneakers white", "", 120},
-		{"what about for women", listed(), IntentSearch, "sneakers women", "", 120},
-		{"just the Parkside ones", listed(), IntentSearch, "men sneakers parkside", "", 120},
+		{"got any in white?", listed(), IntentSearch, "men sneakers white", TopicNarrow, 120},
+		{"а белые есть?", listed(), IntentSearch, "men sneakers white", TopicNarrow, 120},
+		{"what about for women", listed(), IntentSearch, "sneakers women", TopicNarrow, 120},
+		{"just the Parkside ones", listed(), IntentSearch, "men sneakers parkside", TopicNarrow, 120},
 		{"hmm too pricey, something under 70?", listed(), IntentSearch, "men sneakers", "", 70},
 		{"and a tent?", listed(), IntentSearch, "tent", "", 0},           // a new product: a new search
 		{"anything cheaper?", &session.State{}, IntentSearch, "", "", 0}, // no list: nothing to narrow
+		{"smth cheaper pls", listed(), IntentSearch, "men sneakers", TopicCheaper, 120},
+		{"something less pricey", listed(), IntentSearch, "men sneakers", TopicCheaper, 120},
+		{"sth under 100 bucks?", listed(), IntentSearch, "men sneakers", "", 100},
 		{"um hi do u guys have yoga mats in stock??", nil, IntentSearch, "yoga mats", "", 0},
 		{"gift for my 8 yr old nephew, he's into space, under 60", nil, IntentSearch, "space", "", 60},
 		{"подарок сыну 6 лет, любит космос", nil, IntentSearch, "космос", "", 0},

@@ -28,10 +28,11 @@ var infoTopics = infoPhrases(
 	// shipping
 	"ship", "ships", "shipping", "shipped", "deliver*", "postage", "courier", "customs", "duties",
 	"доставк*", "доставл*", "доставит*", "доставят", "отправляете", "пошлин*", "курьер*",
+	"express shipping", "express delivery", "for express", "pickup", "pick up", "click and collect", "collect", "самовывоз*",
 	// payment
 	"payment*", "paypal", "visa", "mastercard", "invoice*", "pay with", "pay by", "can i pay", "apple pay", "google pay",
-	"accept", "card charged", "charged",
-	"оплат*", "платеж*", "заплатить",
+	"accept", "card charged", "charged", "charge my card", "take the money", "take my money",
+	"оплат*", "платеж*", "заплатить", "спиш*", "списыва*", "снимут деньги", "снимаете деньги",
 	// warranty
 	"warrant*", "guarantee*", "гаранти*",
 	// contact and about
@@ -44,7 +45,7 @@ var infoTopics = infoPhrases(
 // ("shipping?", "return policy", "условия доставки") may come with.
 var (
 	infoQuestion = infoPhrases("if", "what if", "если", "what*", "how", "do", "does", "can", "could", "is", "are", "where", "when", "which",
-		"any", "tell", "как", "какой", "какая", "какие", "каковы", "сколько", "можно", "ли", "где", "когда", "что")
+		"any", "tell", "как", "какой", "какая", "какие", "каковы", "сколько", "скока", "скоко", "можно", "ли", "где", "когда", "что", "а")
 	infoFiller = infoPhrases("policy", "policies", "info", "information", "terms", "your", "the", "my", "a",
 		"политика", "условия", "информация", "ваша", "ваши", "про", "и")
 )
@@ -94,6 +95,10 @@ var infoHints = []struct {
 	{infoPhrases("breaks", "broke", "stops working", "stopped working", "faulty", "defective", "сломал*", "перестал*",
 		"не работает"), "warranty гарантия"},
 	{infoPhrases("opening hours", "hours", "when are you open"), "team answers Monday to Friday"},
+	{infoPhrases("when do you take", "take the money", "take my money", "charge my card", "спиш*", "списыва*", "снимут деньги"),
+		"charged when it ships списываются при отправке"},
+	{infoPhrases("скока", "скоко"), "cost стоимость"},
+	{infoPhrases("how long do i have", "how many days", "сколько дней"), "within days в течение дней"},
 	{infoPhrases("оплат*", "платеж*", "способ* оплаты", "accept"), "принимаем карты we accept"},
 }
 

@@ -214,7 +214,10 @@ func CutOptions(text string, v catalog.OptionVocab, bare bool) (map[string]strin
 			}
 		}
 		joined := at > 0 && optionJoiners[toks[at-1]]
-		if ambiguous || !(joined || (bare && plainWord(toks[at:at+n]))) {
+		// A letter alone ("L please") is a size only in a message of
+		// two words at most.
+		alone := bare && (plainWord(toks[at:at+n]) || len(toks) <= 2 && len([]rune(toks[at])) == 1 && !unicode.IsDigit([]rune(toks[at])[0]))
+		if ambiguous || !(joined || alone) {
 			continue
 		}
 		set(name, label, at, at+n)

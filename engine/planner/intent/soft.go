@@ -49,3 +49,15 @@ func ageWord(w string) bool {
 	}
 	return strings.HasPrefix(w, "year-") || strings.HasSuffix(w, "yo")
 }
+
+// MeasureWord reports a unit of measure, which titles write short ("5 m"
+// for «5 метров», "2 kg" for "2 kilos").
+func MeasureWord(w string) bool {
+	for _, p := range []string{"метр", "сантиметр", "миллиметр", "литр", "килограмм", "кило", "грамм", "дюйм", "ватт", "вольт",
+		"meter", "metre", "centimet", "millimet", "liter", "litre", "kilo", "gram", "inch", "feet", "foot", "watt", "volt", "pound", "ounce"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}

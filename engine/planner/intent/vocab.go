@@ -160,7 +160,7 @@ var (
 	vClear  = ph("clear|empty|очисти*|очистить|опустош*")
 	vRemove = ph("remove|delete|take out|drop|get rid of|убер*|убра*|удали*|удалить|выкин*|исключи*")
 	vAdd    = ph("add|добав*|полож*|докинь|закинь")
-	vBuy    = ph("buy|take|i'll take|ill take|get|order|purchase|want|give me|купи*|куплю|беру|возьм*|закаж*|хочу")
+	vBuy    = ph("buy|take|i'll take|ill take|get|order|purchase|want|give me|gimme|купи*|куплю|беру|возьм*|закаж*|хочу|давай|давайте|дай|дайте")
 	vToCart = ph("to cart|to the cart|to my cart|into cart|in cart|in the cart|into the cart|into my cart|in my cart|" +
 		"to basket|to the basket|to my basket|in my basket|into my basket|в корзину")
 	vCartWord = ph("cart|basket|trolley|корзин*")

@@ -1,22 +1,23 @@
-package planner
+package quote
 
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/tools"
 )
 
-// maxQuoted is how many sentences an answer from the shop's pages quotes.
-const maxQuoted = 2
+// MaxQuoted is how many sentences an answer from the shop's pages quotes.
+const MaxQuoted = 2
 
-// inLanguage keeps the passages in the shopper's language when there are
+// InLanguage keeps the passages in the shopper's language when there are
 // any: an English shopper is not quoted the Russian half of a page.
-func inLanguage(ps []tools.ShopPassage, ru bool) []tools.ShopPassage {
+func InLanguage(ps []tools.ShopPassage, ru bool) []tools.ShopPassage {
 	var out []tools.ShopPassage
 	for _, p := range ps {
-		if mostlyCyrillic(p.Text) == ru {
+		if MostlyCyrillic(p.Text) == ru {
 			out = append(out, p)
 		}
 	}
@@ -26,13 +27,13 @@ func inLanguage(ps []tools.ShopPassage, ru bool) []tools.ShopPassage {
 	return out
 }
 
-// answeringSentences picks, from the passages of the best page (the
+// Answering picks, from the passages of the best page (the
 // passages best first), the sentences that answer: those sharing most
 // word stems with asked (the shopper's words, twice the weight) and q
 // (the question with the words a page would use), a sentence with a
 // figure preferred, ranked passages breaking ties. It returns the passage
 // the best sentence comes from and the sentences, in page order.
-func answeringSentences(ps []tools.ShopPassage, asked, q string) (tools.ShopPassage, []string) {
+func Answering(ps []tools.ShopPassage, asked, q string) (tools.ShopPassage, []string) {
 	if strings.TrimSpace(asked) == "" {
 		asked = q // asked by another path (a delivery question): the query is the question
 	}
@@ -56,7 +57,7 @@ func answeringSentences(ps []tools.ShopPassage, asked, q string) (tools.ShopPass
 		if p.Slug != ps[0].Slug {
 			continue
 		}
-		for si, sent := range sentences(p.Text) {
+		for si, sent := range Sentences(p.Text) {
 			// Each of the shopper's words in the sentence or its
 			// heading counts 3, once; the page's words added to the
 			// question count 1 in all; a figure (a window, a price, a
@@ -96,7 +97,7 @@ func answeringSentences(ps []tools.ShopPassage, asked, q string) (tools.ShopPass
 	}
 	picked := []scored{top}
 	for _, s := range all[1:] {
-		if len(picked) == maxQuoted || s.score == 0 {
+		if len(picked) == MaxQuoted || s.score == 0 {
 			break
 		}
 		picked = append(picked, s)
@@ -140,9 +141,9 @@ func stopWord(w string) bool {
 	return false
 }
 
-// sentences splits a passage into sentences at ". ", "! ", "? " and line
+// Sentences splits a passage into sentences at ". ", "! ", "? " and line
 // breaks.
-func sentences(text string) []string {
+func Sentences(text string) []string {
 	var out []string
 	start := 0
 	rs := []rune(text)
@@ -159,4 +160,19 @@ func sentences(text string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// MostlyCyrillic reports whether text is mostly Cyrillic: a page's Russian
+// section is not quoted beside an English answer, nor the reverse.
+func MostlyCyrillic(text string) bool {
+	var cyr, other int
+	for _, r := range text {
+		switch {
+		case unicode.Is(unicode.Cyrillic, r):
+			cyr++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return cyr > other
 }
