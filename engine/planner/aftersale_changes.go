@@ -164,7 +164,7 @@ func (t *plannerTurn) changeItems(ctx context.Context, in intent.Intent) error {
 			return nil
 		}
 	}
-	args := map[string]any{"order_number": number, "items": []map[string]any{{"sku": sku, "quantity": in.Qty}}}
+	args := map[string]any{"order_number": number, "items": []map[string]any{{"sku": sku, "qty": in.Qty}}}
 	if in.Topic == "confirm" {
 		args["confirm"] = true
 	}

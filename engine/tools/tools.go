@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"time"
 
 	"shopbot/engine/tools/aftersale"
 	"shopbot/engine/tools/purchases"
@@ -49,7 +50,8 @@ func (d *Deps) purchases() purchases.Deps {
 // aftersale is what the after-sale tools read and write: d's stores and
 // effects, asked for at each call.
 func (d *Deps) aftersale() aftersale.Deps {
-	return aftersale.Deps{Orders: d.orders, Apply: d.apply, Now: d.Now, ReturnWindow: d.ReturnWindow}
+	return aftersale.Deps{Orders: d.orders, Apply: d.apply, Now: d.Now,
+		ReturnWindow: func() time.Duration { return d.ReturnWindow }}
 }
 
 // reviews is what the review tools read: d's stores, asked for at each

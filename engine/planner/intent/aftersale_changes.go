@@ -47,7 +47,7 @@ var (
 	vRemoveVerb  = ph("remove|delete|drop|take out|take off|убрать|уберите|убери|удалить|удалите|удали")
 	vFromOrder   = ph("from my order|from the order|from order|of my order|in my order|in the order|из заказа|из моего заказа|в заказе|в моем заказе")
 
-	addressTail  = regexp.MustCompile(`(?i)(?:\bto\b|\bна\b|:)\s*(.{5,})$`)
+	addressTail  = regexp.MustCompile(`(?i)(?:(?:^|\s)(?:to|на)\s|:)\s*(.{5,})$`) // \b is ASCII-only in Go
 	reasonTail   = regexp.MustCompile(`(?i)(?:because|since|as|—|-|,|потому что|так как|:)\s*(.{3,})$`)
 	quantityWord = regexp.MustCompile(`(?i)\b(?:make it|change|set|поставьте|сделайте|измените)\s+(?:it\s+)?(\d{1,2})\s+(.+?)\s+(?:in|в)\s+(?:my\s+|the\s+|мо[её]м\s+)?(?:order|заказе)`)
 	removeWhat   = regexp.MustCompile(`(?i)\b(?:remove|delete|drop|take out|take off|убрать|уберите|убери|удалить|удалите|удали)\s+(?:the\s+)?(.+?)\s+(?:from|of|in|из|в)\s`)

@@ -18,9 +18,9 @@ import (
 )
 
 type reply struct {
-	Status  string
-	Order   struct{ Status, Address, Total string }
-	Returns []struct{ Status, Kind string }
+	Status   string
+	Order    struct{ Status, Address, Total string }
+	Returns  []struct{ Status, Kind string }
 	NewTotal string `json:"new_total"`
 	ReturnBy string `json:"return_by"`
 }
@@ -74,7 +74,7 @@ func TestChangeItems(t *testing.T) {
 	e := toolstest.New(t, catalogtest.SQLite(t))
 	before := stock(t, e.DB, "GRO-COF-002")
 	o := e.PlaceOrder(t, e.Session, "i1", 0, map[string]int{"GRO-COF-001": 2})
-	args := `{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","quantity":1},{"sku":"GRO-COF-002","quantity":2}]`
+	args := `{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","qty":1},{"sku":"GRO-COF-002","qty":2}]`
 	r := status(t, e.Call(t, "change_order_items", args+`}`))
 	if r.Status != "confirm" || r.NewTotal == "" || stock(t, e.DB, "GRO-COF-002") != before {
 		t.Fatalf("ask: %+v", r)
@@ -88,10 +88,10 @@ func TestChangeItems(t *testing.T) {
 		t.Errorf("stock %d, want %d", stock(t, e.DB, "GRO-COF-002"), before-2)
 	}
 	for _, bad := range []string{
-		`{"order_number":"` + o.Number + `","items":[{"sku":"NOPE-1","quantity":1}],"confirm":true}`,
-		`{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","quantity":-1}]}`,
+		`{"order_number":"` + o.Number + `","items":[{"sku":"NOPE-1","qty":1}],"confirm":true}`,
+		`{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","qty":-1}]}`,
 		`{"order_number":"` + o.Number + `","items":[]}`,
-		`{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","quantity":0},{"sku":"GRO-COF-002","quantity":0}],"confirm":true}`,
+		`{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","qty":0},{"sku":"GRO-COF-002","qty":0}],"confirm":true}`,
 	} {
 		e.ToolError(t, "change_order_items", bad)
 	}
@@ -126,7 +126,7 @@ func TestRequestReturn(t *testing.T) {
 		t.Fatalf("ask: %+v", r)
 	}
 	e.ToolError(t, "request_return", `{"order_number":"`+o.Number+`","confirm":true}`) // no reason or kind
-	args := `{"order_number":"` + o.Number + `","kind":"exchange","reason":"too small","items":[{"sku":"GRO-COF-001","quantity":1}],"confirm":true}`
+	args := `{"order_number":"` + o.Number + `","kind":"exchange","reason":"too small","items":[{"sku":"GRO-COF-001","qty":1}],"confirm":true}`
 	for range 2 {
 		if r := status(t, e.Call(t, "request_return", args)); r.Status != "requested" || len(r.Returns) != 1 || r.Returns[0].Status != "requested" {
 			t.Fatalf("confirm: %+v", r)
@@ -163,7 +163,7 @@ func TestChangeItemsShipRace(t *testing.T) {
 				defer wg.Done()
 				<-start
 				if s != nil {
-					res, err := e.Tools.Call(ctx, s, "change_order_items", `{"order_number":"`+o.Number+`","items":[{"sku":"GRO-COF-001","quantity":2}],"confirm":true}`)
+					res, err := e.Tools.Call(ctx, s, "change_order_items", `{"order_number":"`+o.Number+`","items":[{"sku":"GRO-COF-001","qty":2}],"confirm":true}`)
 					mu.Lock()
 					defer mu.Unlock()
 					if err != nil {

@@ -29,10 +29,10 @@ type changeAddressArgs struct {
 func ChangeAddressTool(d Deps) toolkit.Tool {
 	return toolkit.Tool{
 		Name:        "change_order_address",
-		Description: "Change an unshipped order's delivery address; confirm only after the shopper's yes.",
+		Description: "Change an unshipped order's address; confirm after the shopper's yes.",
 		Schema: toolkit.Object(map[string]any{
-			"order_number": toolkit.Str("", 20),
-			"address":      toolkit.Str("the full new address", catalog.MaxAddressLen),
+			"order_number": plainStr(20),
+			"address":      plainStr(catalog.MaxAddressLen),
 			"confirm":      map[string]any{"type": "boolean"},
 		}, "order_number", "address"),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {

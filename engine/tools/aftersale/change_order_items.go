@@ -28,7 +28,7 @@ type changeItemsArgs struct {
 	OrderNumber string `json:"order_number"`
 	Items       []struct {
 		SKU      string `json:"sku"`
-		Quantity int    `json:"quantity"`
+		Quantity int    `json:"qty"`
 	} `json:"items"`
 	Confirm bool `json:"confirm"`
 }
@@ -41,13 +41,11 @@ type changeItemsArgs struct {
 func ChangeItemsTool(d Deps) toolkit.Tool {
 	return toolkit.Tool{
 		Name:        "change_order_items",
-		Description: "Change an unpaid order's lines: qty 0 removes, a new sku adds; confirm only after the shopper's yes.",
+		Description: "Set an unpaid order's line quantities (0 removes, new sku adds); confirm after the shopper's yes.",
 		Schema: toolkit.Object(map[string]any{
-			"order_number": toolkit.Str("", 20),
-			"items": map[string]any{"type": "array", "minItems": 1, "maxItems": 10, "items": toolkit.Object(map[string]any{
-				"sku": toolkit.SKU(), "quantity": toolkit.Integer("", 0, catalog.MaxCartQuantity),
-			}, "sku", "quantity")},
-			"confirm": map[string]any{"type": "boolean"},
+			"order_number": plainStr(20),
+			"items":        lines(0),
+			"confirm":      map[string]any{"type": "boolean"},
 		}, "order_number", "items"),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a changeItemsArgs
@@ -57,6 +55,9 @@ func ChangeItemsTool(d Deps) toolkit.Tool {
 			o, err := d.ownOrder(ctx, s, a.OrderNumber)
 			if err != nil {
 				return toolkit.Result{}, err
+			}
+			if len(a.Items) == 0 {
+				return toolkit.Result{}, toolkit.Errorf("items is empty: name the lines to change")
 			}
 			want := map[string]int{}
 			for _, it := range a.Items {

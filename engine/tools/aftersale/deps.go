@@ -23,8 +23,8 @@ type Deps struct {
 	// Now is the clock for a session without one.
 	Now func() time.Time
 	// ReturnWindow is how long after delivery a return may be asked (0:
-	// no limit).
-	ReturnWindow time.Duration
+	// no limit), asked at each call.
+	ReturnWindow func() time.Duration
 }
 
 func (d Deps) now(s *session.Session) time.Time {
@@ -102,3 +102,22 @@ func answer(status string, o *catalog.Order, extra map[string]any) toolkit.Resul
 
 // noWrites is the error of a store that cannot make the change.
 func noWrites() error { return toolkit.Errorf("this shop cannot change orders from the chat") }
+
+// window is the return window now (0: no limit).
+func (d Deps) window() time.Duration {
+	if d.ReturnWindow == nil {
+		return 0
+	}
+	return d.ReturnWindow()
+}
+
+// plainStr is a string of at most n bytes, without a description (the
+// model reads every schema on every call).
+func plainStr(n int) map[string]any { return map[string]any{"type": "string", "maxLength": n} }
+
+// lines is a list of up to 10 {sku, qty} with qty from minQty.
+func lines(minQty int) map[string]any {
+	return map[string]any{"type": "array", "maxItems": 10, "items": toolkit.Object(map[string]any{
+		"sku": toolkit.SKU(), "qty": map[string]any{"type": "integer", "minimum": minQty, "maximum": catalog.MaxCartQuantity},
+	}, "sku", "qty")}
+}

@@ -28,7 +28,7 @@ type requestReturnArgs struct {
 	Reason      string `json:"reason"`
 	Items       []struct {
 		SKU      string `json:"sku"`
-		Quantity int    `json:"quantity"`
+		Quantity int    `json:"qty"`
 	} `json:"items"`
 	Confirm bool `json:"confirm"`
 }
@@ -42,15 +42,13 @@ type requestReturnArgs struct {
 func ReturnTool(d Deps) toolkit.Tool {
 	return toolkit.Tool{
 		Name:        "request_return",
-		Description: "Return or exchange a delivered order's items, or see its returns; confirm only after the shopper's yes.",
+		Description: "Return or exchange a delivered order's items (none: all), or list its returns; confirm after the shopper's yes.",
 		Schema: toolkit.Object(map[string]any{
-			"order_number": toolkit.Str("", 20),
-			"kind":         toolkit.Enum("", string(catalog.ReturnMoneyBack), string(catalog.ReturnExchange)),
-			"reason":       toolkit.Str("", catalog.MaxReturnReason),
-			"items": map[string]any{"type": "array", "maxItems": 10, "items": toolkit.Object(map[string]any{
-				"sku": toolkit.SKU(), "quantity": toolkit.Integer("", 1, catalog.MaxCartQuantity),
-			}, "sku", "quantity")},
-			"confirm": map[string]any{"type": "boolean"},
+			"order_number": plainStr(20),
+			"kind":         map[string]any{"enum": []string{string(catalog.ReturnMoneyBack), string(catalog.ReturnExchange)}},
+			"reason":       plainStr(catalog.MaxReturnReason),
+			"items":        lines(1),
+			"confirm":      map[string]any{"type": "boolean"},
 		}, "order_number"),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a requestReturnArgs
@@ -66,7 +64,8 @@ func ReturnTool(d Deps) toolkit.Tool {
 				return toolkit.Result{}, err
 			}
 			now := d.now(s)
-			end, limited := catalog.ReturnDeadline(o, d.ReturnWindow)
+			window := d.window()
+			end, limited := catalog.ReturnDeadline(o, window)
 			if limited {
 				extra["return_by"] = end.Format("2006-01-02")
 			}
@@ -81,7 +80,7 @@ func ReturnTool(d Deps) toolkit.Tool {
 				return toolkit.Result{}, toolkit.Errorf("ask the shopper why, and whether they want their money back (return) or an exchange")
 			}
 			req := catalog.ReturnRequest{Number: o.Number, Key: returnKey(s, o), Kind: catalog.ReturnKind(a.Kind),
-				Reason: a.Reason, Lines: map[string]int{}, Now: now, Window: d.ReturnWindow}
+				Reason: a.Reason, Lines: map[string]int{}, Now: now, Window: window}
 			for _, it := range a.Items {
 				req.Lines[strings.ToUpper(strings.TrimSpace(it.SKU))] += it.Quantity
 			}
