@@ -284,3 +284,67 @@ func TestReturnRefundRace(t *testing.T) {
 		}
 	})
 }
+
+// TestAddressShipRace: on SQLite and Postgres, 25 address changes (each a
+// different address) race 25 ships of one order: one ship passes; every
+// change either applied before it (the order keeps one of theirs) or was
+// refused, and none applies once shipped.
+func TestAddressShipRace(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		seed(t, db, product("A", 1000, 10), product("B", 500, 10))
+		o := placed(t, db, "1")
+		const n = 50
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		applied := map[string]bool{}
+		shipped := 0
+		start := make(chan struct{})
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				if i%2 == 0 {
+					addr := fmt.Sprintf("%d Race Street, Springfield", i)
+					_, ok, err := catalog.ChangeOrderAddress(ctx, db, o.Number, addr)
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil && ok:
+						applied[addr] = true
+					case errors.Is(err, catalog.ErrInvalidTransition) || errors.Is(err, catalog.ErrConflict):
+					default:
+						t.Errorf("change %d: %v, %v", i, ok, err)
+					}
+					return
+				}
+				_, err := catalog.SetOrderStatus(ctx, db, o.Number, catalog.StatusShipped, "race")
+				mu.Lock()
+				defer mu.Unlock()
+				if err == nil {
+					shipped++
+				} else if !errors.Is(err, catalog.ErrConflict) && !errors.Is(err, catalog.ErrInvalidTransition) {
+					t.Errorf("ship %d: %v", i, err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		got, err := catalog.GetOrder(ctx, db, o.Number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%d changes applied, %d shipped, address %q", len(applied), shipped, got.ShippingAddress)
+		if shipped != 1 || got.Status != catalog.StatusShipped {
+			t.Fatalf("shipped %d, status %s", shipped, got.Status)
+		}
+		if len(applied) == 0 && got.ShippingAddress != o.ShippingAddress || len(applied) > 0 && !applied[got.ShippingAddress] {
+			t.Errorf("address %q, applied %v", got.ShippingAddress, applied)
+		}
+		// Once shipped, no change can apply.
+		if _, _, err := catalog.ChangeOrderAddress(ctx, db, o.Number, "1 Late Street, Springfield"); !errors.Is(err, catalog.ErrInvalidTransition) {
+			t.Errorf("after shipping: %v", err)
+		}
+	})
+}
