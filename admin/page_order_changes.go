@@ -110,6 +110,7 @@ type orderChanges struct {
 	Refunds              []catalog.OrderRefund
 	Lines                []refundableLine
 	Note                 string
+	Returns              []catalog.OrderReturn // the shopper's returns (page_returns.go)
 }
 
 // refundableLine is an order line with units left to refund.
@@ -130,6 +131,9 @@ func loadOrderChanges(ctx context.Context, s *Server, o *catalog.Order) (orderCh
 	var err error
 	ch.Refunds, err = catalog.ListOrderRefunds(ctx, s.db, o.ID)
 	if err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		return ch, err
+	}
+	if ch.Returns, err = catalog.OrderReturns(ctx, s.db, o.ID); err != nil {
 		return ch, err
 	}
 	return ch, nil

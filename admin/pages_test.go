@@ -40,6 +40,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"orders", "/admin/orders?status=new&channel=telegram&from=2020-01-01&to=2099-12-31", f.order.Number},
 			{"order", "/admin/orders/" + f.order.Number, "Mark shipped"},
 			{"order_slip", "/admin/orders/" + f.order.Number + "/slip", "packing slip"},
+			{"returns", "/admin/returns?status=requested", "No returns match."},
 			{"inbox", "/admin/conversations?show=human", "needs human"},
 			{"transcript", fmt.Sprintf("/admin/conversations/%d", f.conv.ID), "search_products"},
 			{"playground", "/admin/playground", "playground.js"},

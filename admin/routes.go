@@ -61,6 +61,8 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/orders/{number}/status", managers, s.setOrderStatus).audited("order.status", "status", "tracking"),
 		action("POST /admin/orders/{number}/cancel", managers, s.cancelOrder).audited("order.cancel"),
 		action("POST /admin/orders/{number}/refund", managers, s.refundOrder).audited("order.refund"),
+		page("GET /admin/returns", staff, s.returnsList),
+		action("POST /admin/returns/{id}/status", managers, s.setReturnStatus).audited("return.status", "status", "note"),
 
 		page("GET /admin/customers", staff, s.customers),
 		page("GET /admin/customers/{id}", staff, s.customer),

@@ -55,6 +55,7 @@ type Config struct {
 	RateLimitTurns     string
 	RateLimitWindow    string
 	DailyTokenBudget   string
+	ReturnWindowDays   string
 	DBMaxConns         string
 	DBLockConns        string
 	Demo               string
@@ -92,6 +93,7 @@ type engineLimits struct {
 	rateTurns   int
 	rateWindow  time.Duration
 	dailyTokens int
+	returnDays  int // RETURN_WINDOW_DAYS; 0: no limit
 }
 
 // usageError is a configuration or command-line mistake: printed as is,
@@ -282,6 +284,9 @@ func (c *Config) parseEngineLimits() error {
 	if l.dailyTokens, err = intIn("DAILY_TOKEN_BUDGET", c.DailyTokenBudget, 1000, 1_000_000_000); err != nil {
 		return err
 	}
+	if l.returnDays, err = intIn("RETURN_WINDOW_DAYS", c.ReturnWindowDays, 0, 3650); err != nil {
+		return err
+	}
 	if l.rateWindow, err = time.ParseDuration(c.RateLimitWindow); err != nil || l.rateWindow < time.Second || l.rateWindow > 24*time.Hour {
 		return usagef("RATE_LIMIT_WINDOW must be a duration from 1s to 24h, such as 60s (got %q)", c.RateLimitWindow)
 	}
@@ -306,4 +311,13 @@ func (c *Config) modelStatus() string {
 		where = c.OpenAIBaseURL
 	}
 	return c.OpenAIModel + " at " + where
+}
+
+// returnWindow is RETURN_WINDOW_DAYS as the engine takes it: negative for
+// no limit (0 days), since the engine's zero value means its default.
+func returnWindow(days int) time.Duration {
+	if days == 0 {
+		return -1
+	}
+	return time.Duration(days) * 24 * time.Hour
 }

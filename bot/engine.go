@@ -54,6 +54,8 @@ func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.
 		Logger:      log,
 		Registry:    reg,
 		Tracer:      tp,
+		// After-sale (issue 30): RETURN_WINDOW_DAYS.
+		ReturnWindow: returnWindow(cfg.engine.returnDays),
 	})
 	if err != nil {
 		closeEngine()

@@ -184,7 +184,8 @@ func sandboxEngine(cfg *Config, db *bun.DB, search *searchBackend, model llm.Mod
 		DB: db, Search: search, Pages: search.pages, Model: model,
 		ShopName: cfg.ShopName, Currency: cfg.ShopCurrency,
 		MaxRounds: cfg.engine.maxRounds, DailyTokens: cfg.engine.dailyTokens,
-		RateLimit: evalRateLimit, RateWindow: cfg.engine.rateWindow,
+		ReturnWindow: returnWindow(cfg.engine.returnDays),
+		RateLimit:    evalRateLimit, RateWindow: cfg.engine.rateWindow,
 		Settings: func(ctx context.Context) (catalog.Settings, error) {
 			s, err := settings.Get(ctx)
 			s.RateLimit, s.RateWindow = 0, 0

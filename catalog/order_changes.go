@@ -152,8 +152,8 @@ func cancelOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 	}
 	res, err := tx.NewUpdate().Model((*Order)(nil)).
 		Set("status = ?", StatusCancelled).Set("cancelled_at = ?", now).Set("updated_at = ?", now).
-		Set("refunded_total = refunded_total + ?", ref.Amount).
-		Where("id = ? AND status = ? AND refunded_total = ?", o.ID, o.Status, o.RefundedTotal).Exec(ctx)
+		Set("refunded_total = refunded_total + ?", ref.Amount).Set("revision = revision + 1").
+		Where("id = ? AND status = ? AND refunded_total = ? AND revision = ?", o.ID, o.Status, o.RefundedTotal, o.Revision).Exec(ctx)
 	if err := expectOneRow(res, err, "order %s in status %s", o.Number, o.Status); err != nil {
 		return nil, false, fmt.Errorf("catalog: order %s changed meanwhile: %w", o.Number, ErrConflict)
 	}
@@ -205,7 +205,11 @@ func refundOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 	if err != nil || done {
 		return o, false, err
 	}
-	lines, amount, err := refundLines(o, c)
+	held, err := openReturnUnits(ctx, tx, o.ID)
+	if err != nil {
+		return nil, false, err
+	}
+	lines, amount, err := refundLines(o, c, held)
 	if err != nil {
 		return nil, false, err
 	}
@@ -221,8 +225,8 @@ func refundOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 		return nil, false, fmt.Errorf("catalog: order %s was refunded meanwhile; reload the page: %w", o.Number, ErrConflict)
 	}
 	res, err := tx.NewUpdate().Model((*Order)(nil)).
-		Set("refunded_total = refunded_total + ?", amount).Set("updated_at = ?", ref.CreatedAt).
-		Where("id = ? AND refunded_total = ? AND status IN (?)", o.ID, c.SeenRefunded,
+		Set("refunded_total = refunded_total + ?", amount).Set("updated_at = ?", ref.CreatedAt).Set("revision = revision + 1").
+		Where("id = ? AND refunded_total = ? AND revision = ? AND status IN (?)", o.ID, c.SeenRefunded, o.Revision,
 			bun.List([]OrderStatus{StatusPaid, StatusShipped, StatusDelivered})).
 		Where("refunded_total + ? <= total", amount).Exec(ctx)
 	if err := expectOneRow(res, err, "order %s", o.Number); err != nil {
@@ -251,8 +255,9 @@ func refundOrder(ctx context.Context, tx bun.IDB, c OrderChange) (*Order, bool, 
 
 // refundLines checks a refund request against the order and prices it:
 // the units at the price paid, capped at what is left of the total (a
-// discount may have made the total less than the lines).
-func refundLines(o *Order, c OrderChange) ([]RefundLine, int64, error) {
+// discount may have made the total less than the lines). Units held by an
+// open return (held, returns.go) are refunded through it, not here.
+func refundLines(o *Order, c OrderChange, held map[int64]int) ([]RefundLine, int64, error) {
 	byID := make(map[int64]OrderItem, len(o.Items))
 	for _, it := range o.Items {
 		byID[it.ID] = it
@@ -261,7 +266,7 @@ func refundLines(o *Order, c OrderChange) ([]RefundLine, int64, error) {
 	if c.All {
 		want = map[int64]int{}
 		for _, it := range o.Items {
-			if left := it.Quantity - it.RefundedQty; left > 0 {
+			if left := it.Quantity - it.RefundedQty - held[it.ID]; left > 0 {
 				want[it.ID] = left
 			}
 		}
@@ -273,8 +278,8 @@ func refundLines(o *Order, c OrderChange) ([]RefundLine, int64, error) {
 		if !ok {
 			return nil, 0, fmt.Errorf("catalog: refund order %s: %w: line %d is not part of it", o.Number, ErrInvalid, id)
 		}
-		if left := it.Quantity - it.RefundedQty; q > left {
-			return nil, 0, fmt.Errorf("catalog: refund order %s: %w: %d of %s asked, %d left to refund", o.Number, ErrInvalid, q, it.SKU, left)
+		if left := it.Quantity - it.RefundedQty - held[it.ID]; q > left {
+			return nil, 0, fmt.Errorf("catalog: refund order %s: %w: %d of %s asked, %d left to refund (%d held by an open return)", o.Number, ErrInvalid, q, it.SKU, max(left, 0), held[it.ID])
 		}
 		lines = append(lines, RefundLine{ItemID: id, SKU: it.SKU, Qty: q, Amount: it.UnitPrice * int64(q)})
 		amount += it.UnitPrice * int64(q)
@@ -282,6 +287,10 @@ func refundLines(o *Order, c OrderChange) ([]RefundLine, int64, error) {
 	left := o.Total - o.RefundedTotal
 	if c.All {
 		amount = left
+		for _, it := range o.Items {
+			amount -= it.UnitPrice * int64(held[it.ID])
+		}
+		amount = max(amount, 0)
 	}
 	if len(lines) == 0 && amount <= 0 {
 		return nil, 0, fmt.Errorf("catalog: refund order %s: %w: choose at least one unit to refund", o.Number, ErrInvalid)

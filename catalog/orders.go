@@ -80,6 +80,10 @@ type Order struct {
 	// RefundedTotal is what the merchant owes back after refunds and a
 	// paid order's cancellation (order_changes.go).
 	RefundedTotal int64 `bun:"refunded_total,notnull"`
+	// Revision grows with every change of the order; a change of its
+	// lines, refunds or returns is conditional on the one it read
+	// (order_edits.go).
+	Revision int64 `bun:"revision,notnull"`
 
 	// LineCount and UnitCount are the order's lines and units ordered as
 	// the order list loads them (ListOrderPage, in the page's one query,
@@ -356,7 +360,7 @@ func SetOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderSt
 	}
 	now := time.Now().UTC()
 	q := db.NewUpdate().Model((*Order)(nil)).
-		Set("status = ?", next).Set("updated_at = ?", now).
+		Set("status = ?", next).Set("updated_at = ?", now).Set("revision = revision + 1").
 		Where("id = ?", o.ID).Where("status = ?", o.Status) // optimistic: lose a race, change nothing
 	switch next {
 	case StatusPaid:
@@ -397,7 +401,7 @@ func MarkOrderPaid(ctx context.Context, db bun.IDB, number, provider, chargeID s
 	}
 	now := time.Now().UTC()
 	res, err := db.NewUpdate().Model((*Order)(nil)).
-		Set("status = ?", StatusPaid).Set("paid_at = ?", now).Set("updated_at = ?", now).
+		Set("status = ?", StatusPaid).Set("paid_at = ?", now).Set("updated_at = ?", now).Set("revision = revision + 1").
 		Set("payment_provider = ?", provider).Set("payment_charge_id = ?", chargeID).
 		Where("id = ?", o.ID).Where("payment_charge_id IS NULL").Exec(ctx)
 	if err != nil && isUniqueViolation(err) {

@@ -47,6 +47,9 @@ type Config struct {
 	// DailyTokens is each customer's model token budget per day (default
 	// 200,000); past it the offline planner answers.
 	DailyTokens int
+	// ReturnWindow is how long after delivery a shopper may ask a return
+	// (request_return): default 30 days, negative for no limit.
+	ReturnWindow time.Duration
 	// ChatLocks, when set, also serializes each chat's turns across
 	// processes (chatlock.Locks on Postgres); within a process the
 	// engine always does.
@@ -113,6 +116,9 @@ func (c *Config) defaults() {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.ReturnWindow == 0 {
+		c.ReturnWindow = 30 * 24 * time.Hour
+	}
 	if c.Tracer == nil {
 		c.Tracer = noop.NewTracerProvider()
 	}
@@ -144,6 +150,7 @@ func New(cfg Config) (*Engine, error) {
 	}
 	deps := &tools.Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
 	deps.Passages = cfg.Pages
+	deps.ReturnWindow = max(cfg.ReturnWindow, 0)
 	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
 		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)

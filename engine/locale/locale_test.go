@@ -87,6 +87,11 @@ func TestRenderEveryTemplate(t *testing.T) {
 				d = "phone"
 			case "planner.not_in_cart", "planner.tool_error", "planner.too_many":
 				d = "x"
+			case "planner.address_ask", "planner.address_changed", "planner.cannot_change_address", "planner.items_ask",
+				"planner.items_changed", "planner.items_unchanged", "planner.cannot_change_items", "planner.return_ask",
+				"planner.return_requested", "planner.return_not_delivered", "planner.return_window_closed",
+				"planner.return_status", "planner.no_returns":
+				d = aftersaleData // the after-sale tools' replies (planner/aftersale_changes.go)
 			}
 			out, err := Text(lang, k, d)
 			if err != nil {
@@ -98,6 +103,15 @@ func TestRenderEveryTemplate(t *testing.T) {
 			}
 		}
 	}
+}
+
+// aftersaleData is the shape of an after-sale tool's reply as the planner
+// renders it.
+var aftersaleData = map[string]any{
+	"Order":      map[string]any{"Number": "SB-1", "Status": "new", "Total": "$9", "Address": "1 Main St", "Lines": []any{map[string]any{"Title": "Tee", "Qty": 2}}},
+	"NewAddress": "5 Elm Rd", "NewTotal": "$12", "NewLines": []any{map[string]any{"Title": "Tee", "Qty": 3, "Was": 2}},
+	"ReturnBy": "2026-12-01", "Returns": []any{map[string]any{"Kind": "exchange", "Status": "approved", "Date": "2026-11-20", "Note": "ok"}},
+	"Kind": "exchange", "Reason": "too small",
 }
 
 func TestLang(t *testing.T) {

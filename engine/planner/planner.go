@@ -118,6 +118,11 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentNotifyBack:   (*plannerTurn).notifyBack,  // restock.go
 	intent.IntentCancelOrder:  (*plannerTurn).cancelOrder, // aftersale.go
 
+	// aftersale_changes.go
+	intent.IntentChangeAddress: (*plannerTurn).changeAddress,
+	intent.IntentChangeItems:   (*plannerTurn).changeItems,
+	intent.IntentReturn:        (*plannerTurn).returnOrder,
+
 	// delivery.go
 	intent.IntentDeliveryQuote:  (*plannerTurn).deliveryQuote,
 	intent.IntentDeliveryChoice: (*plannerTurn).deliveryChoice,

@@ -478,6 +478,9 @@ func TestPlannerTemplatesRender(t *testing.T) {
 			Categories []string
 		}{"dinosaur gift", []string{"dinosaur"}, []string{"Toys"}},
 	}
+	for k, v := range aftersaleSamples() { // aftersale_changes_test.go
+		samples[k] = v
+	}
 	for _, lang := range locale.Languages() {
 		for _, full := range locale.Keys(lang) {
 			key, ok := strings.CutPrefix(full, "planner.")

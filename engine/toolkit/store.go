@@ -138,3 +138,15 @@ func (s Store) ReviewsByID(ctx context.Context, ids []int64) ([]catalog.ReviewDe
 type PassageSearcher interface {
 	SearchPassages(ctx context.Context, q search.PassageQuery) ([]search.Passage, error)
 }
+
+// OrderReturns reads an order's returns (get_order_status, request_return;
+// a store without it shows none).
+func (s Store) OrderReturns(ctx context.Context, orderID int64) ([]catalog.OrderReturn, error) {
+	return catalog.OrderReturns(ctx, s.DB, orderID)
+}
+
+// QuoteOrderEdit prices a change of an order's lines without writing
+// (change_order_items asks the shopper with it).
+func (s Store) QuoteOrderEdit(ctx context.Context, o *catalog.Order, want map[string]int) (*catalog.OrderQuote, error) {
+	return catalog.QuoteOrderEdit(ctx, s.DB, o, want)
+}

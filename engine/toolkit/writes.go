@@ -168,3 +168,25 @@ func (w *txWrites) CancelOwnOrder(ctx context.Context, number string) (bool, err
 	_, applied, err := catalog.CancelOrder(ctx, w.tx, catalog.OrderChange{Number: number, FormKey: ShopperCancelKey, Staff: ShopperStaff})
 	return applied, err
 }
+
+// ChangeOwnOrderAddress sets the shopper's pending order's delivery
+// address in the effect's transaction (change_order_address); applied is
+// false when it already was that address.
+func (w *txWrites) ChangeOwnOrderAddress(ctx context.Context, number, address string) (bool, error) {
+	_, applied, err := catalog.ChangeOrderAddress(ctx, w.tx, number, address)
+	return applied, err
+}
+
+// ChangeOwnOrderItems changes the shopper's new order's lines in the
+// effect's transaction (change_order_items, catalog.ChangeOrderItems).
+func (w *txWrites) ChangeOwnOrderItems(ctx context.Context, number string, want map[string]int) (bool, error) {
+	_, _, applied, err := catalog.ChangeOrderItems(ctx, w.tx, number, want)
+	return applied, err
+}
+
+// RequestOwnReturn records the shopper's return in the effect's
+// transaction (request_return, catalog.RequestReturn).
+func (w *txWrites) RequestOwnReturn(ctx context.Context, req catalog.ReturnRequest) (bool, error) {
+	_, applied, err := catalog.RequestReturn(ctx, w.tx, req)
+	return applied, err
+}

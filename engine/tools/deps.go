@@ -30,6 +30,9 @@ type Deps struct {
 	Passages PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"
 	Now      func() time.Time // clock; time.Now in production
+	// ReturnWindow is how long after delivery a shopper may ask a return
+	// (request_return; 0: no limit).
+	ReturnWindow time.Duration
 	// Notify tells someone outside the turn (an order placed, a handoff).
 	// It must not block; nil drops notices.
 	Notify func(n view.Notice)

@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"time"
 
+	"shopbot/engine/tools/aftersale"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/reviews"
 )
@@ -30,6 +32,9 @@ func Tools(d *Deps) []Tool {
 		getDeliveryOptionsTool(d),
 		getOrderStatusTool(d),
 		cancelOrderTool(d),
+		aftersale.ChangeAddressTool(d.aftersale()),
+		aftersale.ChangeItemsTool(d.aftersale()),
+		aftersale.ReturnTool(d.aftersale()),
 		purchases.StatisticsTool(d.purchases()),
 		purchases.ShoppingListTool(d.purchases()),
 		requestHumanTool(d),
@@ -40,6 +45,13 @@ func Tools(d *Deps) []Tool {
 // each call.
 func (d *Deps) purchases() purchases.Deps {
 	return purchases.Deps{Orders: d.orders, Products: d.products, Now: d.Now}
+}
+
+// aftersale is what the after-sale tools read and write: d's stores and
+// effects, asked for at each call.
+func (d *Deps) aftersale() aftersale.Deps {
+	return aftersale.Deps{Orders: d.orders, Apply: d.apply, Now: d.Now,
+		ReturnWindow: func() time.Duration { return d.ReturnWindow }}
 }
 
 // reviews is what the review tools read: d's stores, asked for at each

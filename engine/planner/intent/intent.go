@@ -123,6 +123,9 @@ func parse(m *parseMsg) Intent {
 	if in, ok := matchDeliveryChoice(m); ok { // delivery.go
 		return in
 	}
+	if in, ok := matchAftersale(m); ok { // aftersale_changes.go: an address to change is not a contact to hide
+		return in
+	}
 	if personal.Contains(m.raw) {
 		// A phone, an e-mail or an address is not a product to search
 		// for, nor a query to keep in the statistics.
