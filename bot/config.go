@@ -69,6 +69,7 @@ type Config struct {
 	WebChatOrigins     string
 	MCP                string
 	MCPToken           string
+	UCP                string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -81,6 +82,7 @@ type Config struct {
 	search           struct{ alpha float64 }
 	cover            coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
 	mcpOn            bool          // parsed MCP
+	ucpOn            bool          // parsed UCP
 	webOrigins       *web.Origins  // parsed WebChatOrigins (webchat.go)
 }
 
@@ -219,6 +221,9 @@ func (c *Config) validate() error {
 	}
 	if c.mcpOn, err = onOff(c.MCP); err != nil {
 		return usagef("MCP must be on or off (got %q)", c.MCP)
+	}
+	if c.ucpOn, err = onOff(c.UCP); err != nil {
+		return usagef("UCP must be on or off (got %q)", c.UCP)
 	}
 	if c.webOrigins, err = web.ParseOrigins(c.WebChatOrigins, c.PublicURL); err != nil {
 		return usagef("%v", err)

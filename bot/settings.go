@@ -84,6 +84,7 @@ func (c *Config) settings() []setting {
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
 		{"MCP", "on", "on: serve the shop's tools to AI agents at /mcp (MCP, streamable HTTP; docs/mcp.md); off: no /mcp", &c.MCP, "mcp", serveCmds},
 		{"MCP_TOKEN", "", "bearer token /mcp requires (none when unset: any agent may shop)", &c.MCPToken, "", serveCmds},
+		{"UCP", "on", "on: serve the Universal Commerce Protocol profile at /.well-known/ucp and checkout sessions at /ucp/v1 (docs/mcp.md); off: neither", &c.UCP, "ucp", serveCmds},
 		{"WEB_CHAT_ORIGINS", "", "comma-separated origins (https://www.example.com) whose pages may embed the web chat widget; the shop's own origin always may; * allows any", &c.WebChatOrigins, "", serveCmds},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/engine/logctx"
 	"shopbot/engine/session"
+	"shopbot/engine/view"
 )
 
 // The agent door (adapters/mcp): an AI agent calls the shop's tools
@@ -94,6 +95,10 @@ func (e *Engine) AgentTools() []AgentTool {
 type AgentReply struct {
 	Content string
 	IsError bool
+	// Cart and Order are what the tool showed, in minor units (nil when
+	// it showed none, and on a reply given again for its key).
+	Cart  *view.CartView
+	Order *view.OrderView
 }
 
 // ErrNotAgentTool is a call of a tool the agent door does not offer.
@@ -177,7 +182,7 @@ func (e *Engine) CallTool(ctx context.Context, t Turn, name, args string) (rep A
 	}
 	e.metrics.turns.WithLabelValues(t.Channel, "agent").Inc()
 	e.maybePrune(ctx, s.Now)
-	return AgentReply{Content: out.content, IsError: out.isErr}, nil
+	return AgentReply{Content: out.content, IsError: out.isErr, Cart: out.res.Cart, Order: out.res.Order}, nil
 }
 
 func offered(name string) (AgentTool, bool) {
