@@ -18,6 +18,8 @@ type settingsPage struct {
 	Channels []ChannelStatus
 	// Widget is the web chat's embed snippet (settings_widget.go).
 	Widget widgetEmbed
+	// Agents are the doors for AI agents (settings_agents.go).
+	Agents agentDoors
 }
 
 type settingsForm struct {
@@ -50,6 +52,7 @@ func (s *Server) settingsPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int, p settingsPage) {
 	p.Channels = s.channels()
 	p.Widget = s.widgetEmbed(r)
+	p.Agents = s.agentDoors(r)
 	s.render(w, r, code, "settings", "Settings", "settings", p)
 }
 

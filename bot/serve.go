@@ -95,6 +95,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(),
+		MCPOn: cfg.mcpOn, UCPOn: cfg.ucpOn,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 		Channels: board.panel,
 	})
