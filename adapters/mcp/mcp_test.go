@@ -28,7 +28,10 @@ func shop(t testing.TB, db *bun.DB, cfg engine.Config, opts mcp.Options) (*httpt
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	cfg.DB, cfg.Search = db, searchtest.NewDatabase(db)
+	cfg.DB = db
+	if cfg.Search == nil {
+		cfg.Search = searchtest.NewDatabase(db)
+	}
 	if cfg.RateLimit == 0 {
 		cfg.RateLimit = 1 << 30
 	}
