@@ -20,6 +20,8 @@ type settingsPage struct {
 	Widget widgetEmbed
 	// Feeds are the product feeds' addresses (settings_feeds.go).
 	Feeds productFeeds
+	// Agents are the doors for AI agents (settings_agents.go).
+	Agents agentDoors
 }
 
 type settingsForm struct {
@@ -53,6 +55,7 @@ func (s *Server) renderSettings(w http.ResponseWriter, r *http.Request, code int
 	p.Channels = s.channels()
 	p.Widget = s.widgetEmbed(r)
 	p.Feeds = s.productFeeds(r)
+	p.Agents = s.agentDoors(r)
 	s.render(w, r, code, "settings", "Settings", "settings", p)
 }
 

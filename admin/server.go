@@ -49,6 +49,9 @@ type Config struct {
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For and
 	// X-Forwarded-Proto are believed (TRUSTED_PROXIES); none by default.
 	TrustedProxies TrustedProxies
+	// MCPOn and UCPOn: the doors for AI agents are served (MCP, UCP),
+	// shown in Settings.
+	MCPOn, UCPOn bool
 	// MetricsToken, when set, is the bearer token /metrics requires.
 	MetricsToken string
 	Logger       *slog.Logger

@@ -71,6 +71,7 @@ type Config struct {
 	MCP                string
 	MCPToken           string
 	Feeds              string
+	UCP                string
 
 	db catalog.DBInfo // parsed DatabaseURL
 	// telegramTokenErr: TELEGRAM_BOT_TOKEN is set but malformed. Not a
@@ -84,6 +85,7 @@ type Config struct {
 	cover            coverSettings // parsed Inbox* and WebNoticeTTL (cover.go)
 	mcpOn            bool          // parsed MCP
 	feedsOn          bool          // parsed Feeds
+	ucpOn            bool          // parsed UCP
 	webOrigins       *web.Origins  // parsed WebChatOrigins (webchat.go)
 }
 
@@ -226,6 +228,9 @@ func (c *Config) validate() error {
 	}
 	if c.feedsOn, err = onOff(c.Feeds); err != nil {
 		return usagef("FEEDS must be on or off (got %q)", c.Feeds)
+	}
+	if c.ucpOn, err = onOff(c.UCP); err != nil {
+		return usagef("UCP must be on or off (got %q)", c.UCP)
 	}
 	if c.webOrigins, err = web.ParseOrigins(c.WebChatOrigins, c.PublicURL); err != nil {
 		return usagef("%v", err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/adapters/mcp"
+	"shopbot/adapters/ucp"
 	"shopbot/engine"
 )
 
@@ -17,6 +18,19 @@ func agentDoor(cfg *Config, eng *engine.Engine, log *slog.Logger) http.Handler {
 		return nil
 	}
 	return mcp.Handler(eng, mcp.Options{Token: cfg.MCPToken, Version: buildVersion(), Logger: log.With("adapter", "mcp")})
+}
+
+// ucpDoor is the Universal Commerce Protocol binding (adapters/ucp):
+// the profile and the checkout sessions; nil with UCP=off.
+func ucpDoor(cfg *Config, eng *engine.Engine, log *slog.Logger) http.Handler {
+	if !cfg.ucpOn {
+		return nil
+	}
+	opts := ucp.Options{BaseURL: cfg.PublicURL, Logger: log.With("adapter", "ucp")}
+	if cfg.mcpOn {
+		opts.MCPPath = "/mcp"
+	}
+	return ucp.Handler(eng, opts)
 }
 
 // onOff parses an on/off setting (true/false, 1/0 and yes/no also do).

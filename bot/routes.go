@@ -31,6 +31,9 @@ type httpHandlers struct {
 	slack *slackEndpoints
 	// mcp is the door for AI agents (adapters/mcp); nil with MCP=off.
 	mcp http.Handler
+	// ucp is the UCP profile and checkout sessions (adapters/ucp); nil
+	// with UCP=off.
+	ucp http.Handler
 	// home is the shop's page at /; nil to leave it out.
 	home http.Handler
 	// productPage serves /products/{sku} and feeds the product feeds
@@ -98,6 +101,10 @@ func routes(h httpHandlers) *http.ServeMux {
 	}
 	if h.mcp != nil { // GET, POST and DELETE of the streamable HTTP transport
 		mux.Handle("/mcp", shopper(h.mcp))
+	}
+	if h.ucp != nil {
+		mux.Handle("GET /.well-known/ucp", h.ucp)
+		mux.Handle("/ucp/v1/", shopper(h.ucp))
 	}
 	if h.telegram != nil {
 		mux.Handle("POST /telegram/webhook", shopper(h.telegram))

@@ -95,6 +95,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		// The merchant panel under /admin/ (admin.go).
 		DB: db, Notifier: hub, Search: srch, Settings: shopSettings(&cfg, db), MetricsToken: cfg.MetricsToken, Logger: log,
 		PublicURL: cfg.PublicURL, TrustedProxies: cfg.proxies, WidgetOrigins: cfg.webOrigins.List(), Feeds: cfg.feedsOn,
+		MCPOn: cfg.mcpOn, UCPOn: cfg.ucpOn,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 		Channels: board.panel,
 	})
@@ -110,6 +111,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		admin: adm, webChat: chat, origins: cfg.webOrigins,
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready, status: board,
 		mcp:  agentDoor(&cfg, eng, log),
+		ucp:  ucpDoor(&cfg, eng, log),
 		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

@@ -8,6 +8,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/logctx"
+	"shopbot/engine/session"
+	"shopbot/engine/view"
 )
 
 // The agent door (adapters/mcp): an AI agent calls the shop's tools
@@ -34,13 +36,18 @@ type AgentTool struct {
 	ReadOnly    bool           // changes nothing
 	Destructive bool           // may undo what the shopper did (remove from the cart)
 	Idempotent  bool           // the same call twice changes nothing more
+	// Write: the call changes the cart, the checkout or an order, and
+	// takes an idempotency key (the argument IdempotencyArg, required):
+	// the same key again gets the first reply and changes nothing.
+	Write bool
 }
 
 // agentTools are the tools agents may call, in the order they are
-// listed. Checkout and cancel_order are not offered: they need the
-// buyer's contact given explicitly and an idempotency key per write,
-// which the door does not take yet; request_human hands the chat to a
-// merchant, who cannot answer an agent.
+// listed. The chat's checkout is not offered: agents check out with
+// create_checkout and complete_checkout (tools/agent_checkout.go), which
+// take the buyer's contact explicitly. cancel_order is not offered yet;
+// request_human hands the chat to a merchant, who cannot answer an
+// agent.
 var agentTools = []AgentTool{
 	{Name: "search_products", ReadOnly: true, Idempotent: true},
 	{Name: "get_product_details", ReadOnly: true, Idempotent: true},
@@ -55,11 +62,13 @@ var agentTools = []AgentTool{
 	{Name: "get_delivery_options", ReadOnly: true, Idempotent: true},
 	{Name: "view_cart", ReadOnly: true, Idempotent: true},
 	{Name: "get_order_status", ReadOnly: true, Idempotent: true},
-	{Name: "add_to_cart"},
-	{Name: "update_cart_item", Destructive: true, Idempotent: true},
-	{Name: "remove_from_cart", Destructive: true, Idempotent: true},
-	{Name: "apply_promo_code", Idempotent: true},
-	{Name: "notify_when_available", Idempotent: true},
+	{Name: "add_to_cart", Idempotent: true, Write: true},
+	{Name: "update_cart_item", Destructive: true, Idempotent: true, Write: true},
+	{Name: "remove_from_cart", Destructive: true, Idempotent: true, Write: true},
+	{Name: "apply_promo_code", Idempotent: true, Write: true},
+	{Name: "notify_when_available", Idempotent: true, Write: true},
+	{Name: "create_checkout", Idempotent: true, Write: true},
+	{Name: "complete_checkout", Idempotent: true, Write: true},
 }
 
 // AgentTools describes the tools agents may call, from the engine's
@@ -68,11 +77,14 @@ var agentTools = []AgentTool{
 func (e *Engine) AgentTools() []AgentTool {
 	out := make([]AgentTool, 0, len(agentTools))
 	for _, a := range agentTools {
-		t, ok := e.tools.Lookup(a.Name)
+		t, ok := e.agent.Lookup(a.Name)
 		if !ok {
 			continue // a tool renamed without this list: not offered
 		}
 		a.Description, a.Schema = t.Description, t.Schema
+		if a.Write {
+			a.Schema = withIdempotencyKey(a.Schema)
+		}
 		out = append(out, a)
 	}
 	return out
@@ -83,6 +95,10 @@ func (e *Engine) AgentTools() []AgentTool {
 type AgentReply struct {
 	Content string
 	IsError bool
+	// Cart and Order are what the tool showed, in minor units (nil when
+	// it showed none, and on a reply given again for its key).
+	Cart  *view.CartView
+	Order *view.OrderView
 }
 
 // ErrNotAgentTool is a call of a tool the agent door does not offer.
@@ -96,8 +112,16 @@ var ErrNotAgentTool = errors.New("engine: tool not offered to agents")
 // is recorded like any call.
 func (e *Engine) CallTool(ctx context.Context, t Turn, name, args string) (rep AgentReply, err error) {
 	defer func() { err = catalog.Unavailable(err) }()
-	if !offered(name) {
+	tool, ok := offered(name)
+	if !ok {
 		return AgentReply{}, fmt.Errorf("%w: %q", ErrNotAgentTool, name)
+	}
+	idem := ""
+	if tool.Write {
+		if idem, args, err = takeIdempotencyKey(args); err != nil {
+			return toolError(err), nil // changes nothing, records nothing
+		}
+		t.DedupKey = "idem-" + idem // the order's key (Session.IdempotencyKey)
 	}
 	t.Text, t.Action = "", nil
 	if err := cleanTurn(&t); err != nil {
@@ -130,11 +154,23 @@ func (e *Engine) CallTool(ctx context.Context, t Turn, name, args string) (rep A
 		e.metrics.turns.WithLabelValues(t.Channel, "rate_limited").Inc()
 		return AgentReply{}, &RateLimitedError{RetryAfter: hit.RetryAfter}
 	}
+	digest := callDigest(name, args)
+	if idem != "" {
+		if prev, ok := s.State.AgentCall(idem); ok {
+			if prev.Call != digest {
+				return toolError(errKeyReused), nil
+			}
+			return AgentReply{Content: prev.Content, IsError: prev.IsError}, nil
+		}
+	}
 	rec := &recorder{}
 	call := catalog.ToolCall{ID: "agent_" + strconv.FormatInt(s.Now.UnixNano(), 36), Name: name, Arguments: args}
 	rec.add(&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call}, Model: AgentModel})
-	out := e.runTool(ctx, s, call)
+	out := e.runToolIn(ctx, e.agent, s, call)
 	rec.tool(out)
+	if idem != "" {
+		s.State.RememberAgentCall(session.AgentCall{Key: idem, Call: digest, Content: out.content, IsError: out.isErr})
+	}
 	if len(out.res.Cards) > 0 {
 		listing := s.State.Listing
 		s.State.Remember(out.res.Cards)
@@ -146,14 +182,14 @@ func (e *Engine) CallTool(ctx context.Context, t Turn, name, args string) (rep A
 	}
 	e.metrics.turns.WithLabelValues(t.Channel, "agent").Inc()
 	e.maybePrune(ctx, s.Now)
-	return AgentReply{Content: out.content, IsError: out.isErr}, nil
+	return AgentReply{Content: out.content, IsError: out.isErr, Cart: out.res.Cart, Order: out.res.Order}, nil
 }
 
-func offered(name string) bool {
+func offered(name string) (AgentTool, bool) {
 	for _, a := range agentTools {
 		if a.Name == name {
-			return true
+			return a, true
 		}
 	}
-	return false
+	return AgentTool{}, false
 }

@@ -24,9 +24,13 @@ func TestAgentToolsAreTheRegistrys(t *testing.T) {
 		t.Fatalf("%d agent tools of %d listed: a listed name is not in the registry", len(got), len(agentTools))
 	}
 	for _, a := range got {
-		tl, _ := e.tools.Lookup(a.Name)
+		tl, _ := e.agent.Lookup(a.Name)
 		if a.Description != tl.Description || a.Description == "" || a.Schema["additionalProperties"] != false {
 			t.Errorf("%s: description or schema not the registry's", a.Name)
+		}
+		props, _ := a.Schema["properties"].(map[string]any)
+		if _, has := props[IdempotencyArg]; has != a.Write || a.Write == a.ReadOnly {
+			t.Errorf("%s: write %v, read-only %v, idempotency key in schema %v", a.Name, a.Write, a.ReadOnly, has)
 		}
 		if a.ReadOnly && a.Destructive {
 			t.Errorf("%s: read-only and destructive", a.Name)

@@ -21,6 +21,7 @@ import (
 	"shopbot/engine/planner"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Config is what an Engine needs. Zero values get the documented defaults.
@@ -77,6 +78,9 @@ type Config struct {
 	// Tracer makes the OpenTelemetry spans of a turn, its model calls
 	// and its tool calls (tracing.go); nil: none.
 	Tracer trace.TracerProvider
+	// PaymentLink is where the buyer of an order an agent placed pays
+	// (agent.go); nil: the order awaits payment the merchant takes.
+	PaymentLink func(ctx context.Context, o *view.OrderView) (string, error)
 }
 
 func (c *Config) defaults() {
@@ -129,6 +133,7 @@ type Engine struct {
 	cfg     Config
 	deps    *tools.Deps
 	tools   *tools.Toolbox
+	agent   *tools.Toolbox // tools and the agent-only ones (agent.go)
 	planner *planner.Planner
 	chats   *chatLocks
 	history *historyCache
@@ -151,6 +156,7 @@ func New(cfg Config) (*Engine, error) {
 	deps := &tools.Deps{DB: cfg.DB, Search: cfg.Search, Currency: cfg.Currency, Now: cfg.Now}
 	deps.Passages = cfg.Pages
 	deps.ReturnWindow = max(cfg.ReturnWindow, 0)
+	deps.PaymentLink = cfg.PaymentLink
 	notices := &sync.WaitGroup{}
 	if cfg.Notifier != nil {
 		deps.Notify = notifyAsync(cfg.Notifier, cfg.Logger, notices)
@@ -159,8 +165,12 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	agent, err := tools.NewToolbox(append(tools.Tools(deps), tools.AgentOnly(deps)...)...)
+	if err != nil {
+		return nil, err
+	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb,
+		cfg: cfg, deps: deps, tools: tb, agent: agent,
 		planner: planner.New(tb).WithOptionVocab((&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),

@@ -147,16 +147,21 @@ func (e *Engine) runTools(ctx context.Context, s *session.Session, calls []catal
 }
 
 func (e *Engine) runTool(ctx context.Context, s *session.Session, call catalog.ToolCall) toolOutcome {
+	return e.runToolIn(ctx, e.tools, s, call)
+}
+
+// runToolIn runs call with the tools of tb.
+func (e *Engine) runToolIn(ctx context.Context, tb *tools.Toolbox, s *session.Session, call catalog.ToolCall) toolOutcome {
 	start := time.Now()
 	ctx, span := e.startToolSpan(ctx)
-	res, err := e.tools.Call(ctx, s, call.Name, call.Arguments)
+	res, err := tb.Call(ctx, s, call.Name, call.Arguments)
 	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}
 	defer func() { endToolSpan(span, call.Name, out) }()
 	out.content, out.isErr = tools.ModelMessage(res, err)
 	status := "ok"
 	if out.isErr {
 		status = "error"
-		if !e.tools.Has(call.Name) {
+		if !tb.Has(call.Name) {
 			call.Name = "unknown"
 		}
 	}

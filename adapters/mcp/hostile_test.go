@@ -32,7 +32,7 @@ func TestAgentCartIsTheSessions(t *testing.T) {
 	}
 	found, _, _ := call(t, a, "search_products", map[string]any{"query": "mug"})
 	sku := firstString(found, "sku")
-	if _, text, isErr := call(t, a, "add_to_cart", map[string]any{"sku": sku}); isErr {
+	if _, text, isErr := call(t, a, "add_to_cart", map[string]any{"sku": sku, "idempotency_key": "a-1"}); isErr {
 		t.Fatalf("add_to_cart %s: %s", sku, text)
 	}
 	if cart, text, _ := call(t, a, "view_cart", map[string]any{}); cart["units"] != float64(1) {
@@ -51,7 +51,7 @@ func TestAgentCartIsTheSessions(t *testing.T) {
 			t.Errorf("view_cart %v: error %v, %s; want a schema error", args, isErr, text)
 		}
 	}
-	if _, text, isErr := call(t, b, "remove_from_cart", map[string]any{"sku": sku, "cart_id": 1}); !isErr {
+	if _, text, isErr := call(t, b, "remove_from_cart", map[string]any{"sku": sku, "cart_id": 1, "idempotency_key": "b-1"}); !isErr {
 		t.Errorf("remove_from_cart with a cart id ran: %s", text)
 	}
 	if cart, text, _ := call(t, a, "view_cart", map[string]any{}); cart["units"] != float64(1) {
@@ -72,7 +72,7 @@ func TestAgentBadCalls(t *testing.T) {
 	if !isErr || !strings.Contains(text, "arguments too long") {
 		t.Errorf("5000-byte query: error %v, %s; want arguments too long", isErr, text)
 	}
-	_, text, isErr = call(t, cs, "add_to_cart", map[string]any{"sku": "NOPE-1", "quantity": 1000000})
+	_, text, isErr = call(t, cs, "add_to_cart", map[string]any{"sku": "NOPE-1", "quantity": 1000000, "idempotency_key": "k1"})
 	if !isErr {
 		t.Errorf("quantity 1000000: %s", text)
 	}
@@ -177,7 +177,7 @@ func TestAgentSessionsInParallel(t *testing.T) {
 				for _, c := range []struct {
 					name string
 					args map[string]any
-				}{{"search_products", map[string]any{"query": "mug"}}, {"add_to_cart", map[string]any{"sku": sku, "quantity": qty}}} {
+				}{{"search_products", map[string]any{"query": "mug"}}, {"add_to_cart", map[string]any{"sku": sku, "quantity": qty, "idempotency_key": fmt.Sprint("add-", i)}}} {
 					res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: c.name, Arguments: c.args})
 					if err != nil || res.IsError {
 						errs <- fmt.Sprintf("session %d %s: %v %+v", i, c.name, err, res)

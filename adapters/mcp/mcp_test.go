@@ -28,7 +28,10 @@ func shop(t testing.TB, db *bun.DB, cfg engine.Config, opts mcp.Options) (*httpt
 	if _, err := demo.Load(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	cfg.DB, cfg.Search = db, searchtest.NewDatabase(db)
+	cfg.DB = db
+	if cfg.Search == nil {
+		cfg.Search = searchtest.NewDatabase(db)
+	}
 	if cfg.RateLimit == 0 {
 		cfg.RateLimit = 1 << 30
 	}
@@ -156,13 +159,13 @@ func TestAgentShops(t *testing.T) {
 		}
 		// A product with sizes asks which one, as in chat; the agent
 		// answers with options.
-		added, text, isErr := call(t, cs, "add_to_cart", map[string]any{"sku": sku, "quantity": 2})
+		added, text, isErr := call(t, cs, "add_to_cart", map[string]any{"sku": sku, "quantity": 2, "idempotency_key": "add-1"})
 		if choose, _ := added["choose"].(string); !isErr && choose != "" {
 			values, _ := added["values"].([]any)
 			if len(values) == 0 {
 				t.Fatalf("add_to_cart asks for %s without values: %s", choose, text)
 			}
-			_, text, isErr = call(t, cs, "add_to_cart", map[string]any{"sku": sku, "quantity": 2, "options": map[string]any{choose: values[0]}})
+			_, text, isErr = call(t, cs, "add_to_cart", map[string]any{"sku": sku, "quantity": 2, "options": map[string]any{choose: values[0]}, "idempotency_key": "add-2"})
 		}
 		if isErr {
 			t.Fatalf("add_to_cart: %s", text)

@@ -71,6 +71,10 @@ type State struct {
 	// Pending is a write the planner asked the shopper to confirm
 	// ("cancel_order:SB-…"), kept for the next message only.
 	Pending string `json:"pending,omitempty"`
+	// Agent holds the replies to an agent's last writes by idempotency
+	// key (agent.go), so the same key twice has one effect and one
+	// result.
+	Agent []AgentCall `json:"agent,omitempty"`
 }
 
 // ShownCard is one card of State.Shown as the shopper saw it.
@@ -134,6 +138,8 @@ type CheckoutState struct {
 	Name     string `json:"name,omitempty"`
 	Phone    string `json:"phone,omitempty"`
 	Address  string `json:"address,omitempty"`
+	// Email is an agent buyer's e-mail (the agent door's checkout).
+	Email string `json:"email,omitempty"`
 	// Summary fingerprints the cart and contact the shopper was shown
 	// (cart lines, prices, contact); confirm must match it.
 	Summary string `json:"summary,omitempty"`

@@ -22,6 +22,11 @@ type checkoutArgs struct {
 	Address  string `json:"address"`
 	Delivery string `json:"delivery"`
 	Confirm  bool   `json:"confirm"`
+	// Email and PhoneOptional are set by the agent door's checkout
+	// (agent_checkout.go), never by the chat model: a buyer's e-mail
+	// given explicitly, and a phone that may stay empty beside it.
+	Email         string `json:"-"`
+	PhoneOptional bool   `json:"-"`
 }
 
 // checkoutData is what the model reads at each step of a checkout.
@@ -53,6 +58,9 @@ type checkoutContact struct {
 	Name    string `json:"name"`
 	Phone   string `json:"phone"`
 	Address string `json:"address"`
+	// Email is an agent buyer's e-mail (empty in chat, so a chat
+	// summary's fingerprint is as before).
+	Email string `json:"email,omitempty"`
 }
 
 type placedOrder struct {
@@ -164,9 +172,11 @@ func resolveContact(s *session.Session, a checkoutArgs) (ct checkoutContact, mis
 		{"phone", a.Phone, prev.Phone, saved.Phone, checkPhone, &ct.Phone},
 		{"address", a.Address, prev.Address, saved.Address, checkAddress, &ct.Address},
 	}
+	ct.Email = firstNonEmpty(a.Email, prev.Email)
 	for _, f := range fields {
 		v := firstNonEmpty(analysis.CleanText(f.arg), analysis.CleanText(f.state), analysis.CleanText(f.saved))
 		switch {
+		case v == "" && f.name == "phone" && a.PhoneOptional:
 		case v == "":
 			missing = append(missing, f.name)
 		case f.check(v) != "":
@@ -233,7 +243,7 @@ func needDetails(s *session.Session, ct checkoutContact, missing []string, inval
 			}
 		}
 	}
-	s.State.Checkout = &session.CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
+	s.State.Checkout = &session.CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: ct.Email}
 	return Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}
 }
 
@@ -310,7 +320,7 @@ func confirmProblem(s *session.Session, fp string) string {
 // showSummary saves the contact and asks the shopper to confirm the cart
 // as it is now; only a later turn can confirm it.
 func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (Result, error) {
-	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email}
+	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: firstNonEmpty(ct.Email, s.Customer.Email)}
 	key := s.Effects().EffectKey("contact", JSON(contact))
 	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
 		return nil, w.SaveContact(ctx, s.Customer.ID, contact)
@@ -320,7 +330,7 @@ func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog
 	}
 	s.Customer.Contact = contact
 	st := &session.CheckoutState{
-		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address,
+		Awaiting: "confirm", Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: ct.Email,
 		Summary: fp, SummaryTurn: s.DedupKey, Delivery: dq.line().Name,
 	}
 	if prev := s.State.Checkout; prev != nil {
@@ -383,7 +393,7 @@ func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkou
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
-			Contact:   catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: s.Customer.Email},
+			Contact:   catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: firstNonEmpty(ct.Email, s.Customer.Email)},
 			Delivery:  dq.request(),
 			PromoCode: promo,
 		})
@@ -391,6 +401,9 @@ func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkou
 			return nil, err
 		}
 		placed := checkoutContact{Name: o.ContactName, Phone: o.Phone, Address: o.ShippingAddress}
+		if ct.Email != "" {
+			placed.Email = o.Email
+		}
 		if fingerprint(orderFingerprintLines(o), placed, deliveryLine{o.DeliveryMethod, o.DeliveryCents}) != fp {
 			return nil, errSummaryStale
 		}

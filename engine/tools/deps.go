@@ -36,6 +36,10 @@ type Deps struct {
 	// Notify tells someone outside the turn (an order placed, a handoff).
 	// It must not block; nil drops notices.
 	Notify func(n view.Notice)
+	// PaymentLink is where the buyer of an order an agent placed pays
+	// (a Telegram invoice link, a web payment page); nil, or an error,
+	// and the order awaits payment the merchant takes.
+	PaymentLink func(ctx context.Context, o *view.OrderView) (string, error)
 }
 
 func (d *Deps) products() Products {
