@@ -30,7 +30,9 @@ func TestBusinessHours(t *testing.T) {
 	}
 	berlin, _ := time.LoadLocation("Europe/Berlin")
 	tokyo, _ := time.LoadLocation("Asia/Tokyo")
-	at := func(loc *time.Location, y int, m time.Month, d, hh, mm int) time.Time { return time.Date(y, m, d, hh, mm, 0, 0, loc) }
+	at := func(loc *time.Location, y int, m time.Month, d, hh, mm int) time.Time {
+		return time.Date(y, m, d, hh, mm, 0, 0, loc)
+	}
 	for _, c := range []struct {
 		name string
 		now  time.Time

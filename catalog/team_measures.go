@@ -115,6 +115,8 @@ func TeamMeasures(ctx context.Context, db bun.IDB, from, to time.Time) ([]AgentM
 		total.Rated += m.Rated
 		total.RatingSum += m.RatingSum
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Username < out[j].Username || (out[i].Username == out[j].Username && out[i].UserID < out[j].UserID) })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Username < out[j].Username || (out[i].Username == out[j].Username && out[i].UserID < out[j].UserID)
+	})
 	return append(out, total), nil
 }

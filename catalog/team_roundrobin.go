@@ -9,9 +9,10 @@ import (
 )
 
 // OnlineWindow is how recently a staff member's panel session must have
-// been seen (staff_sessions.last_seen_at: any panel request, and the live
-// inbox stream's heartbeat) for them to count as online. It is in the
-// database, so every replica sees the same team online.
+// been seen (staff_sessions.last_seen_at: any panel request; or
+// heartbeat_at: the open live inbox stream, HeartbeatStaffSession) for
+// them to count as online. It is in the database, so every replica sees
+// the same team online.
 const OnlineWindow = 5 * time.Minute
 
 // OnlineStaff returns the ids of the enabled staff members with a live
@@ -29,11 +30,20 @@ func OnlineStaff(ctx context.Context, db bun.IDB, roles []StaffRole, now time.Ti
 func onlineQuery(db bun.IDB, roles []StaffRole, now time.Time) *bun.SelectQuery {
 	now = now.UTC()
 	q := db.NewSelect().TableExpr("staff_users AS u").Where("u.disabled_at IS NULL").
-		Where("EXISTS (SELECT 1 FROM staff_sessions AS s WHERE s.user_id = u.id AND s.last_seen_at >= ? AND s.expires_at > ?)", now.Add(-OnlineWindow), now)
+		Where("EXISTS (SELECT 1 FROM staff_sessions AS s WHERE s.user_id = u.id AND (s.last_seen_at >= ? OR s.heartbeat_at >= ?) AND s.expires_at > ?)",
+			now.Add(-OnlineWindow), now.Add(-OnlineWindow), now)
 	if roles != nil {
 		q = q.Where("u.role IN (?)", bun.In(roles))
 	}
 	return q
+}
+
+// HeartbeatStaffSession records that the session's panel is open (its
+// live stream) at now: it keeps the member online without extending the
+// session's idle timeout.
+func HeartbeatStaffSession(ctx context.Context, db bun.IDB, tokenHash string, now time.Time) error {
+	res, err := db.NewUpdate().Table("staff_sessions").Set("heartbeat_at = ?", now.UTC()).Where("token_hash = ?", tokenHash).Exec(ctx)
+	return expectOneRow(res, err, "staff session")
 }
 
 // AutoAssign gives an unassigned conversation to the next online staff

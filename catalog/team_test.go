@@ -140,6 +140,14 @@ func TestRoundRobin(t *testing.T) {
 		if who, err := catalog.HandOff(ctx, db, quiet.ID, "asked for a person", later); err != nil || who != 0 {
 			t.Errorf("no one online: assigned %d, %v", who, err)
 		}
+		// An open live stream's heartbeat keeps a member online.
+		if err := catalog.HeartbeatStaffSession(ctx, db, "tok-dan", later); err != nil {
+			t.Fatal(err)
+		}
+		beating := workflowConversation(t, db, "rr-beat")
+		if who, err := catalog.HandOff(ctx, db, beating.ID, "asked for a person", later); err != nil || who != away {
+			t.Errorf("heartbeat: assigned %d (%v), want %d", who, err, away)
+		}
 	})
 }
 

@@ -21,6 +21,7 @@ import (
 	"shopbot/engine/planner"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
+	"shopbot/engine/view"
 )
 
 // Config is what an Engine needs. Zero values get the documented defaults.
@@ -282,6 +283,9 @@ func (e *Engine) handle(ctx context.Context, turn *logctx.Turn, t Turn, sink Sin
 		// the same turn may be sent again once the limit allows.
 		e.metrics.rateLimited.Inc()
 		return "rate_limited", &RateLimitedError{RetryAfter: hit.RetryAfter}
+	}
+	if s.Action != nil && s.Action.Kind == view.ActRate {
+		return "csat", e.rate(ctx, s, sink) // csat.go: no message is recorded
 	}
 	rec := &recorder{}
 	rec.user(t)

@@ -15,7 +15,9 @@ CREATE TABLE assignment_turns (
     user_id   BIGINT PRIMARY KEY REFERENCES staff_users (id) ON DELETE CASCADE,
     last_turn BIGINT NOT NULL
 );
-CREATE INDEX staff_sessions_seen_idx ON staff_sessions (last_seen_at, user_id);
+-- Online: a session used (last_seen_at) or with the live inbox stream
+-- open (heartbeat_at, which does not extend the idle timeout) lately.
+ALTER TABLE staff_sessions ADD COLUMN heartbeat_at TIMESTAMP;
 
 -- A support case: one stretch of a conversation needing the team, from
 -- the shopper's message that needed a person (request_human, or a
