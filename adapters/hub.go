@@ -55,7 +55,7 @@ func (h *Hub) Notify(ctx context.Context, n view.Notice) error {
 			errs = append(errs, m.Notify(ctx, n))
 		}
 		return errors.Join(errs...)
-	case view.NoticeOrderStatus, view.NoticeMerchantReply, view.NoticeBackInStock:
+	case view.NoticeOrderStatus, view.NoticeMerchantReply, view.NoticeBackInStock, view.NoticeCSAT:
 		s, ok := h.shoppers[n.Where.Channel]
 		if !ok {
 			return fmt.Errorf("%w: %s to %s", ErrNoRoute, n.Kind, n.Where.Channel)

@@ -46,6 +46,10 @@ func TestHubRoutesShopperAndMerchantNotices(t *testing.T) {
 	if err := h.Notify(ctx, web); !errors.Is(err, ErrNoRoute) {
 		t.Errorf("notice to an unregistered channel: err = %v, want ErrNoRoute", err)
 	}
+	csat := view.Notice{Kind: view.NoticeCSAT, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "1"}}
+	if err := h.Notify(ctx, csat); err != nil || tg.got[len(tg.got)-1].Kind != view.NoticeCSAT {
+		t.Errorf("rating prompt to telegram: %v, got %+v", err, tg.got)
+	}
 	if err := h.Notify(ctx, view.Notice{Kind: "bogus"}); err == nil {
 		t.Error("unknown kind: want an error")
 	}

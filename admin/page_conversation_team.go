@@ -20,6 +20,7 @@ type teamPanel struct {
 	Statuses []catalog.ConversationStatus
 	Staff    []catalog.StaffUser // who it can be assigned to (enabled users)
 	Canned   []catalog.CannedReply
+	CSAT     *catalog.CSAT // the shopper's rating after a resolution, if asked
 }
 
 // Assigned reports whether the conversation is assigned to user id.
@@ -43,6 +44,9 @@ func (s *Server) teamPanel(ctx context.Context, convID int64) (*teamPanel, error
 		}
 	}
 	if p.Canned, err = catalog.ListCannedReplies(ctx, s.db); err != nil {
+		return nil, err
+	}
+	if p.CSAT, err = catalog.GetCSAT(ctx, s.db, convID); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -81,6 +85,9 @@ func (s *Server) setConversationStatus(w http.ResponseWriter, r *http.Request) {
 				return "", catalog.ErrInvalid
 			}
 			until = &t
+		}
+		if st == catalog.ConvResolved {
+			return s.resolveConversation(ctx, conv)
 		}
 		if err := catalog.SetConversationStatus(ctx, s.db, conv.ID, st, until, s.cfg.Now()); err != nil {
 			return "", err

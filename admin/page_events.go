@@ -1,12 +1,14 @@
 package admin
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"shopbot/catalog"
 	"shopbot/catalog/live"
 )
 
@@ -49,6 +51,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
+	s.heartbeat(ctx)
+	lastHeartbeat := time.Now()
 	beat := time.NewTicker(eventsHeartbeat)
 	defer beat.Stop()
 	for {
@@ -79,11 +83,26 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-changed:
 		case <-beat.C:
+			if time.Since(lastHeartbeat) >= time.Minute { // a write a minute, well inside catalog.OnlineWindow
+				s.heartbeat(ctx)
+				lastHeartbeat = time.Now()
+			}
 			_ = rc.SetWriteDeadline(time.Now().Add(2 * eventsHeartbeat))
 			fmt.Fprint(w, ": beat\n\n")
 			if rc.Flush() != nil {
 				return
 			}
+		}
+	}
+}
+
+// heartbeat marks the stream's session as online (round-robin
+// assignment counts it; catalog.OnlineWindow) without extending its idle
+// timeout.
+func (s *Server) heartbeat(ctx context.Context) {
+	if sess := sessionFrom(ctx); sess != nil {
+		if err := catalog.HeartbeatStaffSession(ctx, s.db, sess.tokenHash, s.cfg.Now()); err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "admin events: heartbeat", "err", err)
 		}
 	}
 }

@@ -60,6 +60,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"customer", "/admin/customers/" + itoa(f.customer.ID), f.order.Number},
 			{"canned", "/admin/canned", "Canned replies"},
 			{"audit", "/admin/audit?user=admin&action=order.", "Audit log"},
+			{"team", "/admin/team?from=2020-01-01&to=2099-12-31", "Average first response"},
 			{"invite", "/admin/invite/no-such-link", "expired or was already used"},
 			{"error", "/admin/orders/SB-NOSUCH", "Not found"},
 		} {

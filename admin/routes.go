@@ -105,6 +105,8 @@ func (s *Server) routeTable() []route {
 		page("GET /admin/playground/trace", managers, s.playgroundTrace),
 		page("GET /admin/playground/scenario", managers, s.playgroundScenario),
 
+		page("GET /admin/team", managers, s.team),
+		action("POST /admin/team", owners, s.saveTeam).audited("team.settings", "round_robin", "hours"),
 		page("GET /admin/settings", owners, s.settingsPage),
 		action("POST /admin/settings", owners, s.saveSettings).audited("settings.save", "shop_name", "currency", "model", "max_rounds", "rate_limit", "rate_window"),
 		page("GET /admin/staff", owners, s.staffPage),

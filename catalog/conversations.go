@@ -52,6 +52,11 @@ type Conversation struct {
 	Status       ConversationStatus `bun:"status,scanonly"`
 	SnoozedUntil *time.Time         `bun:"snoozed_until,scanonly"`
 	AssigneeID   *int64             `bun:"assignee_id,scanonly"`
+	// The shopper's satisfaction rating (csat.go), likewise.
+	CSATAskedAt *time.Time `bun:"csat_asked_at,scanonly"`
+	CSATRating  *int       `bun:"csat_rating,scanonly"`
+	CSATAt      *time.Time `bun:"csat_at,scanonly"`
+	CSATAgentID *int64     `bun:"csat_agent_id,scanonly"`
 }
 
 // ToolCall is a model's request to run a tool, as persisted and replayed.

@@ -33,12 +33,20 @@ func HandBack(ctx context.Context, db bun.IDB, conversationID int64) error {
 
 // AddMerchantReply stores a merchant's message in the transcript (role
 // merchant, model "staff:<username>") and pauses the bot there, both or
-// neither.
+// neither; the first reply of an open support case is its first response
+// (RecordStaffReply).
 func AddMerchantReply(ctx context.Context, db bun.IDB, conversationID int64, username, text string) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
 		if err := SetPaused(ctx, tx, conversationID, true); err != nil {
 			return err
 		}
-		return AppendMessages(ctx, tx, conversationID, &Message{Role: RoleMerchant, Content: text, Model: "staff:" + username})
+		if err := AppendMessages(ctx, tx, conversationID, &Message{Role: RoleMerchant, Content: text, Model: "staff:" + username}); err != nil {
+			return err
+		}
+		u, err := FindStaffUser(ctx, tx, username)
+		if err != nil {
+			return nil // a reply not from a staff user (a script) answers no case
+		}
+		return RecordStaffReply(ctx, tx, conversationID, u.ID, time.Now())
 	})
 }

@@ -300,6 +300,9 @@ func (e *Engine) handle(ctx context.Context, turn *logctx.Turn, t Turn, sink Sin
 		e.metrics.rateLimited.Inc()
 		return "rate_limited", &RateLimitedError{RetryAfter: hit.RetryAfter}
 	}
+	if s.Action != nil && s.Action.Kind == view.ActRate {
+		return "csat", e.rate(ctx, s, sink) // csat.go: no message is recorded
+	}
 	rec := &recorder{}
 	rec.user(t)
 	if s.Conversation.Paused {

@@ -9,6 +9,7 @@ import (
 	"github.com/slack-go/slack"
 
 	"shopbot/engine"
+	"shopbot/engine/locale"
 	"shopbot/engine/view"
 )
 
@@ -87,6 +88,13 @@ func (a *Adapter) notifyShopper(ctx context.Context, n view.Notice) error {
 			section(fmt.Sprintf(":bell: *%s* is back in stock: %s", escape(n.Product.Title), escape(n.Product.PriceText))),
 			slack.NewActionBlock("", add),
 		}
+	case view.NoticeCSAT:
+		text = locale.Word(n.Locale, "csat.prompt")
+		var buttons []slack.BlockElement
+		for _, rb := range view.RatingButtons() {
+			buttons = append(buttons, button(rb.Label, rb.Action))
+		}
+		blocks = []slack.Block{section(escape(text)), slack.NewActionBlock("csat", buttons...)}
 	case view.NoticeMerchantReply:
 		text = n.Text
 		blocks = textBlocks("*From the shop:* " + escape(n.Text))

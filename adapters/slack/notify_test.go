@@ -113,3 +113,19 @@ func TestNoticeBackInStock(t *testing.T) {
 		t.Error("notice without a product accepted")
 	}
 }
+
+// TestNoticeCSAT: the rating prompt reaches the shopper's thread in their
+// language with five buttons whose values are the rate actions.
+func TestNoticeCSAT(t *testing.T) {
+	e := newEnv(t, &countingEngine{})
+	n := view.Notice{Kind: view.NoticeCSAT, Where: catalog.ConversationKey{Channel: "slack", ChatID: "C1", ThreadID: "100.2"}, Locale: "ru"}
+	if err := e.hub.Notify(context.Background(), n); err != nil {
+		t.Fatal(err)
+	}
+	m := e.waitFor("C1", "100.2", "rating prompt", hasText("Оцените нашу помощь"))
+	for _, data := range []string{"rate||1", "rate||3", "rate||5"} {
+		if !hasText(data)(m) {
+			t.Errorf("no %s button: %s", data, m.Content())
+		}
+	}
+}

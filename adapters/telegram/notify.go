@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-telegram/bot/models"
 
+	"shopbot/engine/locale"
 	"shopbot/engine/view"
 )
 
@@ -48,6 +49,15 @@ func (a *Adapter) Notify(ctx context.Context, n view.Notice) error {
 		if b, ok := a.inlineButton(ctx, text(n.Locale, txtAddToCart), view.Action{Kind: view.ActAdd, SKU: n.Product.SKU, Qty: 1}); ok {
 			markup = &inlineKeyboard{InlineKeyboard: [][]inlineButton{{b}}}
 		}
+	case view.NoticeCSAT:
+		html = esc(locale.Word(n.Locale, "csat.prompt"))
+		var row []inlineButton
+		for _, rb := range view.RatingButtons() {
+			if b, ok := a.inlineButton(ctx, rb.Label, rb.Action); ok {
+				row = append(row, b)
+			}
+		}
+		markup = &inlineKeyboard{InlineKeyboard: [][]inlineButton{row}}
 	default:
 		return fmt.Errorf("telegram: cannot deliver notice %q to a shopper", n.Kind)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"shopbot/engine/locale"
 	"shopbot/engine/view"
 )
 
@@ -71,6 +72,9 @@ func noticeOf(n view.Notice) (noticeEvent, error) {
 		if n.Text != "" {
 			ev.Text += " " + n.Text
 		}
+	case view.NoticeCSAT:
+		ev.Text = locale.Word(n.Locale, "csat.prompt")
+		ev.Buttons = view.RatingButtons()
 	case view.NoticeMerchantReply:
 		if n.Text == "" {
 			return ev, fmt.Errorf("web: merchant_reply notice without text")

@@ -72,6 +72,7 @@ func TestRenderEveryTemplate(t *testing.T) {
 		"Delivery": "Courier", "Subtotal": "$9", "DeliveryPrice": "$1", "Contact": map[string]any{"Name": "A", "Phone": "1", "Address": "x"},
 		"Empty": false, "Items": []any{line}, "DaysAhead": 7, "NextDue": map[string]any{"Title": "Tee", "Due": "soon"}, "Budget": "$5",
 		"OverBudget": []any{line}, "PeriodDays": 30, "Orders": 2, "Spend": "$10", "Missing": []string{"red"},
+		"When": "on Monday at 09:00", "Zone": "Europe/Berlin", "Time": "09:00", "Day": "on Monday",
 	}
 	for _, lang := range Languages() {
 		for _, k := range Keys(lang) {

@@ -155,8 +155,13 @@ func (t *plannerTurn) human(ctx context.Context, in intent.Intent) error {
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}
-	if _, err := t.call(ctx, "request_human", map[string]string{"reason": "Shopper asked for a person: " + reason}); err != nil {
+	res, err := t.call(ctx, "request_human", map[string]string{"reason": "Shopper asked for a person: " + reason})
+	if err != nil {
 		return t.fail(err)
+	}
+	if d, ok := res.Data.(map[string]string); ok && d["team_back_at"] != "" {
+		t.sayText(d["message"]) // outside business hours: when the team is back
+		return nil
 	}
 	t.say(rHuman, nil)
 	return nil

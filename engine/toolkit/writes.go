@@ -35,7 +35,9 @@ type Writes interface {
 	SaveContact(ctx context.Context, customerID int64, contact catalog.Contact) error
 	// PlaceOrder turns the scope's cart into an order, decrementing stock.
 	PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
-	// RequestHuman flags the conversation for the shop's team.
+	// RequestHuman flags the conversation for the shop's team, opens its
+	// support case and, with round robin on, assigns it
+	// (catalog.HandOff).
 	RequestHuman(ctx context.Context, conversationID int64, reason string) error
 	// ApplyPromo puts a promo code on the scope's cart
 	// (catalog.ApplyCartPromo); a code that cannot apply is a
@@ -122,7 +124,8 @@ func (w *txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*c
 }
 
 func (w *txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
-	return catalog.FlagNeedsHuman(ctx, w.tx, conversationID, reason)
+	_, err := catalog.HandOff(ctx, w.tx, conversationID, reason, time.Now())
+	return err
 }
 
 func (w *txWrites) ApplyPromo(ctx context.Context, scope catalog.CartScope, customerID int64, code string, now time.Time) (*catalog.PromoQuote, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/session"
@@ -47,6 +48,16 @@ func requestHumanTool(d *Deps) Tool {
 				return Result{}, err
 			}
 			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
+			now := s.Now
+			if now.IsZero() {
+				now = d.now()
+			}
+			if away, back, ok := d.teamAway(ctx, s.Lang(), now); ok {
+				// Outside business hours: the shopper is told when.
+				return Result{Data: map[string]string{
+					"status": "requested", "message": away, "team_back_at": back.Format(time.RFC3339),
+				}}, nil
+			}
 			return Result{Data: map[string]string{
 				"status":  "requested",
 				"message": "A team member has been notified and will reply in this chat.",

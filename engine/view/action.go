@@ -27,6 +27,7 @@ const (
 	ActNotify     ActionKind = "ntf"     // tell me when out-of-stock SKU is back
 	ActOption     ActionKind = "opt"     // variant picker of parent SKU; Arg the value indexes chosen so far ("2.0")
 	ActMore       ActionKind = "more"    // the next page of the list Arg names (see engine/tools paging)
+	ActRate       ActionKind = "rate"    // the shopper's CSAT rating Qty (1–5) of the conversation
 )
 
 // Action is a button press.
@@ -57,7 +58,7 @@ func ParseAction(s string) (Action, error) {
 	a := Action{Kind: ActionKind(parts[0])}
 	switch a.Kind {
 	case ActAdd, ActSet, ActRemove, ActDetails, ActSimilar, ActCart, ActCheckout, ActOrders, ActCategories, ActCategory, ActConfirm, ActDelivery, ActNotify,
-		ActOption, ActMore:
+		ActOption, ActMore, ActRate:
 	default:
 		return Action{}, fmt.Errorf("engine: unknown action %q", clip.Shorten(parts[0], 20))
 	}

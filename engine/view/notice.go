@@ -2,6 +2,7 @@ package view
 
 import (
 	"errors"
+	"strconv"
 
 	"shopbot/catalog"
 )
@@ -18,7 +19,17 @@ const (
 	NoticeOrderStatus   NoticeKind = "order_status"   // the merchant changed an order's status
 	NoticeMerchantReply NoticeKind = "merchant_reply" // a merchant wrote during a takeover
 	NoticeBackInStock   NoticeKind = "back_in_stock"  // a product the shopper asked to hear about is back
+	NoticeCSAT          NoticeKind = "csat"           // the conversation was resolved: rate it 1–5 (RatingButtons)
 )
+
+// RatingButtons are the CSAT prompt's buttons, 1 to 5, each an ActRate.
+func RatingButtons() []Button {
+	bs := make([]Button, 5)
+	for i := range bs {
+		bs[i] = NewButton(strconv.Itoa(i+1), Action{Kind: ActRate, Qty: i + 1})
+	}
+	return bs
+}
 
 // Notice is something to tell a person outside the turn that caused it:
 // the merchant about a new order or a handoff, the shopper about an order
