@@ -102,7 +102,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	notices := newWebNotices(db, cfg.cover.noticeTTL)
 	chat.KeepNotices(notices)
-	chat.KeepHistory(webHistory{db: db})
+	chat.KeepEvents(webEvents{log: catalog.ChatEvents{DB: db}})
 	hub.Shoppers("web", chat)
 	mux := routes(httpHandlers{
 		admin: adm, webChat: chat, origins: cfg.webOrigins,
