@@ -193,6 +193,11 @@ func TestWidgetInBrowser(t *testing.T) {
 	paint := jsv[float64](t, ctx, `performance.getEntriesByName('shopbot-widget-paint')[0].startTime -
 		performance.getEntriesByType('resource').find(e => e.name.endsWith('/widget.js')).responseEnd`)
 	t.Logf("launcher first paint: %.1f ms after widget.js loaded", paint)
+	parts := jsv[map[string]float64](t, ctx, `(() => { const m = n => performance.getEntriesByName(n)[0].startTime;
+		const loaded = performance.getEntriesByType('resource').find(e => e.name.endsWith('/widget.js')).responseEnd;
+		return { waited: m('shopbot-widget-start') - loaded, built: m('shopbot-widget-launcher') - m('shopbot-widget-start'), frame: m('shopbot-widget-paint') - m('shopbot-widget-launcher') }; })()`)
+	t.Logf("of which: %.1f ms until the script ran (parse, compile, the page's own work), %.1f ms building the launcher, %.1f ms to the next frame",
+		parts["waited"], parts["built"], parts["frame"])
 	shot(t, ctx, shots, "widget-1-launcher")
 	// Styled by its constructed stylesheet under the host's strict CSP
 	// (style-src 'self'), in the host's colour.

@@ -317,7 +317,8 @@
   function order(o) {
     if (o.status === 'new') { cartBtn.textContent = t('cart'); cartBtn.setAttribute('aria-label', t('cart')); } /* placed: the cart is empty */
     var box = el('div', 'order');
-    add(box, el('h3', '', t('order') + ' ' + o.number), el('div', 'status-pill', o.status));
+    var st = t('status.' + o.status);
+    add(box, el('h3', '', t('order') + ' ' + o.number), el('div', 'status-pill', st === 'status.' + o.status ? o.status : st));
     var ul = add(box, el('ul', 'lines'));
     (o.lines || []).forEach(function (l) {
       add(ul, el('li', '', l.qty + ' × ' + l.title + (l.variant ? ' (' + l.variant + ')' : '')));
