@@ -369,6 +369,11 @@ func TestWidgetInBrowser(t *testing.T) {
 	// The shop's own home page carries the widget (go run ./bot, then /).
 	act(t, ctx, chromedp.Navigate(s.base+"/"))
 	waitFor(t, ctx, "the launcher on the shop's home page", `R.querySelector('.launcher') && !R.querySelector('.launcher').hidden`)
+	shot(t, ctx, shots, "widget-9-home")
+	act(t, ctx, chromedp.EmulateViewport(360, 740), chromedp.Evaluate(in(`R.querySelector('.launcher').click(); return true;`), nil))
+	waitFor(t, ctx, "the panel on the home page, 360 px", `!R.querySelector('.panel').hidden && R.querySelector('.panel').getBoundingClientRect().width <= 360`)
+	shot(t, ctx, shots, "widget-9-home-phone")
+	act(t, ctx, chromedp.EmulateViewport(1280, 900))
 
 	// The panel: Settings shows the snippet and the allowed origins, and
 	// the live preview runs under the panel's strict CSP.
