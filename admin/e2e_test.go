@@ -6,7 +6,6 @@ import (
 	"image/png"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,6 +19,7 @@ import (
 	"shopbot/adapters"
 	"shopbot/adapters/web"
 	"shopbot/admin"
+	"shopbot/admin/browsertest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
@@ -70,38 +70,11 @@ func (d *dialogs) wait(t *testing.T, want string) {
 	}
 }
 
-// browser starts Debian's chromium headless with a fresh profile. A
-// missing chromium fails the test: CI installs it (.ci/run).
+// browser starts chromium (browsertest) and fails the test on any
+// JavaScript dialog it did not expect.
 func browser(t *testing.T) (context.Context, *dialogs) {
 	t.Helper()
-	exe, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not found: install it (apt-get install chromium) — the admin end-to-end tests need a real browser")
-	}
-	// A fresh profile, removed after the browser has gone (chromium's
-	// helpers may still write to it while t.TempDir would clean up).
-	profile, err := os.MkdirTemp("", "shopbot-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
-		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true), chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
-		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
+	ctx := browsertest.Start(t, browsertest.Options{})
 	// A dialog the test did not expect means some text was rendered as
 	// script: fail.
 	dlg := &dialogs{seen: make(chan string, 8)}
@@ -119,9 +92,6 @@ func browser(t *testing.T) (context.Context, *dialogs) {
 			dlg.seen <- d.Message
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
 	return ctx, dlg
 }
 

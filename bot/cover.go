@@ -84,6 +84,12 @@ func (n webNotices) pruneNotices(ctx context.Context, log *slog.Logger) (wait fu
 			} else if k > 0 {
 				log.InfoContext(ctx, "expired web notices pruned", "count", k)
 			}
+			events := catalog.ChatEvents{DB: n.box.DB}
+			if k, err := events.Prune(ctx, webEventsAge); err != nil && ctx.Err() == nil {
+				log.WarnContext(ctx, "old web chat events not pruned", "err", err)
+			} else if k > 0 {
+				log.InfoContext(ctx, "old web chat events pruned", "count", k)
+			}
 			select {
 			case <-ctx.Done():
 				return

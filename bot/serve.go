@@ -103,7 +103,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})
 	notices := newWebNotices(db, cfg.cover.noticeTTL)
 	chat.KeepNotices(notices)
-	chat.KeepHistory(webHistory{db: db})
+	chat.KeepEvents(webEvents{log: catalog.ChatEvents{DB: db}})
 	hub.Shoppers("web", chat)
 	shop := shopWindow(&cfg, db, log)
 	mux := routes(httpHandlers{

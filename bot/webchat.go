@@ -2,36 +2,48 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
-	"strings"
-
-	"github.com/uptrace/bun"
+	"time"
 
 	"shopbot/adapters/web"
 	"shopbot/catalog"
 )
 
-// buttonPrefix marks a recorded button press (engine/recorder.go).
-const buttonPrefix = "[button] "
+// webEvents keeps the web chat's event log (history, live streams'
+// cursors) in the database.
+type webEvents struct{ log catalog.ChatEvents }
 
-// webHistory reads a web session's transcript for GET /api/chat/history.
-type webHistory struct{ db bun.IDB }
+var _ web.EventLog = webEvents{}
 
-var _ web.HistorySource = webHistory{}
+// webEventsAge is how long a web session's events are kept.
+const webEventsAge = 30 * 24 * time.Hour
 
-func (h webHistory) History(ctx context.Context, session string, limit int) ([]web.HistoryEntry, error) {
-	ms, err := catalog.ShopperTranscript(ctx, h.db, catalog.ConversationKey{Channel: "web", ChatID: session}, limit)
-	if err != nil {
-		return nil, err
+func (e webEvents) Append(ctx context.Context, session string, evs []web.LoggedEvent) ([]web.LoggedEvent, error) {
+	rows := make([]catalog.ChatEvent, len(evs))
+	for i, ev := range evs {
+		rows[i] = catalog.ChatEvent{Kind: ev.Event, Payload: string(ev.Data)}
 	}
-	out := make([]web.HistoryEntry, 0, len(ms))
-	for _, m := range ms {
-		if m.Role == catalog.RoleUser && strings.HasPrefix(m.Content, buttonPrefix) {
-			continue // a button press: its answer says what it did
-		}
-		out = append(out, web.HistoryEntry{Role: string(m.Role), Text: m.Content, At: m.CreatedAt})
+	rows, err := e.log.Append(ctx, "web", session, rows)
+	return loggedOf(rows), err
+}
+
+func (e webEvents) Latest(ctx context.Context, session string, limit int) ([]web.LoggedEvent, error) {
+	rows, err := e.log.Latest(ctx, "web", session, limit)
+	return loggedOf(rows), err
+}
+
+func (e webEvents) After(ctx context.Context, session string, after int64, kind string, limit int) ([]web.LoggedEvent, error) {
+	rows, err := e.log.After(ctx, "web", session, after, kind, limit)
+	return loggedOf(rows), err
+}
+
+func loggedOf(rows []catalog.ChatEvent) []web.LoggedEvent {
+	out := make([]web.LoggedEvent, len(rows))
+	for i, r := range rows {
+		out[i] = web.LoggedEvent{ID: r.ID, Event: r.Kind, Data: json.RawMessage(r.Payload), At: r.CreatedAt}
 	}
-	return out, nil
+	return out
 }
 
 // webChatRoutes mounts the web chat API and the widget: every chat

@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"shopbot/adapters/web"
 	"shopbot/catalog"
@@ -67,31 +67,24 @@ func TestWebChatRoutes(t *testing.T) {
 	}
 }
 
-// TestWebHistoryLeavesOutButtons: the history the widget shows has the
-// shopper's words and the answers, not the recorded button presses.
-func TestWebHistoryLeavesOutButtons(t *testing.T) {
+// TestWebEventsInDatabase: the web chat's event log on the database
+// keeps a turn's events in order with their data, and the notices after
+// a cursor.
+func TestWebEventsInDatabase(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	ctx := context.Background()
-	key := catalog.ConversationKey{Channel: "web", ChatID: "0123456789abcdef0123"}
-	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: "web", PlatformUserID: key.ChatID})
-	if err != nil {
-		t.Fatal(err)
+	l := webEvents{log: catalog.ChatEvents{DB: db}}
+	got, err := l.Append(ctx, "0123456789abcdef0123", []web.LoggedEvent{
+		{Event: "user", Data: json.RawMessage(`{"text":"boots"}`)}, {Event: "notice", Data: json.RawMessage(`{"id":"n1"}`)}})
+	if err != nil || len(got) != 2 {
+		t.Fatalf("append: %+v %v", got, err)
 	}
-	conv, err := catalog.OpenConversation(ctx, db, key, c.ID)
-	if err != nil {
-		t.Fatal(err)
+	h, err := l.Latest(ctx, "0123456789abcdef0123", 10)
+	if err != nil || len(h) != 2 || h[0].Event != "user" || string(h[0].Data) != `{"text":"boots"}` || h[1].ID != got[1].ID {
+		t.Errorf("latest = %+v %v", h, err)
 	}
-	if _, err := catalog.SaveTurn(ctx, db, conv.ID, `{}`,
-		&catalog.Message{Role: catalog.RoleUser, Content: "boots", CreatedAt: time.Now()},
-		&catalog.Message{Role: catalog.RoleUser, Content: "[button] add|B-1|1"},
-		&catalog.Message{Role: catalog.RoleAssistant, Content: "Added to the cart."}); err != nil {
-		t.Fatal(err)
-	}
-	h, err := webHistory{db: db}.History(ctx, key.ChatID, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(h) != 2 || h[0].Text != "boots" || h[1].Role != "assistant" {
-		t.Errorf("history = %+v", h)
+	n, err := l.After(ctx, "0123456789abcdef0123", got[0].ID, "notice", 10)
+	if err != nil || len(n) != 1 || string(n[0].Data) != `{"id":"n1"}` {
+		t.Errorf("after = %+v %v", n, err)
 	}
 }

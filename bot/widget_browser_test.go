@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -20,41 +19,17 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"shopbot/adapters/web"
+	"shopbot/admin/browsertest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine/view"
 )
 
-// widgetBrowser starts Debian's chromium headless with a fresh profile
-// and collects the console's messages. A missing chromium fails the
-// test: CI installs it.
+// widgetBrowser starts chromium (browsertest) and collects the
+// console's messages.
 func widgetBrowser(t *testing.T) (context.Context, *consoleLog) {
 	t.Helper()
-	exe, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("chromium not found: install it (apt-get install chromium) — the widget test needs a real browser")
-	}
-	profile, err := os.MkdirTemp("", "shopbot-widget-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(exe), chromedp.UserDataDir(profile), chromedp.WindowSize(1280, 900),
-		chromedp.Flag("headless", true), chromedp.Flag("no-sandbox", true), chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("no-first-run", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx, chromedp.WithLogf(t.Logf))
-	ctx, cancelTimeout := context.WithTimeout(ctx, 4*time.Minute)
-	t.Cleanup(func() {
-		cancelTimeout()
-		cancelCtx()
-		cancelAlloc()
-		for i := 0; i < 20 && os.RemoveAll(profile) != nil; i++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-	})
+	ctx := browsertest.Start(t, browsertest.Options{Timeout: 4 * time.Minute})
 	cl := &consoleLog{added: make(chan struct{}, 1)}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		if c, ok := ev.(*runtime.EventConsoleAPICalled); ok {
@@ -65,9 +40,6 @@ func widgetBrowser(t *testing.T) (context.Context, *consoleLog) {
 			cl.add(string(c.Type) + ": " + strings.Join(parts, " "))
 		}
 	})
-	if err := chromedp.Run(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
 	return ctx, cl
 }
 
@@ -221,6 +193,11 @@ func TestWidgetInBrowser(t *testing.T) {
 	paint := jsv[float64](t, ctx, `performance.getEntriesByName('shopbot-widget-paint')[0].startTime -
 		performance.getEntriesByType('resource').find(e => e.name.endsWith('/widget.js')).responseEnd`)
 	t.Logf("launcher first paint: %.1f ms after widget.js loaded", paint)
+	parts := jsv[map[string]float64](t, ctx, `(() => { const m = n => performance.getEntriesByName(n)[0].startTime;
+		const loaded = performance.getEntriesByType('resource').find(e => e.name.endsWith('/widget.js')).responseEnd;
+		return { waited: m('shopbot-widget-start') - loaded, built: m('shopbot-widget-launcher') - m('shopbot-widget-start'), frame: m('shopbot-widget-paint') - m('shopbot-widget-launcher') }; })()`)
+	t.Logf("of which: %.1f ms until the script ran (parse, compile, the page's own work), %.1f ms building the launcher, %.1f ms to the next frame",
+		parts["waited"], parts["built"], parts["frame"])
 	shot(t, ctx, shots, "widget-1-launcher")
 	// Styled by its constructed stylesheet under the host's strict CSP
 	// (style-src 'self'), in the host's colour.
@@ -323,6 +300,7 @@ func TestWidgetInBrowser(t *testing.T) {
 	session := jsv[string](t, ctx, `localStorage.getItem('shopbot.session:`+s.base+`')`)
 	other := web.New(nil, slog.New(slog.DiscardHandler))
 	other.KeepNotices(newWebNotices(db, time.Hour))
+	other.KeepEvents(webEvents{log: catalog.ChatEvents{DB: db}})
 	if err := other.DeliverStaffMessage(t.Context(), session, "Hi, Maria from the shop: your shoes ship today."); err != nil {
 		t.Fatal(err)
 	}
@@ -339,9 +317,23 @@ func TestWidgetInBrowser(t *testing.T) {
 	// Reload: the history is back; a second tab shows it too.
 	act(t, ctx, chromedp.Reload())
 	waitFor(t, ctx, "the history", `[...R.querySelectorAll('.msg.user')].some(m => m.textContent.includes('running shoes')) && R.querySelectorAll('.msg.bot').length >= 5`)
+	// Everything is drawn again, not only the words: the cards with their
+	// photos and prices, the picker, the cart, the order, the notices (once).
+	waitFor(t, ctx, "cards, picker, cart, order and notices after the reload", `R.querySelectorAll('.cards .card img').length >= 3 &&
+		R.querySelector('.card .price').textContent.startsWith('$') && R.querySelector('.picker [data-action="add|SHO-TRL-001-42|1"]') &&
+		[...R.querySelectorAll('.cart')].pop().textContent.includes('WIDGET10') && R.querySelector('.order h3') &&
+		[...R.querySelectorAll('.msg.staff')].filter(m => m.textContent.includes('Maria from the shop')).length === 1 &&
+		[...R.querySelectorAll('.notice')].filter(m => m.textContent.includes('shipped')).length === 1`)
+	shot(t, ctx, shots, "widget-6b-reloaded")
 	tab, cancelTab := chromedp.NewContext(ctx)
 	act(t, tab, chromedp.Navigate(allowed.URL+"/"))
-	waitFor(t, tab, "the history in a second tab", `[...R.querySelectorAll('.msg.user')].some(m => m.textContent.includes('Anna Petrova'))`)
+	waitFor(t, tab, "the history in a second tab", `[...R.querySelectorAll('.msg.user')].some(m => m.textContent.includes('Anna Petrova')) && R.querySelector('.cart')`)
+	// Two tabs, two live streams: a staff message reaches both.
+	if err := other.DeliverStaffMessage(t.Context(), session, "Both tabs hear this."); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, tab, "the staff message in the second tab", `[...R.querySelectorAll('.msg.staff')].some(m => m.textContent.includes('Both tabs hear this.'))`)
+	waitFor(t, ctx, "the staff message in the first tab", `[...R.querySelectorAll('.msg.staff')].some(m => m.textContent.includes('Both tabs hear this.'))`)
 	cancelTab()
 
 	// A 360 px phone: the open panel fills the screen, nothing overflows.
@@ -377,6 +369,11 @@ func TestWidgetInBrowser(t *testing.T) {
 	// The shop's own home page carries the widget (go run ./bot, then /).
 	act(t, ctx, chromedp.Navigate(s.base+"/"))
 	waitFor(t, ctx, "the launcher on the shop's home page", `R.querySelector('.launcher') && !R.querySelector('.launcher').hidden`)
+	shot(t, ctx, shots, "widget-9-home")
+	act(t, ctx, chromedp.EmulateViewport(360, 740), chromedp.Evaluate(in(`R.querySelector('.launcher').click(); return true;`), nil))
+	waitFor(t, ctx, "the panel on the home page, 360 px", `!R.querySelector('.panel').hidden && R.querySelector('.panel').getBoundingClientRect().width <= 360`)
+	shot(t, ctx, shots, "widget-9-home-phone")
+	act(t, ctx, chromedp.EmulateViewport(1280, 900))
 
 	// The panel: Settings shows the snippet and the allowed origins, and
 	// the live preview runs under the panel's strict CSP.

@@ -43,6 +43,10 @@ type Config struct {
 	OrdersChannel string
 	// AdminURL is the admin panel's base URL, for links to transcripts.
 	AdminURL string
+	// Locale is the shop's language, for the assistant's words to a
+	// member whose Slack locale is unknown; empty means the catalogue's
+	// fallback (English).
+	Locale string
 
 	DB         *bun.DB
 	Engine     Handler

@@ -23,10 +23,11 @@ type api struct {
 	mu      sync.Mutex
 	blocked map[string]time.Time // method → no calls before
 	names   map[string]string    // user id → display name
+	locales map[string]string    // user id → Slack locale ("ru-RU"), when users.info gave one
 }
 
 func newAPI(c *slack.Client, m *metrics, now func() time.Time) *api {
-	return &api{c: c, metrics: m, now: now, blocked: map[string]time.Time{}, names: map[string]string{}}
+	return &api{c: c, metrics: m, now: now, blocked: map[string]time.Time{}, names: map[string]string{}, locales: map[string]string{}}
 }
 
 // do runs one API call of method, waiting out rate limits.
@@ -126,10 +127,23 @@ func (a *api) userName(ctx context.Context, userID, fallback string) string {
 	a.mu.Lock()
 	if len(a.names) >= maxNames {
 		clear(a.names)
+		clear(a.locales)
 	}
 	a.names[userID] = name
+	if u != nil && u.Locale != "" {
+		a.locales[userID] = u.Locale
+	}
 	a.mu.Unlock()
 	return name
+}
+
+// userLocale is a member's Slack locale ("ru-RU") from users.info
+// (include_locale, cached with the name), or "" when Slack gave none.
+func (a *api) userLocale(ctx context.Context, userID string) string {
+	a.userName(ctx, userID, userID)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.locales[userID]
 }
 
 func firstNonEmpty(vs ...string) string {

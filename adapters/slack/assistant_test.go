@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/catalog"
+	"shopbot/engine"
 )
 
 // assistantStarted is Slack's assistant_thread_started event.
@@ -186,4 +188,28 @@ func (e *env) waitCalls(method string, n int) []slackfake.Call {
 		e.t.Fatalf("%d %s calls, want %d", len(e.fake.Calls(method)), method, n)
 	}
 	return e.fake.Calls(method)
+}
+
+// TestAssistantWordsInMembersLocale: the status, the suggested prompts'
+// words and the title come from the text catalogue in the member's Slack
+// locale (users.info's locale), else in the shop's (Config.Locale).
+func TestAssistantWordsInMembersLocale(t *testing.T) {
+	e := newEnv(t, nil, func(_ *engine.Config, c *slackad.Config) { c.Locale = "en" })
+	e.fake.AddUser("UIVAN", "Ivan", false)
+	e.fake.SetLocale("UIVAN", "ru-RU")
+	e.postEvent(assistantStarted("UIVAN", "DIVAN", "1700.000300"))
+	a := e.waitCalls("assistant.threads.setSuggestedPrompts", 1)[0].Args
+	if a["title"] != "Попробуйте:" || !strings.Contains(a["prompts"], "Смотреть: ") {
+		t.Errorf("prompts in Russian: %v", a)
+	}
+	e.postEvent(threadDM("UIVAN", "DIVAN", e.nextTS(), "1700.000300", "кроссовки"))
+	e.waitCalls("assistant.threads.setStatus", 2)
+	if s := e.fake.Calls("assistant.threads.setStatus")[0].Args["status"]; s != "ищет в магазине…" {
+		t.Errorf("status %q, want Russian", s)
+	}
+	// A member whose locale Slack does not give: the shop's language.
+	e.postEvent(assistantStarted("UANN", "DANN", "1700.000301"))
+	if a := e.waitCalls("assistant.threads.setSuggestedPrompts", 2)[1].Args; a["title"] != "Try one of these:" {
+		t.Errorf("prompts without a locale: %v", a)
+	}
 }

@@ -197,7 +197,7 @@ func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared b
 			return
 		}
 		// A thread of the app's DM: an assistant thread (assistant.go).
-		a.assistantTurn(ctx, channel, thread, text, !a.ownThread(ctx, channel, thread), run)
+		a.assistantTurn(ctx, user, channel, thread, text, !a.ownThread(ctx, channel, thread), run)
 	}
 }
 

@@ -2,7 +2,10 @@ package web
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -85,18 +88,29 @@ func (c *Chat) PollNotices(d time.Duration) {
 	}
 }
 
-// Events answers GET /api/chat/events?session=… with a server-sent
-// event stream that stays open: each notice for the session (a merchant's
-// reply during a takeover, back in stock, an order's status) as
-// "event: notice" the moment it is made on this replica, or within the
-// poll interval when another replica made it. Notices that waited while
-// no stream was open (missed messages) come first. Comments (": ping")
-// keep an idle stream alive; the server ends a stream after 15 minutes
-// and the client reconnects.
+// Events answers GET /api/chat/events?session=…[&after=ID] with a
+// server-sent event stream that stays open: each notice for the session
+// (a merchant's reply during a takeover, back in stock, an order's
+// status) as "event: notice" with its log id ("id: N"), the moment it is
+// made on this replica, or within the poll interval when another replica
+// made it. Every stream of the session gets it — two tabs, two streams.
+// The stream resumes after the last id the client saw (the Last-Event-ID
+// header a reconnecting EventSource sends, else ?after=, the last id of
+// the history it drew), so notices missed while away or disconnected
+// come first. With neither, the notices waiting in the NoticeStore come
+// first, then new ones. Comments (": ping") keep an idle stream alive;
+// the server ends a stream after 15 minutes and the client reconnects.
+// A notice may reach a client twice (once here, once with an answer): its
+// "id" field is the same, and the widget shows it once.
 func (c *Chat) Events(w http.ResponseWriter, r *http.Request) {
 	s := r.URL.Query().Get("session")
 	if !sessionRE.MatchString(s) {
 		writeError(w, http.StatusBadRequest, "session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
+		return
+	}
+	cursor, resumed, err := eventCursor(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
 	wake, ok := c.live.add(s)
@@ -106,6 +120,15 @@ func (c *Chat) Events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.live.remove(s, wake)
+	var waiting []noticeEvent
+	if !resumed {
+		// From now on; first what waited in the store (read after the
+		// log's end, so a notice made between is sent twice, not lost).
+		if last, err := c.eventLog().Latest(r.Context(), s, 1); err == nil && len(last) > 0 {
+			cursor = last[0].ID
+		}
+		waiting = c.takeNotices(r.Context(), s)
+	}
 	rc := http.NewResponseController(w)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-store")
@@ -120,19 +143,28 @@ func (c *Chat) Events(w http.ResponseWriter, r *http.Request) {
 	if !write(func() error { _, err := w.Write([]byte("retry: 3000\nevent: ready\ndata: {}\n\n")); return err }) {
 		return
 	}
+	for _, n := range waiting {
+		if !write(func() error { return writeData(w, "notice", n) }) {
+			return
+		}
+	}
 	poll := time.NewTicker(c.pollInterval())
 	defer poll.Stop()
 	ping := time.NewTicker(streamPing)
 	defer ping.Stop()
 	for {
-		ns, err := c.mail.take(ctx, s)
+		evs, err := c.eventLog().After(ctx, s, cursor, "notice", 50)
 		if err != nil && ctx.Err() == nil && c.log != nil {
-			c.log.WarnContext(ctx, "web notices not taken for a live stream", "err", err)
+			c.log.WarnContext(ctx, "web notices not read for a live stream", "err", err)
 		}
-		for _, n := range ns {
-			if !write(func() error { return writeData(w, "notice", n) }) {
+		for _, ev := range evs {
+			if !write(func() error { return writeLogged(w, ev) }) {
 				return
 			}
+			cursor = ev.ID
+		}
+		if len(evs) == 50 {
+			continue // more are waiting
 		}
 		select {
 		case <-ctx.Done():
@@ -145,6 +177,29 @@ func (c *Chat) Events(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+}
+
+// eventCursor is the id a stream resumes after: Last-Event-ID, else
+// ?after=; resumed is false when the client gave neither.
+func eventCursor(r *http.Request) (after int64, resumed bool, err error) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get("after")
+	}
+	if v == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, false, errors.New("after (or Last-Event-ID) must be an event id: a whole number from 0")
+	}
+	return n, true, nil
+}
+
+// writeLogged writes one logged event with its id.
+func writeLogged(w http.ResponseWriter, ev LoggedEvent) error {
+	_, err := fmt.Fprintf(w, "id: %d\nevent: %s\ndata: %s\n\n", ev.ID, ev.Event, ev.Data)
+	return err
 }
 
 func (c *Chat) pollInterval() time.Duration {

@@ -1,44 +1,26 @@
 package web
 
 import (
-	"context"
 	"net/http"
 	"strconv"
-	"time"
 )
-
-// HistoryEntry is one message of a session's past as the widget shows
-// it: the shopper's ("user"), the assistant's ("assistant") or a
-// person's at the shop ("merchant").
-type HistoryEntry struct {
-	Role string    `json:"role"`
-	Text string    `json:"text"`
-	At   time.Time `json:"at"`
-}
-
-// HistorySource reads a web session's recorded messages, oldest first,
-// at most limit of the latest (bot/ wires it on the conversation store;
-// the adapter imports no catalog).
-type HistorySource interface {
-	History(ctx context.Context, session string, limit int) ([]HistoryEntry, error)
-}
-
-// KeepHistory makes GET /api/chat/history read from h. Call it before
-// serving.
-func (c *Chat) KeepHistory(h HistorySource) { c.history = h }
 
 // History bounds.
 const (
-	defaultHistory = 50
-	maxHistory     = 200
+	defaultHistory = 100
+	maxHistory     = 500
 )
 
 // History answers GET /api/chat/history?session=…[&limit=N]:
-// {"messages": [{"role", "text", "at"}, …]} — the session's latest
-// messages (50, at most 200), oldest first, so a reloaded page or a
-// second tab shows the conversation so far. A session with no
+// {"events": [{"id", "event", "data", "at"}, …]} — the session's latest
+// events (100, at most 500), oldest first, each the very event the chat
+// stream sent (text, cards, buttons, picker, cart, order, notice, error)
+// or the shopper's own message ("user"), so a reloaded page or a second
+// tab draws the conversation again — cards with their photos and prices,
+// the cart, the order — through the code that drew it live. The last id
+// is where the live stream (Events) resumes. A session with no
 // conversation yet has none; a bad session or limit gets a 400, an
-// unreadable store a 503 with Retry-After.
+// unreadable log a 503 with Retry-After.
 func (c *Chat) History(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	s := q.Get("session")
@@ -50,16 +32,12 @@ func (c *Chat) History(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > maxHistory {
-			writeError(w, http.StatusBadRequest, "limit must be a number from 1 to 200")
+			writeError(w, http.StatusBadRequest, "limit must be a number from 1 to 500")
 			return
 		}
 		limit = n
 	}
-	if c.history == nil {
-		writeJSON(w, http.StatusOK, map[string]any{"messages": []HistoryEntry{}})
-		return
-	}
-	ms, err := c.history.History(r.Context(), s, limit)
+	evs, err := c.eventLog().Latest(r.Context(), s, limit)
 	if err != nil {
 		if c.log != nil {
 			c.log.WarnContext(r.Context(), "web chat history not read", "err", err)
@@ -68,8 +46,8 @@ func (c *Chat) History(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "the conversation is briefly unavailable; please try again in a few seconds")
 		return
 	}
-	if ms == nil {
-		ms = []HistoryEntry{}
+	if evs == nil {
+		evs = []LoggedEvent{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"messages": ms})
+	writeJSON(w, http.StatusOK, map[string]any{"events": evs})
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,10 +17,19 @@ import (
 // liveStream connects to GET /api/chat/events and yields its events.
 func liveStream(t *testing.T, h http.HandlerFunc, s string) (<-chan sseEvent, *http.Response) {
 	t.Helper()
+	return liveStreamFrom(t, h, s, "")
+}
+
+// liveStreamFrom is liveStream resuming after lastID (Last-Event-ID).
+func liveStreamFrom(t *testing.T, h http.HandlerFunc, s, lastID string) (<-chan sseEvent, *http.Response) {
+	t.Helper()
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/chat/events?session="+s, nil)
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +46,8 @@ func liveStream(t *testing.T, h http.HandlerFunc, s string) (<-chan sseEvent, *h
 			case line == "" && cur.Name != "":
 				ch <- cur
 				cur = sseEvent{}
+			case strings.HasPrefix(line, "id: "):
+				cur.ID = strings.TrimPrefix(line, "id: ")
 			case strings.HasPrefix(line, "event: "):
 				cur.Name = strings.TrimPrefix(line, "event: ")
 			case strings.HasPrefix(line, "data: "):
@@ -67,10 +77,12 @@ func next(t *testing.T, ch <-chan sseEvent) sseEvent {
 // reply the moment DeliverStaffMessage is called on this replica, and a
 // notice another replica put in the shared store within the poll.
 func TestLiveEvents(t *testing.T) {
-	store := &sharedStore{}
+	store, log := &sharedStore{}, &web.MemoryEvents{}
 	a, b := newChat(&fakeEngine{}), newChat(&fakeEngine{})
 	a.KeepNotices(store)
 	b.KeepNotices(store)
+	a.KeepEvents(log)
+	b.KeepEvents(log)
 	a.PollNotices(20 * time.Millisecond)
 	if err := a.Notify(t.Context(), backInStock(session)); err != nil {
 		t.Fatal(err)
@@ -124,53 +136,5 @@ func TestLiveEventsBadInput(t *testing.T) {
 	}
 	if err := c.DeliverStaffMessage(t.Context(), session, ""); err == nil {
 		t.Error("empty staff message accepted")
-	}
-}
-
-type fakeHistory struct {
-	got   []any
-	err   error
-	items []web.HistoryEntry
-}
-
-func (f *fakeHistory) History(_ context.Context, s string, limit int) ([]web.HistoryEntry, error) {
-	f.got = append(f.got, s, limit)
-	return f.items, f.err
-}
-
-// TestHistory: GET /api/chat/history answers the session's messages
-// with role, text and time; bad sessions and limits are 400s that read
-// nothing; a failing store is a 503 with Retry-After.
-func TestHistory(t *testing.T) {
-	at := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
-	h := &fakeHistory{items: []web.HistoryEntry{{Role: "user", Text: "boots", At: at}, {Role: "merchant", Text: "Hi!", At: at}}}
-	c := newChat(&fakeEngine{})
-	get := func(q string) *httptest.ResponseRecorder {
-		w := httptest.NewRecorder()
-		c.History(w, httptest.NewRequest("GET", "/api/chat/history?"+q, nil))
-		return w
-	}
-	if w := get("session=" + session); w.Code != 200 || strings.TrimSpace(w.Body.String()) != `{"messages":[]}` {
-		t.Errorf("without a source: %d %s", w.Code, w.Body)
-	}
-	c.KeepHistory(h)
-	w := get("session=" + session + "&limit=20")
-	if w.Code != 200 || !strings.Contains(w.Body.String(), `{"role":"merchant","text":"Hi!","at":"2026-11-27T10:00:00Z"}`) {
-		t.Errorf("history: %d %s", w.Code, w.Body)
-	}
-	if len(h.got) != 2 || h.got[0] != session || h.got[1] != 20 {
-		t.Errorf("asked for %v", h.got)
-	}
-	for _, q := range []string{"session=x", "session=" + session + "&limit=0", "session=" + session + "&limit=201", "session=" + session + "&limit=ten"} {
-		if w := get(q); w.Code != 400 || !strings.Contains(w.Body.String(), `"error"`) {
-			t.Errorf("%s: %d %s", q, w.Code, w.Body)
-		}
-	}
-	if len(h.got) != 2 {
-		t.Error("a bad request read the history")
-	}
-	h.err = errors.New("db down")
-	if w := get("session=" + session); w.Code != 503 || w.Header().Get("Retry-After") == "" {
-		t.Errorf("store down: %d %v", w.Code, w.Header())
 	}
 }

@@ -2,8 +2,13 @@ package web
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"shopbot/engine/locale"
 	"shopbot/engine/view"
@@ -12,7 +17,8 @@ import (
 // noticeEvent is a notice as the web client gets it: Text to show, the
 // product of a back-in-stock notice and its add button.
 type noticeEvent struct {
-	Type    string          `json:"type"` // "notice"
+	Type    string          `json:"type"`         // "notice"
+	ID      string          `json:"id,omitempty"` // the same wherever it is delivered
 	Kind    view.NoticeKind `json:"kind"`
 	Text    string          `json:"text"`
 	Card    *view.Card      `json:"card,omitempty"`
@@ -20,11 +26,14 @@ type noticeEvent struct {
 	Buttons []view.Button   `json:"buttons,omitempty"`
 }
 
-// Notify implements engine.Notifier for web shoppers: the notice waits
-// in the NoticeStore (notices.go) for the session's next request on any
-// replica (a chat message, or GET /api/chat/notices), which carries it.
-// A notice for another channel, or missing what it reports, is an error
-// for the caller's log.
+// Notify implements engine.Notifier for web shoppers: the notice goes
+// into the session's event log (eventlog.go), where every live stream of
+// the session on any replica reads it (Events) and a reload finds it
+// (History), and it waits in the NoticeStore (notices.go) for the
+// session's next request (a chat message, or GET /api/chat/notices),
+// which carries it to a client without a live stream. It fails only when
+// both refused it (each failure alone is logged). A notice for another
+// channel, or missing what it reports, is an error for the caller's log.
 func (c *Chat) Notify(ctx context.Context, n view.Notice) error {
 	if n.Where.Channel != "web" || !sessionRE.MatchString(n.Where.ChatID) {
 		return fmt.Errorf("web: notice for %s %q", n.Where.Channel, n.Where.ChatID)
@@ -33,11 +42,33 @@ func (c *Chat) Notify(ctx context.Context, n view.Notice) error {
 	if err != nil {
 		return err
 	}
-	if err := c.mail.put(ctx, n.Where.ChatID, ev); err != nil {
-		return err
+	ev.ID = newNoticeID()
+	s := n.Where.ChatID
+	b, err := json.Marshal(ev)
+	if err != nil {
+		return fmt.Errorf("web: encode notice: %w", err)
 	}
-	c.live.wake(n.Where.ChatID)
+	_, logErr := c.eventLog().Append(ctx, s, []LoggedEvent{{Event: "notice", Data: b, At: time.Now().UTC()}})
+	mailErr := c.mail.put(ctx, s, ev)
+	switch {
+	case logErr != nil && mailErr != nil:
+		return fmt.Errorf("web: notice not kept: %w", errors.Join(logErr, mailErr))
+	case logErr != nil && c.log != nil:
+		c.log.WarnContext(ctx, "web notice not logged; it waits for the next request", "err", logErr)
+	case mailErr != nil && c.log != nil:
+		c.log.WarnContext(ctx, "web notice not queued; live streams and history have it", "err", mailErr)
+	}
+	if logErr == nil {
+		c.live.wake(s)
+	}
 	return nil
+}
+
+// newNoticeID is a notice's id: random, so replicas need not agree.
+func newNoticeID() string {
+	b := make([]byte, 9)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
 }
 
 // DeliverStaffMessage delivers a person's message (a merchant replying

@@ -69,6 +69,7 @@ func TestNoticesThroughStore(t *testing.T) {
 		t.Errorf("second poll: %s", rec.Body)
 	}
 	store.fail = true
+	b.KeepEvents(failingLog{}) // the database down: both refuse
 	if err := b.Notify(context.Background(), backInStock(session)); !errors.Is(err, errStoreDown) {
 		t.Errorf("notify with the store down: %v", err)
 	}

@@ -157,7 +157,7 @@ func TestNoticeStreamAndPoll(t *testing.T) {
 	c := newChat(f)
 	_ = c.Notify(context.Background(), backInStock(session))
 	w := post(c, `{"session":"`+session+`","message":"hi"}`, "text/event-stream")
-	if !strings.HasPrefix(w.Body.String(), "event: notice\ndata: {\"type\":\"notice\",\"kind\":\"back_in_stock\"") {
+	if !strings.HasPrefix(w.Body.String(), "event: notice\ndata: {\"type\":\"notice\",\"id\":\"") || !strings.Contains(w.Body.String(), `"kind":"back_in_stock"`) {
 		t.Errorf("stream:\n%s", w.Body)
 	}
 
@@ -188,8 +188,10 @@ func TestNoticeStreamAndPoll(t *testing.T) {
 	}
 }
 
-// TestNoticeRefused: notices for another channel, a bad session id,
-// without their product, or past the per-session bound are refused.
+// TestNoticeRefused: notices for another channel, a bad session id or
+// without their product are refused; past the per-session bound of
+// waiting notices one still reaches the log (live streams, history) and
+// the waiting ones stay bounded.
 func TestNoticeRefused(t *testing.T) {
 	c := newChat(&fakeEngine{})
 	bad := map[string]view.Notice{}
@@ -206,11 +208,19 @@ func TestNoticeRefused(t *testing.T) {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	var err error
-	for i := 0; i < 21 && err == nil; i++ {
-		err = c.Notify(context.Background(), backInStock(session))
+	for i := 0; i < 25; i++ {
+		if err := c.Notify(context.Background(), backInStock(session)); err != nil {
+			t.Fatalf("notice %d: %v", i+1, err)
+		}
 	}
-	if err == nil {
-		t.Error("no bound on waiting notices")
+	rec := httptest.NewRecorder()
+	c.Notices(rec, httptest.NewRequest(http.MethodGet, "/api/chat/notices?session="+session, nil))
+	if got := strings.Count(rec.Body.String(), `"back_in_stock"`); got != 20 {
+		t.Errorf("%d notices waiting, want the bound of 20", got)
+	}
+	h := httptest.NewRecorder()
+	c.History(h, httptest.NewRequest(http.MethodGet, "/api/chat/history?session="+session, nil))
+	if got := strings.Count(h.Body.String(), `"back_in_stock"`); got != 25 {
+		t.Errorf("%d notices in the history, want 25", got)
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 // sseEvent is one server-sent event as a client parses it.
 type sseEvent struct {
+	ID   string // its "id:" line, when it has one
 	Name string
 	Data map[string]any
 }
@@ -89,7 +90,7 @@ func TestStreamProtocol(t *testing.T) {
 		name string
 		keys []string
 	}{
-		{"notice", []string{"kind", "text", "type"}},
+		{"notice", []string{"id", "kind", "text", "type"}},
 		{"typing", nil},
 		{"text", []string{"text"}},
 		{"text", []string{"text"}},

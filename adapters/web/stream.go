@@ -45,7 +45,9 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 	// An error before anything else is held back: if the turn failed
 	// (the database down), a status code says so better than a 200 stream.
 	var held *engine.Event
+	rec := newRecorder(turn)
 	err := c.handle(r, turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
+		rec.see(ev)
 		if !started && ev.Kind == engine.EventError && held == nil {
 			held = &ev
 			return nil
@@ -65,6 +67,9 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 		}
 		return rc.Flush()
 	}))
+	if err == nil || started {
+		c.record(r.Context(), turn.ChatID, rec) // what the shopper saw, for a reload
+	}
 	if err != nil && !started {
 		c.failed(w, r, err) // nothing sent yet: a proper status code
 		return
@@ -80,7 +85,16 @@ func (c *Chat) stream(w http.ResponseWriter, r *http.Request, turn engine.Turn) 
 }
 
 func writeEvent(w http.ResponseWriter, ev engine.Event) error {
-	var data any
+	name, data, ok := eventData(ev)
+	if !ok {
+		return nil
+	}
+	return writeData(w, name, data)
+}
+
+// eventData is an engine event as the stream sends it (and the log keeps
+// it): its name and its data; ok is false for one that sends nothing.
+func eventData(ev engine.Event) (name string, data any, ok bool) {
 	switch ev.Kind {
 	case engine.EventText, engine.EventError:
 		data = map[string]string{"text": ev.Text}
@@ -100,13 +114,13 @@ func writeEvent(w http.ResponseWriter, ev engine.Event) error {
 		data = map[string]any{"order": ev.Order}
 	case engine.EventPicker:
 		if ev.Picker == nil {
-			return nil
+			return "", nil, false
 		}
 		data = pickerOf(ev.Picker)
 	default:
 		data = map[string]any{}
 	}
-	return writeData(w, string(ev.Kind), data)
+	return string(ev.Kind), data, true
 }
 
 // writeData writes one server-sent event.

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"shopbot/adapters"
@@ -36,7 +37,11 @@ type Chat struct {
 	// Notify; pollEvery how often they look for other replicas' notices.
 	live      wakers
 	pollEvery time.Duration
-	history   HistorySource // the session's past messages (history.go)
+	// events are the sessions' logs (eventlog.go): history, and the live
+	// streams' cursor; mem is the log of a Chat given none.
+	events  EventLog
+	mem     *MemoryEvents
+	memOnce sync.Once
 }
 
 // New returns the web chat handler for POST /api/chat.
@@ -95,10 +100,15 @@ func (c *Chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var resp response
+	rec := newRecorder(turn)
 	err = c.handle(r, turn, engine.SinkFunc(func(_ context.Context, ev engine.Event) error {
 		collect(&resp, ev)
+		rec.see(ev)
 		return nil
 	}))
+	if err == nil {
+		c.record(r.Context(), turn.ChatID, rec)
+	}
 	if c.failed(w, r, err) {
 		return
 	}

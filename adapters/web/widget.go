@@ -39,6 +39,8 @@ func buildWidget() widgetAsset {
 		for _, k := range locale.Keys(lang) {
 			if name, ok := strings.CutPrefix(k, "widget."); ok {
 				words[lang][name] = locale.Word(lang, k)
+			} else if strings.HasPrefix(k, "status.") {
+				words[lang][k] = locale.Word(lang, k) // an order's status, as the pill shows it
 			}
 		}
 	}

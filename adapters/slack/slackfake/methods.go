@@ -27,8 +27,12 @@ func (s *Server) dispatch(method string, a map[string]string) (map[string]any, s
 		if !ok {
 			return nil, "user_not_found"
 		}
-		return map[string]any{"user": map[string]any{"id": a["user"], "name": u.name, "is_bot": u.bot,
-			"real_name": u.name, "profile": map[string]any{"display_name": u.name, "real_name": u.name}}}, ""
+		m := map[string]any{"id": a["user"], "name": u.name, "is_bot": u.bot,
+			"real_name": u.name, "profile": map[string]any{"display_name": u.name, "real_name": u.name}}
+		if a["include_locale"] == "true" && u.locale != "" {
+			m["locale"] = u.locale
+		}
+		return map[string]any{"user": m}, ""
 	case "chat.postMessage":
 		return s.post(a, false)
 	case "chat.update":

@@ -61,8 +61,9 @@ type Server struct {
 }
 
 type user struct {
-	name string
-	bot  bool
+	name   string
+	bot    bool
+	locale string // users.info's "locale" (include_locale), e.g. "ru-RU"
 }
 
 type failure struct {
@@ -90,6 +91,16 @@ func (s *Server) AddUser(id, name string, bot bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.users[id] = user{name: name, bot: bot}
+}
+
+// SetLocale sets a member's Slack locale ("ru-RU"), as users.info
+// returns it with include_locale.
+func (s *Server) SetLocale(id, locale string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[id]
+	u.locale = locale
+	s.users[id] = u
 }
 
 // RateLimit makes the next call of method answer 429 with Retry-After.

@@ -118,6 +118,8 @@
   }
   var left = ds.position === 'left' || ds.position === 'bottom-left';
   var wrap = add(root, el('div', 'wrap' + (left ? ' left' : '')));
+  /* The launcher first: it is all the page shows until it is pressed, so
+   * it paints before the panel is even built (ensurePanel, after paint). */
   var launcher = button('', 'launcher', function () { toggle(true); }, t('open'));
   launcher.setAttribute('aria-haspopup', 'dialog');
   launcher.setAttribute('aria-expanded', 'false');
@@ -125,44 +127,58 @@
   add(launcher, el('span', 'icon'), el('span', 'label', t('open')));
   var badge = add(launcher, el('span', 'badge', ''));
   badge.hidden = true;
-
-  var panel = el('div', 'panel');
-  panel.id = 'sb-panel';
-  panel.hidden = true;
-  panel.setAttribute('role', 'dialog');
-  panel.setAttribute('aria-modal', 'true');
-  panel.setAttribute('aria-labelledby', 'sb-title');
-  var head = add(panel, el('div', 'head'));
-  var title = add(head, el('h2', 'title', t('title')));
-  title.id = 'sb-title';
-  var cartBtn = add(head, actionButton(t('cart'), 'cart', 'hbtn', t('cart')));
-  add(head, button(t('human'), 'hbtn', function () { send({ message: t('human_message') }); }));
-  add(head, button('×', 'hbtn close', function () { toggle(false); }, t('close')));
-  var log = add(panel, el('div', 'log'));
-  log.setAttribute('role', 'log');
-  log.setAttribute('aria-live', 'polite');
-  log.setAttribute('aria-relevant', 'additions');
-  log.tabIndex = 0;
-  log.setAttribute('aria-label', t('title'));
-  var status = add(panel, el('div', 'status'));
-  status.setAttribute('role', 'status');
-  var form = add(panel, el('form', 'form'));
-  var input = add(form, el('textarea', 'input'));
-  input.rows = 1;
-  input.maxLength = 2000;
-  input.placeholder = t('placeholder');
-  input.setAttribute('aria-label', t('input'));
-  var sendBtn = add(form, el('button', 'send', t('send')));
-  sendBtn.type = 'submit';
-  add(wrap, panel, launcher);
+  add(wrap, launcher);
   performance.mark('shopbot-widget-start');
   (document.body || document.documentElement).appendChild(host);
   performance.mark('shopbot-widget-launcher');
-  requestAnimationFrame(function () { performance.mark('shopbot-widget-paint'); });
+  requestAnimationFrame(function () {
+    performance.mark('shopbot-widget-paint');
+    setTimeout(ensurePanel, 0);
+  });
+
+  var panel, cartBtn, log, status, form, input, sendBtn;
+  function ensurePanel() {
+    if (panel) return;
+    panel = el('div', 'panel');
+    panel.id = 'sb-panel';
+    panel.hidden = true;
+    panel.setAttribute('role', 'dialog');
+    panel.setAttribute('aria-modal', 'true');
+    panel.setAttribute('aria-labelledby', 'sb-title');
+    var head = add(panel, el('div', 'head'));
+    var title = add(head, el('h2', 'title', t('title')));
+    title.id = 'sb-title';
+    cartBtn = add(head, actionButton(t('cart'), 'cart', 'hbtn', t('cart')));
+    add(head, button(t('human'), 'hbtn', function () { send({ message: t('human_message') }); }));
+    add(head, button('×', 'hbtn close', function () { toggle(false); }, t('close')));
+    log = add(panel, el('div', 'log'));
+    log.setAttribute('role', 'log');
+    log.setAttribute('aria-live', 'polite');
+    log.setAttribute('aria-relevant', 'additions');
+    log.tabIndex = 0;
+    log.setAttribute('aria-label', t('title'));
+    status = add(panel, el('div', 'status'));
+    status.setAttribute('role', 'status');
+    form = add(panel, el('form', 'form'));
+    input = add(form, el('textarea', 'input'));
+    input.rows = 1;
+    input.maxLength = 2000;
+    input.placeholder = t('placeholder');
+    input.setAttribute('aria-label', t('input'));
+    sendBtn = add(form, el('button', 'send', t('send')));
+    sendBtn.type = 'submit';
+    wrap.insertBefore(panel, launcher);
+    panel.addEventListener('keydown', trap);
+    input.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : submit(e); }
+    });
+    form.addEventListener('submit', submit);
+  }
 
   /* ---------- open, close, keyboard ---------- */
   var opened = false;
   function toggle(open) {
+    ensurePanel();
     opened = open;
     panel.hidden = !open;
     launcher.hidden = open;
@@ -180,17 +196,14 @@
     return Array.prototype.filter.call(panel.querySelectorAll('button, a[href], textarea, input, [tabindex="0"]'),
       function (e) { return !e.disabled && e.offsetParent !== null; });
   }
-  panel.addEventListener('keydown', function (e) {
+  function trap(e) {
     if (e.key === 'Escape') { e.preventDefault(); toggle(false); return; }
     if (e.key !== 'Tab') return;
     var f = focusables(), first = f[0], lastF = f[f.length - 1], active = root.activeElement;
     if (!panel.contains(active)) { e.preventDefault(); (e.shiftKey ? lastF : first).focus(); }
     else if (e.shiftKey && active === first) { e.preventDefault(); lastF.focus(); }
     else if (!e.shiftKey && active === lastF) { e.preventDefault(); first.focus(); }
-  });
-  input.addEventListener('keydown', function (e) {
-    if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : submit(e); }
-  });
+  }
   function submit(e) {
     e.preventDefault();
     var text = input.value.trim();
@@ -198,10 +211,10 @@
     input.value = '';
     send({ message: text });
   }
-  form.addEventListener('submit', submit);
 
   /* ---------- rendering ---------- */
   function scroll(node) {
+    ensurePanel();
     log.appendChild(node);
     log.scrollTop = log.scrollHeight;
     if (!opened) badge.hidden = false;
@@ -304,7 +317,8 @@
   function order(o) {
     if (o.status === 'new') { cartBtn.textContent = t('cart'); cartBtn.setAttribute('aria-label', t('cart')); } /* placed: the cart is empty */
     var box = el('div', 'order');
-    add(box, el('h3', '', t('order') + ' ' + o.number), el('div', 'status-pill', o.status));
+    var st = t('status.' + o.status);
+    add(box, el('h3', '', t('order') + ' ' + o.number), el('div', 'status-pill', st === 'status.' + o.status ? o.status : st));
     var ul = add(box, el('ul', 'lines'));
     (o.lines || []).forEach(function (l) {
       add(ul, el('li', '', l.qty + ' × ' + l.title + (l.variant ? ' (' + l.variant + ')' : '')));
@@ -314,7 +328,9 @@
     if (o.tracking) add(box, el('div', 'muted', o.tracking));
     return scroll(box);
   }
+  var shown = {}; /* notices by id: one may come by two roads */
   function notice(n) {
+    if (n.id) { if (shown[n.id]) return null; shown[n.id] = true; }
     if (n.kind === 'merchant_reply') return say('staff', n.text);
     var box = el('div', 'notice');
     box.setAttribute('role', 'note');
@@ -324,9 +340,26 @@
     return scroll(box);
   }
 
+  /* draw renders one event of the chat stream, live or from the history:
+   * the same code draws both, so a reload shows what was shown. */
+  function draw(type, d) {
+    ensurePanel();
+    switch (type) {
+      case 'user': say('user', d.text); break;
+      case 'text': say('bot', d.text); break;
+      case 'cards': if (d.cards && d.cards.length) cards(d.cards); break;
+      case 'buttons': if (d.buttons && d.buttons.length) buttons(d.buttons); break;
+      case 'picker': picker(d); break;
+      case 'cart': if (d.cart) cart(d.cart); break;
+      case 'order': if (d.order) order(d.order); break;
+      case 'notice': notice(d); break;
+      case 'error': say('bot error', d.text); break;
+    }
+  }
+
   /* ---------- talking to the shop ---------- */
   var busy = false;
-  function setStatus(text) { status.textContent = text || ''; }
+  function setStatus(text) { if (status) status.textContent = text || ''; }
   function refused(res, body) {
     var msg = (body && body.error) || ('HTTP ' + res.status);
     if (res.status === 403) console.error('Shopbot chat: ' + msg);
@@ -358,17 +391,14 @@
           bubble.appendChild(formatted(bubble.dataset.raw));
           break;
         case 'typing': setStatus(t('typing')); break;
-        case 'cards': if (d.cards && d.cards.length) cards(d.cards); bubble = null; break;
-        case 'buttons': if (d.buttons && d.buttons.length) buttons(d.buttons); break;
-        case 'picker': picker(d); break;
-        case 'cart': if (d.cart) cart(d.cart); bubble = null; break;
-        case 'order': if (d.order) order(d.order); bubble = null; break;
-        case 'notice': notice(d); break;
-        case 'error': say('bot error', d.text); streamed = true; break;
         case 'done':
           if (!streamed && d.reply) say('bot', d.reply);
           awaiting = d.awaiting || '';
           break;
+        default:
+          draw(type, d);
+          if (type === 'error') streamed = true;
+          if (type === 'cards' || type === 'cart' || type === 'order') bubble = null;
       }
     }
     var headers = { 'Content-Type': 'application/json', 'Accept': 'text/event-stream', 'Idempotency-Key': newSession() };
@@ -415,15 +445,21 @@
     input.autocomplete = { phone: 'tel', name: 'name', address: 'street-address' }[awaiting] || 'off';
   }
 
-  /* History: the conversation so far, after a reload or in a second tab. */
+  /* History: the conversation so far, after a reload or in a second tab,
+   * drawn from the events the stream sent; the live stream goes on after
+   * the last of them. */
+  var lastID = 0;
   function history() {
     return fetch(base + '/api/chat/history?session=' + session, { credentials: 'omit' })
       .then(function (res) {
         return res.json().then(function (b) {
           if (!res.ok) { refused(res, b); return; }
+          ensurePanel();
           while (log.firstChild) log.removeChild(log.firstChild);
-          (b.messages || []).forEach(function (m) {
-            say(m.role === 'user' ? 'user' : m.role === 'merchant' ? 'staff' : 'bot', m.text);
+          shown = {};
+          (b.events || []).forEach(function (e) {
+            try { draw(e.event, e.data); } catch (x) { console.error('Shopbot chat: bad history event', x); }
+            lastID = Math.max(lastID, e.id);
           });
           badge.hidden = true;
         });
@@ -432,13 +468,18 @@
   }
   window.addEventListener('storage', function (e) { if (e.key === KEY + ':seen' && !busy) history(); });
 
-  /* Live notices: a merchant's reply, back in stock, order status; missed ones come on reconnect. */
+  /* Live notices: a merchant's reply, back in stock, order status. The
+   * stream resumes after the last event seen (Last-Event-ID on its own
+   * reconnects, ?after= on a new one), so missed ones come first. */
   var failures = 0;
   function live() {
     if (typeof EventSource !== 'function') return;
-    var es = new EventSource(base + '/api/chat/events?session=' + session);
+    var es = new EventSource(base + '/api/chat/events?session=' + session + '&after=' + lastID);
     es.addEventListener('ready', function () { failures = 0; setStatus(busy ? t('typing') : ''); });
-    es.addEventListener('notice', function (e) { try { notice(JSON.parse(e.data)); } catch (x) { /* ignore */ } });
+    es.addEventListener('notice', function (e) {
+      if (e.lastEventId) lastID = Math.max(lastID, +e.lastEventId);
+      try { notice(JSON.parse(e.data)); } catch (x) { /* ignore */ }
+    });
     es.onerror = function () {
       if (es.readyState === EventSource.CLOSED) {
         if (++failures === 1) console.error('Shopbot chat: live updates refused by ' + base + ' (is this page\'s origin in WEB_CHAT_ORIGINS?)');
