@@ -2,14 +2,15 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/reviews"
 )
 
 // Tools returns every shopping tool, in the order the model sees them.
-func Tools(d *Deps) []Tool {
-	return []Tool{
+func Tools(d *Deps) []toolkit.Tool {
+	return []toolkit.Tool{
 		searchProductsTool(d),
 		getProductDetailsTool(d),
 		getAvailabilityTool(d),
@@ -45,7 +46,7 @@ func (d *Deps) purchases() purchases.Deps {
 // reviews is what the review tools read: d's stores, asked for at each
 // call.
 func (d *Deps) reviews() reviews.Deps {
-	return reviews.Deps{Products: d.products, Passages: func() PassageSearcher { return d.Passages }}
+	return reviews.Deps{Products: d.products, Passages: func() toolkit.PassageSearcher { return d.Passages }}
 }
 
 // ReviewSearch is search_reviews' result (reviews.Quotes).
