@@ -15,9 +15,10 @@
 //
 // Every HTTP edge reads its body with ReadBody (body.go): over the edge's
 // limit, the rest is drained (up to 8 MB) so the client reads a 413
-// instead of a connection reset. Text fields are cleaned with
-// engine.CleanText/CleanLine where an adapter first reads them, before
-// anything reaches the database.
+// instead of a connection reset. Turn fields are cleaned in one
+// place, engine.Handle (invalid UTF-8, NUL and control characters,
+// bounds), before anything of the turn reaches the database; the inbox
+// stores raw payloads as valid UTF-8 JSON text.
 //
 // This package holds the Hub, which routes view.Notices (new orders and
 // handoffs to the merchant, order status changes and merchant replies to

@@ -6,10 +6,9 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"shopbot/catalog/clip"
 	"strings"
 	"time"
-
-	"shopbot/engine"
 )
 
 // formMemory is what a multipart form keeps in memory (as FormValue).
@@ -83,7 +82,7 @@ func readForm(w http.ResponseWriter, r *http.Request) error {
 func cleanValues(vs url.Values) {
 	for k, v := range vs {
 		for i := range v {
-			v[i] = engine.CleanText(v[i], 0)
+			v[i] = clip.Clean(v[i], 0)
 		}
 		vs[k] = v
 	}

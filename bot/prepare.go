@@ -23,7 +23,7 @@ func prepareWithRetry(ctx context.Context, db *bun.DB, log *slog.Logger, withDem
 		if err == nil || errors.Is(err, migrations.ErrSchemaTooNew) || errors.Is(err, catalog.ErrInvalid) || ctx.Err() != nil {
 			return loaded, err
 		}
-		log.Warn("database not ready, retrying", "err", err, "retry_in", delay)
+		log.WarnContext(ctx, "database not ready, retrying", "err", err, "retry_in", delay)
 		select {
 		case <-ctx.Done():
 			return 0, ctx.Err()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"shopbot/engine/toolkit"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,7 +17,6 @@ import (
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
-	"shopbot/engine/tools"
 	"shopbot/migrations"
 )
 
@@ -36,7 +36,7 @@ type searchBackend struct {
 	// The shop's pages (passages): their own embedded index, always
 	// built; with Weaviate also its passage collection, which the
 	// embedded one backs up. pages is what search_shop_info searches.
-	pages         tools.PassageSearcher
+	pages         toolkit.PassageSearcher
 	pageIndex     *embedded.Passages
 	weaviatePages *weaviate.Passages
 }

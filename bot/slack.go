@@ -66,7 +66,7 @@ func (s *slackApp) resume(ctx context.Context, log *slog.Logger) {
 		return
 	}
 	if err := s.ad.Resume(ctx); err != nil {
-		log.Error("slack requests not resumed", "err", err)
+		log.ErrorContext(ctx, "slack requests not resumed", "err", err)
 	}
 }
 
@@ -79,7 +79,7 @@ func (s *slackApp) start(ctx context.Context, log *slog.Logger, board *channelBo
 	}
 	go func() {
 		if err := s.ad.Check(ctx); err != nil {
-			log.Warn("slack bot token not accepted", "err", err)
+			log.WarnContext(ctx, "slack bot token not accepted", "err", err)
 		}
 	}()
 	if !s.socket {
@@ -88,7 +88,7 @@ func (s *slackApp) start(ctx context.Context, log *slog.Logger, board *channelBo
 	go func() {
 		err := s.ad.RunSocketMode(ctx) // returns only with an error
 		if ctx.Err() == nil {
-			log.Error("slack socket mode stopped", "err", err)
+			log.ErrorContext(ctx, "slack socket mode stopped", "err", err)
 			board.stopped("slack", "Socket Mode stopped: "+explainSlack(err)+"; restart shopbot once it is fixed")
 		}
 	}()

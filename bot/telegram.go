@@ -65,7 +65,7 @@ func (t *telegramBot) start(ctx context.Context, log *slog.Logger, board *channe
 	go func() {
 		defer close(t.done)
 		if err := t.a.Run(ctx); err != nil {
-			log.Error("telegram adapter stopped", "err", err)
+			log.ErrorContext(ctx, "telegram adapter stopped", "err", err)
 			board.stopped("telegram", "the adapter stopped: "+explainTelegram(err)+"; restart shopbot once it is fixed")
 		}
 	}()

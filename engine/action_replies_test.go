@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/clip"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
@@ -18,12 +19,12 @@ func pressOn(t *testing.T, eng *Engine, chat, locale, data string) *events {
 	t.Helper()
 	a, err := view.ParseAction(data)
 	if err != nil {
-		t.Fatalf("ParseAction(%q): %v", clip(data, 60), err)
+		t.Fatalf("ParseAction(%q): %v", clip.Shorten(data, 60), err)
 	}
 	ev := &events{}
 	turn := Turn{Channel: "web", ChatID: chat, UserID: chat, Locale: locale, Action: &a, DedupKey: chat}
 	if err := eng.Handle(context.Background(), turn, ev); err != nil {
-		t.Fatalf("%q: %v", clip(data, 60), err)
+		t.Fatalf("%q: %v", clip.Shorten(data, 60), err)
 	}
 	return ev
 }
@@ -132,15 +133,7 @@ func TestProductButtonForUnknownProduct(t *testing.T) {
 	}
 	for i, data := range []string{"det", "det|" + strings.Repeat("x", 65), "sim|NO-SUCH-SKU", "add||1", "det|../../"} {
 		if got := pressOn(t, eng, "u"+string(rune('a'+i)), "en", data).done(); got != engineMessage("en", msgNoSuchProduct) {
-			t.Errorf("%q: done %q", clip(data, 20), got)
+			t.Errorf("%q: done %q", clip.Shorten(data, 20), got)
 		}
 	}
-}
-
-// clip cuts s to n runes for a failure message.
-func clip(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return s
 }

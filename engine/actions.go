@@ -4,62 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
 	"shopbot/catalog"
-	"shopbot/engine/planner"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
-
-// runPlanner answers with the offline planner: no model, same tools.
-func (e *Engine) runPlanner(ctx context.Context, s *session.Session, sink Sink, rec *recorder) error {
-	return e.answerOffline(ctx, s, sink, rec, s.Text)
-}
-
-func (e *Engine) answerOffline(ctx context.Context, s *session.Session, sink Sink, rec *recorder, text string) error {
-	plan, err := e.planner.Answer(ctx, s, text)
-	return e.emitPlan(ctx, s, sink, rec, plan, err)
-}
-
-// emitPlan records the planner's calls and sends its answer.
-func (e *Engine) emitPlan(ctx context.Context, s *session.Session, sink Sink, rec *recorder, plan planner.Plan, err error) error {
-	if err != nil {
-		return err
-	}
-	if len(plan.Calls) > 0 {
-		calls := make([]catalog.ToolCall, len(plan.Calls))
-		for i, c := range plan.Calls {
-			calls[i] = catalog.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Args}
-		}
-		rec.toolCalls(calls)
-		for i, c := range plan.Calls {
-			rec.tool(toolOutcome{call: calls[i], content: c.Content, isErr: c.IsErr})
-			status := "ok"
-			if c.IsErr {
-				status = "error"
-			}
-			e.metrics.toolCalls.WithLabelValues(c.Name, status).Inc()
-		}
-	}
-	for _, res := range plan.Results {
-		if len(plan.Buttons) > 0 {
-			res.Buttons = nil // the planner chose the buttons for this reply
-		}
-		if err := emitResult(ctx, sink, res); err != nil {
-			return err
-		}
-	}
-	if len(plan.Buttons) > 0 {
-		if err := sink.Send(ctx, Event{Kind: EventButtons, Buttons: plan.Buttons}); err != nil {
-			return err
-		}
-	}
-	rec.assistant(plan.Text)
-	return sendText(ctx, sink, plan.Text)
-}
 
 // runAction handles a button press without any model: each action maps to
 // one tool call (checkout goes through the planner's step-by-step flow).
@@ -134,12 +87,12 @@ func (e *Engine) actionTool(ctx context.Context, s *session.Session, rec *record
 
 // actionCall maps a button to a tool call.
 func actionCall(a view.Action) (name, args string, err error) {
-	skuArgs := tools.JSON(map[string]any{"sku": a.SKU})
+	skuArgs := toolkit.JSON(map[string]any{"sku": a.SKU})
 	switch a.Kind {
 	case view.ActAdd:
-		return "add_to_cart", tools.JSON(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
+		return "add_to_cart", toolkit.JSON(map[string]any{"sku": a.SKU, "quantity": max(a.Qty, 1)}), nil
 	case view.ActSet:
-		return "update_cart_item", tools.JSON(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
+		return "update_cart_item", toolkit.JSON(map[string]any{"sku": a.SKU, "quantity": a.Qty}), nil
 	case view.ActRemove:
 		return "remove_from_cart", skuArgs, nil
 	case view.ActDetails:
@@ -151,15 +104,15 @@ func actionCall(a view.Action) (name, args string, err error) {
 	case view.ActOrders:
 		return "get_order_status", "{}", nil
 	case view.ActCategories:
-		return "get_categories", tools.JSON(map[string]any{"parent": a.Arg}), nil
+		return "get_categories", toolkit.JSON(map[string]any{"parent": a.Arg}), nil
 	case view.ActNotify:
 		return "notify_when_available", skuArgs, nil
 	case view.ActCategory:
 		// A page Telegram shows whole (it renders up to 6 cards), so the
 		// More button skips nothing.
-		return "search_products", tools.JSON(map[string]any{"category": a.Arg, "limit": 5}), nil
+		return "search_products", toolkit.JSON(map[string]any{"category": a.Arg, "limit": 5}), nil
 	}
-	return "", "", tools.Errorf("unsupported button %q", a.Kind)
+	return "", "", toolkit.Errorf("unsupported button %q", a.Kind)
 }
 
 // errorText extracts the message of a tool error for the shopper.
@@ -173,9 +126,99 @@ func errorText(content string) string {
 	return content
 }
 
-func choose(cond bool, yes, no string) string {
-	if cond {
-		return yes
+// errNoCategory: a button names a category the shop does not have (a
+// forged or stale button).
+var errNoCategory = errors.New("engine: no such category")
+
+// categoryPath resolves a category button's argument — a path or "#id"
+// (see callbackDataMax) — to the category's path; errNoCategory when none
+// matches exactly one category.
+func (e *Engine) categoryPath(ctx context.Context, arg string) (string, error) {
+	all, err := catalog.ListCategories(ctx, e.cfg.DB)
+	if err != nil {
+		return "", err
 	}
-	return no
+	c, err := tools.ResolveCategoryArg(all, arg)
+	if err != nil {
+		return "", errNoCategory
+	}
+	return c.Path, nil
+}
+
+// showCategories answers a category button that leads nowhere: the reason,
+// and the top-level categories as buttons.
+func (e *Engine) showCategories(ctx context.Context, s *session.Session, sink Sink, rec *recorder, why messageKey) error {
+	out := e.actionTool(ctx, s, rec, "get_categories", "{}")
+	if out.err == nil {
+		if err := emitResult(ctx, sink, out.res); err != nil {
+			return err
+		}
+	}
+	return e.say(ctx, s, sink, rec, why)
+}
+
+// sayAfter ends a press whose tool succeeded with actionReply. Where the
+// result already shows something (cards, the cart, an order, buttons) and
+// the press used to end silently, the words go only in EventDone, the
+// whole answer for adapters that render one reply (web, Slack with nothing
+// streamed): chat adapters render the result and need no second message.
+func (e *Engine) sayAfter(ctx context.Context, s *session.Session, sink Sink, rec *recorder, kind view.ActionKind, res toolkit.Result) error {
+	if msg, ok := pickerReply(s.Locale, res); ok && (kind == view.ActAdd || kind == view.ActOption) {
+		rec.assistant(msg)
+		if res.Cart == nil && !tools.OutOfStock(res) {
+			// the picker carries its question; the words go only in EventDone
+			return sink.Send(ctx, Event{Kind: EventDone, Text: msg})
+		}
+		return sendText(ctx, sink, msg)
+	}
+	key := actionReply(kind, res)
+	shown := len(res.Cards) > 0 || res.Cart != nil || res.Order != nil || len(res.Buttons) > 0
+	if !shown || kind == view.ActAdd || kind == view.ActSet || kind == view.ActRemove {
+		return e.say(ctx, s, sink, rec, key)
+	}
+	msg := engineMessage(s.Locale, key)
+	rec.assistant(msg)
+	return sink.Send(ctx, Event{Kind: EventDone, Text: msg})
+}
+
+// needsSKU reports whether an action is about one product.
+func needsSKU(kind view.ActionKind) bool {
+	switch kind {
+	case view.ActAdd, view.ActSet, view.ActRemove, view.ActDetails, view.ActSimilar, view.ActNotify, view.ActOption:
+		return true
+	}
+	return false
+}
+
+// actionReply is what a button press says once its tool succeeded, so
+// that no press is answered with nothing.
+func actionReply(kind view.ActionKind, res toolkit.Result) messageKey {
+	switch kind {
+	case view.ActAdd:
+		return msgAdded
+	case view.ActNotify:
+		return msgAlertSet
+	case view.ActSet, view.ActRemove:
+		return msgCartUpdated
+	case view.ActCart:
+		if res.Cart == nil || len(res.Cart.Lines) == 0 {
+			return msgCartEmpty
+		}
+		return msgYourCart
+	case view.ActOrders:
+		if res.Order == nil {
+			return msgNoOrders
+		}
+		return msgLatestOrder
+	case view.ActCategories:
+		if len(res.Buttons) == 0 {
+			return msgNoSubcategories
+		}
+		return msgPickCategory
+	case view.ActSimilar:
+		if len(res.Cards) == 0 {
+			return msgNoSimilar
+		}
+	}
+	return msgEmptyAnswer // "Here is what I found."
 }

@@ -132,7 +132,7 @@ func (e *Engine) CallTool(ctx context.Context, t Turn, name, args string) (rep A
 	}
 	ctx, turn := logctx.StartTurn(ctx)
 	key := t.Channel + "\x00" + t.ChatID + "\x00" + t.ThreadID
-	unlock := e.chats.lock(key)
+	unlock := e.chats.Lock(key)
 	defer unlock()
 	if e.cfg.ChatLocks != nil {
 		unlockAll, err := e.cfg.ChatLocks.Lock(ctx, key)

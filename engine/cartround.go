@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
@@ -38,7 +39,7 @@ func (e *Engine) latestCart(ctx context.Context, s *session.Session, outs []tool
 		if data, ok := out.res.Data.(map[string]any); ok {
 			if _, has := data["cart"]; has {
 				data["cart"] = tools.ModelCart(view)
-				out.content, out.isErr = tools.ModelMessage(out.res, nil)
+				out.content, out.isErr = toolkit.ModelMessage(out.res, nil)
 			}
 		}
 		out.res.Cart = nil

@@ -38,7 +38,7 @@
 // token counts, model and latency, each tool result — is persisted with the
 // conversation state in one transaction at the end of the turn
 // (recorder.go); on SQLite, turns finishing together share one
-// (groupcommit.go). The state keeps the keys of the conversation's last
+// (catalog/groupcommit.Tx). The state keeps the keys of the conversation's last
 // turns, so a turn an adapter delivers again after handling it (its inbox
 // resumed after a stop) is not answered twice.
 //

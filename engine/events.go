@@ -79,3 +79,23 @@ var ErrBadTurn = errors.New("engine: invalid turn")
 // already: an adapter delivered it again (an inbox resumed after a stop, a
 // client's retry). Nothing was done or said; chat adapters stay silent.
 var ErrReplayed = errors.New("engine: turn already handled")
+
+// Awaiting is what checkout waits for from the shopper: a contact detail
+// it asked for, or the confirmation of the summary it showed.
+//
+// It rides on EventDone rather than being a call adapters make after the
+// turn: the engine has the conversation state in hand at that moment, so
+// an adapter that offers a native control for the answer (Telegram's
+// "share phone number" keyboard) needs no second read of the database,
+// and it learns the state of this very turn, not of a later one that
+// slipped in between.
+type Awaiting string
+
+const (
+	AwaitingName    Awaiting = "name"
+	AwaitingPhone   Awaiting = "phone"
+	AwaitingAddress Awaiting = "address"
+	AwaitingConfirm Awaiting = "confirm"
+	// AwaitingDelivery: the delivery methods were offered (as buttons).
+	AwaitingDelivery Awaiting = "delivery"
+)

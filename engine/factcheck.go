@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -28,7 +28,7 @@ var (
 // price when no product is listed to correct it from, that the price could
 // not be checked and is not to be relied on. (The answer has already
 // streamed, so a made-up price is corrected after it, not cut out.)
-func (e *Engine) checkFacts(ctx context.Context, s *session.Session, answer string, results []tools.Result) string {
+func (e *Engine) checkFacts(ctx context.Context, s *session.Session, answer string, results []toolkit.Result) string {
 	prices, skus := priceRE.FindAllString(answer, -1), skuRE.FindAllString(answer, -1)
 	if len(prices) == 0 && len(skus) == 0 {
 		return "" // nothing to check: no query on the hot path
@@ -96,7 +96,7 @@ func factsNote(locale string, fix, unknownPrices []string, listed bool) string {
 func line(c view.Card) string { return "• " + c.Title + " (" + c.SKU + ") — " + c.PriceText }
 
 // known collects the prices and SKUs a turn's tool results contain.
-func known(results []tools.Result) (map[int64]bool, map[string]bool, []view.Card) {
+func known(results []toolkit.Result) (map[int64]bool, map[string]bool, []view.Card) {
 	prices, skus := map[int64]bool{}, map[string]bool{}
 	var cards []view.Card
 	for _, r := range results {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 	"shopbot/engine/view"
 )
 
@@ -39,7 +40,7 @@ func (e *Engine) Home(ctx context.Context, who Shopper) (*view.Home, error) {
 func (e *Engine) home(ctx context.Context, who Shopper) (*view.Home, error) {
 	db := e.cfg.DB
 	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{
-		Channel: who.Channel, PlatformUserID: who.UserID, DisplayName: CleanLine(who.UserName, maxNameRunes),
+		Channel: who.Channel, PlatformUserID: who.UserID, DisplayName: clip.CleanLine(who.UserName, maxNameRunes),
 	})
 	if err != nil {
 		return nil, err

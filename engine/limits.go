@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -15,41 +14,6 @@ import (
 // ChatLocker serializes the turns of one chat across processes.
 type ChatLocker interface {
 	Lock(ctx context.Context, key string) (unlock func(), err error)
-}
-
-// chatLocks serializes the turns of one chat so a shopper's messages are
-// answered in order, while different chats run in parallel.
-type chatLocks struct {
-	mu    sync.Mutex
-	locks map[string]*chatLock
-}
-
-type chatLock struct {
-	mu   sync.Mutex
-	refs int
-}
-
-func newChatLocks() *chatLocks { return &chatLocks{locks: map[string]*chatLock{}} }
-
-// lock waits for the chat's previous turns and returns the unlock.
-func (c *chatLocks) lock(key string) func() {
-	c.mu.Lock()
-	l := c.locks[key]
-	if l == nil {
-		l = &chatLock{}
-		c.locks[key] = l
-	}
-	l.refs++
-	c.mu.Unlock()
-	l.mu.Lock()
-	return func() {
-		l.mu.Unlock()
-		c.mu.Lock()
-		if l.refs--; l.refs == 0 {
-			delete(c.locks, key)
-		}
-		c.mu.Unlock()
-	}
 }
 
 // allowTurn counts the turn against its customer's rate limit (RateLimit
@@ -69,11 +33,11 @@ func (e *Engine) allowTurn(ctx context.Context, s *session.Session, counted *cat
 	}
 	key := e.limitKey(s)
 	lim := e.turnLimit()
-	if !e.hits.group { // Postgres: one statement, no transaction around it
+	if !e.hits.Grouped() { // Postgres: one statement, no transaction around it
 		return catalog.Hit(ctx, e.cfg.DB, key, lim, s.Now)
 	}
 	var res catalog.HitResult
-	err := e.hits.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := e.hits.Run(ctx, func(ctx context.Context, tx bun.Tx) error {
 		var err error
 		res, err = catalog.Hit(ctx, tx, key, lim, s.Now)
 		return err

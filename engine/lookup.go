@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"shopbot/catalog"
+	"shopbot/catalog/clip"
 )
 
 // What adapters ask of the shop outside a turn, so that none of them
@@ -73,7 +74,7 @@ func (e *Engine) HasConversation(ctx context.Context, key ConversationKey) (bool
 // ErrBadTurn, before anything is read or written.
 func checkIDs(pairs ...string) error {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		if v := pairs[i+1]; !isClean(v, false) || utf8.RuneCountInString(v) > maxIDRunes {
+		if v := pairs[i+1]; !clip.IsClean(v, false) || utf8.RuneCountInString(v) > maxIDRunes {
 			return fmt.Errorf("%w: %s must be at most %d characters without control characters", ErrBadTurn, pairs[i], maxIDRunes)
 		}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"sync"
 	"time"
@@ -9,7 +10,6 @@ import (
 	"shopbot/catalog"
 	"shopbot/engine/llm"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
 )
 
 // runModel is the tool-calling loop: call the model with every tool →
@@ -22,7 +22,7 @@ func (e *Engine) runModel(ctx context.Context, s *session.Session, sink Sink, re
 		return err
 	}
 	specs := e.tools.Specs()
-	var results []tools.Result
+	var results []toolkit.Result
 	retriedEmpty := false
 	for round := 0; round < e.cfg.MaxRounds; round++ {
 		resp, err := e.callModel(ctx, llm.ChatRequest{Messages: msgs, Tools: specs}, sink)
@@ -82,7 +82,7 @@ func (e *Engine) callModel(ctx context.Context, req llm.ChatRequest, sink Sink) 
 
 // finish completes a model turn: facts in the text are checked against the
 // tool results, corrections appended, and the full answer sent.
-func (e *Engine) finish(ctx context.Context, s *session.Session, sink Sink, answer string, results []tools.Result) error {
+func (e *Engine) finish(ctx context.Context, s *session.Session, sink Sink, answer string, results []toolkit.Result) error {
 	if strings.TrimSpace(answer) == "" {
 		answer = engineMessage(s.Locale, msgEmptyAnswer)
 		if err := sink.Send(ctx, Event{Kind: EventText, Text: answer}); err != nil {
@@ -101,7 +101,7 @@ func (e *Engine) finish(ctx context.Context, s *session.Session, sink Sink, answ
 // toolOutcome is one executed tool call.
 type toolOutcome struct {
 	call    catalog.ToolCall
-	res     tools.Result
+	res     toolkit.Result
 	err     error
 	content string // what the model reads
 	isErr   bool
@@ -151,13 +151,13 @@ func (e *Engine) runTool(ctx context.Context, s *session.Session, call catalog.T
 }
 
 // runToolIn runs call with the tools of tb.
-func (e *Engine) runToolIn(ctx context.Context, tb *tools.Toolbox, s *session.Session, call catalog.ToolCall) toolOutcome {
+func (e *Engine) runToolIn(ctx context.Context, tb *toolkit.Toolbox, s *session.Session, call catalog.ToolCall) toolOutcome {
 	start := time.Now()
 	ctx, span := e.startToolSpan(ctx)
 	res, err := tb.Call(ctx, s, call.Name, call.Arguments)
 	out := toolOutcome{call: call, res: res, err: err, latency: time.Since(start)}
 	defer func() { endToolSpan(span, call.Name, out) }()
-	out.content, out.isErr = tools.ModelMessage(res, err)
+	out.content, out.isErr = toolkit.ModelMessage(res, err)
 	status := "ok"
 	if out.isErr {
 		status = "error"
@@ -166,42 +166,8 @@ func (e *Engine) runToolIn(ctx context.Context, tb *tools.Toolbox, s *session.Se
 		}
 	}
 	e.metrics.toolCalls.WithLabelValues(call.Name, status).Inc()
-	if err != nil && !tools.IsUserError(err) {
+	if err != nil && !toolkit.IsUserError(err) {
 		e.log.ErrorContext(ctx, "tool failed", "tool", call.Name, "err", err)
 	}
 	return out
-}
-
-// emitResult sends what a tool produced for the shopper to see.
-func emitResult(ctx context.Context, sink Sink, res tools.Result) error {
-	var evs []Event
-	if len(res.Cards) > 0 {
-		evs = append(evs, Event{Kind: EventCards, Cards: res.Cards})
-	}
-	if res.Cart != nil {
-		evs = append(evs, Event{Kind: EventCart, Cart: res.Cart})
-	}
-	if res.Order != nil {
-		evs = append(evs, Event{Kind: EventOrder, Order: res.Order})
-	}
-	if len(res.Buttons) > 0 {
-		evs = append(evs, Event{Kind: EventButtons, Buttons: res.Buttons})
-	}
-	if res.Picker != nil {
-		evs = append(evs, Event{Kind: EventPicker, Picker: res.Picker})
-	}
-	for _, ev := range evs {
-		if err := sink.Send(ctx, ev); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// sendText sends a complete, non-streamed answer.
-func sendText(ctx context.Context, sink Sink, text string) error {
-	if err := sink.Send(ctx, Event{Kind: EventText, Text: text}); err != nil {
-		return err
-	}
-	return sink.Send(ctx, Event{Kind: EventDone, Text: text})
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"time"
 
 	"shopbot/catalog"
@@ -40,7 +41,7 @@ func (e *Engine) runOption(ctx context.Context, s *session.Session, sink Sink, r
 	if len(opts) > 0 {
 		args["options"] = opts
 	}
-	out := e.actionTool(ctx, s, rec, "add_to_cart", tools.JSON(args))
+	out := e.actionTool(ctx, s, rec, "add_to_cart", toolkit.JSON(args))
 	if out.err != nil {
 		msg := errorText(out.content)
 		rec.assistant(msg)
@@ -54,7 +55,7 @@ func (e *Engine) runOption(ctx context.Context, s *session.Session, sink Sink, r
 
 // pickerReply is what a press that ended in add_to_cart's picker or
 // out-of-stock answer says; ok is false for any other result.
-func pickerReply(locale string, res tools.Result) (msg string, ok bool) {
+func pickerReply(locale string, res toolkit.Result) (msg string, ok bool) {
 	switch {
 	case res.Cart != nil:
 		return engineMessage(locale, msgAdded), true

@@ -2,9 +2,9 @@ package engine
 
 import (
 	"fmt"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
-	"shopbot/engine/tools"
 )
 
 // A model reply may ask for any number of tool calls; a turn must not run
@@ -65,9 +65,9 @@ func (r toolRound) skippedOutcomes(limit int) []toolOutcome {
 		if i == len(r.skipped)-1 && r.dropped > 0 {
 			msg = fmt.Sprintf("too many tool calls in one reply: at most %d run; this one and the %d after it were skipped", limit, r.dropped)
 		}
-		err := tools.Errorf("%s", msg)
+		err := toolkit.Errorf("%s", msg)
 		outs[i] = toolOutcome{call: call, err: err}
-		outs[i].content, outs[i].isErr = tools.ModelMessage(tools.Result{}, err)
+		outs[i].content, outs[i].isErr = toolkit.ModelMessage(toolkit.Result{}, err)
 	}
 	return outs
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,7 +21,6 @@ import (
 	"shopbot/engine/llmtest"
 	"shopbot/engine/openai"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
 )
 
 // newEngineEnvOn is newEngineEnv on a given database.
@@ -142,11 +142,11 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 	active, peak := 0, 0
 	full, release := make(chan struct{}), make(chan struct{})
 	var fullOnce sync.Once
-	tb, err := tools.NewToolbox(tools.Tool{
+	tb, err := toolkit.NewToolbox(toolkit.Tool{
 		Name: "wait", Description: "waits", Schema: map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{
 			"n": map[string]any{"type": "integer", "description": "", "minimum": 0, "maximum": 100},
 		}},
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (tools.Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			mu.Lock()
 			active++
 			peak = max(peak, active)
@@ -158,7 +158,7 @@ func TestRunToolsBoundsParallelism(t *testing.T) {
 			mu.Lock()
 			active--
 			mu.Unlock()
-			return tools.Result{Data: raw}, nil
+			return toolkit.Result{Data: raw}, nil
 		},
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -11,7 +12,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
-	"shopbot/engine/tools"
 )
 
 // tracerName is the instrumentation scope of the engine's spans.
@@ -71,7 +71,7 @@ func (e *Engine) startToolSpan(ctx context.Context) (context.Context, trace.Span
 func endToolSpan(span trace.Span, name string, out toolOutcome) {
 	outcome := "ok"
 	switch {
-	case out.err != nil && !tools.IsUserError(out.err):
+	case out.err != nil && !toolkit.IsUserError(out.err):
 		outcome = "error"
 		span.RecordError(out.err)
 		span.SetStatus(codes.Error, "tool failed")

@@ -112,7 +112,11 @@ func (in *Inbox) Record(ctx context.Context, u Update, fresh func()) (bool, erro
 	r := row{Source: in.source, Key: u.Key, Chat: storable(u.Chat), Kind: storable(u.Kind),
 		Payload: storable(u.Payload), ReceivedAt: u.ReceivedAt.UTC()}
 	if in.lease != nil {
-		until := in.lease.until()
+		now, err := in.lease.now(ctx, in.db)
+		if err != nil {
+			return false, fmt.Errorf("inbox: record %s update %s: %w", in.source, u.Key, err)
+		}
+		until := now.Add(in.lease.For)
 		r.ClaimedBy, r.LeaseUntil = in.lease.Holder, &until
 	}
 	return in.records.Do(ctx, arrival{row: r, fresh: fresh})

@@ -26,11 +26,18 @@ import (
 // itself, restarted) takes it at its next sweep without waiting out the
 // lease.
 type Lease struct {
-	Holder string           // this replica in claimed_by; default host-pid-random
-	For    time.Duration    // how long a claim holds without renewal (25 s)
-	Renew  time.Duration    // how often the holder renews (5 s; under For)
-	Sweep  time.Duration    // how often orphaned updates are claimed (5 s)
-	Now    func() time.Time // the clock; default time.Now
+	Holder string        // this replica in claimed_by; default host-pid-random
+	For    time.Duration // how long a claim holds without renewal (25 s)
+	Renew  time.Duration // how often the holder renews (5 s; under For)
+	Sweep  time.Duration // how often orphaned updates are claimed (5 s)
+	// Now is this replica's clock; default time.Now. Lease times are
+	// read and written on the database's clock, so replicas whose own
+	// clocks disagree still agree on whose lease has run out: a lease
+	// reads the database's clock_timestamp() when it is first used (and
+	// again every dbClockEvery) and keeps Now's offset from it (dbclock.go).
+	Now func() time.Time
+
+	db *dbClock // the database clock's offset from Now; set by defaults
 }
 
 // Default durations of a Lease: an update is taken over at most 30 s
@@ -65,6 +72,7 @@ func (l *Lease) defaults() error {
 	if l.Holder == "" {
 		l.Holder = holderName()
 	}
+	l.db = &dbClock{}
 	return nil
 }
 
@@ -77,14 +85,14 @@ func holderName() string {
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(b))
 }
 
-func (l *Lease) now() time.Time   { return l.Now().UTC() }
-func (l *Lease) until() time.Time { return l.now().Add(l.For) }
-
 // NewLeased returns the inbox of source whose updates this replica claims
 // under l (see Lease); New's inbox claims nothing.
 func NewLeased(ctx context.Context, db *bun.DB, source string, l Lease) (*Inbox, error) {
 	if err := l.defaults(); err != nil {
 		return nil, err
+	}
+	if _, err := l.now(ctx, db); err != nil { // the database clock, measured once at the start
+		return nil, fmt.Errorf("inbox: %s leases: %w", source, err)
 	}
 	return newInbox(ctx, db, source, &l), nil
 }
@@ -114,7 +122,10 @@ func (in *Inbox) Claim(ctx context.Context, key string) (bool, error) {
 	if in.lease == nil {
 		return true, nil
 	}
-	now := in.lease.now()
+	now, err := in.lease.now(ctx, in.db)
+	if err != nil {
+		return false, fmt.Errorf("inbox: claim %s update %s: %w", in.source, key, err)
+	}
 	res, err := in.db.NewUpdate().Model((*row)(nil)).
 		Set("claimed_by = ?", in.lease.Holder).Set("lease_until = ?", now.Add(in.lease.For)).
 		Where("source = ?", in.source).Where("key = ?", key).Where("handled_at IS NULL").
@@ -136,11 +147,14 @@ func (in *Inbox) ClaimOrphans(ctx context.Context, limit int) ([]Update, error) 
 	if in.lease == nil {
 		return nil, errors.New("inbox: ClaimOrphans needs a leased inbox (NewLeased)")
 	}
-	now := in.lease.now()
+	now, err := in.lease.now(ctx, in.db)
+	if err != nil {
+		return nil, fmt.Errorf("inbox: claim orphaned %s updates: %w", in.source, err)
+	}
 	sub := in.expired(in.db.NewSelect().Model((*row)(nil)).Column("key"), now).
 		Order("received_at", "key").Limit(int64(limit))
 	var rows []row
-	err := in.db.NewUpdate().Model(&rows).
+	err = in.db.NewUpdate().Model(&rows).
 		Set("claimed_by = ?", in.lease.Holder).Set("lease_until = ?", now.Add(in.lease.For)).
 		Where("source = ?", in.source).Where("handled_at IS NULL").
 		WhereGroup(" AND ", func(q *bun.UpdateQuery) *bun.UpdateQuery {
@@ -158,7 +172,11 @@ func (in *Inbox) Renew(ctx context.Context) error {
 	if in.lease == nil {
 		return nil
 	}
-	_, err := in.db.NewUpdate().Model((*row)(nil)).Set("lease_until = ?", in.lease.until()).
+	now, err := in.lease.now(ctx, in.db)
+	if err != nil {
+		return fmt.Errorf("inbox: renew %s leases: %w", in.source, err)
+	}
+	_, err = in.db.NewUpdate().Model((*row)(nil)).Set("lease_until = ?", now.Add(in.lease.For)).
 		Where("source = ?", in.source).Where("claimed_by = ?", in.lease.Holder).Where("handled_at IS NULL").Exec(ctx)
 	if err != nil {
 		return fmt.Errorf("inbox: renew %s leases: %w", in.source, err)

@@ -156,11 +156,11 @@ func TestLeaseSweepExactlyOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		c.advance(31 * time.Second)
 		var ins []*inbox.Inbox
 		for i, db := range dbs {
 			ins = append(ins, leased(t, db, fmt.Sprint("r", i), c))
 		}
+		c.advance(31 * time.Second)
 		gate := make(chan struct{})
 		var mu sync.Mutex
 		got := map[string]int{}

@@ -45,8 +45,11 @@ func (r *Role) source() string { return "role:" + r.name }
 // Acquire takes or renews the role for this replica: true when it holds
 // it until now + For, false when another replica's lease is running.
 func (r *Role) Acquire(ctx context.Context) (bool, error) {
-	now := r.lease.now()
-	_, err := r.db.NewInsert().Model(&row{Source: r.source(), Key: roleKey, Kind: "role", ReceivedAt: now}).
+	now, err := r.lease.now(ctx, r.db)
+	if err != nil {
+		return false, fmt.Errorf("inbox: role %s: %w", r.name, err)
+	}
+	_, err = r.db.NewInsert().Model(&row{Source: r.source(), Key: roleKey, Kind: "role", ReceivedAt: now}).
 		On("CONFLICT (source, key) DO NOTHING").Exec(ctx)
 	if err != nil {
 		return false, fmt.Errorf("inbox: role %s: %w", r.name, err)
@@ -76,9 +79,13 @@ func (r *Role) Release(ctx context.Context) error {
 
 // Holder is the replica holding the role, "" when nobody does.
 func (r *Role) Holder(ctx context.Context) (string, error) {
+	now, err := r.lease.now(ctx, r.db)
+	if err != nil {
+		return "", fmt.Errorf("inbox: role %s holder: %w", r.name, err)
+	}
 	var rows []row
-	err := r.db.NewSelect().Model(&rows).Where("source = ?", r.source()).Where("key = ?", roleKey).
-		Where("lease_until >= ?", r.lease.now()).Scan(ctx)
+	err = r.db.NewSelect().Model(&rows).Where("source = ?", r.source()).Where("key = ?", roleKey).
+		Where("lease_until >= ?", now).Scan(ctx)
 	if err != nil || len(rows) == 0 {
 		return "", err
 	}

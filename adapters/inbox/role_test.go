@@ -11,6 +11,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/adapters/inbox"
+	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -77,13 +78,17 @@ func TestRoleOneHolder(t *testing.T) {
 // and releases the role when its context ends.
 func TestRoleDo(t *testing.T) {
 	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
-		// B's clock runs 31 s ahead of A's: to B, A's lease has run
-		// out, while A keeps renewing it (as a replica whose renewals
-		// stalled would not).
+		// B's clock jumps 31 s once B has read the database's clock:
+		// to B, A's lease has run out, while A keeps renewing it (as a
+		// replica whose renewals stalled would not).
 		ca := &clock{now: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-		cb := &clock{now: ca.now.Add(31 * time.Second)}
+		cb := &clock{now: ca.now}
 		log := slog.New(slog.NewTextHandler(io.Discard, nil))
 		a, b := role(t, dbs[0], "A", ca, 5*time.Millisecond), role(t, dbs[1], "B", cb, 5*time.Millisecond)
+		if _, err := b.Holder(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		cb.advance(31 * time.Second)
 
 		started, stopped := make(chan struct{}, 10), make(chan struct{}, 10)
 		job := func(ctx context.Context) error {
@@ -128,5 +133,37 @@ func wait(t *testing.T, ch <-chan struct{}, what string) {
 	case <-ch:
 	case <-time.After(30 * time.Second):
 		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// TestRoleSkewedClocks: on Postgres, replicas compare leases on the
+// database's clock, not their own. B's clock runs an hour ahead of the
+// real time and C's an hour behind: B does not take A's live lease (by
+// its own clock A's ran out long ago); once A has released the role and
+// B holds it, neither A nor C can take it while it runs, and C, by whose
+// own clock B's lease ends an hour later than it does, sees B hold it.
+// (SQLite serves one process: its replicas share one clock.)
+func TestRoleSkewedClocks(t *testing.T) {
+	first, url := catalogtest.Postgres(t)
+	second, _, err := catalog.OpenDB(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { second.Close() })
+	skewed := func(d time.Duration) *clock { return &clock{now: time.Now().Add(d)} }
+	a := role(t, first, "A", skewed(0), 10*time.Second)
+	b := role(t, second, "B", skewed(time.Hour), 10*time.Second)
+	c := role(t, second, "C", skewed(-time.Hour), 10*time.Second)
+	mustAcquire(t, a, "A", true)
+	mustAcquire(t, b, "B, an hour ahead, while A's lease runs", false)
+	mustAcquire(t, c, "C, an hour behind, while A's lease runs", false)
+	if err := a.Release(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mustAcquire(t, b, "B once A released", true)
+	mustAcquire(t, a, "A while B's lease runs", false)
+	mustAcquire(t, c, "C while B's lease runs", false)
+	if h, err := c.Holder(context.Background()); err != nil || h != "B" {
+		t.Errorf("C sees holder %q (%v), want B", h, err)
 	}
 }

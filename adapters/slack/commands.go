@@ -38,7 +38,7 @@ func (a *Adapter) serveCommands(w http.ResponseWriter, r *http.Request) {
 	}
 	cmd := slack.SlashCommand{
 		TeamID: form.Get("team_id"), ChannelID: form.Get("channel_id"), UserID: form.Get("user_id"),
-		UserName: engine.CleanLine(form.Get("user_name"), 200), Command: form.Get("command"), Text: engine.CleanText(form.Get("text"), 0),
+		UserName: form.Get("user_name"), Command: form.Get("command"), Text: form.Get("text"),
 		ResponseURL: form.Get("response_url"), TriggerID: form.Get("trigger_id"),
 	}
 	resp, err := a.acceptCommand(r.Context(), cmd)

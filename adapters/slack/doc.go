@@ -10,8 +10,8 @@
 // 413; an event_id or trigger_id with control characters a 400 (it could
 // not be an inbox key); a request that cannot be recorded because the
 // database is down a 503 with Retry-After, which Slack retries. Payloads
-// are stored as valid UTF-8 and message text is cleaned
-// (engine.CleanText) before the turn is built.
+// are stored as valid UTF-8; message text is cleaned once, by
+// engine.Handle.
 //
 // An accepted request (event, button press, slash command) goes through
 // the shared inbox (package adapters/inbox; Slack's side in inbox.go): it

@@ -181,7 +181,7 @@ func (a *Adapter) ownThread(ctx context.Context, channel, thread string) bool {
 // turnJob is the work for one message: a turn answered in channel (in
 // thread when set).
 func (a *Adapter) turnJob(team, channel, thread, user, text, ts string, shared bool) (string, func(context.Context)) {
-	text = cleanText(engine.CleanText(text, 0), a.botUserID)
+	text = cleanText(text, a.botUserID)
 	if text == "" || channel == "" {
 		return "", nil
 	}

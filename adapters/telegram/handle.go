@@ -95,17 +95,16 @@ func (a *Adapter) addressed(m *models.Message) (string, bool) {
 }
 
 // turnBase fills a turn's identity from the verified update. Names and
-// the language code are cleaned here, where they enter: a NUL in a
-// first_name must not reach the database (engine.CleanLine).
+// the language code go as Telegram sent them: engine.Handle cleans and
+// bounds every field (a NUL in a first_name never reaches the database).
 func (a *Adapter) turnBase(chat models.Chat, from models.User, updateID int64) engine.Turn {
-	name := engine.CleanLine(from.FirstName+" "+from.LastName, maxNameRunes)
 	return engine.Turn{
 		Channel:  "telegram",
 		ChatID:   strconv.FormatInt(chat.ID, 10),
 		UserID:   strconv.FormatInt(from.ID, 10),
-		UserName: name,
-		Username: engine.CleanLine(from.Username, maxNameRunes),
-		Locale:   engine.CleanLine(from.LanguageCode, maxLocaleRunes),
+		UserName: from.FirstName + " " + from.LastName,
+		Username: from.Username,
+		Locale:   from.LanguageCode,
 		Shared:   chat.Type != models.ChatTypePrivate,
 		DedupKey: "tg" + strconv.FormatInt(updateID, 10),
 	}
@@ -118,7 +117,7 @@ func (a *Adapter) button(ctx context.Context, u *models.Update, j job) {
 	if chat == nil {
 		return // a button of an inline message: not ours
 	}
-	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
+	act, err := view.ParseAction(q.Data)
 	if err != nil {
 		a.log.WarnContext(ctx, "telegram: bad callback data", "err", err) // the toast said so
 		return
@@ -141,13 +140,6 @@ func callbackChat(q *models.CallbackQuery) (*models.Chat, int) {
 	}
 	return nil, 0
 }
-
-// Bounds of fields from Telegram: names as the engine keeps them, a
-// language code (callback data: maxCallbackData).
-const (
-	maxNameRunes   = 200
-	maxLocaleRunes = 16
-)
 
 // pressed is the button behind a turn: its action, and the message that
 // held it (a photo: edits change its caption; a variant picker: picker.go).
@@ -205,7 +197,7 @@ const toastCheckWithin = 400 * time.Millisecond
 // a reason when not, nothing for buttons that answer in the chat.
 func (a *Adapter) toast(ctx context.Context, q *models.CallbackQuery) string {
 	locale := q.From.LanguageCode
-	act, err := view.ParseAction(engine.CleanLine(q.Data, maxCallbackData))
+	act, err := view.ParseAction(q.Data)
 	if err != nil {
 		return text(locale, txtStaleButton)
 	}

@@ -30,7 +30,7 @@
 // window is bot's idempotencyTTL); a turn that failed because the database is unreachable gets
 // a 503 with Retry-After: 5, in the streaming mode too (an error event
 // before anything else is held back for it). The name, locale and message
-// are cleaned (engine.CleanLine/CleanText) before the turn is built. A
+// go to the engine as sent: engine.Handle cleans every turn field once. A
 // stream extends its write deadline as events flow, beyond the server's
 // WriteTimeout.
 //

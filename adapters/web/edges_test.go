@@ -98,15 +98,17 @@ func TestChatUnavailable(t *testing.T) {
 	}
 }
 
-// TestChatCleansFields: NUL, control characters and invalid UTF-8 in the
-// name, locale and message are gone before the engine sees them.
-func TestChatCleansFields(t *testing.T) {
+// TestChatLeavesCleaningToTheEngine: NUL, control characters and invalid
+// UTF-8 in the name, locale and message are accepted and handed to the
+// engine as sent; engine.Handle cleans every turn field in one place
+// before anything is stored (engine's TestTurnFieldsCleaned).
+func TestChatLeavesCleaningToTheEngine(t *testing.T) {
 	f := &fakeEngine{events: []engine.Event{{Kind: engine.EventDone, Text: "ok"}}}
 	body := `{"session":"` + session + `","name":"A\u0000nn\u0007 ` + "\xff" + `","locale":"e\u0000n","message":"hi\u0000 there"}`
 	if w := post(newChat(f), body, ""); w.Code != 200 {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
-	if tr := f.turns[0]; tr.UserName != "Ann \uFFFD" || tr.Locale != "en" || tr.Text != "hi there" {
+	if tr := f.turns[0]; tr.UserName != "A\x00nn\a \uFFFD" || tr.Locale != "e\x00n" || tr.Text != "hi\x00 there" {
 		t.Errorf("turn %q %q %q", tr.UserName, tr.Locale, tr.Text)
 	}
 }

@@ -165,8 +165,8 @@ func decode(w http.ResponseWriter, r *http.Request) (engine.Turn, error) {
 		return engine.Turn{}, errors.New("session must be 16-64 letters, digits, - or _ (e.g. a UUID)")
 	}
 	t := engine.Turn{
-		Channel: "web", ChatID: req.Session, UserID: req.Session, UserName: engine.CleanLine(req.Name, 64),
-		Locale: engine.CleanLine(req.Locale, 8), Text: strings.TrimSpace(engine.CleanText(req.Message, 0)), DedupKey: key,
+		Channel: "web", ChatID: req.Session, UserID: req.Session, UserName: req.Name,
+		Locale: req.Locale, Text: strings.TrimSpace(req.Message), DedupKey: key,
 	}
 	if req.Action != "" {
 		a, err := view.ParseAction(req.Action)

@@ -5,7 +5,7 @@
 // commit takes the single write slot, that is most of the throughput of a
 // busy process; on Postgres it saves round trips and WAL flushes.
 //
-// Users: the engine persists turns with it (engine/groupcommit.go) and the
+// Users: the engine persists turns with it (Tx, tx.go) and the
 // chat adapters' inbox records updates and marks them handled with it
 // (adapters/inbox). It knows nothing about what it writes: the caller's
 // Write function gets the batch and returns one result per item.

@@ -3,9 +3,9 @@ package planner
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -45,7 +45,7 @@ func (t *plannerTurn) cancelOrder(ctx context.Context, in intent.Intent) error {
 		args["confirm"] = true
 	}
 	res, err := t.call(ctx, "cancel_order", args)
-	var te *tools.ToolError
+	var te *toolkit.ToolError
 	if errors.As(err, &te) {
 		t.say(rNoSuchOrder, nil)
 		return nil

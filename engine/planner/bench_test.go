@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"testing"
 	"time"
 
@@ -27,7 +28,7 @@ func BenchmarkPlannerTurn(b *testing.B) {
 	if err := idx.Rebuild(ctx, db); err != nil {
 		b.Fatal(err)
 	}
-	tb, err := tools.NewToolbox(tools.Tools(&tools.Deps{DB: db, Search: idx, Currency: "USD",
+	tb, err := toolkit.NewToolbox(tools.Tools(&tools.Deps{DB: db, Search: idx, Currency: "USD",
 		Now: func() time.Time { return toolstest.Now }})...)
 	if err != nil {
 		b.Fatal(err)

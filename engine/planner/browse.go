@@ -6,12 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strings"
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -20,7 +20,7 @@ func (t *plannerTurn) priceText(v float64) string {
 	if v <= 0 {
 		return ""
 	}
-	minor, err := tools.ToMinor(v, t.s.Currency)
+	minor, err := toolkit.ToMinor(v, t.s.Currency)
 	if err != nil {
 		return ""
 	}
@@ -247,7 +247,7 @@ func (t *plannerTurn) sameKind(ctx context.Context, args plannedSearch, cards []
 // find searches, and when nothing matches, searches once more with the
 // words relaxed (stems, a few Russian words in English). It returns the
 // query that found the results.
-func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (tools.Result, string, error) {
+func (t *plannerTurn) find(ctx context.Context, q plannedSearch) (toolkit.Result, string, error) {
 	res, err := t.call(ctx, "search_products", q)
 	if err != nil || len(res.Cards) > 0 {
 		return res, q.Query, err
@@ -274,10 +274,10 @@ func (t *plannerTurn) cardButtons(cards []view.Card) {
 }
 
 // productCall runs a tool whose only argument is the referenced product.
-func (t *plannerTurn) productCall(ctx context.Context, in intent.Intent, name string) (tools.Result, bool, error) {
+func (t *plannerTurn) productCall(ctx context.Context, in intent.Intent, name string) (toolkit.Result, bool, error) {
 	sku, ok := t.resolve(firstRef(in))
 	if !ok {
-		return tools.Result{}, false, nil
+		return toolkit.Result{}, false, nil
 	}
 	res, err := t.call(ctx, name, map[string]string{"sku": sku})
 	if err != nil {
@@ -484,7 +484,7 @@ func (t *plannerTurn) categories(ctx context.Context, in intent.Intent) error {
 		args["parent"] = in.Query
 	}
 	res, err := t.call(ctx, "get_categories", args)
-	if err != nil && in.Query != "" && tools.IsUserError(err) {
+	if err != nil && in.Query != "" && toolkit.IsUserError(err) {
 		return t.search(ctx, intent.Intent{Kind: intent.IntentSearch, Query: in.Query})
 	}
 	if err != nil {

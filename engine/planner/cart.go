@@ -3,11 +3,11 @@ package planner
 // Planner turns about the cart: add, remove, set a quantity, clear, view.
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"slices"
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -105,7 +105,7 @@ func (t *plannerTurn) tooMany(qty int) bool {
 }
 
 // changed words a cart change from the tool's data.
-func (t *plannerTurn) changed(key replyKey, res tools.Result) {
+func (t *plannerTurn) changed(key replyKey, res toolkit.Result) {
 	d := dataAs[cartChange](res)
 	line := d.Added
 	if line == nil {

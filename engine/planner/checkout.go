@@ -4,6 +4,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
@@ -69,7 +70,7 @@ func (t *plannerTurn) field(ctx context.Context, in intent.Intent) error {
 		}
 	}
 	res, err := t.call(ctx, "checkout", args)
-	var te *tools.ToolError
+	var te *toolkit.ToolError
 	if errors.As(err, &te) { // too long for the schema, typically
 		t.say(rInvalidField, struct{ Field, Reason string }{in.Field, ""})
 		return nil
@@ -88,7 +89,7 @@ func (t *plannerTurn) checkoutStep(ctx context.Context, args map[string]any) err
 
 // checkoutReply words the checkout's status: ask for a detail, show the
 // summary, or announce the order.
-func (t *plannerTurn) checkoutReply(res tools.Result, err error) error {
+func (t *plannerTurn) checkoutReply(res toolkit.Result, err error) error {
 	if errors.Is(err, catalog.ErrEmptyCart) {
 		t.say(rEmptyCheckout, nil)
 		t.button("btn.cats", view.Action{Kind: view.ActCategories})

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"shopbot/engine/toolkit"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -16,7 +17,7 @@ import (
 type testEnv struct {
 	db      *bun.DB
 	deps    *tools.Deps
-	tools   *tools.Toolbox
+	tools   *toolkit.Toolbox
 	session *session.Session
 }
 

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/engine/planner/intent"
@@ -22,7 +23,7 @@ import (
 // page title (and heading), or an honest "I don't know".
 func (t *plannerTurn) info(ctx context.Context, in intent.Intent) error {
 	res, err := t.call(ctx, "search_shop_info", map[string]string{"query": in.Query})
-	if err != nil && !tools.IsUserError(err) {
+	if err != nil && !toolkit.IsUserError(err) {
 		return t.fail(err)
 	}
 	shop := dataAs[tools.ShopInfo](res)

@@ -4,12 +4,12 @@ package planner
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog/clip"
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -32,7 +32,7 @@ func (t *plannerTurn) orders(ctx context.Context, in intent.Intent) error {
 		args["order_number"] = in.Order
 	}
 	res, err := t.call(ctx, "get_order_status", args)
-	var te *tools.ToolError
+	var te *toolkit.ToolError
 	if errors.As(err, &te) && in.Order != "" {
 		t.say(rNoSuchOrder, nil)
 		return nil

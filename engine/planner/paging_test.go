@@ -3,13 +3,13 @@ package planner
 import (
 	"context"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -141,7 +141,7 @@ func TestPagingEveryListKind(t *testing.T) {
 		if err != nil || len(res.Buttons) != 1 {
 			t.Fatalf("category: %v %+v", err, res.Buttons)
 		}
-		first := Plan{Results: []tools.Result{res}, Buttons: res.Buttons}
+		first := Plan{Results: []toolkit.Result{res}, Buttons: res.Buttons}
 		got := c.pageOn(t, first, byButton(c))
 		if c.s.State.Listing.ListKind() != session.ListCategory || len(got) != c.s.State.Listing.Total {
 			t.Fatalf("paged %d, listing %+v", len(got), c.s.State.Listing)
@@ -153,7 +153,7 @@ func TestPagingEveryListKind(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := c.pageOn(t, Plan{Results: []tools.Result{res}, Buttons: res.Buttons}, byButton(c))
+		got := c.pageOn(t, Plan{Results: []toolkit.Result{res}, Buttons: res.Buttons}, byButton(c))
 		all, err := sh.tools.Call(ctx, c.s, "get_similar_products", `{"sku":"SHO-RUN-001","offset":0}`)
 		if err != nil || len(got) <= listLimit || strings.Contains(strings.Join(got, " "), "SHO-RUN-001") || len(all.Cards) == 0 {
 			t.Fatalf("similar paged %v (%v)", got, err)

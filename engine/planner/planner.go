@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -21,21 +21,21 @@ import (
 // results (text.go). It is deterministic: no model, no randomness,
 // no clock but the session's.
 type Planner struct {
-	tb    *tools.Toolbox
+	tb    *toolkit.Toolbox
 	vocab OptionVocab // nil: option words are not read (variants.go)
 }
 
 // New returns a planner over the engine's tools.
-func New(tb *tools.Toolbox) *Planner { return &Planner{tb: tb} }
+func New(tb *toolkit.Toolbox) *Planner { return &Planner{tb: tb} }
 
 // Plan is the planner's answer to one message. Buttons are the turn's
 // quick replies in the shopper's language; adapters should show them rather
 // than the Results' own buttons, which tools label in English for the model.
 type Plan struct {
-	Text    string         // the reply, in the shopper's language
-	Calls   []PlannedCall  // tools run, in order, for the transcript
-	Results []tools.Result // their results (cards, cart, order) for the adapter
-	Buttons []view.Button  // quick replies, labelled in the shopper's language
+	Text    string           // the reply, in the shopper's language
+	Calls   []PlannedCall    // tools run, in order, for the transcript
+	Results []toolkit.Result // their results (cards, cart, order) for the adapter
+	Buttons []view.Button    // quick replies, labelled in the shopper's language
 }
 
 // PlannedCall is one tool call of a plan, as the transcript records it.
@@ -132,13 +132,13 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 
 // call runs a tool through the Toolbox and records it. args is a struct or
 // map of plain values, so it always marshals.
-func (t *plannerTurn) call(ctx context.Context, name string, args any) (tools.Result, error) {
+func (t *plannerTurn) call(ctx context.Context, name string, args any) (toolkit.Result, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
-		return tools.Result{}, fmt.Errorf("engine: planner: %s arguments: %w", name, err)
+		return toolkit.Result{}, fmt.Errorf("engine: planner: %s arguments: %w", name, err)
 	}
 	res, err := t.p.tb.Call(ctx, t.s, name, string(raw))
-	content, isErr := tools.ModelMessage(res, err)
+	content, isErr := toolkit.ModelMessage(res, err)
 	t.plan.Calls = append(t.plan.Calls, PlannedCall{
 		ID: t.callID(), Name: name, Args: string(raw), Content: content, IsErr: isErr,
 	})
@@ -162,10 +162,10 @@ func (t *plannerTurn) callID() string {
 // tool worded it, the way the model would read it); anything else fails
 // the turn.
 func (t *plannerTurn) fail(err error) error {
-	if !tools.IsUserError(err) {
+	if !toolkit.IsUserError(err) {
 		return fmt.Errorf("engine: planner: %w", err)
 	}
-	var te *tools.ToolError
+	var te *toolkit.ToolError
 	msg := strings.ReplaceAll(err.Error(), "catalog: ", "")
 	if errors.As(err, &te) {
 		msg = te.Msg
@@ -202,7 +202,7 @@ func (t *plannerTurn) say(key replyKey, data any) {
 func (t *plannerTurn) toldNothing() {
 	for i, c := range t.plan.Calls {
 		if c.Name == catalog.SearchToolName && !c.IsErr {
-			t.plan.Calls[i].Content = tools.FoundNothing(c.Content)
+			t.plan.Calls[i].Content = toolkit.FoundNothing(c.Content)
 		}
 	}
 }
@@ -220,7 +220,7 @@ func (t *plannerTurn) shopButtons() {
 
 // dataAs reads a tool's Data through its JSON form: the JSON is the
 // contract the model reads, so the planner reads the same.
-func dataAs[T any](res tools.Result) T {
+func dataAs[T any](res toolkit.Result) T {
 	var v T
 	if b, err := json.Marshal(res.Data); err == nil {
 		_ = json.Unmarshal(b, &v) // a shape mismatch leaves zero values

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
 
@@ -24,7 +24,7 @@ func (t *plannerTurn) promo(ctx context.Context, in intent.Intent) error {
 	}
 	res, err := t.call(ctx, "apply_promo_code", args)
 	if err != nil {
-		var te *tools.ToolError
+		var te *toolkit.ToolError
 		if errors.As(err, &te) && !strings.HasPrefix(te.Msg, "arguments") {
 			t.sayText(fmt.Sprintf(promoText.get(t.lang).refused, strings.TrimSuffix(te.Msg, "; the cart is unchanged")))
 			return nil

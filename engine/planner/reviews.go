@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 	"unicode"
 
@@ -97,7 +98,7 @@ func (t *plannerTurn) reviewedProduct(ctx context.Context, in intent.Intent) (sk
 		sku = soleMatch(kept, q)
 	case exact:
 		// Several fit the name: show them, so "the second one" can follow.
-		t.plan.Results = append(t.plan.Results, tools.Result{Cards: kept})
+		t.plan.Results = append(t.plan.Results, toolkit.Result{Cards: kept})
 		t.remember(plannedSearch{Query: q, Limit: listLimit}, len(kept), len(kept))
 		t.keepShown(kept)
 		t.say(rFound, listView{Cards: kept, Total: len(kept), Query: q})

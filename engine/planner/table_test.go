@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,7 +108,7 @@ func readExchanges(t *testing.T, name string) []exchange {
 // exchanges of a table; each exchange is a new shopper.
 type tableShop struct {
 	db    *bun.DB
-	tools *tools.Toolbox
+	tools *toolkit.Toolbox
 	n     int
 }
 
@@ -128,7 +129,7 @@ func newTableShop(t *testing.T) *tableShop {
 		t.Fatal(err)
 	}
 	deps := &tools.Deps{DB: db, Search: idx, Passages: passages, Currency: "USD", Now: func() time.Time { return toolstest.Now }}
-	tb, err := tools.NewToolbox(tools.Tools(deps)...)
+	tb, err := toolkit.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}

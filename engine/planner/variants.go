@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog"
@@ -100,7 +101,7 @@ func (t *plannerTurn) preferVariants(cards []view.Card) []view.Card {
 // addCall runs add_to_cart with the turn's options; a product that has
 // none (a bare word read as a value: "the black backpack") is added as
 // it is.
-func (t *plannerTurn) addCall(ctx context.Context, sku string, qty int) (tools.Result, error) {
+func (t *plannerTurn) addCall(ctx context.Context, sku string, qty int) (toolkit.Result, error) {
 	args := map[string]any{"sku": sku, "quantity": max(qty, 1)}
 	opts := t.opts
 	if len(opts) == 0 && t.fromList {
@@ -139,7 +140,7 @@ type pickView struct {
 
 // variantAnswer words an add_to_cart result that asks for an option or
 // says the variant is out of stock; false for a plain add.
-func (t *plannerTurn) variantAnswer(res tools.Result) bool {
+func (t *plannerTurn) variantAnswer(res toolkit.Result) bool {
 	out := tools.OutOfStock(res)
 	if res.Picker == nil && !out {
 		return false

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
@@ -17,8 +18,8 @@ type addToCartArgs struct {
 	Options  map[string]string `json:"options"`
 }
 
-func addToCartTool(d *Deps) Tool {
-	return Tool{
+func addToCartTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "add_to_cart",
 		Description: "Add units of a product to the cart.",
 		Schema: object(map[string]any{
@@ -26,10 +27,10 @@ func addToCartTool(d *Deps) Tool {
 			"quantity": integer("default 1", 1, catalog.MaxCartQuantity),
 			"options":  options(`e.g. {"size":"42"}`),
 		}, "sku"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a addToCartArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			a.SKU = strings.TrimSpace(a.SKU)
 			if a.Quantity == 0 {
@@ -54,20 +55,20 @@ func addToCartTool(d *Deps) Tool {
 }
 
 // addSKU adds qty units of a product (or variant) to the cart.
-func (d *Deps) addSKU(ctx context.Context, s *session.Session, sku string, qty int) (Result, error) {
+func (d *Deps) addSKU(ctx context.Context, s *session.Session, sku string, qty int) (toolkit.Result, error) {
 	key := s.Effects().EffectKey("add", sku+"|"+strconv.Itoa(qty))
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 		return nil, w.AddToCart(ctx, s.Scope, sku, qty, s.Customer.ID)
 	})
 	if isNeedsVariant(err) {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	if err != nil {
-		return Result{}, cartChangeError(ctx, d, s, sku, err)
+		return toolkit.Result{}, cartChangeError(ctx, d, s, sku, err)
 	}
 	cart, err := d.carts().Cart(ctx, s.Scope) // after the write, with any concurrent one
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	cv := view.CartViewOf(cart, s.Currency)
 	added := map[string]any{"sku": sku, "qty": qty}

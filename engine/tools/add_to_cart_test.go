@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestAddToCartErrors(t *testing.T) {
 		{`{"sku":"SHO-RUN-001-42","cart_id":3}`, "additional"},
 	} {
 		_, err := e.tools.Call(context.Background(), e.session, "add_to_cart", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("add_to_cart(%s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}
@@ -63,9 +64,9 @@ func TestAddToCartErrors(t *testing.T) {
 }
 
 // toolData decodes a result's data as the model reads it.
-func toolData(t *testing.T, res Result, v any) {
+func toolData(t *testing.T, res toolkit.Result, v any) {
 	t.Helper()
-	msg, isErr := ModelMessage(res, nil)
+	msg, isErr := toolkit.ModelMessage(res, nil)
 	if isErr {
 		t.Fatalf("tool message: %s", msg)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/session"
+	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
 )
 
@@ -20,8 +21,8 @@ import (
 
 // AgentOnly are the tools only agents call; the chat model never sees
 // them.
-func AgentOnly(d *Deps) []Tool {
-	return []Tool{createCheckoutTool(d), completeCheckoutTool(d)}
+func AgentOnly(d *Deps) []toolkit.Tool {
+	return []toolkit.Tool{createCheckoutTool(d), completeCheckoutTool(d)}
 }
 
 // AgentAddress is a shipping address as an agent gives it.
@@ -73,8 +74,8 @@ func addressSchema() map[string]any {
 	}, "line1", "city", "country")
 }
 
-func createCheckoutTool(d *Deps) Tool {
-	return Tool{
+func createCheckoutTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name: "create_checkout",
 		Description: "Start checking out the cart for the buyer: their name, e-mail or phone and shipping address, " +
 			"given by the buyer. Returns what is missing, the delivery methods to choose from, or the summary " +
@@ -86,14 +87,14 @@ func createCheckoutTool(d *Deps) Tool {
 			"address":  addressSchema(),
 			"delivery": str("delivery method name, when asked to choose", 60),
 		}, "name", "address"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a createCheckoutArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			ca, missing, invalid := a.AgentBuyer.checkoutArgs()
 			if len(missing) > 0 || len(invalid) > 0 {
-				return Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}, nil
+				return toolkit.Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}, nil
 			}
 			ca.Delivery = a.Delivery
 			s.State.Checkout = nil // the contact given now, not an earlier one
@@ -102,19 +103,19 @@ func createCheckoutTool(d *Deps) Tool {
 	}
 }
 
-func completeCheckoutTool(d *Deps) Tool {
-	return Tool{
+func completeCheckoutTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name: "complete_checkout",
 		Description: "Place the order of the summary create_checkout returned, once the buyer confirmed it. " +
 			"Returns the order and how to pay; no card data is taken here.",
 		Schema: object(map[string]any{}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
-			if err := DecodeArgs(raw, &struct{}{}); err != nil {
-				return Result{}, err
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
+			if err := toolkit.DecodeArgs(raw, &struct{}{}); err != nil {
+				return toolkit.Result{}, err
 			}
 			st := s.State.Checkout
 			if st == nil || st.Awaiting != "confirm" {
-				return Result{}, Errorf("no checkout summary to complete: call create_checkout first")
+				return toolkit.Result{}, toolkit.Errorf("no checkout summary to complete: call create_checkout first")
 			}
 			res, err := runCheckout(ctx, d, s, checkoutArgs{Confirm: true, Delivery: st.Delivery, Email: st.Email, PhoneOptional: true})
 			if err != nil || res.Order == nil {

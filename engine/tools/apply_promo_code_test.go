@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 	"time"
@@ -50,7 +51,7 @@ func promoFlow(t *testing.T, e *testEnv) {
 		`{}`:                                             "characters",
 	} {
 		_, err := e.tools.Call(ctx, e.session, "apply_promo_code", args)
-		var te *ToolError
+		var te *toolkit.ToolError
 		if !errors.As(err, &te) || !strings.Contains(te.Msg, want) {
 			t.Errorf("%.60s: err = %v, want a tool error with %q", args, err, want)
 		}

@@ -41,22 +41,22 @@ type cancelOrderArgs struct {
 	Confirm     bool   `json:"confirm"`
 }
 
-func cancelOrderTool(d *Deps) Tool {
-	return Tool{
+func cancelOrderTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "cancel_order",
 		Description: "Cancel an unshipped order; confirm only after the shopper's yes.",
 		Schema: object(map[string]any{
 			"order_number": str("", 20),
 			"confirm":      map[string]any{"type": "boolean"},
 		}, "order_number"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a cancelOrderArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			o, err := ownOrder(ctx, d, s, a.OrderNumber)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			switch {
 			case o.Status == catalog.StatusCancelled:
@@ -66,10 +66,10 @@ func cancelOrderTool(d *Deps) Tool {
 			case !a.Confirm:
 				return orderAnswer("confirm", o), nil
 			}
-			_, err = d.apply(ctx, s, "cancel_order:"+o.Number, func(ctx context.Context, w Writes) (*view.Notice, error) {
+			_, err = d.apply(ctx, s, "cancel_order:"+o.Number, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 				oc, ok := w.(orderCanceller)
 				if !ok {
-					return nil, Errorf("this shop cannot cancel orders from the chat")
+					return nil, toolkit.Errorf("this shop cannot cancel orders from the chat")
 				}
 				_, err := oc.CancelOwnOrder(ctx, o.Number)
 				return nil, err
@@ -77,10 +77,10 @@ func cancelOrderTool(d *Deps) Tool {
 			// Lost to the merchant's change (shipped meanwhile, or
 			// cancelled by them): the order as it is now says which.
 			if err != nil && !errors.Is(err, catalog.ErrInvalidTransition) && !errors.Is(err, catalog.ErrConflict) {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			if o, err = d.orders().Order(ctx, o.Number); err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			if o.Status != catalog.StatusCancelled {
 				return orderAnswer("cannot_cancel", o), nil
@@ -95,22 +95,22 @@ func cancelOrderTool(d *Deps) Tool {
 func ownOrder(ctx context.Context, d *Deps, s *session.Session, number string) (*catalog.Order, error) {
 	number = strings.ToUpper(strings.TrimSpace(number))
 	if number == "" {
-		return nil, Errorf("order_number is required")
+		return nil, toolkit.Errorf("order_number is required")
 	}
 	o, err := d.orders().Order(ctx, number)
 	if errors.Is(err, catalog.ErrNotFound) {
-		return nil, Errorf("no order with that number")
+		return nil, toolkit.Errorf("no order with that number")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("engine: cancel_order: %w", err)
 	}
 	if o.CustomerID != s.Customer.ID && o.CartScope != s.Scope.Key() {
-		return nil, Errorf("no order with that number")
+		return nil, toolkit.Errorf("no order with that number")
 	}
 	return o, nil
 }
 
 // orderAnswer is an after-sale tool's result: a status and the order.
-func orderAnswer(status string, o *catalog.Order) Result {
-	return Result{Data: map[string]any{"status": status, "order": orderBriefOf(o)}, Order: view.OrderViewOf(o)}
+func orderAnswer(status string, o *catalog.Order) toolkit.Result {
+	return toolkit.Result{Data: map[string]any{"status": status, "order": orderBriefOf(o)}, Order: view.OrderViewOf(o)}
 }

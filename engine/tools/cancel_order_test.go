@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"sync"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 	"shopbot/engine/session"
 )
 
-func cancelStatus(t *testing.T, res Result) (status, orderStatus string) {
+func cancelStatus(t *testing.T, res toolkit.Result) (status, orderStatus string) {
 	t.Helper()
 	var v struct {
 		Status string
@@ -78,7 +79,7 @@ func TestCancelOrder(t *testing.T) {
 		`{"confirm":true}`,                                         // no number
 		`{"order_number":"` + theirs.Number + `","confirm":"yes"}`, // wrong type
 	} {
-		if _, err := e.tools.Call(ctx, e.session, "cancel_order", bad); !IsUserError(err) {
+		if _, err := e.tools.Call(ctx, e.session, "cancel_order", bad); !toolkit.IsUserError(err) {
 			t.Errorf("%s: %v, want a user error", bad, err)
 		}
 	}

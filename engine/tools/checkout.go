@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"sort"
 	"strings"
 
@@ -79,8 +80,8 @@ const (
 // summary the shopper confirmed.
 var errSummaryStale = errors.New("engine: order differs from the confirmed summary")
 
-func checkoutTool(d *Deps) Tool {
-	return Tool{
+func checkoutTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "checkout",
 		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
 		Schema: object(map[string]any{
@@ -90,37 +91,37 @@ func checkoutTool(d *Deps) Tool {
 			"delivery": str("delivery method name", 60),
 			"confirm":  map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a checkoutArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			return runCheckout(ctx, d, s, a)
 		},
 	}
 }
 
-func runCheckout(ctx context.Context, d *Deps, s *session.Session, a checkoutArgs) (Result, error) {
+func runCheckout(ctx context.Context, d *Deps, s *session.Session, a checkoutArgs) (toolkit.Result, error) {
 	if s.DedupKey == "" {
-		return Result{}, errors.New("engine: checkout: the turn has no dedup key, so the order cannot be idempotent")
+		return toolkit.Result{}, errors.New("engine: checkout: the turn has no dedup key, so the order cannot be idempotent")
 	}
 	// A replayed turn finds the order it already placed (and delivers
 	// its notice if the run that placed it stopped before).
 	if o, err := d.orders().OrderByKey(ctx, s.IdempotencyKey()); err == nil {
 		if o.CartScope != s.Scope.Key() {
-			return Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
+			return toolkit.Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
 		}
 		d.deliverPending(ctx, s, orderEffect)
 		return orderPlaced(s, o), nil
 	} else if !errors.Is(err, catalog.ErrNotFound) {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	if len(cart.Items) == 0 {
-		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
+		return toolkit.Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
 	}
 	declinedPromo(s, cart)
 	ct, missing, invalid := resolveContact(s, a)
@@ -146,9 +147,9 @@ func runCheckout(ctx context.Context, d *Deps, s *session.Session, a checkoutArg
 	case errors.As(err, &pe):
 		return promoRefused(ctx, d, s, ct, pe)
 	case errors.Is(err, catalog.ErrOutOfStock):
-		return Result{}, orderStockError(ctx, d, s, err)
+		return toolkit.Result{}, orderStockError(ctx, d, s, err)
 	case err != nil:
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	return orderPlaced(s, o), nil
 }
@@ -231,7 +232,7 @@ func checkAddress(v string) string {
 	return ""
 }
 
-func needDetails(s *session.Session, ct checkoutContact, missing []string, invalid map[string]string) Result {
+func needDetails(s *session.Session, ct checkoutContact, missing []string, invalid map[string]string) toolkit.Result {
 	awaiting := ""
 	if len(missing) > 0 {
 		awaiting = missing[0]
@@ -244,7 +245,7 @@ func needDetails(s *session.Session, ct checkoutContact, missing []string, inval
 		}
 	}
 	s.State.Checkout = &session.CheckoutState{Awaiting: awaiting, Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: ct.Email}
-	return Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}
+	return toolkit.Result{Data: checkoutData{Status: "need_details", Missing: missing, Invalid: invalid}}
 }
 
 // fingerprintLine is a cart or order line as the summary fingerprint sees it.
@@ -319,14 +320,14 @@ func confirmProblem(s *session.Session, fp string) string {
 
 // showSummary saves the contact and asks the shopper to confirm the cart
 // as it is now; only a later turn can confirm it.
-func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (Result, error) {
+func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (toolkit.Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: firstNonEmpty(ct.Email, s.Customer.Email)}
-	key := s.Effects().EffectKey("contact", JSON(contact))
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+	key := s.Effects().EffectKey("contact", toolkit.JSON(contact))
+	_, err := d.apply(ctx, s, key, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 		return nil, w.SaveContact(ctx, s.Customer.ID, contact)
 	})
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	s.Customer.Contact = contact
 	st := &session.CheckoutState{
@@ -345,7 +346,7 @@ func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog
 		summary.DeliveryPrice = view.DeliveryPriceText(dq.Price, cv.Currency)
 		summary.Total = catalog.FormatPrice(cv.Total+dq.Price, cv.Currency)
 	}
-	return Result{
+	return toolkit.Result{
 		Data: checkoutData{
 			Status:      "confirm",
 			Summary:     summary,
@@ -354,21 +355,21 @@ func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog
 		},
 		Cart: cv,
 		Buttons: []view.Button{
-			view.NewButton(Label(s, BtnConfirm), view.Action{Kind: view.ActConfirm}),
-			view.NewButton(Label(s, BtnEditCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(toolkit.Label(s, toolkit.BtnConfirm), view.Action{Kind: view.ActConfirm}),
+			view.NewButton(toolkit.Label(s, toolkit.BtnEditCart), view.Action{Kind: view.ActCart}),
 		},
 	}, nil
 }
 
 // refreshSummary shows the summary of the cart as it is now, after the
 // order transaction found it changed (reason says how).
-func refreshSummary(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, reason string) (Result, error) {
+func refreshSummary(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, reason string) (toolkit.Result, error) {
 	cart, err := d.carts().Cart(ctx, s.Scope)
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	if len(cart.Items) == 0 {
-		return Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
+		return toolkit.Result{}, fmt.Errorf("%w: add products before checking out", catalog.ErrEmptyCart)
 	}
 	declinedPromo(s, cart)
 	dq, ask, err := checkoutDelivery(ctx, d, s, cart, ct, "")
@@ -389,7 +390,7 @@ const orderEffect = "order"
 // in the journal with it and delivered after the commit.
 func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, dq *deliveryQuote, fp, promo string) (*catalog.Order, error) {
 	var order *catalog.Order
-	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w Writes) (*view.Notice, error) {
+	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
@@ -420,9 +421,9 @@ func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkou
 	return d.orders().OrderByKey(ctx, s.IdempotencyKey())
 }
 
-func orderPlaced(s *session.Session, o *catalog.Order) Result {
+func orderPlaced(s *session.Session, o *catalog.Order) toolkit.Result {
 	s.State.Checkout = nil
-	return Result{
+	return toolkit.Result{
 		Data: checkoutData{Status: "placed", Order: &placedOrder{
 			Number: o.Number, Total: catalog.FormatPrice(o.Total, o.Currency), Status: string(o.Status),
 		}},
@@ -443,10 +444,10 @@ func orderStockError(ctx context.Context, d *Deps, s *session.Session, err error
 			continue
 		}
 		if !p.Active || p.Stock == 0 {
-			return Errorf("no order was placed: %s (%s) is out of stock; remove it from the cart", p.Title, p.SKU)
+			return toolkit.Errorf("no order was placed: %s (%s) is out of stock; remove it from the cart", p.Title, p.SKU)
 		}
-		return Errorf("no order was placed: only %d of %s (%s) left, the cart has %d; lower the quantity",
+		return toolkit.Errorf("no order was placed: only %d of %s (%s) left, the cart has %d; lower the quantity",
 			p.Stock, p.Title, p.SKU, it.Quantity)
 	}
-	return Errorf("no order was placed: %s", strings.ReplaceAll(err.Error(), "catalog: ", ""))
+	return toolkit.Errorf("no order was placed: %s", strings.ReplaceAll(err.Error(), "catalog: ", ""))
 }

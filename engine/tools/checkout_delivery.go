@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
@@ -50,7 +51,7 @@ func (q *deliveryQuote) request() *catalog.DeliveryRequest {
 // checkoutDelivery picks the delivery for the checkout: a quote, or a
 // result that asks the shopper to choose (or says nothing fits), or
 // neither when the shop has no delivery methods.
-func checkoutDelivery(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, asked string) (*deliveryQuote, *Result, error) {
+func checkoutDelivery(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, asked string) (*deliveryQuote, *toolkit.Result, error) {
 	methods, err := d.deliveries().DeliveryMethods(ctx)
 	if err != nil || len(methods) == 0 {
 		return nil, nil, err
@@ -90,7 +91,7 @@ func checkoutDelivery(ctx context.Context, d *Deps, s *session.Session, cart *ca
 }
 
 // askDelivery offers the fitting methods, each with a button.
-func askDelivery(s *session.Session, ct checkoutContact, fits []catalog.DeliveryMethod, subtotal int64, country, reason string) Result {
+func askDelivery(s *session.Session, ct checkoutContact, fits []catalog.DeliveryMethod, subtotal int64, country, reason string) toolkit.Result {
 	st := &session.CheckoutState{Awaiting: "delivery", Name: ct.Name, Phone: ct.Phone, Address: ct.Address}
 	data := checkoutData{Status: "choose_delivery", Reason: reason, Country: catalog.CountryName(country, s.Lang()),
 		Instruction: "ask the shopper which delivery method they want, then call checkout with delivery set to its name"}
@@ -102,18 +103,18 @@ func askDelivery(s *session.Session, ct checkoutContact, fits []catalog.Delivery
 		buttons = append(buttons, view.NewButton(m.Name+" — "+o.Price, view.Action{Kind: view.ActDelivery, Arg: strconv.FormatInt(m.ID, 10)}))
 	}
 	s.State.Checkout = st
-	return Result{Data: data, Buttons: buttons}
+	return toolkit.Result{Data: data, Buttons: buttons}
 }
 
 // noDelivery says no method reaches the address; the next message is
 // taken as another address.
-func noDelivery(s *session.Session, ct checkoutContact, country string) *Result {
+func noDelivery(s *session.Session, ct checkoutContact, country string) *toolkit.Result {
 	s.State.Checkout = &session.CheckoutState{Awaiting: "address", Name: ct.Name, Phone: ct.Phone}
 	where := "this address"
 	if country != "" {
 		where = catalog.CountryName(country, s.Lang())
 	}
-	return &Result{Data: checkoutData{
+	return &toolkit.Result{Data: checkoutData{
 		Status: "no_delivery", Country: where,
 		Reason:      "no delivery method reaches " + where,
 		Instruction: "tell the shopper we do not deliver there and ask for another address (or pickup)",
@@ -135,9 +136,9 @@ func DeliveryButton(st *session.State, arg string) (string, bool) {
 	return "", false
 }
 
-func derefResult(r *Result) Result {
+func derefResult(r *toolkit.Result) toolkit.Result {
 	if r == nil {
-		return Result{}
+		return toolkit.Result{}
 	}
 	return *r
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 	"time"
@@ -191,7 +192,7 @@ func TestGetDeliveryOptionsHostile(t *testing.T) {
 		`{"country":"\u0000\u0001"}`,
 	} {
 		_, err := e.tools.Call(ctx, e.session, "get_delivery_options", args)
-		var te *ToolError
+		var te *toolkit.ToolError
 		if args == `{"country":"\u0000\u0001"}` {
 			// Nothing left after cleaning: the shop's own country.
 			if err != nil {

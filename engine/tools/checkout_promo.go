@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
@@ -55,7 +56,7 @@ func declinedPromo(s *session.Session, c *catalog.Cart) {
 
 // promoRefused answers an order that failed on its code: the summary
 // again, without the discount, saying why.
-func promoRefused(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, pe *catalog.PromoError) (Result, error) {
+func promoRefused(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, pe *catalog.PromoError) (toolkit.Result, error) {
 	if s.State.Checkout == nil {
 		s.State.Checkout = &session.CheckoutState{}
 	}

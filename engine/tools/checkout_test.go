@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strings"
 	"testing"
@@ -126,7 +127,7 @@ func checkoutFlow(t *testing.T, e *testEnv) {
 	}
 	s.DedupKey = "turn-7"
 	_, err := e.tools.Call(ctx, s, "checkout", `{"confirm":true}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "Mill & Loom Knit Sweater Dress (APP-DRS-003-L)") || !strings.Contains(msg, "only 1") {
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, "Mill & Loom Knit Sweater Dress (APP-DRS-003-L)") || !strings.Contains(msg, "only 1") {
 		t.Errorf("sold out: %s", msg)
 	}
 	wantOrderCount(t, e, 2)
@@ -175,7 +176,7 @@ func TestCheckoutResistsInjectedArguments(t *testing.T) {
 		{`{"phone":"` + strings.Repeat("5", 33) + `"}`, "maxLength"},
 	} {
 		_, err := e.tools.Call(context.Background(), s, "checkout", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("checkout(%s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}
@@ -215,7 +216,7 @@ func TestCheckoutUsesSavedContactAndRefusesAnEmptyCart(t *testing.T) {
 	}
 }
 
-func checkoutOf(t *testing.T, res Result) checkoutData {
+func checkoutOf(t *testing.T, res toolkit.Result) checkoutData {
 	t.Helper()
 	d, ok := res.Data.(checkoutData)
 	if !ok {

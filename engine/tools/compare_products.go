@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,8 +25,8 @@ type compared struct {
 	Attributes map[string]string `json:"attributes,omitempty"`
 }
 
-func compareProductsTool(d *Deps) Tool {
-	return Tool{
+func compareProductsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "compare_products",
 		Description: "Compare 2-5 products: attributes and which fields differ.",
 		Schema: object(map[string]any{
@@ -34,17 +35,17 @@ func compareProductsTool(d *Deps) Tool {
 				"items": sku(), "minItems": 2, "maxItems": 5, "uniqueItems": true,
 			},
 		}, "skus"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a compareProductsArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			ps, err := d.products().Products(ctx, a.SKUs)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			if missing := compareMissing(a.SKUs, ps); len(missing) > 0 {
-				return Result{}, Errorf("unknown SKUs: %s; use SKUs returned by a tool", strings.Join(missing, ", "))
+				return toolkit.Result{}, toolkit.Errorf("unknown SKUs: %s; use SKUs returned by a tool", strings.Join(missing, ", "))
 			}
 			cards := view.CardsOf(ps)
 			s.State.Remember(cards)
@@ -52,7 +53,7 @@ func compareProductsTool(d *Deps) Tool {
 			for i, b := range briefs(cards) {
 				out[i] = compared{brief: b, InStock: cards[i].InStock, Attributes: cards[i].Attributes}
 			}
-			return Result{
+			return toolkit.Result{
 				Data:  map[string]any{"products": out, "differences": compareDifferences(ps)},
 				Cards: cards,
 			}, nil

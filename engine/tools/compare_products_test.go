@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 )
@@ -66,9 +67,9 @@ func TestCompareProductsBadArguments(t *testing.T) {
 }
 
 // modelData decodes what the model reads of a result into v.
-func modelData(t *testing.T, res Result, v any) {
+func modelData(t *testing.T, res toolkit.Result, v any) {
 	t.Helper()
-	msg, isErr := ModelMessage(res, nil)
+	msg, isErr := toolkit.ModelMessage(res, nil)
 	if isErr {
 		t.Fatalf("tool message is an error: %s", msg)
 	}

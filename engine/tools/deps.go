@@ -19,15 +19,15 @@ type Deps struct {
 	// toolkit.DBWrites). Writes opens the transaction each effect is
 	// written in, with its journal row (toolkit.Effects).
 	DB       *bun.DB
-	Products Products
-	Carts    Carts
-	Orders   Orders
-	Writes   WriteStore
+	Products toolkit.Products
+	Carts    toolkit.Carts
+	Orders   toolkit.Orders
+	Writes   toolkit.WriteStore
 	// Deliveries reads the delivery methods (nil: Store on DB).
-	Deliveries Deliveries
+	Deliveries toolkit.Deliveries
 	Search     search.Searcher
 	// Passages searches the shop's pages (search_shop_info); nil: none.
-	Passages PassageSearcher
+	Passages toolkit.PassageSearcher
 	Currency string           // the shop currency, e.g. "USD"
 	Now      func() time.Time // clock; time.Now in production
 	// ReturnWindow is how long after delivery a shopper may ask a return
@@ -42,25 +42,25 @@ type Deps struct {
 	PaymentLink func(ctx context.Context, o *view.OrderView) (string, error)
 }
 
-func (d *Deps) products() Products {
+func (d *Deps) products() toolkit.Products {
 	if d.Products != nil {
 		return d.Products
 	}
-	return Store{DB: d.DB}
+	return toolkit.Store{DB: d.DB}
 }
 
-func (d *Deps) carts() Carts {
+func (d *Deps) carts() toolkit.Carts {
 	if d.Carts != nil {
 		return d.Carts
 	}
-	return Store{DB: d.DB}
+	return toolkit.Store{DB: d.DB}
 }
 
-func (d *Deps) orders() Orders {
+func (d *Deps) orders() toolkit.Orders {
 	if d.Orders != nil {
 		return d.Orders
 	}
-	return Store{DB: d.DB}
+	return toolkit.Store{DB: d.DB}
 }
 
 func (d *Deps) effects() toolkit.Effects {

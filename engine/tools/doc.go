@@ -1,8 +1,8 @@
 // Package tools holds Shopbot's shopping tools: the functions the model,
 // the offline planner and the buttons call, and their registry. What a
 // tool is (Tool, Result, Toolbox, the schema checks, the stores tools
-// read and write through, the effects journal) is engine/toolkit; kit.go
-// names its types as the tool files use them. What tools show (product
+// read and write through, the effects journal) is engine/toolkit, which
+// the tool files and the tools' callers use directly. What tools show (product
 // cards, the cart, orders, buttons and their actions, notices) is
 // engine/view.
 //

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"testing"
 	"time"
 
@@ -18,7 +19,7 @@ import (
 type testEnv struct {
 	db      *bun.DB
 	deps    *Deps
-	tools   *Toolbox
+	tools   *toolkit.Toolbox
 	session *session.Session
 }
 
@@ -38,7 +39,7 @@ func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
 		t.Fatal(err)
 	}
 	deps := &Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
-	tb, err := NewToolbox(Tools(deps)...)
+	tb, err := toolkit.NewToolbox(Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func newTestSession(t testing.TB, db *bun.DB, channel, userID string) *session.S
 }
 
 // call runs a tool and fails the test on an unexpected error.
-func (e *testEnv) call(t testing.TB, name, args string) Result {
+func (e *testEnv) call(t testing.TB, name, args string) toolkit.Result {
 	t.Helper()
 	res, err := e.tools.Call(context.Background(), e.session, name, args)
 	if err != nil {

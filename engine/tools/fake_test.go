@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -66,7 +67,7 @@ func TestGetAvailabilityWithFakeStore(t *testing.T) {
 		}
 		return nil, catalog.ErrNotFound
 	}}}
-	tb, err := NewToolbox(Tools(deps)...)
+	tb, err := toolkit.NewToolbox(Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestGetAvailabilityWithFakeStore(t *testing.T) {
 	if !errors.Is(err, catalog.ErrNotFound) {
 		t.Fatalf("unknown SKU: %v, want catalog.ErrNotFound", err)
 	}
-	if msg, isErr := ModelMessage(res, err); !isErr || !strings.Contains(msg, "not found") {
+	if msg, isErr := toolkit.ModelMessage(res, err); !isErr || !strings.Contains(msg, "not found") {
 		t.Errorf("unknown SKU reads %s (error %v), want a not-found error for the model", msg, isErr)
 	}
 	if strings.Join(asked, ",") != "LOW-1,MANY-1,GONE-1,NOPE-1" {

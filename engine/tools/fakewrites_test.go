@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"sync"
 	"testing"
 	"time"
@@ -43,7 +44,7 @@ type fakeEffect struct {
 
 // BeginEffect implements WriteStore; the transaction holds txMu until
 // its Commit or Rollback.
-func (f *fakeWrites) BeginEffect(context.Context) (EffectTx, error) {
+func (f *fakeWrites) BeginEffect(context.Context) (toolkit.EffectTx, error) {
 	f.txMu.Lock()
 	return &fakeTx{f: f, rows: map[string]*fakeEffect{}}, nil
 }
@@ -235,7 +236,7 @@ func (f fakeOrders) PurchaseHistory(context.Context, int64, time.Time) ([]catalo
 type fakeShop struct {
 	writes  *fakeWrites
 	product *catalog.Product // the one product of the catalog, a copy of mug
-	tools   *Toolbox
+	tools   *toolkit.Toolbox
 	session *session.Session
 	notices []string
 }
@@ -266,7 +267,7 @@ func newFakeShop(t testing.TB, w *fakeWrites, inCart *int, orders map[string]*ca
 		Orders: fakeOrders{byKey: orders},
 		Notify: func(n view.Notice) { fs.notices = append(fs.notices, noticeLine(n)) },
 	}
-	tb, err := NewToolbox(Tools(deps)...)
+	tb, err := toolkit.NewToolbox(Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func (fs *fakeShop) nextTurn(dedup string) {
 	fs.session.DedupKey, fs.session.Journal = dedup, nil
 }
 
-func (fs *fakeShop) call(name, args string) (Result, error) {
+func (fs *fakeShop) call(name, args string) (toolkit.Result, error) {
 	return fs.tools.Call(context.Background(), fs.session, name, args)
 }
 

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 
 	"shopbot/engine/session"
 	"shopbot/engine/view"
@@ -22,22 +23,22 @@ type availability struct {
 	NoLongerSold bool `json:"no_longer_sold,omitempty"`
 }
 
-func getAvailabilityTool(d *Deps) Tool {
-	return Tool{
+func getAvailabilityTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_availability",
 		Description: "Current stock of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a productSKUArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			p, err := d.products().Product(ctx, a.SKU)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			stock := view.AvailableStock(p)
-			return Result{Data: availability{
+			return toolkit.Result{Data: availability{
 				SKU: p.SKU, Title: p.Title, Stock: stock, Status: availabilityStatus(stock), NoLongerSold: !p.Active,
 			}}, nil
 		},

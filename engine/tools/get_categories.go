@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 
@@ -33,30 +34,30 @@ type categoryCount struct {
 	Products int    `json:"products"` // active products in the whole subtree
 }
 
-func getCategoriesTool(d *Deps) Tool {
-	return Tool{
+func getCategoriesTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_categories",
 		Description: "Categories with product counts: the top level, or parent's subcategories.",
 		Schema: object(map[string]any{
 			"parent": str("category path, e.g. 'Shoes'; empty for the top level", categoryParentMax),
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a getCategoriesArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			all, err := d.products().Categories(ctx)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			counts, err := d.products().CategoryCounts(ctx)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			var parent *catalog.Category
 			if strings.TrimSpace(a.Parent) != "" {
 				if parent, err = ResolveCategoryArg(all, a.Parent); err != nil {
-					return Result{}, err
+					return toolkit.Result{}, err
 				}
 			}
 			return categoriesResult(all, counts, parent), nil
@@ -64,7 +65,7 @@ func getCategoriesTool(d *Deps) Tool {
 	}
 }
 
-func categoriesResult(all []catalog.Category, counts map[int64]int, parent *catalog.Category) Result {
+func categoriesResult(all []catalog.Category, counts map[int64]int, parent *catalog.Category) toolkit.Result {
 	var parentID *int64
 	data := map[string]any{}
 	if parent != nil {
@@ -87,7 +88,7 @@ func categoriesResult(all []catalog.Category, counts map[int64]int, parent *cata
 	if len(list) == 0 {
 		data["note"] = "no subcategories; search this category with search_products"
 	}
-	return Result{Data: data, Buttons: buttons}
+	return toolkit.Result{Data: data, Buttons: buttons}
 }
 
 // categoryAction opens a category; see callbackDataMax.
@@ -132,11 +133,11 @@ func ResolveCategoryArg(all []catalog.Category, arg string) (*catalog.Category, 
 		for i, c := range suffixed {
 			paths[i] = c.Path
 		}
-		return nil, Errorf("category %q is ambiguous; use one of: %s", clip.Shorten(arg, 100), strings.Join(paths, "; "))
+		return nil, toolkit.Errorf("category %q is ambiguous; use one of: %s", clip.Shorten(arg, 100), strings.Join(paths, "; "))
 	}
 	var roots []string
 	for _, c := range catalog.Children(all, nil) {
 		roots = append(roots, c.Name)
 	}
-	return nil, Errorf("unknown category %q; top-level categories are: %s", clip.Shorten(arg, 100), strings.Join(roots, ", "))
+	return nil, toolkit.Errorf("unknown category %q; top-level categories are: %s", clip.Shorten(arg, 100), strings.Join(roots, ", "))
 }

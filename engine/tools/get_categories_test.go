@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strconv"
 	"strings"
 	"testing"
@@ -56,7 +57,7 @@ func TestGetCategoriesChildren(t *testing.T) {
 		{"Shoes > Boots", "Boots", 7}, {"Shoes > Running", "Running", 7},
 		{"Shoes > Sandals", "Sandals", 5}, {"Shoes > Sneakers", "Sneakers", 7},
 	}
-	if got.Parent != "Shoes" || JSON(got.Categories) != JSON(want) {
+	if got.Parent != "Shoes" || toolkit.JSON(got.Categories) != toolkit.JSON(want) {
 		t.Errorf("children of Shoes = %+v", got)
 	}
 	if buttonData(res.Buttons) != "cat||0|Shoes > Boots cat||0|Shoes > Running cat||0|Shoes > Sandals cat||0|Shoes > Sneakers" {

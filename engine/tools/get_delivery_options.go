@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
@@ -11,11 +12,11 @@ import (
 	"shopbot/engine/session"
 )
 
-func (d *Deps) deliveries() Deliveries {
+func (d *Deps) deliveries() toolkit.Deliveries {
 	if d.Deliveries != nil {
 		return d.Deliveries
 	}
-	return Store{DB: d.DB}
+	return toolkit.Store{DB: d.DB}
 }
 
 type deliveryOptionsArgs struct {
@@ -44,41 +45,41 @@ type DeliveryOption struct {
 	Pickup   bool   `json:"pickup,omitempty"`
 }
 
-func getDeliveryOptionsTool(d *Deps) Tool {
-	return Tool{
+func getDeliveryOptionsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_delivery_options",
 		Description: "Delivery methods to a country with price, free-over threshold and days. Empty country: the shop's own.",
 		Schema: object(map[string]any{
 			"country": str("country name or ISO code", 60),
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a deliveryOptionsArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			return deliveryOptions(ctx, d, s, analysis.CleanText(a.Country))
 		},
 	}
 }
 
-func deliveryOptions(ctx context.Context, d *Deps, s *session.Session, asked string) (Result, error) {
+func deliveryOptions(ctx context.Context, d *Deps, s *session.Session, asked string) (toolkit.Result, error) {
 	country := ""
 	if asked != "" {
 		code, ok := catalog.CountryCode(asked)
 		if !ok {
-			return Result{}, Errorf("unknown country %q: give a country name or an ISO code such as CA", clip.Shorten(asked, 40))
+			return toolkit.Result{}, toolkit.Errorf("unknown country %q: give a country name or an ISO code such as CA", clip.Shorten(asked, 40))
 		}
 		country = code
 	} else {
 		def, err := d.deliveries().DefaultCountry(ctx)
 		if err != nil {
-			return Result{}, err
+			return toolkit.Result{}, err
 		}
 		country = def
 	}
 	methods, err := d.deliveries().DeliveryMethods(ctx)
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	out := DeliveryOptions{Country: country, CountryName: catalog.CountryName(country, s.Lang()), Options: []DeliveryOption{}}
 	for i, m := range catalog.FittingDeliveries(methods, country) {
@@ -90,7 +91,7 @@ func deliveryOptions(ctx context.Context, d *Deps, s *session.Session, asked str
 	case len(out.Options) == 0:
 		out.Note = "no delivery to this country"
 	}
-	return Result{Data: out}, nil
+	return toolkit.Result{Data: out}, nil
 }
 
 // deliveryOptionOf words a method at price (what it costs for the cart,

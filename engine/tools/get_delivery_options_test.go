@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -14,7 +15,7 @@ func TestGetDeliveryOptionsSchemaTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := NewToolbox(getDeliveryOptionsTool(&Deps{}))
+	tb, err := toolkit.NewToolbox(getDeliveryOptionsTool(&Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -12,7 +13,7 @@ func TestGetOrderStatus(t *testing.T) {
 	e := newTestEnv(t)
 	ctx := context.Background()
 	res := e.call(t, "get_order_status", `{}`)
-	if msg, _ := ModelMessage(res, nil); msg != `{"empty":true,"orders":[]}` || res.Order != nil {
+	if msg, _ := toolkit.ModelMessage(res, nil); msg != `{"empty":true,"orders":[]}` || res.Order != nil {
 		t.Errorf("no orders: %s", msg)
 	}
 	first := placeTestOrder(t, e, e.session, "k1", 20, map[string]int{"SHO-RUN-001-42": 1})
@@ -46,12 +47,12 @@ func TestGetOrderStatus(t *testing.T) {
 	theirs := placeTestOrder(t, e, other, "k3", 5, map[string]int{"TOY-BLD-001": 1})
 	for _, number := range []string{theirs.Number, "SB-NOSUCH22", "' OR 1=1 --"} {
 		_, err := e.tools.Call(ctx, e.session, "get_order_status", `{"order_number":"`+number+`"}`)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || msg != `{"error":"no order with that number"}` {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || msg != `{"error":"no order with that number"}` {
 			t.Errorf("order %s: %s", number, msg)
 		}
 	}
 	_, err := e.tools.Call(ctx, e.session, "get_order_status", `{"order_number":"`+strings.Repeat("X", 21)+`"}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "maxLength") {
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, "maxLength") {
 		t.Errorf("long number: %s", msg)
 	}
 }
@@ -73,7 +74,7 @@ func TestSharedCartOrderStatus(t *testing.T) {
 	}
 	bob.Scope = catalog.PersonalCart(bob.Customer.ID) // bob in a DM
 	_, err = e.tools.Call(context.Background(), bob, "get_order_status", `{"order_number":"`+o.Number+`"}`)
-	if msg, _ := ModelMessage(Result{}, err); msg != `{"error":"no order with that number"}` {
+	if msg, _ := toolkit.ModelMessage(toolkit.Result{}, err); msg != `{"error":"no order with that number"}` {
 		t.Errorf("bob outside the channel: %s", msg)
 	}
 }

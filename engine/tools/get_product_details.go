@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
@@ -31,41 +32,41 @@ type productDetails struct {
 	Variants []variantLine `json:"variants,omitempty"`
 }
 
-func getProductDetailsTool(d *Deps) Tool {
-	return Tool{
+func getProductDetailsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_product_details",
 		Description: "Full details of a product.",
 		Schema:      object(map[string]any{"sku": sku()}, "sku"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a productSKUArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			p, err := sellableProduct(ctx, d, a.SKU)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			card := view.CardOf(p)
 			s.State.Remember([]view.Card{card})
 			s.State.Focus = p.SKU
-			buttons := []view.Button{view.NewButton(Label(s, BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
+			buttons := []view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnMoreLikeThis), view.Action{Kind: view.ActSimilar, SKU: p.SKU})}
 			var variants []variantLine
 			if p.HasVariants() {
 				var choose *view.Button
 				if variants, choose, err = variantDetails(ctx, d, s, p); err != nil {
-					return Result{}, err
+					return toolkit.Result{}, err
 				}
 				if choose != nil {
 					buttons = append([]view.Button{*choose}, buttons...)
 				} else {
-					buttons = append([]view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
+					buttons = append([]view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
 				}
 			} else if card.InStock {
-				buttons = append([]view.Button{view.NewButton(Label(s, BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
+				buttons = append([]view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnAddToCart), view.Action{Kind: view.ActAdd, SKU: p.SKU, Qty: 1})}, buttons...)
 			} else if p.Active {
-				buttons = append([]view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
+				buttons = append([]view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: p.SKU})}, buttons...)
 			}
-			return Result{
+			return toolkit.Result{
 				Data: productDetails{
 					SKU: p.SKU, Title: p.Title, Brand: p.Brand, Category: card.Category, Price: card.PriceText,
 					Stock: card.Stock, InStock: card.InStock, Rating: p.RatingAvg, Reviews: p.RatingCount,
@@ -86,7 +87,7 @@ func sellableProduct(ctx context.Context, d *Deps, sku string) (*catalog.Product
 		return nil, err
 	}
 	if !p.Active {
-		return nil, Errorf("product %s (%s) is no longer sold; offer similar products instead", p.SKU, p.Title)
+		return nil, toolkit.Errorf("product %s (%s) is no longer sold; offer similar products instead", p.SKU, p.Title)
 	}
 	return p, nil
 }

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -32,8 +33,8 @@ func TestGetProductDetails(t *testing.T) {
 		stock := []int{10, 20, 30, 27, 20, 17, 10}[i]
 		want.Variants = append(want.Variants, variantLine{SKU: "SHO-RUN-001-" + size, Options: size, Price: "$89.99", Stock: stock})
 	}
-	if got := JSON(d); got != JSON(want) {
-		t.Errorf("data = %s\nwant   %s", got, JSON(want))
+	if got := toolkit.JSON(d); got != toolkit.JSON(want) {
+		t.Errorf("data = %s\nwant   %s", got, toolkit.JSON(want))
 	}
 	if !strings.HasSuffix(d.Description, "Weighs 270 g in EU 42.") || d.Attributes["drop"] != "8 mm" {
 		t.Errorf("description or attributes cut: %q %v", d.Description, d.Attributes)
@@ -129,7 +130,7 @@ func TestMyToolsTakeNoIdentity(t *testing.T) {
 func expectToolError(t *testing.T, e *testEnv, name, args string) string {
 	t.Helper()
 	res, err := e.tools.Call(context.Background(), e.session, name, args)
-	msg, isErr := ModelMessage(res, err)
+	msg, isErr := toolkit.ModelMessage(res, err)
 	if !isErr {
 		t.Fatalf("%s(%s) succeeded: %s", name, args, msg)
 	}

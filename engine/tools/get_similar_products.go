@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 
 	"shopbot/engine/session"
 	"shopbot/engine/view"
@@ -20,15 +21,15 @@ type getSimilarArgs struct {
 	Offset int    `json:"offset"`
 }
 
-func getSimilarProductsTool(d *Deps) Tool {
-	return Tool{
+func getSimilarProductsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_similar_products",
 		Description: "Alternatives to a product: same category, close in price.",
 		Schema:      object(map[string]any{"sku": sku(), "offset": offsetSchema()}, "sku"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a getSimilarArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			off := pageOffset(a.Offset)
 			// Every page asks for the same window, so every page cuts the
@@ -39,14 +40,14 @@ func getSimilarProductsTool(d *Deps) Tool {
 			// whether more remain.
 			ps, err := d.Search.Similar(ctx, a.SKU, similarWindow)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			cards := view.CardsOf(pageOf(ps, off, similarLimit))
 			s.State.Remember(cards)
 			data := listed(s, session.Listing{Kind: session.ListSimilar, SKU: a.SKU},
 				page{offset: off, shown: len(cards), total: knownTotal(len(ps), off, similarLimit)})
 			data["similar_to"], data["products"] = a.SKU, briefs(cards)
-			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
+			return toolkit.Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

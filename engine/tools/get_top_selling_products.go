@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog/search"
@@ -16,8 +17,8 @@ type getTopSellingArgs struct {
 	Offset   int    `json:"offset"`
 }
 
-func getTopSellingProductsTool(d *Deps) Tool {
-	return Tool{
+func getTopSellingProductsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "get_top_selling_products",
 		Description: "Best sellers in stock, in the shop or a category.",
 		Schema: object(map[string]any{
@@ -25,10 +26,10 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			"limit":    integer("default 5", 1, 10),
 			"offset":   offsetSchema(),
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a getTopSellingArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			q := search.Query{Category: strings.TrimSpace(a.Category), InStockOnly: true, Sort: search.SortPopular, Limit: 5,
 				Offset: pageOffset(a.Offset)}
@@ -37,7 +38,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			}
 			res, err := d.Search.Search(ctx, q)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
@@ -50,7 +51,7 @@ func getTopSellingProductsTool(d *Deps) Tool {
 			if len(cards) == 0 && q.Offset == 0 {
 				data["note"] = "nothing in stock matches; check the category name with get_categories"
 			}
-			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
+			return toolkit.Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

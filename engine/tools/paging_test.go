@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -155,7 +156,7 @@ func TestPagingBadOffsets(t *testing.T) {
 		{"search_products", `{"query":"shoes","offset":101}`},
 	} {
 		_, err := e.tools.Call(context.Background(), e.session, c.name, c.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr {
 			t.Errorf("%s(%s) = %s, want an error", c.name, c.args, msg)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog"
@@ -21,41 +22,41 @@ import (
 // addOptions adds the variant of a.SKU that a.Options pick, or asks for
 // the next option. a.SKU may be a parent, or a variant whose options the
 // given ones change ("it in navy").
-func (d *Deps) addOptions(ctx context.Context, s *session.Session, a addToCartArgs) (Result, error) {
+func (d *Deps) addOptions(ctx context.Context, s *session.Session, a addToCartArgs) (toolkit.Result, error) {
 	p, err := d.products().Product(ctx, a.SKU)
 	if err != nil {
-		return Result{}, cartChangeError(ctx, d, s, a.SKU, err)
+		return toolkit.Result{}, cartChangeError(ctx, d, s, a.SKU, err)
 	}
 	var own *catalog.Product // the variant named, when a.SKU is one
 	if p.IsVariant() {
 		own = p
 		if p, err = d.products().ProductByID(ctx, *p.ParentID); err != nil {
-			return Result{}, err
+			return toolkit.Result{}, err
 		}
 	}
 	if !p.Active {
-		return Result{}, Errorf("%s (%s) is no longer sold", p.Title, p.SKU)
+		return toolkit.Result{}, toolkit.Errorf("%s (%s) is no longer sold", p.Title, p.SKU)
 	}
 	if !p.HasVariants() {
-		return Result{}, &ToolError{Msg: fmt.Sprintf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU), NoOptions: true}
+		return toolkit.Result{}, &toolkit.ToolError{Msg: fmt.Sprintf("%s (%s) has no options to choose; call add_to_cart without options", p.Title, p.SKU), NoOptions: true}
 	}
 	f, err := loadFamily(ctx, d, p)
 	if err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	choice := f.NoChoice()
 	if own != nil {
 		f.Choose(choice, own)
 	}
 	if err := f.Resolve(choice, a.Options); err != nil {
-		return Result{}, err
+		return toolkit.Result{}, err
 	}
 	return d.pick(ctx, s, f, choice, a.Quantity)
 }
 
 // pick adds the chosen variant when the choice is complete and it is in
 // stock, and otherwise asks for the next option.
-func (d *Deps) pick(ctx context.Context, s *session.Session, f *variants.Family, choice []int, qty int) (Result, error) {
+func (d *Deps) pick(ctx context.Context, s *session.Session, f *variants.Family, choice []int, qty int) (toolkit.Result, error) {
 	if v := f.Exact(choice); v != nil {
 		if v.InStock() {
 			return d.addSKU(ctx, s, v.SKU, qty)
@@ -71,7 +72,7 @@ func (d *Deps) pick(ctx context.Context, s *session.Session, f *variants.Family,
 		if len(f.InStock(f.NoChoice())) == 0 {
 			return soldOut(s, f), nil
 		}
-		res := Result{Data: map[string]any{
+		res := toolkit.Result{Data: map[string]any{
 			"sku": f.Parent.SKU, "title": f.Parent.Title, "status": "out_of_stock", "asked": f.Chosen(choice),
 			"message": "Nothing in stock with those options; the picker shows what is.",
 		}}
@@ -87,7 +88,7 @@ func (d *Deps) pick(ctx context.Context, s *session.Session, f *variants.Family,
 		data["chosen"] = f.Chosen(choice)
 	}
 	s.State.Focus = f.Parent.SKU
-	return Result{Data: data, Picker: pk}, nil
+	return toolkit.Result{Data: data, Picker: pk}, nil
 }
 
 func pickerValues(pk *view.Picker) []string {
@@ -109,14 +110,14 @@ func lastChosen(choice []int) int {
 
 // variantGone answers a full choice whose variant is not in stock (or no
 // longer sold): the notify-me offer where it may come back.
-func variantGone(s *session.Session, f *variants.Family, v *catalog.Product) Result {
+func variantGone(s *session.Session, f *variants.Family, v *catalog.Product) toolkit.Result {
 	label := catalog.OptionLabel(v.Options, f.Names)
-	res := Result{Data: map[string]any{
+	res := toolkit.Result{Data: map[string]any{
 		"sku": v.SKU, "title": f.Parent.Title, "variant": label, "status": "out_of_stock",
 		"message": "Not in stock in " + label + "; offer the other options shown, or notify_when_available with this sku.",
 	}}
 	if v.Active {
-		res.Buttons = []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: v.SKU})}
+		res.Buttons = []view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: v.SKU})}
 	} else {
 		res.Data.(map[string]any)["message"] = label + " is no longer sold; offer the other options shown."
 	}
@@ -124,14 +125,14 @@ func variantGone(s *session.Session, f *variants.Family, v *catalog.Product) Res
 }
 
 // soldOut answers a product none of whose variants is in stock.
-func soldOut(s *session.Session, f *variants.Family) Result {
-	return Result{
+func soldOut(s *session.Session, f *variants.Family) toolkit.Result {
+	return toolkit.Result{
 		Data: map[string]any{
 			"sku": f.Parent.SKU, "title": f.Parent.Title, "status": "out_of_stock",
 			"message": "No " + strings.Join(f.Names, "/") + " is in stock; offer notify_when_available or similar products.",
 		},
 		Cards:   []view.Card{view.CardOf(f.Parent)},
-		Buttons: []view.Button{view.NewButton(Label(s, BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.Parent.SKU})},
+		Buttons: []view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnNotifyMe), view.Action{Kind: view.ActNotify, SKU: f.Parent.SKU})},
 	}
 }
 
@@ -171,7 +172,7 @@ func variantDetails(ctx context.Context, d *Deps, s *session.Session, p *catalog
 
 // OutOfStock reports a result that says the product, or the variant
 // asked for, is not in stock (add_to_cart on a product with variants).
-func OutOfStock(res Result) bool {
+func OutOfStock(res toolkit.Result) bool {
 	m, ok := res.Data.(map[string]any)
 	return ok && m["status"] == "out_of_stock"
 }
@@ -179,7 +180,7 @@ func OutOfStock(res Result) bool {
 // IsNoOptions reports add_to_cart refusing options for a product that has
 // none, so a caller that read them from loose words can add it as it is.
 func IsNoOptions(err error) bool {
-	var te *ToolError
+	var te *toolkit.ToolError
 	return errors.As(err, &te) && te.NoOptions
 }
 

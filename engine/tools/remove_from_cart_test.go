@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func TestRemoveFromCart(t *testing.T) {
 	}
 
 	_, err := e.tools.Call(context.Background(), e.session, "remove_from_cart", `{"sku":"SHO-RUN-001-42"}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || msg != `{"error":"SHO-RUN-001-42 is not in the cart"}` {
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || msg != `{"error":"SHO-RUN-001-42 is not in the cart"}` {
 		t.Errorf("remove twice: %s", msg)
 	}
 

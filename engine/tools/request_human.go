@@ -4,38 +4,38 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"time"
-
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/session"
+	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
+	"time"
 )
 
 type requestHumanArgs struct {
 	Reason string `json:"reason"`
 }
 
-func requestHumanTool(d *Deps) Tool {
+func requestHumanTool(d *Deps) toolkit.Tool {
 	reason := str("why, in a sentence", 500)
 	reason["minLength"] = 3
-	return Tool{
+	return toolkit.Tool{
 		Name:        "request_human",
 		Description: "Hand the chat to the shop's team: the shopper asks for a person, or the tools cannot help.",
 		Schema:      object(map[string]any{"reason": reason}, "reason"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a requestHumanArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			text := analysis.CleanText(a.Reason)
 			if len([]rune(text)) < 3 {
-				return Result{}, Errorf("reason must be at least 3 characters")
+				return toolkit.Result{}, toolkit.Errorf("reason must be at least 3 characters")
 			}
 			if s.Conversation == nil {
-				return Result{}, errors.New("engine: request_human: session has no conversation")
+				return toolkit.Result{}, errors.New("engine: request_human: session has no conversation")
 			}
 			key := s.Effects().EffectKey("handoff", text)
-			_, err := d.apply(ctx, s, key, func(ctx context.Context, w Writes) (*view.Notice, error) {
+			_, err := d.apply(ctx, s, key, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 				if err := w.RequestHuman(ctx, s.Conversation.ID, text); err != nil {
 					return nil, err
 				}
@@ -45,7 +45,7 @@ func requestHumanTool(d *Deps) Tool {
 				}, nil
 			})
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			s.Conversation.NeedsHuman, s.Conversation.NeedsHumanReason = true, text
 			now := s.Now
@@ -54,11 +54,11 @@ func requestHumanTool(d *Deps) Tool {
 			}
 			if away, back, ok := d.teamAway(ctx, s.Lang(), now); ok {
 				// Outside business hours: the shopper is told when.
-				return Result{Data: map[string]string{
+				return toolkit.Result{Data: map[string]string{
 					"status": "requested", "message": away, "team_back_at": back.Format(time.RFC3339),
 				}}, nil
 			}
-			return Result{Data: map[string]string{
+			return toolkit.Result{Data: map[string]string{
 				"status":  "requested",
 				"message": "A team member has been notified and will reply in this chat.",
 			}}, nil

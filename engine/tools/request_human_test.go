@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func TestRequestHuman(t *testing.T) {
 		{`{"reason":"   \n  "}`, "at least 3 characters"},
 	} {
 		_, err := e.tools.Call(ctx, e.session, "request_human", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("request_human(%s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog/search"
@@ -45,8 +46,8 @@ func (a *searchProductsArgs) pricesFromQuery() {
 // chat, and a deep offset costs the backend.
 const maxSearchOffset = session.MaxListOffset
 
-func searchProductsTool(d *Deps) Tool {
-	return Tool{
+func searchProductsTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "search_products",
 		Description: "Search products. Prices are decimals in the shop currency.",
 		Schema: object(map[string]any{
@@ -60,10 +61,10 @@ func searchProductsTool(d *Deps) Tool {
 			"offset":    integer("", 0, maxSearchOffset),
 			"options":   options(""),
 		}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a searchProductsArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			a.pricesFromQuery()
 			q := search.Query{Text: strings.TrimSpace(a.Query), Category: a.Category, InStockOnly: true, Sort: search.Sort(a.Sort), Limit: 5}
@@ -77,24 +78,24 @@ func searchProductsTool(d *Deps) Tool {
 			q.Options = variants.CleanOptions(a.Options)
 			var err error
 			if a.MinPrice != nil {
-				if q.MinPrice, err = ToMinor(*a.MinPrice, s.Currency); err != nil {
-					return Result{}, err
+				if q.MinPrice, err = toolkit.ToMinor(*a.MinPrice, s.Currency); err != nil {
+					return toolkit.Result{}, err
 				}
 			}
 			if a.MaxPrice != nil {
-				if q.MaxPrice, err = ToMinor(*a.MaxPrice, s.Currency); err != nil {
-					return Result{}, err
+				if q.MaxPrice, err = toolkit.ToMinor(*a.MaxPrice, s.Currency); err != nil {
+					return toolkit.Result{}, err
 				}
 				if q.MaxPrice == 0 {
-					return Result{}, Errorf("max_price must be above 0")
+					return toolkit.Result{}, toolkit.Errorf("max_price must be above 0")
 				}
 			}
 			if q.MaxPrice > 0 && q.MinPrice > q.MaxPrice {
-				return Result{}, Errorf("min_price is above max_price")
+				return toolkit.Result{}, toolkit.Errorf("min_price is above max_price")
 			}
 			res, err := d.Search.Search(ctx, q)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			cards := view.CardsOf(res.Products)
 			s.State.Remember(cards)
@@ -105,7 +106,7 @@ func searchProductsTool(d *Deps) Tool {
 					data["suggested_categories"], data["note"] = paths, note
 				}
 			}
-			return Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
+			return toolkit.Result{Data: data, Cards: cards, Buttons: moreButtons(s)}, nil
 		},
 	}
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 )
@@ -20,7 +21,7 @@ func TestSearchProducts(t *testing.T) {
 	if len(e.session.State.Shown) != len(res.Cards) {
 		t.Errorf("shown = %v", e.session.State.Shown)
 	}
-	if msg, isErr := ModelMessage(res, nil); isErr || !strings.Contains(msg, `"products"`) || strings.Contains(msg, "description") {
+	if msg, isErr := toolkit.ModelMessage(res, nil); isErr || !strings.Contains(msg, `"products"`) || strings.Contains(msg, "description") {
 		t.Errorf("model data = %s", msg)
 	}
 }
@@ -55,7 +56,7 @@ func TestToolArgumentsAreUntrusted(t *testing.T) {
 		{"delete_everything", `{}`, "unknown tool"},
 	} {
 		_, err := e.tools.Call(context.Background(), e.session, tc.name, tc.args)
-		msg, isErr := ModelMessage(Result{}, err)
+		msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err)
 		if !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s(%s): %s, want an error mentioning %q", tc.name, tc.args, msg, tc.want)
 		}
@@ -86,18 +87,18 @@ func TestToolSchemasAreStrict(t *testing.T) {
 func TestSearchProductsSuggestsCategories(t *testing.T) {
 	e := newTestEnv(t)
 	res := e.call(t, "search_products", `{"query":"waterproof jacket","max_price":0.01}`)
-	msg, _ := ModelMessage(res, nil)
+	msg, _ := toolkit.ModelMessage(res, nil)
 	if len(res.Cards) != 0 || !strings.Contains(msg, `"suggested_categories":["Apparel > Jackets`) || !strings.Contains(msg, `Nothing matches \"waterproof jacket\". The closest categories: Apparel`) {
 		t.Errorf("filtered out: %s", msg)
 	}
 	res = e.call(t, "search_products", `{"query":"zzqxw"}`)
-	msg, _ = ModelMessage(res, nil)
+	msg, _ = toolkit.ModelMessage(res, nil)
 	if !strings.Contains(msg, `"suggested_categories":[`) || !strings.Contains(msg, "The closest categories: ") {
 		t.Errorf("no word matches: %s", msg)
 	}
 	e.session.Locale = "ru"
 	res = e.call(t, "search_products", `{"query":"zzqxw"}`)
-	if msg, _ = ModelMessage(res, nil); !strings.Contains(msg, "Ближайшие категории: ") {
+	if msg, _ = toolkit.ModelMessage(res, nil); !strings.Contains(msg, "Ближайшие категории: ") {
 		t.Errorf("in Russian: %s", msg)
 	}
 	if res = e.call(t, "search_products", `{"query":"waterproof jacket"}`); strings.Contains(mustMessage(res), "suggested_categories") {
@@ -105,4 +106,4 @@ func TestSearchProductsSuggestsCategories(t *testing.T) {
 	}
 }
 
-func mustMessage(res Result) string { msg, _ := ModelMessage(res, nil); return msg }
+func mustMessage(res toolkit.Result) string { msg, _ := toolkit.ModelMessage(res, nil); return msg }

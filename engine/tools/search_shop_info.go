@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"strings"
 	"unicode/utf8"
 
@@ -41,34 +42,34 @@ type shopInfoArgs struct {
 	Query string `json:"query"`
 }
 
-func searchShopInfoTool(d *Deps) Tool {
-	return Tool{
+func searchShopInfoTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "search_shop_info",
 		Description: "Search the shop's pages: returns, shipping, payment, warranty, contact, about.",
 		Schema:      object(map[string]any{"query": str("e.g. 'return policy'", 200)}, "query"),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a shopInfoArgs
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			info, err := SearchShopInfo(ctx, d.Passages, a.Query)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
-			return Result{Data: info}, nil
+			return toolkit.Result{Data: info}, nil
 		},
 	}
 }
 
 // SearchShopInfo finds the passages of the shop's pages that answer query,
 // bounded for the model; the offline planner calls it too.
-func SearchShopInfo(ctx context.Context, ps PassageSearcher, query string) (ShopInfo, error) {
+func SearchShopInfo(ctx context.Context, ps toolkit.PassageSearcher, query string) (ShopInfo, error) {
 	query = strings.Join(strings.Fields(query), " ")
 	switch {
 	case utf8.RuneCountInString(query) < 2:
-		return ShopInfo{}, Errorf("query: say what to look up, e.g. 'return policy'")
+		return ShopInfo{}, toolkit.Errorf("query: say what to look up, e.g. 'return policy'")
 	case ps == nil:
-		return ShopInfo{}, Errorf("the shop's pages cannot be searched here; offer a person instead")
+		return ShopInfo{}, toolkit.Errorf("the shop's pages cannot be searched here; offer a person instead")
 	}
 	found, err := ps.SearchPassages(ctx, search.PassageQuery{Kind: catalog.PassagePage, Text: query, Limit: shopInfoPassages})
 	if err != nil {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -72,13 +73,13 @@ func TestSearchShopInfoHostileArgs(t *testing.T) {
 		{`not json`, "JSON"},
 	} {
 		_, err := e.tools.Call(ctx, e.session, "search_shop_info", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.want)) {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(strings.ToLower(msg), strings.ToLower(tc.want)) {
 			t.Errorf("search_shop_info(%.40s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}
 	e.deps.Passages = nil
 	_, err := e.tools.Call(ctx, e.session, "search_shop_info", `{"query":"returns"}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "cannot be searched") {
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, "cannot be searched") {
 		t.Errorf("without pages: %s", msg)
 	}
 }

@@ -2,16 +2,16 @@ package tools
 
 import (
 	"context"
-	"time"
-
+	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/aftersale"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/reviews"
+	"time"
 )
 
 // Tools returns every shopping tool, in the order the model sees them.
-func Tools(d *Deps) []Tool {
-	return []Tool{
+func Tools(d *Deps) []toolkit.Tool {
+	return []toolkit.Tool{
 		searchProductsTool(d),
 		getProductDetailsTool(d),
 		getAvailabilityTool(d),
@@ -57,7 +57,7 @@ func (d *Deps) aftersale() aftersale.Deps {
 // reviews is what the review tools read: d's stores, asked for at each
 // call.
 func (d *Deps) reviews() reviews.Deps {
-	return reviews.Deps{Products: d.products, Passages: func() PassageSearcher { return d.Passages }}
+	return reviews.Deps{Products: d.products, Passages: func() toolkit.PassageSearcher { return d.Passages }}
 }
 
 // ReviewSearch is search_reviews' result (reviews.Quotes).

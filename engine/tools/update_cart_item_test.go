@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 )
@@ -35,7 +36,7 @@ func TestUpdateCartItem(t *testing.T) {
 		{`{"sku":"SHO-RUN-001-42","quantity":-1}`, "minimum"},
 	} {
 		_, err := e.tools.Call(context.Background(), e.session, "update_cart_item", tc.args)
-		if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
+		if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("update_cart_item(%s): %s, want %q", tc.args, msg, tc.want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strings"
 	"testing"
@@ -54,7 +55,7 @@ func TestAddToCartParentAsksOneOptionAtATime(t *testing.T) {
 	if res.Picker.Option != "colour" || res.Picker.Prompt != "Which colour?" || res.Picker.PriceText != "from $24.00" {
 		t.Errorf("picker = %+v", res.Picker)
 	}
-	if msg, _ := ModelMessage(res, nil); !strings.Contains(msg, `"choose":"colour"`) || !strings.Contains(msg, `"values":["Navy","Red"]`) {
+	if msg, _ := toolkit.ModelMessage(res, nil); !strings.Contains(msg, `"choose":"colour"`) || !strings.Contains(msg, `"values":["Navy","Red"]`) {
 		t.Errorf("model reads %s", msg)
 	}
 	if lines := env.cartLines(t); len(lines) != 0 {
@@ -79,7 +80,7 @@ func TestAddToCartWithOptionsAddsTheVariant(t *testing.T) {
 	if res.Picker != nil || res.Cart == nil {
 		t.Fatalf("full choice: picker %+v, cart %v", res.Picker, res.Cart)
 	}
-	msg, _ := ModelMessage(res, nil)
+	msg, _ := toolkit.ModelMessage(res, nil)
 	if !strings.Contains(msg, `"added":{"qty":1,"sku":"TEE-RED-M","title":"Quokka Tee","variant":"Red / M"}`) {
 		t.Errorf("model reads %s", msg)
 	}
@@ -97,7 +98,7 @@ func TestAddToCartWithOptionsAddsTheVariant(t *testing.T) {
 		t.Errorf("cart = %v, want %v", got, want)
 	}
 	res = env.call(t, "view_cart", `{}`)
-	if msg, _ := ModelMessage(res, nil); !strings.Contains(msg, `"title":"Trail Runner","variant":"42"`) {
+	if msg, _ := toolkit.ModelMessage(res, nil); !strings.Contains(msg, `"title":"Trail Runner","variant":"42"`) {
 		t.Errorf("view_cart reads %s", msg)
 	}
 }
@@ -152,7 +153,7 @@ func TestAddToCartBadOptions(t *testing.T) {
 		{`{"sku":"TEE","options":{"size":7}}`, "schema"},
 	} {
 		res, err := env.tools.Call(context.Background(), env.session, "add_to_cart", tc.args)
-		msg, isErr := ModelMessage(res, err)
+		msg, isErr := toolkit.ModelMessage(res, err)
 		if !isErr || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: %s (error %v), want an error with %q", tc.args, msg, isErr, tc.want)
 		}
@@ -200,7 +201,7 @@ func (q *querySearcher) Similar(context.Context, string, int) ([]catalog.Product
 
 func TestSearchProductsPassesOptions(t *testing.T) {
 	qs := &querySearcher{}
-	tb, err := NewToolbox(Tools(&Deps{Search: qs, Currency: "USD"})...)
+	tb, err := toolkit.NewToolbox(Tools(&Deps{Search: qs, Currency: "USD"})...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,34 +5,35 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 
 	"shopbot/catalog"
 	"shopbot/engine/session"
 	"shopbot/engine/view"
 )
 
-func viewCartTool(d *Deps) Tool {
-	return Tool{
+func viewCartTool(d *Deps) toolkit.Tool {
+	return toolkit.Tool{
 		Name:        "view_cart",
 		Description: "Show the cart (shared in group chats).",
 		Schema:      object(map[string]any{}),
-		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (Result, error) {
+		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a struct{}
-			if err := DecodeArgs(raw, &a); err != nil {
-				return Result{}, err
+			if err := toolkit.DecodeArgs(raw, &a); err != nil {
+				return toolkit.Result{}, err
 			}
 			cart, err := d.carts().Cart(ctx, s.Scope)
 			if err != nil {
-				return Result{}, err
+				return toolkit.Result{}, err
 			}
 			cv := view.CartViewOf(cart, s.Currency)
 			if len(cv.Lines) == 0 {
-				return Result{Data: map[string]any{"empty": true}, Cart: cv}, nil
+				return toolkit.Result{Data: map[string]any{"empty": true}, Cart: cv}, nil
 			}
-			return Result{
+			return toolkit.Result{
 				Data:    cartDataOf(cv),
 				Cart:    cv,
-				Buttons: []view.Button{view.NewButton(Label(s, BtnCheckout), view.Action{Kind: view.ActCheckout})},
+				Buttons: []view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnCheckout), view.Action{Kind: view.ActCheckout})},
 			}, nil
 		},
 	}
@@ -82,12 +83,12 @@ func cartDataOf(v *view.CartView) cartData {
 }
 
 // cartChanged is the result of a tool that changed the cart.
-func cartChanged(s *session.Session, data any, cv *view.CartView) Result {
-	res := Result{Data: data, Cart: cv}
+func cartChanged(s *session.Session, data any, cv *view.CartView) toolkit.Result {
+	res := toolkit.Result{Data: data, Cart: cv}
 	if len(cv.Lines) > 0 {
 		res.Buttons = []view.Button{
-			view.NewButton(Label(s, BtnViewCart), view.Action{Kind: view.ActCart}),
-			view.NewButton(Label(s, BtnCheckout), view.Action{Kind: view.ActCheckout}),
+			view.NewButton(toolkit.Label(s, toolkit.BtnViewCart), view.Action{Kind: view.ActCart}),
+			view.NewButton(toolkit.Label(s, toolkit.BtnCheckout), view.Action{Kind: view.ActCheckout}),
 		}
 	}
 	return res
@@ -109,7 +110,7 @@ func cartQty(c *catalog.Cart, sku string) (qty int, title string) {
 func cartChangeError(ctx context.Context, d *Deps, s *session.Session, sku string, err error) error {
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
-		return Errorf("no product with sku %q; find it with search_products first", sku)
+		return toolkit.Errorf("no product with sku %q; find it with search_products first", sku)
 	case !errors.Is(err, catalog.ErrOutOfStock):
 		return err
 	}
@@ -118,7 +119,7 @@ func cartChangeError(ctx context.Context, d *Deps, s *session.Session, sku strin
 		return err
 	}
 	if !p.Active {
-		return Errorf("%s (%s) is no longer sold", p.Title, sku)
+		return toolkit.Errorf("%s (%s) is no longer sold", p.Title, sku)
 	}
 	msg := fmt.Sprintf("not enough stock of %s (%s): %d available", p.Title, sku, p.Stock)
 	if cart, cerr := d.carts().Cart(ctx, s.Scope); cerr == nil {
@@ -126,7 +127,7 @@ func cartChangeError(ctx context.Context, d *Deps, s *session.Session, sku strin
 			msg += fmt.Sprintf(", %d already in the cart", have)
 		}
 	}
-	return &ToolError{Msg: msg}
+	return &toolkit.ToolError{Msg: msg}
 }
 
 // ModelCart is a cart as the model reads it in a tool result's "cart".

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
 
@@ -13,7 +14,7 @@ import (
 func TestViewCart(t *testing.T) {
 	e := newTestEnv(t)
 	res := e.call(t, "view_cart", `{}`)
-	if msg, _ := ModelMessage(res, nil); msg != `{"empty":true}` {
+	if msg, _ := toolkit.ModelMessage(res, nil); msg != `{"empty":true}` {
 		t.Errorf("empty cart: %s", msg)
 	}
 	e.call(t, "add_to_cart", `{"sku":"PET-DGF-001","quantity":2}`)
@@ -37,7 +38,7 @@ func TestViewCart(t *testing.T) {
 	}
 
 	_, err := e.tools.Call(context.Background(), e.session, "view_cart", `{"cart_id":9}`)
-	if msg, isErr := ModelMessage(Result{}, err); !isErr || !strings.Contains(msg, "additional") {
+	if msg, isErr := toolkit.ModelMessage(toolkit.Result{}, err); !isErr || !strings.Contains(msg, "additional") {
 		t.Errorf("view_cart with an id: %s", msg)
 	}
 }
@@ -48,7 +49,7 @@ func TestSharedCart(t *testing.T) {
 	shared := catalog.SharedCart("slack", "C1")
 	alice, bob := newTestSession(t, e.db, "slack", "U-ALICE"), newTestSession(t, e.db, "slack", "U-BOB")
 	alice.Scope, bob.Scope = shared, shared
-	call := func(s *session.Session, name, args string) Result {
+	call := func(s *session.Session, name, args string) toolkit.Result {
 		t.Helper()
 		res, err := e.tools.Call(context.Background(), s, name, args)
 		if err != nil {
@@ -72,7 +73,7 @@ func TestSharedCart(t *testing.T) {
 	}
 	// Bob's personal cart is a different cart.
 	bob.Scope = catalog.PersonalCart(bob.Customer.ID)
-	if msg, _ := ModelMessage(call(bob, "view_cart", `{}`), nil); msg != `{"empty":true}` {
+	if msg, _ := toolkit.ModelMessage(call(bob, "view_cart", `{}`), nil); msg != `{"empty":true}` {
 		t.Errorf("bob's personal cart: %s", msg)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"shopbot/engine/toolkit"
 	"slices"
 	"strings"
 	"testing"
@@ -28,9 +29,9 @@ func wantLog(t *testing.T, w *fakeWrites, want ...string) {
 }
 
 // wantModelError checks that err reaches the model as an error containing want.
-func wantModelError(t *testing.T, res Result, err error, want string) {
+func wantModelError(t *testing.T, res toolkit.Result, err error, want string) {
 	t.Helper()
-	msg, isErr := ModelMessage(res, err)
+	msg, isErr := toolkit.ModelMessage(res, err)
 	if !isErr || !strings.Contains(msg, want) {
 		t.Errorf("model reads %s (error %v), want an error containing %q", msg, isErr, want)
 	}
@@ -115,8 +116,8 @@ func TestRemoveFromCartWrites(t *testing.T) {
 	}}
 	fs := newFakeShop(t, w, &inCart, nil)
 	res, err := fs.call("remove_from_cart", `{"sku":"MUG-1"}`)
-	if err != nil || res.Cart.Units != 0 || !strings.Contains(JSON(res.Data), `"title":"Mug"`) {
-		t.Fatalf("remove: %s, %v", JSON(res.Data), err)
+	if err != nil || res.Cart.Units != 0 || !strings.Contains(toolkit.JSON(res.Data), `"title":"Mug"`) {
+		t.Fatalf("remove: %s, %v", toolkit.JSON(res.Data), err)
 	}
 	res, err = fs.call("remove_from_cart", `{"sku":"MUG-1"}`)
 	wantModelError(t, res, err, "MUG-1 is not in the cart")
@@ -152,7 +153,7 @@ func TestCheckoutWrites(t *testing.T) {
 	details := `{"name":"Ann  Lee","phone":"+1 555 0100","address":"1 Main St\nSpringfield"}`
 	res, err := fs.call("checkout", details)
 	if err != nil || res.Data.(checkoutData).Status != "confirm" {
-		t.Fatalf("summary: %s, %v", JSON(res.Data), err)
+		t.Fatalf("summary: %s, %v", toolkit.JSON(res.Data), err)
 	}
 	contact := "contact 7 Ann Lee|+1 555 0100|1 Main St Springfield|ann@example.com"
 	wantLog(t, w, contact)
@@ -171,7 +172,7 @@ func TestCheckoutWrites(t *testing.T) {
 	fs.nextTurn("turn-3")
 	res, err = fs.call("checkout", `{"confirm":true}`)
 	if err != nil || res.Order == nil || res.Order.Number != "A-1001" {
-		t.Fatalf("confirm: %s, %v", JSON(res.Data), err)
+		t.Fatalf("confirm: %s, %v", toolkit.JSON(res.Data), err)
 	}
 	wantLog(t, w, contact, "order web:chat-7:turn-3 customer:7")
 	if want := []string{"order_placed conv 3 Ann order A-1001"}; !slices.Equal(fs.notices, want) {

@@ -3,6 +3,7 @@ package toolstest
 import (
 	"context"
 	"encoding/json"
+	"shopbot/engine/toolkit"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ var Now = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 type Env struct {
 	DB      *bun.DB
 	Deps    *tools.Deps
-	Tools   *tools.Toolbox
+	Tools   *toolkit.Toolbox
 	Session *session.Session
 }
 
@@ -38,7 +39,7 @@ func New(t testing.TB, db *bun.DB) *Env {
 		t.Fatal(err)
 	}
 	deps := &tools.Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
-	tb, err := tools.NewToolbox(tools.Tools(deps)...)
+	tb, err := toolkit.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +61,9 @@ func (e *Env) IndexPassages(t testing.TB) {
 
 // DataOf decodes what the model reads of res into v, failing the test on
 // a tool error.
-func DataOf(t testing.TB, res tools.Result, v any) {
+func DataOf(t testing.TB, res toolkit.Result, v any) {
 	t.Helper()
-	msg, isErr := tools.ModelMessage(res, nil)
+	msg, isErr := toolkit.ModelMessage(res, nil)
 	if isErr {
 		t.Fatalf("tool message: %s", msg)
 	}
@@ -91,7 +92,7 @@ func Session(t testing.TB, db *bun.DB, channel, userID string) *session.Session 
 }
 
 // Call runs a tool in the env's session and fails the test on an error.
-func (e *Env) Call(t testing.TB, name, args string) tools.Result {
+func (e *Env) Call(t testing.TB, name, args string) toolkit.Result {
 	t.Helper()
 	res, err := e.Tools.Call(context.Background(), e.Session, name, args)
 	if err != nil {
@@ -105,7 +106,7 @@ func (e *Env) Call(t testing.TB, name, args string) tools.Result {
 func (e *Env) ToolError(t testing.TB, name, args string) string {
 	t.Helper()
 	res, err := e.Tools.Call(context.Background(), e.Session, name, args)
-	msg, isErr := tools.ModelMessage(res, err)
+	msg, isErr := toolkit.ModelMessage(res, err)
 	if !isErr {
 		t.Fatalf("%s(%s) succeeded: %s", name, args, msg)
 	}

@@ -1,4 +1,4 @@
-package engine
+package logctx
 
 import (
 	"context"
@@ -8,12 +8,15 @@ import (
 )
 
 // maskingHandler masks the contact details shoppers type (phone numbers,
-// e-mails, street addresses) in every string and error the engine logs:
-// message text reaches logs through attributes and wrapped errors, and
-// logs are kept and shipped where an order's contact is not.
+// e-mails, street addresses) in every string and error logged through it.
 type maskingHandler struct{ next slog.Handler }
 
-func maskPersonal(h slog.Handler) slog.Handler { return maskingHandler{h} }
+// MaskPersonal wraps h so that the contact details shoppers type (phone
+// numbers, e-mails, street addresses; catalog/personal) are masked in
+// every message, string attribute and error: message text reaches logs
+// through attributes and wrapped errors, and logs are kept and shipped
+// where an order's contact is not. The engine logs through it.
+func MaskPersonal(h slog.Handler) slog.Handler { return maskingHandler{h} }
 
 func (h maskingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 	return h.next.Enabled(ctx, l)

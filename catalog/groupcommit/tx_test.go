@@ -1,4 +1,4 @@
-package engine
+package groupcommit
 
 import (
 	"context"
@@ -13,13 +13,13 @@ import (
 	"shopbot/catalog/catalogtest"
 )
 
-// TestGroupCommit: on SQLite, turns that finish while a transaction is
+// TestTx: on SQLite, writers that finish while a transaction is
 // being written are written together; one that fails in the group fails
 // alone, and the others are committed. Postgres runs each on its own.
-func TestGroupCommit(t *testing.T) {
+func TestTx(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		g := newGroupCommit(db)
+		g := NewTx(db, 16)
 		if db.Dialect().Name() != dialect.SQLite {
 			if g.group {
 				t.Fatal("grouping on Postgres")
@@ -40,7 +40,7 @@ func TestGroupCommit(t *testing.T) {
 		release := make(chan struct{})
 		first := make(chan error, 1)
 		go func() {
-			first <- g.run(ctx, func(ctx context.Context, tx bun.Tx) error {
+			first <- g.Run(ctx, func(ctx context.Context, tx bun.Tx) error {
 				<-release
 				return insert(1, "first")(ctx, tx)
 			})
@@ -53,7 +53,7 @@ func TestGroupCommit(t *testing.T) {
 			if i == 10 {
 				id = 1 // the same key as the first: fails
 			}
-			wg.Go(func() { errs[i-2] = g.run(ctx, insert(id, fmt.Sprint("turn ", i))) })
+			wg.Go(func() { errs[i-2] = g.Run(ctx, insert(id, fmt.Sprint("turn ", i))) })
 		}
 		waitPending(t, g, 9)
 		close(release)
@@ -83,7 +83,7 @@ func TestGroupCommit(t *testing.T) {
 }
 
 // waitPending waits until the writer is busy with want turns pending.
-func waitPending(t *testing.T, g *groupCommit, want int) {
+func waitPending(t *testing.T, g *Tx, want int) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
