@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
+
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/session"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
-	"time"
 )
 
 type requestHumanArgs struct {

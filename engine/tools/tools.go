@@ -2,11 +2,12 @@ package tools
 
 import (
 	"context"
+	"time"
+
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/aftersale"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/reviews"
-	"time"
 )
 
 // Tools returns every shopping tool, in the order the model sees them.
