@@ -134,6 +134,7 @@ type Engine struct {
 	live    *liveSettings
 	pruner  *effectPruner
 	notices *sync.WaitGroup // notices being delivered
+	dry     *dryTools       // the copilot's tools, every write refused (copilot.go)
 }
 
 // New builds an engine and its tools.
@@ -152,9 +153,14 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	vocab := (&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get
+	dry, err := newDryTools(deps, vocab)
+	if err != nil {
+		return nil, err
+	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb,
-		planner: planner.New(tb).WithOptionVocab((&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get),
+		cfg: cfg, deps: deps, tools: tb, dry: dry,
+		planner: planner.New(tb).WithOptionVocab(vocab),
 		chats:   newChatLocks(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  newGroupCommit(cfg.DB),
