@@ -119,3 +119,19 @@ func TestCopilotInPanel(t *testing.T) {
 		t.Errorf("%d notices sent by a suggestion, want 0", n)
 	}
 }
+
+// TestInboxCounts: the title's counts — unread, and needing a human
+// until resolved.
+func TestInboxCounts(t *testing.T) {
+	p := newPanel(t, catalogtest.SQLite(t))
+	f := seed(t, p.db)
+	p.signIn()
+	if _, body := p.get("/admin/conversations/counts"); strings.TrimSpace(body) != `{"unread":1,"needs_human":1}` {
+		t.Errorf("counts = %s", body)
+	}
+	p.get("/admin/conversations/" + itoa(f.conv.ID)) // read
+	p.post("/admin/conversations/"+itoa(f.conv.ID)+"/status", url.Values{"status": {"resolved"}})
+	if _, body := p.get("/admin/conversations/counts"); strings.TrimSpace(body) != `{"unread":0,"needs_human":0}` {
+		t.Errorf("counts after reading and resolving = %s", body)
+	}
+}

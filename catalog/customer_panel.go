@@ -52,3 +52,36 @@ func CustomerIdentities(ctx context.Context, db bun.IDB, c *Customer) ([]Custome
 	}
 	return append(out, more...), nil
 }
+
+// InboxCount is what the panel's title counts: conversations with a
+// message staff have not seen, and those waiting for a person (not
+// resolved). Each count stops at InboxCountCap.
+type InboxCount struct {
+	Unread     int `json:"unread"`
+	NeedsHuman int `json:"needs_human"`
+}
+
+// InboxCountCap is where InboxCounts stops counting ("99+"), so a count
+// costs a bounded walk of the newest conversations, whatever their
+// number.
+const InboxCountCap = 100
+
+// InboxCounts counts the unread conversations and those that need a
+// human, each up to InboxCountCap.
+func InboxCounts(ctx context.Context, db bun.IDB) (InboxCount, error) {
+	var n InboxCount
+	count := func(q *bun.SelectQuery) (int, error) {
+		var c int
+		sub := q.TableExpr("conversations AS c").ColumnExpr("1").OrderExpr("c.last_message_at DESC").Limit(InboxCountCap)
+		err := db.NewSelect().TableExpr("(?) AS capped", sub).ColumnExpr("COUNT(*)").Scan(ctx, &c)
+		return c, err
+	}
+	var err error
+	if n.Unread, err = count(db.NewSelect().Where("(c.last_read_at IS NULL OR c.last_read_at < c.last_message_at)")); err != nil {
+		return n, fmt.Errorf("catalog: count unread conversations: %w", err)
+	}
+	if n.NeedsHuman, err = count(db.NewSelect().Where("c.needs_human = ?", true).Where("c.status <> ?", ConvResolved)); err != nil {
+		return n, fmt.Errorf("catalog: count conversations needing a human: %w", err)
+	}
+	return n, nil
+}
