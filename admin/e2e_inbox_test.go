@@ -6,21 +6,31 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/search/searchtest"
+	"shopbot/engine"
 )
 
 // TestEndToEndAgentDay drives an agent's day in a real browser: sign in
-// as an agent, open the conversation assigned to them from "mine", add a
-// private note, answer with a canned reply, resolve; then, with the inbox
+// as an agent, open the conversation assigned to them from "mine" (the
+// shopper's and the assistant's bubbles, the customer panel beside
+// them), take it over (the copilot's summary appears as a note), send
+// the suggested reply, add a private note, answer with a canned reply,
+// resolve; then, with the inbox
 // open, a shopper's new message appears without reloading (the live
 // stream) and the page title counts it as unread.
 func TestEndToEndAgentDay(t *testing.T) {
 	ctx, _ := browser(t)
 	db := catalogtest.SQLite(t)
-	p := livePanel(t, db)
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), Registry: prometheus.NewRegistry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := livePanel(t, db, func(c *admin.Config) { c.Copilot = eng })
 	f := seed(t, db)
 	bg := context.Background()
 	if err := admin.CreateUserAs(bg, db, "ann", testPassword, catalog.StaffAgent); err != nil {
@@ -53,9 +63,32 @@ func TestEndToEndAgentDay(t *testing.T) {
 		chromedp.Submit(`input[name=password]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`//nav[@class="tabs"]/a[@aria-current="page" and text()="Mine"]`),
 	)
-	run("open the assigned conversation",
+	run("open the assigned conversation: bubbles beside the customer panel",
 		chromedp.Click(`#inbox-live a`, chromedp.ByQuery),
 		chromedp.WaitVisible(`#team`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#transcript .msg.user`, chromedp.ByQuery),
+		chromedp.WaitVisible(`#transcript .msg.assistant details.calls`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//aside[@id="shopper"]//a[text()="`+f.order.Number+`"]`),
+	)
+	shot(t, ctx, "agent-conversation")
+	run("take it over: the copilot's summary",
+		chromedp.Click(`//button[text()="Take over"]`),
+		chromedp.WaitVisible(`//div[contains(@class, "note")]/p[contains(., "Summary so far:") and contains(., "Order: `+f.order.Number+`")]`),
+	)
+	var draft string
+	run("ask for a suggested reply",
+		chromedp.Click(`#suggest`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//p[contains(@class, "copilot") and contains(., "Drafted by the offline assistant")]`),
+		chromedp.Value(`textarea[name=text]`, &draft, chromedp.ByQuery),
+	)
+	if draft == "" {
+		t.Fatal("the suggested reply is empty")
+	}
+	shot(t, ctx, "agent-suggestion")
+	run("edit and send the suggested reply",
+		chromedp.SendKeys(`textarea[name=text]`, " (Ann)", chromedp.ByQuery),
+		chromedp.Click(`//button[text()="Send reply"]`),
+		chromedp.WaitVisible(`//div[contains(@class, "merchant")]/p[contains(., "(Ann)")]`),
 	)
 	run("add a private note",
 		chromedp.SendKeys(`#notes textarea[name=body]`, "Called back about sizes", chromedp.ByQuery),
@@ -73,6 +106,9 @@ func TestEndToEndAgentDay(t *testing.T) {
 		chromedp.WaitVisible(`//p[@class="flash" and contains(., "is resolved")]`),
 	)
 	shot(t, ctx, "agent-transcript")
+	run("on a phone", chromedp.EmulateViewport(390, 844), chromedp.Reload(), chromedp.WaitVisible(`#shopper`, chromedp.ByQuery))
+	shot(t, ctx, "agent-transcript-phone")
+	run("back to a laptop", chromedp.EmulateViewport(1280, 900))
 	run("open the inbox",
 		chromedp.Navigate(base+"/admin/conversations"),
 		chromedp.WaitVisible(`#inbox-live`, chromedp.ByQuery),
@@ -92,7 +128,7 @@ func TestEndToEndAgentDay(t *testing.T) {
 	)
 	shot(t, ctx, "agent-inbox-live")
 	run("leave the page (its stream ends)", chromedp.Navigate("about:blank"))
-	if n := len(p.notes.all()); n != 1 {
-		t.Errorf("notices to the shopper = %d, want 1 (the reply, not the note)", n)
+	if n := len(p.notes.all()); n != 2 {
+		t.Errorf("notices to the shopper = %d, want 2 (the replies, not the notes)", n)
 	}
 }

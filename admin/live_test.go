@@ -70,7 +70,7 @@ func (s *liveStream) next() live.Event {
 // livePanel is a panel on db whose live hub runs until the test ends.
 // On Postgres its poll is an hour apart, so only NOTIFY can wake it in
 // time for the test: the test shows that LISTEN/NOTIFY works.
-func livePanel(t *testing.T, db *bun.DB) *panel {
+func livePanel(t *testing.T, db *bun.DB, more ...func(*admin.Config)) *panel {
 	t.Helper()
 	poll := 20 * time.Millisecond
 	if db.Dialect().Name() == dialect.PG {
@@ -79,7 +79,12 @@ func livePanel(t *testing.T, db *bun.DB) *panel {
 	hub := live.NewHub(db, nil, poll)
 	ctx, cancel := context.WithCancel(context.Background())
 	go hub.Run(ctx)
-	p := newPanelConfig(t, db, func(c *admin.Config) { c.Live = hub })
+	p := newPanelConfig(t, db, func(c *admin.Config) {
+		c.Live = hub
+		for _, m := range more {
+			m(c)
+		}
+	})
 	// Registered after the server's Close, so it runs first: the streams
 	// end and Close does not wait for them.
 	t.Cleanup(cancel)

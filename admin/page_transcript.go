@@ -26,6 +26,11 @@ type transcriptPage struct {
 	Cost     string
 	Latency  int
 	Team     *teamPanel // the team's workflow (page_conversation_team.go)
+	// The conversation view (transcript_bubbles.go) and the shopper
+	// beside it (transcript_customer.go).
+	Bubbles []bubble
+	Shopper *customerPanel
+	Copilot *copilotPanel // copilot.go; nil unless taken over
 }
 
 // entry is a message of the transcript with its tool calls and their
@@ -73,6 +78,20 @@ func (s *Server) transcript(w http.ResponseWriter, r *http.Request) {
 	if p.Team, err = s.teamPanel(r.Context(), conv.ID); err != nil {
 		s.renderError(w, r, err)
 		return
+	}
+	p.Bubbles = bubbles(p.Entries, p.Team.Workflow.Notes)
+	if err := withPhotos(r.Context(), s.db, p.Bubbles); err != nil {
+		s.renderError(w, r, err)
+		return
+	}
+	if p.Customer != nil {
+		if p.Shopper, err = s.customerPanel(r.Context(), p.Customer, conv); err != nil {
+			s.renderError(w, r, err)
+			return
+		}
+	}
+	if conv.Paused {
+		p.Copilot = s.copilotPanel(r, conv)
 	}
 	// Seen: the inbox no longer shows it as unread.
 	seen := s.cfg.Now().UTC()
@@ -195,6 +214,9 @@ func (s *Server) setPaused(w http.ResponseWriter, r *http.Request, paused bool, 
 	}
 	if paused {
 		err = catalog.SetPaused(r.Context(), s.db, conv.ID, true)
+		if err == nil && !conv.Paused {
+			s.noteSummary(r.Context(), conv.ID)
+		}
 	} else {
 		err = catalog.HandBack(r.Context(), s.db, conv.ID)
 	}
@@ -226,6 +248,9 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 	if text, err = s.expandCanned(r.Context(), conv, text); err != nil {
 		s.renderError(w, r, err)
 		return
+	}
+	if !conv.Paused { // a reply takes the conversation over
+		s.noteSummary(r.Context(), conv.ID)
 	}
 	sess := sessionFrom(r.Context())
 	if err := catalog.AddMerchantReply(r.Context(), s.db, conv.ID, sess.Username, text); err != nil {

@@ -85,6 +85,7 @@ func (s *Server) routeTable() []route {
 
 		page("GET /admin/conversations", staff, s.inbox),
 		page("GET /admin/events", staff, s.events),
+		page("GET /admin/conversations/counts", staff, s.inboxCounts),
 		page("GET /admin/conversations/{id}", staff, s.transcript),
 		action("POST /admin/conversations/{id}/pause", staff, s.pause).audited("takeover.start"),
 		action("POST /admin/conversations/{id}/resume", staff, s.resume).audited("takeover.end"),

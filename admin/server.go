@@ -70,6 +70,9 @@ type Config struct {
 	// changes, on any replica; without it the stream answers 503 and the
 	// pages work as before (they just do not update by themselves).
 	Live *live.Hub
+	// Copilot drafts replies and summaries on taken-over conversations
+	// (copilot.go; the engine's); nil hides them.
+	Copilot Copilot
 }
 
 // Searcher is the shop's product search (catalog/search).

@@ -98,6 +98,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		MCPOn: cfg.mcpOn, UCPOn: cfg.ucpOn,
 		Replayer: &adminReplayer{cfg: &cfg, db: db, log: log},
 		Channels: board.panel,
+		Copilot:  eng, // suggested replies and takeover summaries (admin/copilot.go)
 	})
 	chat := web.New(eng, log)
 	chat.RememberKeys(&catalog.IdempotencyKeys{DB: db, TTL: idempotencyTTL})

@@ -70,15 +70,22 @@ func ListInbox(ctx context.Context, db bun.IDB, in Inbox) ([]InboxRow, string, e
 		limit = 50
 	}
 	var rows []InboxRow
-	q := db.NewSelect().TableExpr("conversations AS c").
-		Join("LEFT JOIN customers AS cu ON cu.id = c.customer_id").
+	// A label's page walks that label's rows newest first (their copy of
+	// last_message_at, migration 0028), not every conversation.
+	q, at, id := db.NewSelect().TableExpr("conversations AS c"), "c.last_message_at", "c.id"
+	if in.Workflow.Label != "" {
+		q = db.NewSelect().TableExpr("conversation_labels AS l").Join("JOIN conversations AS c ON c.id = l.conversation_id").
+			Where("l.label = ?", in.Workflow.Label)
+		at, id = "l.last_message_at", "l.conversation_id"
+	}
+	q = q.Join("LEFT JOIN customers AS cu ON cu.id = c.customer_id").
 		ColumnExpr("c.id, c.channel, c.chat_id, c.thread_id, c.paused, c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at").
 		ColumnExpr("COALESCE(cu.display_name, '') AS customer, COALESCE(cu.username, '') AS username").
 		ColumnExpr("c.status, c.snoozed_until, COALESCE((SELECT su.username FROM staff_users AS su WHERE su.id = c.assignee_id), '') AS assignee").
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "content", 1) + " AS last_message").
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "role", 1) + " AS last_role")
-	q = in.after(in.where(db, q))
-	if err := q.OrderExpr("c.last_message_at DESC, c.id DESC").Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
+	q = in.after(in.where(db, q), at, id)
+	if err := q.OrderExpr(at + " DESC, " + id + " DESC").Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
 		return nil, "", fmt.Errorf("catalog: list inbox: %w", err)
 	}
 	if len(rows) <= limit {
@@ -114,15 +121,18 @@ func (in Inbox) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
 	return q
 }
 
-func (in Inbox) after(q *bun.SelectQuery) *bun.SelectQuery {
+// after narrows to the rows after the cursor in the order of the
+// columns atCol, idCol (the conversation's time and id, or a label
+// row's copies of them).
+func (in Inbox) after(q *bun.SelectQuery, atCol, idCol string) *bun.SelectQuery {
 	cur := in.After
 	if cur == nil {
 		return q
 	}
 	at := time.Unix(0, cur.Num).UTC()
 	return q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-		return q.Where("c.last_message_at < ?", at).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("c.last_message_at = ?", at).Where("c.id < ?", cur.ID)
+		return q.Where("? < ?", bun.Safe(atCol), at).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+			return q.Where("? = ?", bun.Safe(atCol), at).Where("? < ?", bun.Safe(idCol), cur.ID)
 		})
 	})
 }

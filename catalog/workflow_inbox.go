@@ -55,8 +55,6 @@ func (w InboxWorkflow) where(q *bun.SelectQuery) *bun.SelectQuery {
 	default:
 		q = q.Where("c.status = ?", w.Status)
 	}
-	if w.Label != "" {
-		q = q.Where("c.id IN (SELECT l.conversation_id FROM conversation_labels AS l WHERE l.label = ?)", w.Label)
-	}
+	// Label is ListInbox's: the page starts from the label's rows.
 	return q
 }

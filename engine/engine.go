@@ -148,6 +148,7 @@ type Engine struct {
 	live    *liveSettings
 	pruner  *effectPruner
 	notices *sync.WaitGroup // notices being delivered
+	dry     *dryTools       // the copilot's tools, every write refused (copilot.go)
 }
 
 // New builds an engine and its tools.
@@ -172,9 +173,14 @@ func New(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	vocab := (&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get
+	dry, err := newDryTools(deps, vocab)
+	if err != nil {
+		return nil, err
+	}
 	return &Engine{
-		cfg: cfg, deps: deps, tools: tb, agent: agent,
-		planner: planner.New(tb).WithOptionVocab((&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get),
+		cfg: cfg, deps: deps, tools: tb, agent: agent, dry: dry,
+		planner: planner.New(tb).WithOptionVocab(vocab),
 		chats:   chatlock.NewLocal(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  groupcommit.NewTx(cfg.DB, maxGroup),
