@@ -105,6 +105,11 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nramp_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
 		sh.search, *convs, latency.Milliseconds(), ramp.Milliseconds(), calls, rep, runtime.NumGoroutine(), peakRSSMB())
 	printStatements(e, turnStats, rep.Turns)
+	if st := sh.db.Stats(); rep.Turns > 0 && st.MaxOpenConnections > 0 {
+		// Postgres's pool: connections opened again after being closed
+		// as surplus idle ones, and waits for a free one.
+		fmt.Fprintf(e.stdout, "pool_idle_closed %d\npool_waits_per_turn %.2f\n", st.MaxIdleClosed, float64(st.WaitCount)/float64(rep.Turns))
+	}
 	if rep.Errors > 0 {
 		return fmt.Errorf("bench: %d of %d turns failed", rep.Errors, rep.Turns)
 	}

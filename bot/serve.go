@@ -170,7 +170,7 @@ func sizePool(db *bun.DB, info catalog.DBInfo, p dbPool) {
 		return
 	}
 	db.SetMaxOpenConns(p.maxConns)
-	db.SetMaxIdleConns(min(p.maxConns, 10))
+	db.SetMaxIdleConns(p.maxConns) // as many idle as open (catalog.OpenDB)
 }
 
 // httpTimeouts bound what one connection may hold of the server.

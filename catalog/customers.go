@@ -63,13 +63,18 @@ func ResolveCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, e
 	if err == nil && known.DisplayName == id.DisplayName && known.Username == id.Username && known.Locale == id.Locale {
 		return known, nil
 	}
+	return upsertCustomer(ctx, db, id)
+}
+
+// upsertCustomer creates the customer of id, or updates its names.
+func upsertCustomer(ctx context.Context, db bun.IDB, id Identity) (*Customer, error) {
 	now := time.Now().UTC()
 	c := &Customer{
 		Channel: id.Channel, PlatformUserID: id.PlatformUserID,
 		DisplayName: id.DisplayName, Username: id.Username, Locale: id.Locale,
 		CreatedAt: now, UpdatedAt: now,
 	}
-	_, err = db.NewInsert().Model(c).
+	_, err := db.NewInsert().Model(c).
 		On("CONFLICT (channel, platform_user_id) DO UPDATE").
 		Set("display_name = EXCLUDED.display_name, username = EXCLUDED.username").
 		Set("locale = EXCLUDED.locale, updated_at = EXCLUDED.updated_at").

@@ -70,8 +70,12 @@ func OpenDB(raw string) (*bun.DB, DBInfo, error) {
 	connector := pgdriver.NewConnector(pgdriver.WithDSN(raw), pgdriver.WithDialTimeout(5*time.Second),
 		pgdriver.WithReadTimeout(2*time.Minute), pgdriver.WithWriteTimeout(30*time.Second))
 	sqldb := sql.OpenDB(connector)
+	// As many idle as open: with fewer, a burst's extra connections were
+	// closed as soon as they were returned and opened again by the next
+	// burst (a backend process started, authenticated and its prepared
+	// statements made anew each time).
 	sqldb.SetMaxOpenConns(20)
-	sqldb.SetMaxIdleConns(10)
+	sqldb.SetMaxIdleConns(20)
 	sqldb.SetConnMaxIdleTime(5 * time.Minute)
 	return bun.NewDB(sqldb, pgdialect.New()), info, nil
 }

@@ -18,9 +18,9 @@ import (
 
 // The statements every chat turn runs, written with $N placeholders and
 // sent with their arguments through database/sql, so that SQLite keeps
-// them prepared (catalog/sqliteconn); Postgres's driver formats them into the
-// text as bun does. Both databases read $N the same way. Everything else
-// goes through bun's query builder.
+// them prepared (catalog/sqliteconn); on Postgres they run as prepared
+// statements kept per pooled connection (hot_prepared.go). Both databases
+// read $N the same way. Everything else goes through bun's query builder.
 
 // sqlHandle is what the hot statements need of database/sql.
 type sqlHandle interface {
@@ -30,14 +30,15 @@ type sqlHandle interface {
 
 // direct returns the database/sql handle under db: the pool, the
 // transaction or the connection.
+// On Postgres, statements with arguments run prepared (hot_prepared.go).
 func direct(db bun.IDB) (sqlHandle, error) {
 	switch d := db.(type) {
 	case *bun.DB:
-		return d.DB, nil
+		return preparedHandle(db, d.DB), nil
 	case bun.Tx:
-		return d.Tx, nil
+		return preparedHandle(db, d.Tx), nil
 	case *bun.Tx:
-		return d.Tx, nil
+		return preparedHandle(db, d.Tx), nil
 	case bun.Conn:
 		return d.Conn, nil
 	case *bun.Conn:

@@ -3,7 +3,10 @@ package catalog
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -33,41 +36,22 @@ func OpenCounted(ctx context.Context, db bun.IDB, key ConversationKey, customerI
 		return nil, hit, false, err
 	}
 	start, end := limitWindow(lim, now)
-	c := new(Conversation)
 	var count int
 	var windowEnd int64
 	var found bool
-	var (
-		id, customer               sql.NullInt64
-		channel, chat, thread      sql.NullString
-		reason, state              sql.NullString
-		paused, needsHuman         sql.NullBool
-		lastMessage, created, read sql.NullTime
-	)
+	var cv convColumns
 	q := `WITH hit AS (` + hitSQLPostgres + `)
 	SELECT hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
 		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state
 	FROM hit LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6`
 	err = selectValues(ctx, db, q, []any{limitKey, start, end, key.Channel, key.ChatID, key.ThreadID},
-		&count, &windowEnd, &found, &id, &channel, &chat, &thread, &customer, &paused,
-		&needsHuman, &reason, &lastMessage, &read, &created, &state)
+		append([]any{&count, &windowEnd, &found}, cv.dest()...)...)
 	if err != nil {
 		return nil, hit, false, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
 	}
 	hit = hitResult(count, windowEnd, lim, now)
 	if found {
-		*c = Conversation{
-			ID: id.Int64, Channel: channel.String, ChatID: chat.String, ThreadID: thread.String,
-			Paused: paused.Bool, NeedsHuman: needsHuman.Bool, NeedsHumanReason: reason.String,
-			LastMessageAt: lastMessage.Time, CreatedAt: created.Time, State: state.String,
-		}
-		if customer.Valid {
-			c.CustomerID = &customer.Int64
-		}
-		if read.Valid {
-			c.LastReadAt = &read.Time
-		}
-		return c, hit, true, nil
+		return cv.conversation(), hit, true, nil
 	}
 	conv, err = OpenConversation(ctx, db, key, customerID)
 	return conv, hit, true, err
@@ -85,4 +69,114 @@ func Unhit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time
 		return fmt.Errorf("catalog: unhit %s: %w", key, err)
 	}
 	return nil
+}
+
+// OpenTurn starts a turn: the customer of id, the conversation of key
+// (created if new) and, on Postgres, the customer's rate-limit hit under
+// limitPrefix followed by the customer's id. A known customer's turn on
+// Postgres is one statement for all three; counted reports whether the
+// hit was counted (elsewhere the caller counts it).
+func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
+	lim Limit, now time.Time) (c *Customer, conv *Conversation, hit HitResult, counted bool, err error) {
+	if db.Dialect().Name() == dialect.PG && id.Channel != "" && id.PlatformUserID != "" &&
+		key.Channel != "" && key.ChatID != "" && checkLimit(limitPrefix+"-9223372036854775808", lim) == nil {
+		id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
+		c, conv, hit, err = openKnown(ctx, db, id, key, limitPrefix, lim, now)
+		if err == nil {
+			if c.DisplayName != id.DisplayName || c.Username != id.Username || c.Locale != id.Locale {
+				c, err = upsertCustomer(ctx, db, id)
+			}
+			return c, conv, hit, err == nil, err
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, hit, false, err
+		}
+	}
+	// A new customer, or SQLite: the customer first, then the rest.
+	if c, err = ResolveCustomer(ctx, db, id); err != nil {
+		return nil, nil, hit, false, err
+	}
+	conv, hit, counted, err = OpenCounted(ctx, db, key, c.ID, limitPrefix+strconv.FormatInt(c.ID, 10), lim, now)
+	return c, conv, hit, counted, err
+}
+
+// openKnown is OpenTurn's one statement on Postgres: sql.ErrNoRows when
+// the customer is not known yet (then nothing was counted).
+func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
+	lim Limit, now time.Time) (*Customer, *Conversation, HitResult, error) {
+	start, end := limitWindow(lim, now)
+	c := new(Customer)
+	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
+	q := `WITH cust AS (SELECT ` + columnsOf(db, c) + ` FROM customers WHERE channel = $7 AND platform_user_id = $8),
+	hit AS (INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
+	ON CONFLICT (key) DO UPDATE SET
+	hits = CASE WHEN rate_limits.window_start >= EXCLUDED.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+	window_start = GREATEST(rate_limits.window_start, EXCLUDED.window_start),
+	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
+	RETURNING hits, window_end)
+	SELECT cust.*, hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
+		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state
+	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6`
+	var (
+		count, windowEnd sql.NullInt64
+		found            bool
+		cv               convColumns
+		customerValues   = make([]any, len(fields))
+		dest             = make([]any, 0, len(fields)+16)
+	)
+	for i := range customerValues {
+		dest = append(dest, &customerValues[i])
+	}
+	dest = append(dest, &count, &windowEnd, &found)
+	dest = append(dest, cv.dest()...)
+	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID}
+	if err := selectValues(ctx, db, q, args, dest...); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, HitResult{}, err
+		}
+		return nil, nil, HitResult{}, fmt.Errorf("catalog: open turn %s/%s: %w", key.Channel, key.ChatID, err)
+	}
+	strct := reflect.ValueOf(c).Elem()
+	for i, f := range fields {
+		if err := f.ScanValue(strct, customerValues[i]); err != nil {
+			return nil, nil, HitResult{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
+		}
+	}
+	hit := hitResult(int(count.Int64), windowEnd.Int64, lim, now)
+	if found {
+		return c, cv.conversation(), hit, nil
+	}
+	conv, err := OpenConversation(ctx, db, key, c.ID)
+	return c, conv, hit, err
+}
+
+// convColumns reads a conversation's columns of a LEFT JOIN (all NULL
+// when there is none).
+type convColumns struct {
+	id, customer               sql.NullInt64
+	channel, chat, thread      sql.NullString
+	reason, state              sql.NullString
+	paused, needsHuman         sql.NullBool
+	lastMessage, created, read sql.NullTime
+}
+
+// dest lists the scan targets in the order the queries select them.
+func (v *convColumns) dest() []any {
+	return []any{&v.id, &v.channel, &v.chat, &v.thread, &v.customer, &v.paused,
+		&v.needsHuman, &v.reason, &v.lastMessage, &v.read, &v.created, &v.state}
+}
+
+func (v *convColumns) conversation() *Conversation {
+	c := &Conversation{
+		ID: v.id.Int64, Channel: v.channel.String, ChatID: v.chat.String, ThreadID: v.thread.String,
+		Paused: v.paused.Bool, NeedsHuman: v.needsHuman.Bool, NeedsHumanReason: v.reason.String,
+		LastMessageAt: v.lastMessage.Time, CreatedAt: v.created.Time, State: v.state.String,
+	}
+	if v.customer.Valid {
+		c.CustomerID = &v.customer.Int64
+	}
+	if v.read.Valid {
+		c.LastReadAt = &v.read.Time
+	}
+	return c
 }

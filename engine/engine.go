@@ -363,19 +363,14 @@ func (e *Engine) respond(ctx context.Context, s *session.Session, sink Sink, rec
 }
 
 // openSession resolves who is talking, where, and the conversation's
-// memory. On Postgres the conversation's read also counts the turn against
-// its customer's rate limit (catalog.OpenCounted): counted is that count,
-// nil where allowTurn counts it.
+// memory. On Postgres the same statement counts the turn against its
+// customer's rate limit (catalog.OpenTurn): counted is that count, nil
+// where allowTurn counts it.
 func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, counted *catalog.HitResult, err error) {
-	c, err := catalog.ResolveCustomer(ctx, e.cfg.DB, catalog.Identity{
-		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
 	now := e.cfg.Now()
-	conv, hit, ok, err := catalog.OpenCounted(ctx, e.cfg.DB, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, c.ID,
-		limitKey(c.ID), e.turnLimit(), now)
+	c, conv, hit, ok, err := catalog.OpenTurn(ctx, e.cfg.DB, catalog.Identity{
+		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
+	}, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, limitPrefix, e.turnLimit(), now)
 	if err != nil {
 		return nil, nil, err
 	}

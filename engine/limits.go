@@ -48,7 +48,10 @@ func (e *Engine) allowTurn(ctx context.Context, s *session.Session, counted *cat
 // limitKey is the rate-limit counter of the session's customer.
 func (e *Engine) limitKey(s *session.Session) string { return limitKey(s.Customer.ID) }
 
-func limitKey(customerID int64) string { return "turn:" + strconv.FormatInt(customerID, 10) }
+func limitKey(customerID int64) string { return limitPrefix + strconv.FormatInt(customerID, 10) }
+
+// limitPrefix starts every customer's turn-limit key.
+const limitPrefix = "turn:"
 
 // turnLimit is the turns a customer may take per window.
 func (e *Engine) turnLimit() catalog.Limit {

@@ -1,0 +1,72 @@
+package catalog_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/dbstats"
+)
+
+// TestOpenTurn: a turn opens with the same customer, conversation and
+// rate-limit count whichever way it goes: a new customer (resolved, then
+// the rest), a known one (on Postgres one statement for all three), a
+// known one whose name changed (stored), and every path counts the turn
+// once on Postgres.
+func TestOpenTurn(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		pg := db.Dialect().Name().String() == "pg"
+		id := catalog.Identity{Channel: "web", PlatformUserID: "u-open", DisplayName: "Ann", Locale: "en"}
+		key := catalog.ConversationKey{Channel: "web", ChatID: "chat-open"}
+		lim := catalog.Limit{Max: 10, Window: time.Hour}
+		now := time.Date(2026, 11, 27, 10, 30, 0, 0, time.UTC)
+
+		open := func(id catalog.Identity, key catalog.ConversationKey, wantCount int, wantStatements int64) (*catalog.Customer, *catalog.Conversation) {
+			t.Helper()
+			var c dbstats.Counter
+			cust, conv, hit, counted, err := catalog.OpenTurn(dbstats.With(ctx, &c), db, id, key, "turn:", lim, now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if counted != pg || (pg && (hit.Count != wantCount || !hit.Allowed)) {
+				t.Errorf("hit = %+v, counted %v; want count %d on Postgres only", hit, counted, wantCount)
+			}
+			if pg && wantStatements > 0 && c.Counts().Statements != wantStatements {
+				t.Errorf("%d statements, want %d:\n%v", c.Counts().Statements, wantStatements, c.Shapes())
+			}
+			if cust.PlatformUserID != id.PlatformUserID || cust.DisplayName != id.DisplayName || conv.ChatID != key.ChatID ||
+				conv.CustomerID == nil || *conv.CustomerID != cust.ID {
+				t.Fatalf("opened %+v / %+v for %+v / %+v", cust, conv, id, key)
+			}
+			return cust, conv
+		}
+		first, conv := open(id, key, 1, 0)
+		again, same := open(id, key, 2, 1)
+		if again.ID != first.ID || same.ID != conv.ID || !again.CreatedAt.Equal(first.CreatedAt) || again.Locale != "en" {
+			t.Errorf("reopened %+v / %+v, want %+v / %+v", again, same, first, conv)
+		}
+		// A new chat of a known customer: created, counted once.
+		other, _ := open(id, catalog.ConversationKey{Channel: "web", ChatID: "chat-open-2"}, 3, 0)
+		if other.ID != first.ID {
+			t.Errorf("another chat resolved customer %d, want %d", other.ID, first.ID)
+		}
+		// A new name: stored, and the turn still counted once.
+		id.DisplayName = "Ann B."
+		renamed, _ := open(id, key, 4, 0)
+		stored, err := catalog.GetCustomer(ctx, db, first.ID)
+		if err != nil || renamed.ID != first.ID || stored.DisplayName != "Ann B." {
+			t.Errorf("renamed %+v, stored %+v, %v", renamed, stored, err)
+		}
+		if pg {
+			if res, err := catalog.Hit(ctx, db, "turn:"+strconv.FormatInt(first.ID, 10), lim, now); err != nil || res.Count != 5 {
+				t.Errorf("the customer's count = %+v, %v; want 5", res, err)
+			}
+		}
+	})
+}
