@@ -6,8 +6,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/uptrace/bun"
+
 	"shopbot/adapters/mcp"
 	"shopbot/adapters/ucp"
+	"shopbot/catalog"
 	"shopbot/engine"
 )
 
@@ -21,12 +24,14 @@ func agentDoor(cfg *Config, eng *engine.Engine, log *slog.Logger) http.Handler {
 }
 
 // ucpDoor is the Universal Commerce Protocol binding (adapters/ucp):
-// the profile and the checkout sessions; nil with UCP=off.
-func ucpDoor(cfg *Config, eng *engine.Engine, log *slog.Logger) http.Handler {
+// the profile and the checkout sessions, kept with their Idempotency-Key
+// replies in db so replicas share them and restarts keep them; nil with
+// UCP=off.
+func ucpDoor(cfg *Config, eng *engine.Engine, db bun.IDB, log *slog.Logger) http.Handler {
 	if !cfg.ucpOn {
 		return nil
 	}
-	opts := ucp.Options{BaseURL: cfg.PublicURL, Logger: log.With("adapter", "ucp")}
+	opts := ucp.Options{BaseURL: cfg.PublicURL, Logger: log.With("adapter", "ucp"), Store: &catalog.UCPRecords{DB: db}}
 	if cfg.mcpOn {
 		opts.MCPPath = "/mcp"
 	}

@@ -112,7 +112,7 @@ func serve(ctx context.Context, e env, args []string) error {
 		admin: adm, webChat: chat, origins: cfg.webOrigins,
 		telegram: tg.webhook(&cfg), slack: slk.endpoints(), ready: &ready, status: board,
 		mcp:  agentDoor(&cfg, eng, log),
-		ucp:  ucpDoor(&cfg, eng, log),
+		ucp:  ucpDoor(&cfg, eng, db, log),
 		home: web.Home(web.HomeOptions{ShopName: shopNameOf(shopSettings(&cfg, db))}, log),
 	})
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)

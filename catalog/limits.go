@@ -104,10 +104,11 @@ func PruneLimits(ctx context.Context, db bun.IDB, now time.Time) (int64, error) 
 	return n, nil
 }
 
-// LimitPruner prunes expired counters, sign-in delays (delays.go) and
-// idempotency keys (idempotency.go) at most once per Every (default 10
-// minutes) from one process: each replica deletes what has expired now and
-// then, one indexed statement per table.
+// LimitPruner prunes expired counters, sign-in delays (delays.go),
+// idempotency keys (idempotency.go) and UCP records (ucp_records.go) at
+// most once per Every (default 10 minutes) from one process: each
+// replica deletes what has expired now and then, one indexed statement
+// per table.
 type LimitPruner struct {
 	Every time.Duration
 	next  atomic.Int64 // Unix nanoseconds of the next prune
@@ -129,6 +130,9 @@ func (p *LimitPruner) Maybe(ctx context.Context, db bun.IDB, now time.Time) erro
 	}
 	if err == nil {
 		_, err = PruneKeys(ctx, db, now)
+	}
+	if err == nil {
+		_, err = PruneUCPRecords(ctx, db, now)
 	}
 	return err
 }

@@ -47,14 +47,14 @@ func (h *handler) apply(ctx context.Context, ss *session, req *checkoutRequest) 
 			}
 		}
 	}
-	ss.lines = req.LineItems
+	ss.Lines = req.LineItems
 	if req.Buyer != nil {
-		ss.buyer = req.Buyer
+		ss.Buyer = req.Buyer
 	}
 	if a := req.address(); a != nil {
-		ss.address = a
+		ss.Address = a
 	}
-	ss.status = "incomplete"
+	ss.Status = "incomplete"
 	if len(out.messages) == 0 {
 		msgs, err := h.checkout(ctx, ss)
 		if err != nil {
@@ -73,19 +73,19 @@ func (h *handler) apply(ctx context.Context, ss *session, req *checkoutRequest) 
 // for the address gets the first one offered.
 func (h *handler) checkout(ctx context.Context, ss *session) ([]message, error) {
 	var msgs []message
-	if ss.buyer == nil || ss.buyer.Email == "" && ss.buyer.PhoneNumber == "" {
+	if ss.Buyer == nil || ss.Buyer.Email == "" && ss.Buyer.PhoneNumber == "" {
 		msgs = append(msgs, message{Type: "error", Code: "missing", Path: "$.buyer.email", Severity: "recoverable", Content: "the buyer's e-mail (or phone number) is required"})
 	}
-	if ss.address == nil {
+	if ss.Address == nil {
 		msgs = append(msgs, message{Type: "error", Code: "missing", Path: "$.fulfillment.methods[0].destinations[0]", Severity: "recoverable", Content: "the shipping address is required"})
 	}
 	if len(msgs) > 0 {
 		return msgs, nil
 	}
-	a := ss.address
+	a := ss.Address
 	args := map[string]any{
-		"name":  strings.TrimSpace(ss.buyer.FirstName + " " + ss.buyer.LastName),
-		"email": ss.buyer.Email, "phone": ss.buyer.PhoneNumber,
+		"name":  strings.TrimSpace(ss.Buyer.FirstName + " " + ss.Buyer.LastName),
+		"email": ss.Buyer.Email, "phone": ss.Buyer.PhoneNumber,
 		"address": map[string]any{"line1": a.StreetAddress, "line2": a.ExtendedAddress, "city": a.AddressLocality,
 			"region": a.AddressRegion, "postal_code": a.PostalCode, "country": a.AddressCountry},
 	}
@@ -107,7 +107,7 @@ func (h *handler) checkout(ctx context.Context, ss *session) ([]message, error) 
 		}
 		switch res.Status {
 		case "confirm":
-			ss.status = "ready_for_complete"
+			ss.Status = "ready_for_complete"
 			return nil, nil
 		case "choose_delivery":
 			if len(res.Delivery) > 0 {

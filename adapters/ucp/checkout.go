@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"shopbot/engine/view"
 )
@@ -98,27 +97,25 @@ func (h *handler) create(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	ss := h.store.add(time.Now())
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	out, err := h.apply(r.Context(), ss, &req)
+	ctx := r.Context()
+	ss, err := h.newSession(ctx)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, h.render(r, ss, out))
+	// No one knows the new id yet, so no lease is needed.
+	out, err := h.apply(ctx, ss, &req)
+	h.finish(w, r, ss, out, err, http.StatusCreated)
 }
 
 func (h *handler) get(w http.ResponseWriter, r *http.Request) {
-	ss, err := h.store.get(r.PathValue("id"))
+	ss, err := h.load(r.Context(), r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	ss.mu.Lock()
-	defer ss.mu.Unlock()
-	out := &outcome{order: ss.order}
-	if ss.status != "completed" {
+	out := &outcome{order: ss.Order}
+	if ss.Status != "completed" {
 		if out.cart, err = h.cart(r.Context(), ss); err != nil {
 			h.fail(w, r, err)
 			return
@@ -128,104 +125,121 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *handler) update(w http.ResponseWriter, r *http.Request) {
-	ss, req, ok := h.open(w, r)
+	ss, req, unlock, ok := h.open(w, r)
 	if !ok {
 		return
 	}
-	defer ss.mu.Unlock()
+	defer unlock()
 	if err := req.check(); err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	out, err := h.apply(r.Context(), ss, req)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, h.render(r, ss, out))
+	h.finish(w, r, ss, out, err, http.StatusOK)
 }
 
 func (h *handler) complete(w http.ResponseWriter, r *http.Request) {
-	ss, _, ok := h.open(w, r)
+	ss, _, unlock, ok := h.open(w, r)
 	if !ok {
 		return
 	}
-	defer ss.mu.Unlock()
-	ctx := r.Context()
+	defer unlock()
+	out, err := h.completeLocked(r.Context(), ss)
+	h.finish(w, r, ss, out, err, http.StatusOK)
+}
+
+func (h *handler) completeLocked(ctx context.Context, ss *session) (*outcome, error) {
 	out := &outcome{}
-	if ss.status != "ready_for_complete" {
+	if ss.Status != "ready_for_complete" {
 		cv, err := h.cart(ctx, ss)
 		if err != nil {
-			h.fail(w, r, err)
-			return
+			return nil, err
 		}
 		out.cart = cv
 		out.messages = append(out.messages, message{Type: "error", Code: "not_ready", Severity: "recoverable",
 			Content: "the checkout is incomplete: give the buyer and the shipping address with Update Checkout"})
-		writeJSON(w, http.StatusOK, h.render(r, ss, out))
-		return
+		return out, nil
 	}
 	rep, err := h.call(ctx, ss, "complete_checkout", map[string]any{})
 	if err != nil {
-		h.fail(w, r, err)
-		return
+		return nil, err
 	}
 	if rep.Order == nil {
-		ss.status = "incomplete"
+		ss.Status = "incomplete"
 		out.messages = append(out.messages, toolMessage(rep.Content, ""))
 		if out.cart, err = h.cart(ctx, ss); err != nil {
-			h.fail(w, r, err)
-			return
+			return nil, err
 		}
-		writeJSON(w, http.StatusOK, h.render(r, ss, out))
-		return
+		return out, nil
 	}
-	ss.status, ss.orderNo, ss.order = "completed", rep.Order.Number, rep.Order
-	ss.lines = nil
+	ss.Status, ss.OrderNo, ss.Order = "completed", rep.Order.Number, rep.Order
+	ss.Lines = nil
 	out.order = rep.Order
 	out.messages = append(out.messages, message{Type: "info", Code: "awaiting_payment",
 		Content: "the order awaits payment; the merchant contacts the buyer about it"})
-	writeJSON(w, http.StatusOK, h.render(r, ss, out))
+	return out, nil
 }
 
 func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
-	ss, _, ok := h.open(w, r)
+	ss, _, unlock, ok := h.open(w, r)
 	if !ok {
 		return
 	}
-	defer ss.mu.Unlock()
+	defer unlock()
 	cv, err := h.cart(r.Context(), ss)
-	if err != nil {
+	if err == nil {
+		ss.Status = "canceled"
+	}
+	h.finish(w, r, ss, &outcome{cart: cv}, err, http.StatusOK)
+}
+
+// finish saves the session an operation changed (even a failed one: its
+// write counter moved) and answers its outcome or its error.
+func (h *handler) finish(w http.ResponseWriter, r *http.Request, ss *session, out *outcome, opErr error, status int) {
+	if err := h.save(r.Context(), ss); err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	ss.status = "canceled"
-	writeJSON(w, http.StatusOK, h.render(r, ss, &outcome{cart: cv}))
+	if opErr != nil {
+		h.fail(w, r, opErr)
+		return
+	}
+	writeJSON(w, status, h.render(r, ss, out))
 }
 
-// open finds and locks the session of an update, complete or cancel,
-// and decodes its body; a session already completed or canceled is a
-// conflict (409) and stays unlocked.
-func (h *handler) open(w http.ResponseWriter, r *http.Request) (*session, *checkoutRequest, bool) {
-	ss, err := h.store.get(r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return nil, nil, false
-	}
+// open decodes the body of an update, complete or cancel, takes its
+// session's lease and loads it; a session already completed or canceled
+// is a conflict (409) and stays unlocked.
+func (h *handler) open(w http.ResponseWriter, r *http.Request) (*session, *checkoutRequest, func(), bool) {
 	var req checkoutRequest
 	if r.ContentLength != 0 && r.Body != http.NoBody {
 		if err := decode(r, &req); err != nil {
 			h.fail(w, r, err)
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 	}
-	ss.mu.Lock()
-	if ss.status == "completed" || ss.status == "canceled" {
-		ss.mu.Unlock()
-		writeJSON(w, http.StatusConflict, errorBody("invalid_status", "the checkout session is "+ss.status+" and can no longer change"))
-		return nil, nil, false
+	ctx, id := r.Context(), r.PathValue("id")
+	if _, err := h.load(ctx, id); err != nil { // no lease for a session that is not there
+		h.fail(w, r, err)
+		return nil, nil, nil, false
 	}
-	return ss, &req, true
+	unlock, err := h.lock(ctx, id)
+	if err != nil {
+		h.fail(w, r, err)
+		return nil, nil, nil, false
+	}
+	ss, err := h.load(ctx, id) // as the last holder of the lease left it
+	if err != nil {
+		unlock()
+		h.fail(w, r, err)
+		return nil, nil, nil, false
+	}
+	if ss.Status == "completed" || ss.Status == "canceled" {
+		unlock()
+		writeJSON(w, http.StatusConflict, errorBody("invalid_status", "the checkout session is "+ss.Status+" and can no longer change"))
+		return nil, nil, nil, false
+	}
+	return ss, &req, unlock, true
 }
 
 // outcome is what an operation leaves to show.
@@ -239,8 +253,8 @@ type outcome struct {
 // key of their own.
 func (h *handler) call(ctx context.Context, ss *session, name string, args map[string]any) (reply toolReply, err error) {
 	if name != "view_cart" {
-		ss.writes++
-		args["idempotency_key"] = fmt.Sprintf("ucp-%d", ss.writes)
+		ss.Writes++
+		args["idempotency_key"] = fmt.Sprintf("ucp-%d", ss.Writes)
 	}
 	b, err := json.Marshal(args)
 	if err != nil {

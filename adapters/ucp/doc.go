@@ -14,7 +14,11 @@
 // order that awaits payment.
 //
 // The sessions' own state (status, buyer, order) and the Idempotency-Key
-// replies are kept in the process (store.go): behind several replicas,
-// route /ucp/v1 with affinity on the session id. Cart and order writes
-// are idempotent in the database as well (the engine's keys).
+// replies are kept in a Store (store.go) — the database, passed in from
+// bot/ — so every replica serves every session and a restart forgets
+// none; an update, complete or cancel holds a lease on its session
+// across replicas, and a key's first request answers while the same key
+// elsewhere waits for its reply. Without a Store they stay in the
+// process. Cart and order writes are idempotent in the database as well
+// (the engine's keys).
 package ucp

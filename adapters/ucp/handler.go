@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"shopbot/engine"
 )
@@ -31,6 +32,12 @@ type Options struct {
 	// TermsURL is the shop's terms page, linked from every session.
 	TermsURL string
 	Logger   *slog.Logger
+	// Store keeps the sessions and the Idempotency-Key replies where every
+	// replica sees them (the database; wired in bot/); nil keeps them in
+	// this process.
+	Store Store
+	// Now is the clock (tests); nil is time.Now.
+	Now func() time.Time
 }
 
 // maxBody bounds a request body.
@@ -39,8 +46,15 @@ const maxBody = 64 << 10
 type handler struct {
 	eng   Engine
 	opts  Options
-	store *store
+	store Store
 	log   *slog.Logger
+}
+
+func (h *handler) now() time.Time {
+	if h.opts.Now != nil {
+		return h.opts.Now()
+	}
+	return time.Now()
 }
 
 // Handler serves the profile and the checkout-session binding; mount it
@@ -53,7 +67,10 @@ func Handler(eng Engine, opts Options) http.Handler {
 
 // Routes mounts the profile and the checkout-session binding on mux.
 func Routes(mux *http.ServeMux, eng Engine, opts Options) {
-	h := &handler{eng: eng, opts: opts, store: newStore(), log: opts.Logger}
+	h := &handler{eng: eng, opts: opts, store: opts.Store, log: opts.Logger}
+	if h.store == nil {
+		h.store = newMemoryStore()
+	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -109,6 +126,9 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, http.StatusBadRequest, errorBody("invalid_request", be.msg))
 	case errors.Is(err, errNotFound):
 		writeJSON(w, http.StatusNotFound, errorBody("not_found", "no such checkout session"))
+	case errors.Is(err, errBusy):
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusConflict, errorBody("busy", "another request is changing this checkout session; try again"))
 	case errors.As(err, &rl):
 		w.Header().Set("Retry-After", retryAfter(rl))
 		writeJSON(w, http.StatusTooManyRequests, errorBody("rate_limited", engine.PoliteMessage(err, "en")))

@@ -54,19 +54,19 @@ func (h *handler) render(r *http.Request, ss *session, out *outcome) map[string]
 			"capabilities":     map[string]any{"dev.ucp.shopping.checkout": []map[string]any{{"version": Version}}},
 			"payment_handlers": map[string]any{},
 		},
-		"id": ss.id, "status": ss.status, "currency": currency,
+		"id": ss.ID, "status": ss.Status, "currency": currency,
 		"line_items": lines, "totals": totals, "links": links,
-		"expires_at": ss.created.Add(sessionTTL).UTC().Format(time.RFC3339),
+		"expires_at": ss.Created.Add(sessionTTL).UTC().Format(time.RFC3339),
 	}
 	if len(out.messages) > 0 {
 		body["messages"] = out.messages
 	}
-	if ss.buyer != nil {
-		body["buyer"] = ss.buyer
+	if ss.Buyer != nil {
+		body["buyer"] = ss.Buyer
 	}
-	if ss.orderNo != "" {
-		body["order"] = map[string]any{"id": ss.orderNo, "label": ss.orderNo,
-			"permalink_url": h.base(r) + "/ucp/v1/checkout-sessions/" + ss.id}
+	if ss.OrderNo != "" {
+		body["order"] = map[string]any{"id": ss.OrderNo, "label": ss.OrderNo,
+			"permalink_url": h.base(r) + "/ucp/v1/checkout-sessions/" + ss.ID}
 	}
 	return body
 }

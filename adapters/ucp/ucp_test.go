@@ -63,22 +63,15 @@ func loadSchemas(t *testing.T) schemas {
 	return s
 }
 
-// ucpShop serves the binding on a real engine over the demo catalog and
-// finds a SKU in stock.
-func ucpShop(t *testing.T, db *bun.DB) (*httptest.Server, string) {
+// ucpShop serves the binding on a real engine over the demo catalog,
+// keeping its records in store, and finds a SKU in stock.
+func ucpShop(t *testing.T, db *bun.DB, store ucp.Store) (*httptest.Server, string) {
 	t.Helper()
 	ctx := context.Background()
 	if _, err := demo.Load(ctx, db); err != nil {
 		t.Fatal(err)
 	}
-	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mux := http.NewServeMux()
-	ucp.Routes(mux, eng, ucp.Options{MCPPath: "/mcp", TermsURL: "https://shop.example/terms", Logger: slog.New(slog.DiscardHandler)})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
+	srv, eng := ucpServer(t, db, store)
 	rep, err := eng.CallTool(ctx, engine.Turn{Channel: engine.AgentChannel, ChatID: "finder", UserID: "finder"}, "search_products", `{"query":"mug"}`)
 	if err != nil || rep.IsError {
 		t.Fatalf("search: %v %s", err, rep.Content)
@@ -97,6 +90,21 @@ func ucpShop(t *testing.T, db *bun.DB) (*httptest.Server, string) {
 	}
 	t.Fatalf("no mug in stock: %s", rep.Content)
 	return nil, ""
+}
+
+// ucpServer serves the binding on a new engine over db, keeping its
+// records in store (nil: in the process), as one replica would.
+func ucpServer(t *testing.T, db *bun.DB, store ucp.Store) (*httptest.Server, *engine.Engine) {
+	t.Helper()
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	ucp.Routes(mux, eng, ucp.Options{MCPPath: "/mcp", TermsURL: "https://shop.example/terms", Logger: slog.New(slog.DiscardHandler), Store: store})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv, eng
 }
 
 // do sends a request and returns the status and the decoded body.
@@ -150,7 +158,7 @@ var address = map[string]any{"methods": []any{map[string]any{"type": "shipping",
 func TestCheckoutSessionLifecycle(t *testing.T) {
 	s := loadSchemas(t)
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		srv, sku := ucpShop(t, db)
+		srv, sku := ucpShop(t, db, &catalog.UCPRecords{DB: db})
 		base := srv.URL + "/ucp/v1/checkout-sessions"
 
 		code, prof, raw := do(t, "GET", srv.URL+"/.well-known/ucp", "", nil)
@@ -222,7 +230,7 @@ func TestCheckoutSessionLifecycle(t *testing.T) {
 // on its line; complete before ready says so; cancel is final.
 func TestCheckoutSessionErrors(t *testing.T) {
 	s := loadSchemas(t)
-	srv, sku := ucpShop(t, catalogtest.SQLite(t))
+	srv, sku := ucpShop(t, catalogtest.SQLite(t), nil) // the in-process store
 	base := srv.URL + "/ucp/v1/checkout-sessions"
 	for _, body := range []any{
 		map[string]any{"line_items": []any{}},
