@@ -111,7 +111,7 @@ func TestCopilotInPanel(t *testing.T) {
 	if i < 0 || !strings.Contains(body, "Drafted by the offline assistant") {
 		t.Fatalf("no draft: %s", flashOf(body))
 	}
-	draft := body[i:strings.Index(body[i:], "</textarea>")+i]
+	draft := body[i : strings.Index(body[i:], "</textarea>")+i]
 	if !strings.Contains(strings.ToLower(draft), "backpack") {
 		t.Errorf("the draft is not about backpacks: %s", draft)
 	}

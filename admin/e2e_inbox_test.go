@@ -13,6 +13,7 @@ import (
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
+	"shopbot/engine/view"
 )
 
 // TestEndToEndAgentDay drives an agent's day in a real browser: sign in
@@ -128,7 +129,18 @@ func TestEndToEndAgentDay(t *testing.T) {
 	)
 	shot(t, ctx, "agent-inbox-live")
 	run("leave the page (its stream ends)", chromedp.Navigate("about:blank"))
-	if n := len(p.notes.all()); n != 2 {
-		t.Errorf("notices to the shopper = %d, want 2 (the replies, not the notes)", n)
+	var replies, ratings int
+	for _, n := range p.notes.all() {
+		switch n.Kind {
+		case view.NoticeMerchantReply:
+			replies++
+		case view.NoticeCSAT:
+			ratings++
+		default:
+			t.Errorf("unexpected notice to the shopper: %+v", n)
+		}
+	}
+	if replies != 2 || ratings != 1 {
+		t.Errorf("notices to the shopper: %d replies, %d rating prompts; want 2 (the replies, not the notes) and 1 (after resolving)", replies, ratings)
 	}
 }

@@ -133,7 +133,7 @@ func TestModelTurnSearchThenAnswer(t *testing.T) {
 	if last.Role != "tool" || !strings.Contains(last.Content, `"products"`) || msgs[len(msgs)-2].ToolCalls[0].Name != "search_products" {
 		t.Errorf("second request ends with %+v", msgs[len(msgs)-2:])
 	}
-	if msgs[0].Role != "system" || !strings.Contains(msgs[0].Content, "Facts come only from tools") || len(reqs[0].Tools) != 23 {
+	if msgs[0].Role != "system" || !strings.Contains(msgs[0].Content, "Facts come only from tools") || len(reqs[0].Tools) != 26 {
 		t.Errorf("first request: system %q, %d tools", msgs[0].Content[:40], len(reqs[0].Tools))
 	}
 
