@@ -85,7 +85,7 @@ func ListInbox(ctx context.Context, db bun.IDB, in Inbox) ([]InboxRow, string, e
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "content", 1) + " AS last_message").
 		ColumnExpr(strings.Replace(lastMessageExpr, "%s", "role", 1) + " AS last_role")
 	q = in.after(in.where(db, q), at, id)
-	if err := q.OrderExpr(at + " DESC, " + id + " DESC").Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
+	if err := q.OrderExpr(at+" DESC, "+id+" DESC").Limit(int64(limit+1)).Scan(ctx, &rows); err != nil {
 		return nil, "", fmt.Errorf("catalog: list inbox: %w", err)
 	}
 	if len(rows) <= limit {
