@@ -126,6 +126,8 @@ func (s *Server) routeTable() []route {
 		action("POST /admin/settings/delivery/{id}/delete", owners, s.deleteDelivery).audited("delivery.delete"),
 		page("GET /admin/settings/synonyms", owners, s.synonymsList),
 		action("POST /admin/settings/synonyms", owners, s.synonymsPost).audited("synonyms.save", "terms", "delete"),
+		page("GET /admin/search-insights", managers, s.searchInsights),
+		action("POST /admin/search-insights/pins", managers, s.searchPinPost).audited("search.pin", "query", "sku", "delete"),
 	}
 }
 

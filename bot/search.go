@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"shopbot/engine/toolkit"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,6 +17,7 @@ import (
 	"shopbot/catalog/search/indexer"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/catalog/search/weaviate"
+	"shopbot/engine/toolkit"
 	"shopbot/migrations"
 )
 
@@ -32,6 +33,7 @@ type searchBackend struct {
 	alpha    float64
 	outbox   *indexer.Metrics
 	log      *slog.Logger
+	pins     *pinSource // the merchant's search pins, read once load has the database
 
 	// The shop's pages (passages): their own embedded index, always
 	// built; with Weaviate also its passage collection, which the
@@ -70,7 +72,9 @@ func newSearchVia(cfg *Config, log *slog.Logger, reg prometheus.Registerer, tran
 	}
 	s.pageIndex = embedded.NewPassages(embedded.PassageOptions{Embedder: pageEmb, Alpha: &cfg.search.alpha, Logger: log})
 	s.pages = s.pageIndex
+	s.pins = &pinSource{}
 	if cfg.SearchBackend != "weaviate" {
+		s.Searcher = search.Pinned{Searcher: s.Searcher, Pins: s.pins}
 		return s, nil
 	}
 	wv, err := weaviate.New(weaviate.Config{URL: cfg.WeaviateURL, APIKey: cfg.WeaviateAPIKey, GRPCAddr: cfg.WeaviateGRPC,
@@ -85,7 +89,21 @@ func newSearchVia(cfg *Config, log *slog.Logger, reg prometheus.Registerer, tran
 	s.pages = search.PassageFallback{Primary: s.weaviatePages, Secondary: s.pageIndex, Logger: log}
 	s.Searcher = search.NewFallback(search.Named{Name: "weaviate", Searcher: wv}, search.Named{Name: "embedded", Searcher: idx},
 		search.FallbackConfig{Logger: log, Metrics: m})
+	s.Searcher = search.Pinned{Searcher: s.Searcher, Pins: s.pins}
 	return s, nil
+}
+
+// pinSource reads the merchant's search pins (catalog.PinnedProducts)
+// once load has set its database; before that no search has pins.
+type pinSource struct{ db atomic.Pointer[bun.DB] }
+
+// PinnedProducts implements search.PinSource.
+func (p *pinSource) PinnedProducts(ctx context.Context, query string) ([]catalog.Product, error) {
+	db := p.db.Load()
+	if db == nil {
+		return nil, nil
+	}
+	return catalog.PinnedProducts(ctx, db, query)
 }
 
 // load builds the embedded index from the database and keeps it current
@@ -96,6 +114,7 @@ func newSearchVia(cfg *Config, log *slog.Logger, reg prometheus.Registerer, tran
 // backend its events are dropped (indexer.NoIndex) so it does not grow.
 // An empty Weaviate collection is filled first.
 func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) error {
+	s.pins.db.Store(db)
 	start := time.Now()
 	if err := s.index.Rebuild(ctx, db); err != nil {
 		return fmt.Errorf("build search index: %w", err)
