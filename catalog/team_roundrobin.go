@@ -33,7 +33,7 @@ func onlineQuery(db bun.IDB, roles []StaffRole, now time.Time) *bun.SelectQuery 
 		Where("EXISTS (SELECT 1 FROM staff_sessions AS s WHERE s.user_id = u.id AND (s.last_seen_at >= ? OR s.heartbeat_at >= ?) AND s.expires_at > ?)",
 			now.Add(-OnlineWindow), now.Add(-OnlineWindow), now)
 	if roles != nil {
-		q = q.Where("u.role IN (?)", bun.In(roles))
+		q = q.Where("u.role IN (?)", bun.List(roles))
 	}
 	return q
 }

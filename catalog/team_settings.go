@@ -44,7 +44,7 @@ const (
 func GetTeamSettings(ctx context.Context, db bun.IDB) (TeamSettings, error) {
 	ts := TeamSettings{RoundRobin: RoundRobinOff}
 	var rows []setting
-	if err := db.NewSelect().Model(&rows).Where("key IN (?)", bun.In([]string{teamRoundRobinKey, teamHoursKey})).Scan(ctx); err != nil {
+	if err := db.NewSelect().Model(&rows).Where("key IN (?)", bun.List([]string{teamRoundRobinKey, teamHoursKey})).Scan(ctx); err != nil {
 		return ts, fmt.Errorf("catalog: read team settings: %w", err)
 	}
 	for _, r := range rows {
