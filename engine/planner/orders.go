@@ -1,61 +1,16 @@
 package planner
 
-// Planner turns about orders and habits, a person, and small talk.
+// Planner turns about habits, a person, and small talk (orders are
+// package aftersale's).
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"shopbot/catalog/clip"
 	"shopbot/catalog/search/analysis"
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
 	"shopbot/engine/view"
 )
-
-// orderView is an order in get_order_status' data.
-type orderView struct {
-	Number   string `json:"number"`
-	Status   string `json:"status"`
-	Total    string `json:"total"`
-	Date     string `json:"date"`
-	Tracking string `json:"tracking"`
-	Lines    []struct {
-		Title string `json:"title"`
-		Qty   int    `json:"qty"`
-	} `json:"lines"`
-}
-
-func (t *plannerTurn) orders(ctx context.Context, in intent.Intent) error {
-	args := map[string]string{}
-	if in.Order != "" {
-		args["order_number"] = in.Order
-	}
-	res, err := t.call(ctx, "get_order_status", args)
-	var te *tools.ToolError
-	if errors.As(err, &te) && in.Order != "" {
-		t.say(rNoSuchOrder, nil)
-		return nil
-	}
-	if err != nil {
-		return t.fail(err)
-	}
-	d := dataAs[struct {
-		Order  *orderView  `json:"order"`
-		Orders []orderView `json:"orders"`
-	}](res)
-	switch {
-	case d.Order != nil:
-		t.say(rOrder, d.Order)
-	case len(d.Orders) > 0:
-		t.say(rOrders, d.Orders)
-		t.moreButton()
-	default:
-		t.say(rNoOrders, nil)
-		t.button("btn.cats", view.Action{Kind: view.ActCategories})
-	}
-	return nil
-}
 
 // ---- habits ----
 
