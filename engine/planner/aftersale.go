@@ -2,70 +2,27 @@ package planner
 
 import (
 	"context"
-	"errors"
-	"shopbot/engine/toolkit"
 
+	"shopbot/engine/planner/aftersale"
 	"shopbot/engine/planner/intent"
+	"shopbot/engine/toolkit"
 	"shopbot/engine/view"
 )
 
-// After-sale self-service (issue 30): cancelling an order that has not
-// shipped. The planner shows the order and asks; only a yes in the next
-// message (State.Pending) calls cancel_order with confirm.
+// After-sale self-service (cancel, a new address or items, returns) is
+// package aftersale; afterSaleTurn is the turn as it sees it.
+type afterSaleTurn struct{ t *plannerTurn }
 
-const (
-	rCancelAsk      replyKey = "cancel_ask"
-	rOrderCancelled replyKey = "order_cancelled"
-	rCannotCancel   replyKey = "cannot_cancel"
-	rKeepOrder      replyKey = "keep_order"
-)
+func (a afterSaleTurn) Call(ctx context.Context, name string, args any) (toolkit.Result, error) {
+	return a.t.call(ctx, name, args)
+}
+func (a afterSaleTurn) Fail(err error) error               { return a.t.fail(err) }
+func (a afterSaleTurn) Say(key string, data any)           { a.t.say(replyKey(key), data) }
+func (a afterSaleTurn) Button(key string, act view.Action) { a.t.button(replyKey(key), act) }
+func (a afterSaleTurn) More()                              { a.t.moreButton() }
+func (a afterSaleTurn) Ask(pending string)                 { a.t.s.State.Pending = pending }
 
-func (t *plannerTurn) cancelOrder(ctx context.Context, in intent.Intent) error {
-	if in.Value == "keep" {
-		t.say(rKeepOrder, nil)
-		return nil
-	}
-	number := in.Order
-	if number == "" { // the latest order
-		res, err := t.call(ctx, "get_order_status", map[string]string{})
-		if err != nil {
-			return t.fail(err)
-		}
-		d := dataAs[struct {
-			Orders []orderView `json:"orders"`
-		}](res)
-		if len(d.Orders) == 0 {
-			t.say(rNoOrders, nil)
-			return nil
-		}
-		number = d.Orders[0].Number
-	}
-	args := map[string]any{"order_number": number}
-	if in.Value == "confirm" {
-		args["confirm"] = true
-	}
-	res, err := t.call(ctx, "cancel_order", args)
-	var te *toolkit.ToolError
-	if errors.As(err, &te) {
-		t.say(rNoSuchOrder, nil)
-		return nil
-	}
-	if err != nil {
-		return t.fail(err)
-	}
-	d := dataAs[struct {
-		Status string    `json:"status"`
-		Order  orderView `json:"order"`
-	}](res)
-	switch d.Status {
-	case "confirm":
-		t.say(rCancelAsk, d.Order)
-		t.s.State.Pending = intent.PendingCancel + d.Order.Number
-	case "cancelled":
-		t.say(rOrderCancelled, d.Order)
-		t.button("btn.orders", view.Action{Kind: view.ActOrders})
-	default:
-		t.say(rCannotCancel, d.Order)
-	}
-	return nil
+// afterSale is an intent handler of package aftersale as the planner's.
+func afterSale(h func(context.Context, aftersale.Turn, intent.Intent) error) func(*plannerTurn, context.Context, intent.Intent) error {
+	return func(t *plannerTurn, ctx context.Context, in intent.Intent) error { return h(ctx, afterSaleTurn{t}, in) }
 }

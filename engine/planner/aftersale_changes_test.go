@@ -8,37 +8,6 @@ import (
 	"shopbot/catalog"
 )
 
-// aftersaleSamples are the after-sale replies' data for
-// TestPlannerTemplatesRender.
-func aftersaleSamples() map[replyKey]any {
-	var d aftersaleReply
-	d.Status, d.NewAddress, d.NewTotal, d.ReturnBy, d.Kind, d.Reason = "confirm", "5 Elm Rd", "$3.00", "2026-12-21", "exchange", "too small"
-	d.Order.Number, d.Order.Status, d.Order.Total, d.Order.Address = "SB-1", "new", "$1.00", "1 Main St"
-	d.Order.Lines = append(d.Order.Lines, struct {
-		SKU   string `json:"sku"`
-		Title string `json:"title"`
-		Qty   int    `json:"qty"`
-	}{"X-1", "Thing", 1})
-	d.NewLines = append(d.NewLines, struct {
-		Title string `json:"title"`
-		Qty   int    `json:"qty"`
-		Was   int    `json:"was"`
-	}{"Thing", 3, 1})
-	d.Returns = append(d.Returns, struct {
-		Kind   string `json:"kind"`
-		Status string `json:"status"`
-		Date   string `json:"date"`
-		Note   string `json:"note"`
-	}{"return", "approved", "2026-11-21", "send it back"})
-	named := map[string]string{"Number": "SB-1", "Query": "kettle"}
-	out := map[replyKey]any{rAddressNeed: named, rItemNotInOrder: named, rItemsRefused: named}
-	for _, k := range []replyKey{rAddressAsk, rAddressChanged, rCannotChange, rItemsAsk, rItemsChanged, rItemsUnchanged,
-		rCannotChangeItem, rReturnAsk, rReturnRequested, rReturnNotYet, rReturnClosed, rReturnStatus, rNoReturns} {
-		out[k] = d
-	}
-	return out
-}
-
 // TestPlannerChangesAnOrder: a new address and a removed line are asked
 // first and written only after a yes; a no keeps the order.
 func TestPlannerChangesAnOrder(t *testing.T) {

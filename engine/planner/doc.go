@@ -5,8 +5,8 @@
 // Data flows one way through it. Answer parses the message into an
 // Intent (package intent), then runs the tools that serve the intent
 // through the same tools.Toolbox the model's calls go through (browse.go,
-// cart.go, checkout.go, orders.go), and words the reply from their
-// results in the shopper's language (text.go). The Plan it returns holds
+// cart.go, checkout.go; orders after checkout are engine/planner/aftersale's),
+// and words the reply from their results in the shopper's language (text.go). The Plan it returns holds
 // the reply, the calls for the transcript, the results for the adapter
 // and the quick-reply buttons. It is deterministic: no model, no
 // randomness, no clock but the session's.
@@ -29,9 +29,12 @@
 // understanding: message and State in, Intent out, pure functions over
 // the vocabulary (kinds, slots, references, prices, quantities, contact
 // details). This package owns acting: Intent in, tool calls and the reply
-// out. The split keeps each under the 3,000-line limit of issue 14 and
-// lets the parser be tested without a catalog; planner imports intent,
-// never the reverse, and the engine imports only planner.
+// out. engine/planner/aftersale owns the shopper's orders after checkout
+// (status, cancelling, a new address or items, returns), acting through
+// the narrow Turn that aftersale.go adapts this package's turn to. The
+// splits keep each under the 3,000-line limit of issues 14 and 24 and
+// let the parser be tested without a catalog; planner imports intent and
+// aftersale, never the reverse, and the engine imports only planner.
 //
 // Its exchange table (testdata/exchanges.txt, played by table_test.go)
 // holds multi-turn conversations in English and Russian; a held-out third
@@ -53,6 +56,7 @@
 // honest "no review mentions it". quotes_test.go measures how often a
 // policy or review answer quotes the right passage.
 //
-// It imports engine/planner/intent, engine/tools and catalog; the engine
+// It imports engine/planner/intent, engine/planner/aftersale,
+// engine/planner/quote, engine/tools and catalog; the engine
 // imports it, never the other way round.
 package planner

@@ -1,10 +1,9 @@
 package planner
 
-// Planner turns about orders and habits, a person, and small talk.
+// Planner turns about habits, a person, and small talk (orders are
+// package aftersale's).
 import (
 	"context"
-	"errors"
-	"shopbot/engine/toolkit"
 	"strings"
 
 	"shopbot/catalog/clip"
@@ -12,50 +11,6 @@ import (
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/view"
 )
-
-// orderView is an order in get_order_status' data.
-type orderView struct {
-	Number   string `json:"number"`
-	Status   string `json:"status"`
-	Total    string `json:"total"`
-	Date     string `json:"date"`
-	Tracking string `json:"tracking"`
-	Lines    []struct {
-		Title string `json:"title"`
-		Qty   int    `json:"qty"`
-	} `json:"lines"`
-}
-
-func (t *plannerTurn) orders(ctx context.Context, in intent.Intent) error {
-	args := map[string]string{}
-	if in.Order != "" {
-		args["order_number"] = in.Order
-	}
-	res, err := t.call(ctx, "get_order_status", args)
-	var te *toolkit.ToolError
-	if errors.As(err, &te) && in.Order != "" {
-		t.say(rNoSuchOrder, nil)
-		return nil
-	}
-	if err != nil {
-		return t.fail(err)
-	}
-	d := dataAs[struct {
-		Order  *orderView  `json:"order"`
-		Orders []orderView `json:"orders"`
-	}](res)
-	switch {
-	case d.Order != nil:
-		t.say(rOrder, d.Order)
-	case len(d.Orders) > 0:
-		t.say(rOrders, d.Orders)
-		t.moreButton()
-	default:
-		t.say(rNoOrders, nil)
-		t.button("btn.cats", view.Action{Kind: view.ActCategories})
-	}
-	return nil
-}
 
 // ---- habits ----
 
@@ -155,13 +110,8 @@ func (t *plannerTurn) human(ctx context.Context, in intent.Intent) error {
 	if len([]rune(reason)) < 3 {
 		reason = "the shopper asked for a person"
 	}
-	res, err := t.call(ctx, "request_human", map[string]string{"reason": "Shopper asked for a person: " + reason})
-	if err != nil {
+	if _, err := t.call(ctx, "request_human", map[string]string{"reason": "Shopper asked for a person: " + reason}); err != nil {
 		return t.fail(err)
-	}
-	if d, ok := res.Data.(map[string]string); ok && d["team_back_at"] != "" {
-		t.sayText(d["message"]) // outside business hours: when the team is back
-		return nil
 	}
 	t.say(rHuman, nil)
 	return nil

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 
+	"shopbot/engine/planner/aftersale"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
 	"shopbot/engine/tools"
@@ -144,22 +145,14 @@ func (t *plannerTurn) moreSearch(ctx context.Context, l *session.Listing) error 
 	return nil
 }
 
-// moreOrders shows the next page of the shopper's orders.
+// moreOrders shows the next page of the shopper's orders (package
+// aftersale).
 func (t *plannerTurn) moreOrders(ctx context.Context, l *session.Listing) error {
-	res, err := t.call(ctx, "get_order_status", map[string]any{"offset": l.Offset})
-	if err != nil {
-		return t.fail(err)
-	}
-	orders := dataAs[struct {
-		Orders []orderView `json:"orders"`
-	}](res).Orders
-	if len(orders) == 0 {
+	none, err := aftersale.MoreOrders(ctx, afterSaleTurn{t}, l.Offset)
+	if none {
 		t.noMore(l)
-		return nil
 	}
-	t.say(rMoreOrders, orders)
-	t.moreButton()
-	return nil
+	return err
 }
 
 // personal answers a phone number, an e-mail or an address typed outside

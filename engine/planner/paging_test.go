@@ -73,7 +73,9 @@ func itemsOf(p Plan) []string {
 	var out []string
 	for _, r := range p.Results {
 		for _, o := range dataAs[struct {
-			Orders []orderView `json:"orders"`
+			Orders []struct {
+				Number string `json:"number"`
+			} `json:"orders"`
 		}](r).Orders {
 			out = append(out, o.Number)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/engine/planner/aftersale"
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
 	"shopbot/engine/view"
@@ -95,7 +96,6 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentField:        (*plannerTurn).field,
 	intent.IntentConfirm:      (*plannerTurn).confirm,
 	intent.IntentCancel:       (*plannerTurn).cancel,
-	intent.IntentOrders:       (*plannerTurn).orders,
 	intent.IntentCategories:   (*plannerTurn).categories,
 	intent.IntentPopular:      (*plannerTurn).popular,
 	intent.IntentDetails:      (*plannerTurn).details,
@@ -113,15 +113,16 @@ var intentHandlers = map[intent.Kind]func(*plannerTurn, context.Context, intent.
 	intent.IntentRefuse:       (*plannerTurn).refuse,
 	intent.IntentMore:         (*plannerTurn).more,
 	intent.IntentPersonal:     (*plannerTurn).personal,
-	intent.IntentInfo:         (*plannerTurn).info,        // info.go
-	intent.IntentPromo:        (*plannerTurn).promo,       // promo.go
-	intent.IntentNotifyBack:   (*plannerTurn).notifyBack,  // restock.go
-	intent.IntentCancelOrder:  (*plannerTurn).cancelOrder, // aftersale.go
+	intent.IntentInfo:         (*plannerTurn).info,       // info.go
+	intent.IntentPromo:        (*plannerTurn).promo,      // promo.go
+	intent.IntentNotifyBack:   (*plannerTurn).notifyBack, // restock.go
 
-	// aftersale_changes.go
-	intent.IntentChangeAddress: (*plannerTurn).changeAddress,
-	intent.IntentChangeItems:   (*plannerTurn).changeItems,
-	intent.IntentReturn:        (*plannerTurn).returnOrder,
+	// package aftersale (aftersale.go)
+	intent.IntentOrders:        afterSale(aftersale.Status),
+	intent.IntentCancelOrder:   afterSale(aftersale.Cancel),
+	intent.IntentChangeAddress: afterSale(aftersale.ChangeAddress),
+	intent.IntentChangeItems:   afterSale(aftersale.ChangeItems),
+	intent.IntentReturn:        afterSale(aftersale.Return),
 
 	// delivery.go
 	intent.IntentDeliveryQuote:  (*plannerTurn).deliveryQuote,

@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"shopbot/catalog"
 	"shopbot/engine/locale"
+	"shopbot/engine/planner/aftersale"
 	"shopbot/engine/view"
 )
 
@@ -439,53 +441,45 @@ func TestPlannerTemplatesRender(t *testing.T) {
 		}
 	}
 	samples := map[replyKey]any{
-		rFound:          listView{Cards: []view.Card{card}, Total: 3, Max: "$9.00"},
-		rNothing:        listView{Query: "x", Min: "$1.00"},
-		rAdded:          changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
-		rUpdated:        changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"},
-		rRemoved:        changeView{Title: "Thing"},
-		rCart:           &view.CartView{Lines: []view.CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
-		rNotInCart:      "thing",
-		rOutOfRange:     struct{ N, Pos int }{2, 5},
-		rDetails:        card,
-		rSimilar:        []view.Card{card},
-		rPopular:        []view.Card{card},
-		rCompare:        compareView{[]view.Card{card, card}, "Thing", "Thing", []string{"color"}},
-		rAvailability:   availabilityView{"Thing", "low_stock", 2, false},
-		rReviews:        reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
-		rCategories:     categoryView{Parent: "Shoes"},
-		rOrders:         []orderView{{Number: "SB-1", Status: "new", Total: "$1.00", Date: "2026-11-21"}},
-		rOrder:          orderView{Number: "SB-1", Status: "shipped", Total: "$1.00", Date: "2026-11-21", Tracking: "UPS 1"},
-		rAsk:            "phone",
-		rCancelAsk:      orderView{Number: "SB-1", Status: "new", Total: "$1.00", Date: "2026-11-21"},
-		rOrderCancelled: orderView{Number: "SB-1", Status: "cancelled", Total: "$1.00"},
-		rCannotCancel:   orderView{Number: "SB-1", Status: "shipped", Total: "$1.00"},
-		rInvalidField:   struct{ Field, Reason string }{"phone", "too short"},
-		rSummary:        &summaryView{Changed: true, Total: "$1.00"},
-		rPlaced:         struct{ Number, Total string }{"SB-1", "$1.00"},
-		rToolError:      "no such product",
-		rTooMany:        99,
-		rList:           shoppingListView{DaysAhead: 7, Total: "$1.00"},
-		rStats:          statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
-		rMore:           []view.Card{card},
-		rSoldOut:        listView{Cards: []view.Card{card}, Query: "power bank"},
-		rAboutIt:        aboutView{Title: "Speaker", Asked: "waterproof", Quote: "IPX7.", Yes: true},
-		rPick:           pickView{Title: "Tee", Option: "size", Chosen: "Navy", Values: []string{"M", "L"}},
-		rOptionOut:      pickView{Title: "Tee", Asked: "Navy / L", Notify: true},
+		rFound:        listView{Cards: []view.Card{card}, Total: 3, Max: "$9.00"},
+		rNothing:      listView{Query: "x", Min: "$1.00"},
+		rAdded:        changeView{Title: "Thing", Qty: 2, Units: 2, Total: "$2.00"},
+		rUpdated:      changeView{Title: "Thing", Qty: 1, Units: 1, Total: "$1.00"},
+		rRemoved:      changeView{Title: "Thing"},
+		rCart:         &view.CartView{Lines: []view.CartLine{{Title: "Thing", Qty: 1, PriceText: "$1.00"}}, TotalText: "$1.00"},
+		rNotInCart:    "thing",
+		rOutOfRange:   struct{ N, Pos int }{2, 5},
+		rDetails:      card,
+		rSimilar:      []view.Card{card},
+		rPopular:      []view.Card{card},
+		rCompare:      compareView{[]view.Card{card, card}, "Thing", "Thing", []string{"color"}},
+		rAvailability: availabilityView{"Thing", "low_stock", 2, false},
+		rReviews:      reviewsView{Title: "Thing", Rating: 4.5, Count: 3},
+		rCategories:   categoryView{Parent: "Shoes"},
+		rAsk:          "phone",
+		rInvalidField: struct{ Field, Reason string }{"phone", "too short"},
+		rSummary:      &summaryView{Changed: true, Total: "$1.00"},
+		rPlaced:       struct{ Number, Total string }{"SB-1", "$1.00"},
+		rToolError:    "no such product",
+		rTooMany:      99,
+		rList:         shoppingListView{DaysAhead: 7, Total: "$1.00"},
+		rStats:        statsView{PeriodDays: 30, Orders: 2, Units: 3, Spend: "$3.00"},
+		rMore:         []view.Card{card},
+		rSoldOut:      listView{Cards: []view.Card{card}, Query: "power bank"},
+		rAboutIt:      aboutView{Title: "Speaker", Asked: "waterproof", Quote: "IPX7.", Yes: true},
+		rPick:         pickView{Title: "Tee", Option: "size", Chosen: "Navy", Values: []string{"M", "L"}},
+		rOptionOut:    pickView{Title: "Tee", Asked: "Navy / L", Notify: true},
 		rNoMatch: struct {
 			Query      string
 			Missing    []string
 			Categories []string
 		}{"dinosaur gift", []string{"dinosaur"}, []string{"Toys"}},
 	}
-	for k, v := range aftersaleSamples() { // aftersale_changes_test.go
-		samples[k] = v
-	}
 	for _, lang := range locale.Languages() {
 		for _, full := range locale.Keys(lang) {
 			key, ok := strings.CutPrefix(full, "planner.")
-			if !ok || strings.Contains(key, ".") || key == "items" || key == "limit" {
-				continue // another's words, a label or a shared piece
+			if !ok || strings.Contains(key, ".") || key == "items" || key == "limit" || slices.Contains(aftersale.Keys, key) {
+				continue // another's words, a label, a shared piece or package aftersale's (tested there)
 			}
 			out, err := renderReply(lang, replyKey(key), samples[replyKey(key)])
 			if err != nil || strings.TrimSpace(out) == "" || strings.Contains(out, "<no value>") {

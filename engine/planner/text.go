@@ -43,8 +43,6 @@ const (
 	rReviews        replyKey = "reviews"
 	rCategories     replyKey = "categories"
 	rPopular        replyKey = "popular"
-	rOrders         replyKey = "orders"
-	rOrder          replyKey = "order"
 	rNoOrders       replyKey = "no_orders"
 	rNoSuchOrder    replyKey = "no_such_order"
 	rAsk            replyKey = "ask"
@@ -64,7 +62,6 @@ const (
 	rMore           replyKey = "more"
 	rNoMore         replyKey = "no_more"
 	rNoListing      replyKey = "no_listing"
-	rMoreOrders     replyKey = "more_orders" // paging.go
 	rListEnd        replyKey = "list_end"
 	rStaleList      replyKey = "stale_list"
 	rPersonal       replyKey = "personal"
