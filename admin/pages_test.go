@@ -50,6 +50,7 @@ func TestEveryPageRenders(t *testing.T) {
 			{"settings", "/admin/settings", `id="feed-links"`},
 			{"delivery", "/admin/settings/delivery", "Add a method"},
 			{"synonyms", "/admin/settings/synonyms", "Search synonyms"},
+			{"search_insights", "/admin/search-insights?days=7", "Search insights"},
 			{"pages", "/admin/pages", "Shipping and delivery"},
 			{"page_edit", "/admin/pages/shipping", "Countries we ship to"},
 			{"page_edit", "/admin/pages/new", "New page"},
