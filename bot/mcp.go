@@ -31,7 +31,7 @@ func ucpDoor(cfg *Config, eng *engine.Engine, db bun.IDB, log *slog.Logger) http
 	if !cfg.ucpOn {
 		return nil
 	}
-	opts := ucp.Options{BaseURL: cfg.PublicURL, Logger: log.With("adapter", "ucp"), Store: &catalog.UCPRecords{DB: db}}
+	opts := ucp.Options{BaseURL: cfg.PublicURL, Logger: log.With("adapter", "ucp"), Store: &catalog.UCPRecords{DB: db}, Token: cfg.MCPToken}
 	if cfg.mcpOn {
 		opts.MCPPath = "/mcp"
 	}

@@ -84,7 +84,7 @@ func (c *Config) settings() []setting {
 		{"WEB_NOTICE_TTL", "24h", "how long a notice waits for a web shopper before it expires", &c.WebNoticeTTL, "", serveCmds},
 		{"MCP", "on", "on: serve the shop's tools to AI agents at /mcp (MCP, streamable HTTP; docs/mcp.md); off: no /mcp", &c.MCP, "mcp", serveCmds},
 		{"FEEDS", "on", "on: publish the product feeds for AI agents and search engines at /feeds/products.json, /feeds/products.csv (OpenAI) and /feeds/google.xml (Google Merchant Center); off: none (docs/feeds.md)", &c.Feeds, "", serveCmds},
-		{"MCP_TOKEN", "", "bearer token /mcp requires (none when unset: any agent may shop)", &c.MCPToken, "", serveCmds},
+		{"MCP_TOKEN", "", "bearer token /mcp and /ucp/v1 require (none when unset: any agent may shop)", &c.MCPToken, "", serveCmds},
 		{"RETURN_WINDOW_DAYS", "30", "days after delivery a shopper may ask a return or exchange in the chat (request_return); 0: no limit. Keep the shop's returns page saying the same (docs/aftersale.md)", &c.ReturnWindowDays, "", engineCmds},
 		{"UCP", "on", "on: serve the Universal Commerce Protocol profile at /.well-known/ucp and checkout sessions at /ucp/v1 (docs/mcp.md); off: neither", &c.UCP, "ucp", serveCmds},
 		{"WEB_CHAT_ORIGINS", "", "comma-separated origins (https://www.example.com) whose pages may embed the web chat widget; the shop's own origin always may; * allows any", &c.WebChatOrigins, "", serveCmds},

@@ -2,6 +2,7 @@ package ucp
 
 import (
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"io"
@@ -38,6 +39,10 @@ type Options struct {
 	Store Store
 	// Now is the clock (tests); nil is time.Now.
 	Now func() time.Time
+	// Token, when set (MCP_TOKEN: a private deployment), must come as
+	// "Authorization: Bearer <token>" on every checkout-session request;
+	// the profile stays public.
+	Token string
 }
 
 // maxBody bounds a request body.
@@ -75,11 +80,28 @@ func Routes(mux *http.ServeMux, eng Engine, opts Options) {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	mux.HandleFunc("GET /.well-known/ucp", h.profile)
-	mux.HandleFunc("POST /ucp/v1/checkout-sessions", h.idempotent(h.create))
-	mux.HandleFunc("GET /ucp/v1/checkout-sessions/{id}", h.get)
-	mux.HandleFunc("PUT /ucp/v1/checkout-sessions/{id}", h.idempotent(h.update))
-	mux.HandleFunc("POST /ucp/v1/checkout-sessions/{id}/complete", h.idempotent(h.complete))
-	mux.HandleFunc("POST /ucp/v1/checkout-sessions/{id}/cancel", h.idempotent(h.cancel))
+	mux.HandleFunc("POST /ucp/v1/checkout-sessions", h.authorized(h.idempotent(h.create)))
+	mux.HandleFunc("GET /ucp/v1/checkout-sessions/{id}", h.authorized(h.get))
+	mux.HandleFunc("PUT /ucp/v1/checkout-sessions/{id}", h.authorized(h.idempotent(h.update)))
+	mux.HandleFunc("POST /ucp/v1/checkout-sessions/{id}/complete", h.authorized(h.idempotent(h.complete)))
+	mux.HandleFunc("POST /ucp/v1/checkout-sessions/{id}/cancel", h.authorized(h.idempotent(h.cancel)))
+}
+
+// authorized answers 401 in the spec's error shape, before anything else
+// happens, unless the request carries the bearer token (when one is set).
+func (h *handler) authorized(next http.HandlerFunc) http.HandlerFunc {
+	if h.opts.Token == "" {
+		return next
+	}
+	want := []byte("Bearer " + h.opts.Token)
+	return func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="ucp"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody("unauthorized", "a valid bearer token is required"))
+			return
+		}
+		next(w, r)
+	}
 }
 
 // base is the shop's public URL.

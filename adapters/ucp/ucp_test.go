@@ -266,3 +266,50 @@ func TestCheckoutSessionErrors(t *testing.T) {
 		t.Errorf("complete after cancel: %d %s; want 409", code, raw)
 	}
 }
+
+// With a token (MCP_TOKEN), every checkout-session request without it is
+// refused in the spec's error shape and changes nothing; the profile
+// stays public.
+func TestCheckoutSessionsNeedTheToken(t *testing.T) {
+	s := loadSchemas(t)
+	db := catalogtest.SQLite(t)
+	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	ucp.Routes(mux, eng, ucp.Options{Logger: slog.New(slog.DiscardHandler), Token: "s3cret"})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	send := func(method, path, auth string) (int, []byte) {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(`{"line_items":[{"item":{"id":"X"},"quantity":1}]}`))
+		req.Header.Set("Content-Type", "application/json")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		return res.StatusCode, raw
+	}
+	for _, auth := range []string{"", "Bearer wrong", "s3cret", "Bearer s3cret2"} {
+		for _, rq := range [][2]string{{"POST", "/ucp/v1/checkout-sessions"}, {"GET", "/ucp/v1/checkout-sessions/abc"},
+			{"POST", "/ucp/v1/checkout-sessions/abc/complete"}, {"POST", "/ucp/v1/checkout-sessions/abc/cancel"}} {
+			code, raw := send(rq[0], rq[1], auth)
+			if code != http.StatusUnauthorized {
+				t.Errorf("%s %s with %q: %d %s, want 401", rq[0], rq[1], auth, code, raw)
+				continue
+			}
+			valid(t, s.errorResponse, "unauthorized", raw)
+		}
+	}
+	if code, raw := send("POST", "/ucp/v1/checkout-sessions", "Bearer s3cret"); code != http.StatusCreated {
+		t.Errorf("with the token: %d %s, want 201", code, raw)
+	}
+	if code, _ := send("GET", "/.well-known/ucp", ""); code != http.StatusOK {
+		t.Errorf("the profile without the token: %d, want 200", code)
+	}
+}
