@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect"
 )
 
 // ChatEvent is one thing a shopper was shown on a channel that keeps no
@@ -71,7 +72,26 @@ func (e ChatEvents) Append(ctx context.Context, channel, chat string, evs []Chat
 		}
 		rows[i] = ChatEvent{Channel: channel, Chat: chat, Kind: ev.Kind, Payload: ev.Payload, CreatedAt: now}
 	}
-	if _, err := e.DB.NewInsert().Model(&rows).Returning("id").Exec(ctx); err != nil {
+	insert := func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewInsert().Model(&rows).Returning("id").Exec(ctx)
+		return err
+	}
+	var err error
+	if e.DB.Dialect().Name() != dialect.PG {
+		err = insert(ctx, e.DB) // SQLite has one writer: ids commit in order
+	} else {
+		// Ids come from a sequence, so two appends racing on one chat
+		// could commit out of id order and a stream resuming after the
+		// later id would pass over the earlier event. Appends of one chat
+		// take its lock until they commit: a chat's ids commit in order.
+		err = e.DB.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if _, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", "chat_events:"+channel+":"+chat); err != nil {
+				return err
+			}
+			return insert(ctx, tx)
+		})
+	}
+	if err != nil {
 		return nil, fmt.Errorf("catalog: append chat events for %s: %w", channel, Unavailable(err))
 	}
 	return rows, nil
