@@ -196,3 +196,38 @@ func SaveTurn(ctx context.Context, db bun.IDB, conversationID int64, state strin
 func (c *Conversation) Key() ConversationKey {
 	return ConversationKey{Channel: c.Channel, ChatID: c.ChatID, ThreadID: c.ThreadID}
 }
+
+// FindConversation returns the conversation for key without creating it,
+// or ErrNotFound; the Slack adapter asks it whether a thread is one the
+// assistant takes part in.
+func FindConversation(ctx context.Context, db bun.IDB, key ConversationKey) (*Conversation, error) {
+	c := new(Conversation)
+	err := db.NewSelect().Model(c).
+		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).Scan(ctx)
+	if err != nil {
+		return nil, notFound(err, "conversation %s/%s/%s", key.Channel, key.ChatID, key.ThreadID)
+	}
+	return c, nil
+}
+
+// ShopperTranscript is what a shopper may see again of a conversation:
+// its latest limit messages that the shopper, the assistant or a merchant
+// wrote with text (no tool calls or results, no system prompts), oldest
+// first. A conversation that does not exist yet has none.
+func ShopperTranscript(ctx context.Context, db bun.IDB, key ConversationKey, limit int) ([]Message, error) {
+	var ms []Message
+	sub := db.NewSelect().Model((*Conversation)(nil)).Column("id").
+		Where("channel = ? AND chat_id = ? AND thread_id = ?", key.Channel, key.ChatID, key.ThreadID)
+	err := db.NewSelect().Model(&ms).
+		Where("conversation_id IN (?)", sub).
+		Where("role IN (?)", bun.List([]Role{RoleUser, RoleAssistant, RoleMerchant})).
+		Where("content <> ''").
+		Order("id DESC").Limit(int64(limit)).Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: transcript of %s %s: %w", key.Channel, key.ChatID, err)
+	}
+	for i, j := 0, len(ms)-1; i < j; i, j = i+1, j-1 {
+		ms[i], ms[j] = ms[j], ms[i]
+	}
+	return ms, nil
+}
