@@ -8,6 +8,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // shopCollector reports the shop's state from the database at scrape
@@ -53,7 +54,7 @@ func (c *shopCollector) Collect(ch chan<- prometheus.Metric) {
 }
 
 func (c *shopCollector) collect(ctx context.Context, ch chan<- prometheus.Metric) error {
-	n, err := catalog.CountShop(ctx, c.db)
+	n, err := panel.CountShop(ctx, c.db)
 	if err != nil {
 		return err
 	}

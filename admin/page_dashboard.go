@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // dashboardPage is /admin/: the last 30 days at a glance.
@@ -64,7 +65,7 @@ func (s *Server) buildDashboard(ctx context.Context) (*dashboardPage, error) {
 			return nil, err
 		}
 	}
-	n, err := catalog.CountNeedsHuman(ctx, s.db)
+	n, err := panel.CountNeedsHuman(ctx, s.db)
 	if err != nil {
 		return nil, err
 	}
@@ -75,27 +76,27 @@ func (s *Server) buildDashboard(ctx context.Context) (*dashboardPage, error) {
 
 // dashboardSales charts conversations, orders and assisted revenue per day.
 func (s *Server) dashboardSales(ctx context.Context, p *dashboardPage, days []time.Time, since time.Time, currency string) error {
-	convs, err := catalog.ConversationsPerDay(ctx, s.db, since)
+	convs, err := panel.ConversationsPerDay(ctx, s.db, since)
 	if err != nil {
 		return err
 	}
-	cv := perDay(days, convs, func(r catalog.DayFigures) float64 { return float64(r.N) })
+	cv := perDay(days, convs, func(r panel.DayFigures) float64 { return float64(r.N) })
 	p.NewConvs = int(sum(cv))
 	p.Conversations = newBarChart("Conversations per day", fmt.Sprintf("%d new", p.NewConvs), days, cv, count)
 
-	orders, err := catalog.OrdersPerDay(ctx, s.db, since, currency)
+	orders, err := panel.OrdersPerDay(ctx, s.db, since, currency)
 	if err != nil {
 		return err
 	}
-	ov := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.N) })
-	rv := perDay(days, orders, func(r catalog.DayFigures) float64 { return float64(r.Total) })
+	ov := perDay(days, orders, func(r panel.DayFigures) float64 { return float64(r.N) })
+	rv := perDay(days, orders, func(r panel.DayFigures) float64 { return float64(r.Total) })
 	p.Orders = newBarChart("Orders per day", plural(int(sum(ov)), "order", "orders"), days, ov, count)
 	money := func(v float64) string { return catalog.FormatPrice(int64(v), currency) }
 	p.Revenue = newBarChart("Assisted revenue per day", money(sum(rv))+" (orders placed through the bot, not cancelled)", days, rv, money)
 	return nil
 }
 
-func perDay(days []time.Time, rows []catalog.DayFigures, val func(catalog.DayFigures) float64) []float64 {
+func perDay(days []time.Time, rows []panel.DayFigures, val func(panel.DayFigures) float64) []float64 {
 	by := map[string]float64{}
 	for _, r := range rows {
 		by[r.Day] = val(r)
@@ -120,7 +121,7 @@ func count(v float64) string { return fmt.Sprintf("%.0f", v) }
 // conversion is the share of the period's new conversations whose chat
 // placed an order.
 func (s *Server) conversion(ctx context.Context, p *dashboardPage, since time.Time) error {
-	n, err := catalog.ConvertedConversations(ctx, s.db, since)
+	n, err := panel.ConvertedConversations(ctx, s.db, since)
 	if err != nil {
 		return err
 	}
@@ -135,12 +136,12 @@ func (s *Server) conversion(ctx context.Context, p *dashboardPage, since time.Ti
 // modelUsage charts the model's average latency and tokens per day (model
 // calls only: not the offline planner, not merchants).
 func (s *Server) modelUsage(ctx context.Context, p *dashboardPage, days []time.Time, since time.Time) error {
-	rows, err := catalog.ModelUsagePerDay(ctx, s.db, since)
+	rows, err := panel.ModelUsagePerDay(ctx, s.db, since)
 	if err != nil {
 		return err
 	}
-	lat := perDay(days, rows, func(r catalog.DayFigures) float64 { return r.Latency })
-	tok := perDay(days, rows, func(r catalog.DayFigures) float64 { return float64(r.Tokens) })
+	lat := perDay(days, rows, func(r panel.DayFigures) float64 { return r.Latency })
+	tok := perDay(days, rows, func(r panel.DayFigures) float64 { return float64(r.Tokens) })
 	calls := 0
 	for _, r := range rows {
 		calls += r.N
@@ -153,7 +154,7 @@ func (s *Server) modelUsage(ctx context.Context, p *dashboardPage, days []time.T
 // searchStats lists the most frequent searches and those that found
 // nothing.
 func (s *Server) searchStats(ctx context.Context, p *dashboardPage, since time.Time) error {
-	top, zero, err := catalog.SearchCounts(ctx, s.db, since)
+	top, zero, err := panel.SearchCounts(ctx, s.db, since)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/clip"
+	"shopbot/catalog/panel"
 )
 
 // inboxPage is /admin/conversations.
@@ -27,7 +28,7 @@ type inboxPage struct {
 }
 
 // inboxRow is one conversation in the inbox.
-type inboxRow struct{ catalog.InboxRow }
+type inboxRow struct{ panel.InboxRow }
 
 // Preview is the last message cut to a line.
 func (r inboxRow) Preview() string {
@@ -57,11 +58,11 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 		p.Status = ""
 	}
 	p.Label, _ = catalog.NormalizeLabel(q.Get("label")) // a bad label filters nothing
-	wf := catalog.InboxWorkflow{View: catalog.InboxView(p.View), Me: sessionFrom(r.Context()).UserID,
+	wf := panel.InboxWorkflow{View: panel.InboxView(p.View), Me: sessionFrom(r.Context()).UserID,
 		Status: catalog.ConversationStatus(p.Status), Label: p.Label, Now: s.cfg.Now()}
 	cur, _ := catalog.ParseCursor(q.Get("after")) // a bad cursor is the first page
 	p.Paged = cur != nil
-	rows, next, err := catalog.ListInbox(r.Context(), s.db, catalog.Inbox{Text: p.Q, Channel: p.Channel, Show: catalog.InboxShow(p.Show), After: cur, Limit: inboxPerPage, Workflow: wf})
+	rows, next, err := panel.ListInbox(r.Context(), s.db, panel.Inbox{Text: p.Q, Channel: p.Channel, Show: panel.InboxShow(p.Show), After: cur, Limit: inboxPerPage, Workflow: wf})
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -70,7 +71,7 @@ func (s *Server) inbox(w http.ResponseWriter, r *http.Request) {
 	for _, row := range rows {
 		p.Rows = append(p.Rows, inboxRow{row})
 	}
-	if p.Channels, err = catalog.ConversationChannels(r.Context(), s.db); err != nil {
+	if p.Channels, err = panel.ConversationChannels(r.Context(), s.db); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

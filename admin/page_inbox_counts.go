@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // inboxCounts is /admin/conversations/counts: the unread and needs-human
 // counts as JSON ({"unread", "needs_human"}, each capped at
-// catalog.InboxCountCap), which static/live.js puts in the page title
+// panel.InboxCountCap), which static/live.js puts in the page title
 // and watches for the opt-in notification.
 func (s *Server) inboxCounts(w http.ResponseWriter, r *http.Request) {
-	n, err := catalog.InboxCounts(r.Context(), s.db)
+	n, err := panel.InboxCounts(r.Context(), s.db)
 	if err != nil {
 		s.renderError(w, r, err)
 		return

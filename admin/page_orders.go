@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // ordersPage is /admin/orders.
@@ -72,7 +73,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request) {
 	if next > 0 {
 		p.Next = strconv.FormatInt(next, 10)
 	}
-	if p.Channels, err = catalog.OrderChannels(r.Context(), s.db); err != nil {
+	if p.Channels, err = panel.OrderChannels(r.Context(), s.db); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // The search insights page (/admin/search-insights) lists, over a chosen
@@ -15,7 +16,7 @@ import (
 // with one click to pin a product for the query (both search backends list
 // it first: catalog/search.Pinned) or, for the owner, to start a synonym
 // group with it. Queries holding contact details never appear
-// (catalog.SearchCounts leaves them out).
+// (panel.SearchCounts leaves them out).
 
 // insightPeriods are the periods the page offers, in days.
 var insightPeriods = []int{7, 30, 90}
@@ -26,7 +27,7 @@ const insightRows = 20
 // insightList is one of the page's three lists.
 type insightList struct {
 	ID, Title string
-	Rows      []catalog.QueryCount
+	Rows      []panel.QueryCount
 }
 
 // searchInsightsPage is the page's data.
@@ -51,7 +52,7 @@ func (s *Server) renderSearchInsights(w http.ResponseWriter, r *http.Request, co
 			}
 		}
 	}
-	rep, err := catalog.SearchInsights(r.Context(), s.db, time.Now().UTC().AddDate(0, 0, -days), insightRows)
+	rep, err := panel.SearchInsights(r.Context(), s.db, time.Now().UTC().AddDate(0, 0, -days), insightRows)
 	if err != nil {
 		s.renderError(w, r, err)
 		return

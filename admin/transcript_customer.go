@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"shopbot/catalog"
+	"shopbot/catalog/panel"
 )
 
 // customerPanel is what the team sees of the shopper beside the
@@ -16,7 +17,7 @@ type customerPanel struct {
 	Orders        []catalog.Order
 	MoreOrders    bool
 	Cart          *catalog.Cart
-	Spent         []catalog.Spent
+	Spent         []panel.Spent
 	Conversations []catalog.Conversation // the others, newest first
 }
 
@@ -26,7 +27,7 @@ const panelOrders = 5
 func (s *Server) customerPanel(ctx context.Context, c *catalog.Customer, conv *catalog.Conversation) (*customerPanel, error) {
 	p := &customerPanel{Customer: c}
 	var err error
-	if p.Identities, err = catalog.CustomerIdentities(ctx, s.db, c); err != nil {
+	if p.Identities, err = panel.CustomerIdentities(ctx, s.db, c); err != nil {
 		return nil, err
 	}
 	orders, next, err := catalog.ListOrderPage(ctx, s.db, catalog.OrderList{Customer: c.ID, Limit: panelOrders})
@@ -38,7 +39,7 @@ func (s *Server) customerPanel(ctx context.Context, c *catalog.Customer, conv *c
 	if p.Cart, err = catalog.GetCart(ctx, s.db, scope); err != nil {
 		return nil, err
 	}
-	if p.Spent, err = catalog.CustomerSpent(ctx, s.db, c.ID); err != nil {
+	if p.Spent, err = panel.CustomerSpent(ctx, s.db, c.ID); err != nil {
 		return nil, err
 	}
 	convs, err := catalog.CustomerConversations(ctx, s.db, c.ID)

@@ -96,7 +96,7 @@ func ListAudit(ctx context.Context, db bun.IDB, f AuditFilter) ([]AuditEntry, er
 		q = q.Where("username = ?", f.Username)
 	}
 	if f.Action != "" {
-		q = q.Where("action LIKE ? ESCAPE '\\'", strings.TrimPrefix(likePattern(f.Action), "%"))
+		q = q.Where("action LIKE ? ESCAPE '\\'", strings.TrimPrefix(LikePattern(f.Action), "%"))
 	}
 	if f.Before > 0 {
 		q = q.Where("id < ?", f.Before)

@@ -231,3 +231,24 @@ func ShopperTranscript(ctx context.Context, db bun.IDB, key ConversationKey, lim
 	}
 	return ms, nil
 }
+
+// FindConversationID returns the id of key's conversation, 0 when there
+// is none or it cannot be read (a link the page can do without).
+func FindConversationID(ctx context.Context, db bun.IDB, key ConversationKey) int64 {
+	var id int64
+	_ = db.NewSelect().Model((*Conversation)(nil)).Column("id").
+		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).
+		Limit(1).Scan(ctx, &id)
+	return id
+}
+
+// SearchToolName is the name the search tool's calls and results are
+// stored under in the messages table.
+const SearchToolName = "search_products"
+
+// SearchFoundNothing is the key a stored search result carries (true)
+// when the shopper was told nothing matches although the search returned
+// products: the answer ruled them all out (none has every word asked
+// for, none in stock to add). panel.SearchCounts counts such a search as found
+// nothing, as one that returned nothing.
+const SearchFoundNothing = "found_nothing"

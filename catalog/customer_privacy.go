@@ -146,7 +146,7 @@ func ListCustomers(ctx context.Context, db bun.IDB, l CustomerList) ([]CustomerR
 		ColumnExpr("(SELECT COUNT(*) FROM orders AS o WHERE o.customer_id = ?TableAlias.id) AS order_count").
 		ColumnExpr("(SELECT COALESCE(SUM(o.total - o.refunded_total), 0) FROM orders AS o WHERE o.customer_id = ?TableAlias.id AND o.status <> 'cancelled') AS spent")
 	if t := strings.TrimSpace(l.Text); t != "" {
-		pat, op := likePattern(t), likeOp(db)
+		pat, op := LikePattern(t), LikeOp(db)
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			for _, col := range []string{"display_name", "username", "contact_name", "phone", "email"} {
 				q = q.WhereOr("?TableAlias."+col+" "+op+" ? ESCAPE '\\'", pat)

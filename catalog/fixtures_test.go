@@ -7,39 +7,22 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
 )
 
-// product returns a valid input; tests change what they need.
+// product, seed and customer are catalogtest's, short.
 func product(sku string, price int64, stock int, category ...string) catalog.ProductInput {
-	if len(category) == 0 {
-		category = []string{"Shoes", "Running"}
-	}
-	return catalog.ProductInput{
-		SKU: sku, Title: "Product " + sku, Description: "A test product", Brand: "Acme",
-		CategoryPath: category, Price: price, Currency: "USD", Stock: stock,
-		Attributes: map[string]string{"color": "red"}, ImageURLs: []string{"https://img.test/" + sku + ".jpg"},
-	}
+	return catalogtest.Product(sku, price, stock, category...)
 }
 
 func seed(t *testing.T, db bun.IDB, ins ...catalog.ProductInput) {
 	t.Helper()
-	for i := range ins {
-		if err := ins[i].Validate(); err != nil {
-			t.Fatalf("fixture %s: %v", ins[i].SKU, err)
-		}
-	}
-	if _, err := catalog.UpsertProducts(context.Background(), db, ins); err != nil {
-		t.Fatalf("seed: %v", err)
-	}
+	catalogtest.Seed(t, db, ins...)
 }
 
 func customer(t *testing.T, db bun.IDB, channel, userID string) *catalog.Customer {
 	t.Helper()
-	c, err := catalog.ResolveCustomer(context.Background(), db, catalog.Identity{Channel: channel, PlatformUserID: userID, DisplayName: "User " + userID})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return catalogtest.Customer(t, db, channel, userID)
 }
 
 func stockOf(t *testing.T, db bun.IDB, sku string) int {

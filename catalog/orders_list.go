@@ -68,12 +68,6 @@ func ListOrderPage(ctx context.Context, db bun.IDB, l OrderList) ([]Order, int64
 	return os, os[len(os)-1].ID, nil
 }
 
-// OrderChannels lists the channels that have orders, for the order
-// list's filter.
-func OrderChannels(ctx context.Context, db bun.IDB) ([]string, error) {
-	return distinctChannels(ctx, db, (*Order)(nil))
-}
-
 // ChangeOrderStatus is SetOrderStatus in a transaction of its own, so a
 // cancellation's stock and status change together.
 func ChangeOrderStatus(ctx context.Context, db bun.IDB, number string, next OrderStatus, note string) (*Order, error) {

@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
 
 // TestListOrderPage: newest first with customers, the status, channel and
@@ -79,7 +80,7 @@ func TestListOrderPage(t *testing.T) {
 				}
 			})
 		}
-		chans, err := catalog.OrderChannels(ctx, db)
+		chans, err := panel.OrderChannels(ctx, db)
 		if err != nil || !slices.Equal(chans, []string{"slack", "telegram"}) {
 			t.Errorf("OrderChannels = %v, %v", chans, err)
 		}

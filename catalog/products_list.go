@@ -96,7 +96,7 @@ func CountProductList(ctx context.Context, db bun.IDB, l ProductList) (int, erro
 func (l ProductList) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
 	q = notVariant(db, q)
 	if l.Text != "" {
-		pat, like := likePattern(l.Text), likeOp(db)
+		pat, like := LikePattern(l.Text), LikeOp(db)
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("product.sku = ?", l.Text).
 				WhereOr("product.id = (SELECT v.parent_id FROM products AS v WHERE v.sku = ?)", l.Text).
@@ -184,14 +184,16 @@ func (s ProductSort) key() (col string, desc bool) {
 	return "product.id", true
 }
 
-// likePattern escapes LIKE wildcards in user text.
-func likePattern(s string) string {
+// LikePattern is user text as a LIKE pattern matching it anywhere: its
+// wildcards escaped with a backslash (ESCAPE '\'), % on both sides.
+func LikePattern(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return "%" + r.Replace(s) + "%"
 }
 
-// likeOp is a case-insensitive LIKE in both dialects.
-func likeOp(db bun.IDB) string {
+// LikeOp is a case-insensitive LIKE in both dialects: ILIKE on Postgres,
+// LIKE (case-insensitive for ASCII) on SQLite.
+func LikeOp(db bun.IDB) string {
 	if db.Dialect().Name() == dialect.PG {
 		return "ILIKE"
 	}

@@ -11,28 +11,17 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
 
 func workflowConversation(t *testing.T, db *bun.DB, chat string) *catalog.Conversation {
 	t.Helper()
-	ctx := context.Background()
-	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: "telegram", PlatformUserID: chat, DisplayName: "Shopper " + chat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "telegram", ChatID: chat}, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := catalog.AppendMessages(ctx, db, conv.ID, &catalog.Message{Role: catalog.RoleUser, Content: "hello from " + chat}); err != nil {
-		t.Fatal(err)
-	}
-	return conv
+	return catalogtest.Chat(t, db, chat)
 }
 
-func workflowView(t *testing.T, db *bun.DB, w catalog.InboxWorkflow) []int64 {
+func workflowView(t *testing.T, db *bun.DB, w panel.InboxWorkflow) []int64 {
 	t.Helper()
-	rows, _, err := catalog.ListInbox(context.Background(), db, catalog.Inbox{Workflow: w})
+	rows, _, err := panel.ListInbox(context.Background(), db, panel.Inbox{Workflow: w})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,10 +62,10 @@ func TestConversationWorkflow(t *testing.T) {
 		if err := catalog.SetConversationStatus(ctx, db, b.ID, catalog.ConvSnoozed, &later, now); err != nil {
 			t.Fatal(err)
 		}
-		if got := workflowView(t, db, catalog.InboxWorkflow{Status: catalog.ConvOpen, Now: now}); len(got) != 1 || got[0] != c.ID {
+		if got := workflowView(t, db, panel.InboxWorkflow{Status: catalog.ConvOpen, Now: now}); len(got) != 1 || got[0] != c.ID {
 			t.Errorf("open = %v, want [%d]", got, c.ID)
 		}
-		if got := workflowView(t, db, catalog.InboxWorkflow{Status: catalog.ConvOpen, Now: later.Add(time.Second)}); len(got) != 2 {
+		if got := workflowView(t, db, panel.InboxWorkflow{Status: catalog.ConvOpen, Now: later.Add(time.Second)}); len(got) != 2 {
 			t.Errorf("open after the snooze ran out = %v, want two", got)
 		}
 		// Staff and the assistant writing does not reopen; the shopper does.
@@ -102,16 +91,16 @@ func TestConversationWorkflow(t *testing.T) {
 		if err := catalog.FlagNeedsHuman(ctx, db, b.ID, "asked for a person"); err != nil {
 			t.Fatal(err)
 		}
-		if got := workflowView(t, db, catalog.InboxWorkflow{View: catalog.ViewMine, Me: ann.ID}); len(got) != 1 || got[0] != a.ID {
+		if got := workflowView(t, db, panel.InboxWorkflow{View: panel.ViewMine, Me: ann.ID}); len(got) != 1 || got[0] != a.ID {
 			t.Errorf("mine = %v, want [%d]", got, a.ID)
 		}
-		if got := workflowView(t, db, catalog.InboxWorkflow{View: catalog.ViewUnassigned}); len(got) != 2 {
+		if got := workflowView(t, db, panel.InboxWorkflow{View: panel.ViewUnassigned}); len(got) != 2 {
 			t.Errorf("unassigned = %v, want two", got)
 		}
-		if got := workflowView(t, db, catalog.InboxWorkflow{View: catalog.ViewNeedsHuman}); len(got) != 1 || got[0] != b.ID {
+		if got := workflowView(t, db, panel.InboxWorkflow{View: panel.ViewNeedsHuman}); len(got) != 1 || got[0] != b.ID {
 			t.Errorf("needs a human = %v, want [%d]", got, b.ID)
 		}
-		rows, _, _ := catalog.ListInbox(ctx, db, catalog.Inbox{Workflow: catalog.InboxWorkflow{View: catalog.ViewMine, Me: ann.ID}})
+		rows, _, _ := panel.ListInbox(ctx, db, panel.Inbox{Workflow: panel.InboxWorkflow{View: panel.ViewMine, Me: ann.ID}})
 		if len(rows) != 1 || rows[0].Assignee != "ann" || rows[0].Status != catalog.ConvOpen {
 			t.Errorf("inbox row = %+v", rows)
 		}
@@ -130,7 +119,7 @@ func TestConversationWorkflow(t *testing.T) {
 			}
 		}
 		_ = catalog.RemoveConversationLabel(ctx, db, a.ID, "refund")
-		if got := workflowView(t, db, catalog.InboxWorkflow{Label: "vip"}); len(got) != 1 || got[0] != a.ID {
+		if got := workflowView(t, db, panel.InboxWorkflow{Label: "vip"}); len(got) != 1 || got[0] != a.ID {
 			t.Errorf("label vip = %v", got)
 		}
 

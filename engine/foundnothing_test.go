@@ -9,8 +9,8 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/searchtest"
 )
@@ -54,7 +54,7 @@ func TestToldNothingCountsAsFoundNothing(t *testing.T) {
 				t.Fatalf("%q answered %q with %d card events", text, ev.done(), len(ev.of(EventCards)))
 			}
 		}
-		all, zero, err := catalog.SearchCounts(ctx, db, time.Now().Add(-time.Hour))
+		all, zero, err := panel.SearchCounts(ctx, db, time.Now().Add(-time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}

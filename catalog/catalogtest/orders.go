@@ -33,3 +33,14 @@ func PlaceOrderAt(t testing.TB, db *bun.DB, req catalog.OrderRequest, at time.Ti
 	}
 	return o
 }
+
+// PlaceOrder orders c's personal cart with idempotency key, to a test
+// contact, and returns what catalog.PlaceOrder returns.
+func PlaceOrder(t testing.TB, db bun.IDB, c *catalog.Customer, key string) (*catalog.Order, error) {
+	t.Helper()
+	return catalog.PlaceOrder(context.Background(), db, catalog.OrderRequest{
+		IdempotencyKey: key, Scope: catalog.PersonalCart(c.ID), CustomerID: c.ID,
+		Channel: c.Channel, ChatID: c.PlatformUserID,
+		Contact: catalog.Contact{Name: "Ann", Phone: "+1 555 0100", Address: "1 Main St"},
+	})
+}

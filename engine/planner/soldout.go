@@ -34,7 +34,7 @@ func (t *plannerTurn) soldOut(ctx context.Context, args plannedSearch, q string)
 	if !exact || len(out) == 0 {
 		// Nothing to say: the probe is neither shown nor kept in the
 		// transcript (the dashboard would count the shopper's one search
-		// twice; catalog.SearchCounts reads the stored calls).
+		// twice; panel.SearchCounts reads the stored calls).
 		t.plan.Results, t.plan.Calls = t.plan.Results[:found], t.plan.Calls[:calls]
 		return false, nil
 	}

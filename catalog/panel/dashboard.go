@@ -1,4 +1,4 @@
-package catalog
+package panel
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+
+	"shopbot/catalog"
 )
 
 // DayFigures are one UTC day of a dashboard series; each query fills the
@@ -32,7 +34,7 @@ func dayExpr(db bun.IDB) string {
 func ConversationsPerDay(ctx context.Context, db bun.IDB, since time.Time) ([]DayFigures, error) {
 	var rows []DayFigures
 	day := dayExpr(db)
-	if err := db.NewSelect().Model((*Conversation)(nil)).ColumnExpr(day+" AS day, COUNT(*) AS n").
+	if err := db.NewSelect().Model((*catalog.Conversation)(nil)).ColumnExpr(day+" AS day, COUNT(*) AS n").
 		Where("created_at >= ?", since).GroupExpr(day).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("catalog: conversations per day: %w", err)
 	}
@@ -44,9 +46,9 @@ func ConversationsPerDay(ctx context.Context, db bun.IDB, since time.Time) ([]Da
 func OrdersPerDay(ctx context.Context, db bun.IDB, since time.Time, currency string) ([]DayFigures, error) {
 	var rows []DayFigures
 	day := dayExpr(db)
-	if err := db.NewSelect().Model((*Order)(nil)).
+	if err := db.NewSelect().Model((*catalog.Order)(nil)).
 		ColumnExpr(day+" AS day, COUNT(*) AS n, COALESCE(SUM(total), 0) AS total").
-		Where("created_at >= ?", since).Where("status <> ?", StatusCancelled).Where("currency = ?", currency).
+		Where("created_at >= ?", since).Where("status <> ?", catalog.StatusCancelled).Where("currency = ?", currency).
 		GroupExpr(day).Scan(ctx, &rows); err != nil {
 		return nil, fmt.Errorf("catalog: orders per day: %w", err)
 	}
@@ -59,9 +61,9 @@ func OrdersPerDay(ctx context.Context, db bun.IDB, since time.Time, currency str
 func ModelUsagePerDay(ctx context.Context, db bun.IDB, since time.Time) ([]DayFigures, error) {
 	var rows []DayFigures
 	day := dayExpr(db)
-	err := db.NewSelect().Model((*Message)(nil)).
+	err := db.NewSelect().Model((*catalog.Message)(nil)).
 		ColumnExpr(day+" AS day, COUNT(*) AS n, AVG(latency_ms) AS latency, COALESCE(SUM(prompt_tokens + completion_tokens), 0) AS tokens").
-		Where("tool_name = ''").Where("created_at >= ?", since).Where("role = ?", RoleAssistant).
+		Where("tool_name = ''").Where("created_at >= ?", since).Where("role = ?", catalog.RoleAssistant).
 		Where("prompt_tokens + completion_tokens > 0").
 		GroupExpr(day).Scan(ctx, &rows)
 	if err != nil {
@@ -84,7 +86,7 @@ func ConvertedConversations(ctx context.Context, db bun.IDB, since time.Time) (i
 
 // CountNeedsHuman counts the conversations waiting for a merchant.
 func CountNeedsHuman(ctx context.Context, db bun.IDB) (int, error) {
-	n, err := db.NewSelect().Model((*Conversation)(nil)).Where("needs_human = ?", true).Count(ctx)
+	n, err := db.NewSelect().Model((*catalog.Conversation)(nil)).Where("needs_human = ?", true).Count(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: count conversations needing a human: %w", err)
 	}

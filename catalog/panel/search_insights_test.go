@@ -1,4 +1,4 @@
-package catalog_test
+package panel_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/demo"
+	"shopbot/catalog/panel"
 )
 
 // TestSearchInsights: top queries, queries that found nothing, and
@@ -28,9 +29,9 @@ func TestSearchInsights(t *testing.T) {
 			return &catalog.Message{Role: catalog.RoleTool, ToolCallID: id, ToolName: catalog.SearchToolName, Content: content}
 		}
 		// Ann searched shoes twice, then added one: no "no add after".
-		ann := openConv(t, db, customer(t, db, "web", "ann"))
+		ann := catalogtest.OpenConversation(t, db, catalogtest.Customer(t, db, "web", "ann"))
 		// Bob searched shoes and a lamp, added nothing; then a phone number.
-		bob := openConv(t, db, customer(t, db, "web", "bob"))
+		bob := catalogtest.OpenConversation(t, db, catalogtest.Customer(t, db, "web", "bob"))
 		old := time.Now().UTC().AddDate(0, 0, -40)
 		must := func(err error) {
 			t.Helper()
@@ -43,7 +44,7 @@ func TestSearchInsights(t *testing.T) {
 			result("a1", `{"total":3}`),
 			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("a2", catalog.SearchToolName, `{"query":"red  shoes"}`)}},
 			result("a2", `{"total":3}`),
-			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("a3", catalog.CartAddToolName, `{"sku":"X"}`)}},
+			&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{call("a3", panel.CartAddToolName, `{"sku":"X"}`)}},
 		))
 		must(catalog.AppendMessages(ctx, db, bob.ID,
 			&catalog.Message{Role: catalog.RoleAssistant, CreatedAt: old, ToolCalls: []catalog.ToolCall{call("b0", catalog.SearchToolName, `{"query":"sandals"}`)}},
@@ -56,24 +57,24 @@ func TestSearchInsights(t *testing.T) {
 				call("b3", catalog.SearchToolName, `{"query":"Eva Stone +1 555 0100"}`), call("b4", catalog.SearchToolName, `{"query":"eva.stone@example.com"}`)}},
 			result("b3", `{"total":0}`), result("b4", `{"total":0}`),
 		))
-		rep, err := catalog.SearchInsights(ctx, db, time.Now().UTC().AddDate(0, 0, -7), 10)
+		rep, err := panel.SearchInsights(ctx, db, time.Now().UTC().AddDate(0, 0, -7), 10)
 		must(err)
-		want := catalog.SearchInsightsReport{
-			Top:        []catalog.QueryCount{{Query: "red shoes", N: 3}, {Query: "lava lamp", N: 1}},
-			NoResults:  []catalog.QueryCount{{Query: "lava lamp", N: 1}},
-			NoAddAfter: []catalog.QueryCount{{Query: "lava lamp", N: 1}, {Query: "red shoes", N: 1}},
+		want := panel.SearchInsightsReport{
+			Top:        []panel.QueryCount{{Query: "red shoes", N: 3}, {Query: "lava lamp", N: 1}},
+			NoResults:  []panel.QueryCount{{Query: "lava lamp", N: 1}},
+			NoAddAfter: []panel.QueryCount{{Query: "lava lamp", N: 1}, {Query: "red shoes", N: 1}},
 		}
 		if !slices.Equal(rep.Top, want.Top) || !slices.Equal(rep.NoResults, want.NoResults) || !slices.Equal(rep.NoAddAfter, want.NoAddAfter) {
 			t.Errorf("insights = %+v\nwant %+v", rep, want)
 		}
-		for _, l := range [][]catalog.QueryCount{rep.Top, rep.NoResults, rep.NoAddAfter} {
+		for _, l := range [][]panel.QueryCount{rep.Top, rep.NoResults, rep.NoAddAfter} {
 			for _, q := range l {
 				if strings.Contains(q.Query, "555") || strings.Contains(q.Query, "@") || strings.Contains(q.Query, "sandals") {
 					t.Errorf("listed %q", q.Query)
 				}
 			}
 		}
-		rep, err = catalog.SearchInsights(ctx, db, time.Now().UTC().AddDate(0, 0, -7), 1)
+		rep, err = panel.SearchInsights(ctx, db, time.Now().UTC().AddDate(0, 0, -7), 1)
 		if err != nil || len(rep.Top) != 1 || len(rep.NoAddAfter) != 1 {
 			t.Errorf("limit 1 = %+v, %v", rep, err)
 		}

@@ -1,10 +1,12 @@
-package catalog
+package panel
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // Spent is what a customer has paid in one currency: the totals of their
@@ -18,9 +20,9 @@ type Spent struct {
 // CustomerSpent sums a customer's orders per currency (most first).
 func CustomerSpent(ctx context.Context, db bun.IDB, customerID int64) ([]Spent, error) {
 	var out []Spent
-	err := db.NewSelect().Model((*Order)(nil)).
+	err := db.NewSelect().Model((*catalog.Order)(nil)).
 		ColumnExpr("currency, SUM(total - refunded_total) AS amount, COUNT(*) AS orders").
-		Where("customer_id = ?", customerID).Where("status <> ?", StatusCancelled).
+		Where("customer_id = ?", customerID).Where("status <> ?", catalog.StatusCancelled).
 		Group("currency").OrderExpr("amount DESC, currency").Scan(ctx, &out)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: spent by customer %d: %w", customerID, err)
@@ -32,12 +34,12 @@ func CustomerSpent(ctx context.Context, db bun.IDB, customerID int64) ([]Spent, 
 // customer itself, then the customers of other channels that gave the
 // same phone or e-mail (the same person writing from elsewhere), at most
 // 20. A customer with neither has only its own.
-func CustomerIdentities(ctx context.Context, db bun.IDB, c *Customer) ([]Customer, error) {
-	out := []Customer{*c}
+func CustomerIdentities(ctx context.Context, db bun.IDB, c *catalog.Customer) ([]catalog.Customer, error) {
+	out := []catalog.Customer{*c}
 	if c.Phone == "" && c.Email == "" {
 		return out, nil
 	}
-	var more []Customer
+	var more []catalog.Customer
 	q := db.NewSelect().Model(&more).Where("id <> ?", c.ID).WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 		if c.Phone != "" {
 			q = q.WhereOr("phone = ?", c.Phone)
@@ -80,7 +82,7 @@ func InboxCounts(ctx context.Context, db bun.IDB) (InboxCount, error) {
 	if n.Unread, err = count(db.NewSelect().Where("(c.last_read_at IS NULL OR c.last_read_at < c.last_message_at)")); err != nil {
 		return n, fmt.Errorf("catalog: count unread conversations: %w", err)
 	}
-	if n.NeedsHuman, err = count(db.NewSelect().Where("c.needs_human = ?", true).Where("c.status <> ?", ConvResolved)); err != nil {
+	if n.NeedsHuman, err = count(db.NewSelect().Where("c.needs_human = ?", true).Where("c.status <> ?", catalog.ConvResolved)); err != nil {
 		return n, fmt.Errorf("catalog: count conversations needing a human: %w", err)
 	}
 	return n, nil

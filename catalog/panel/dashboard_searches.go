@@ -1,4 +1,4 @@
-package catalog
+package panel
 
 import (
 	"context"
@@ -9,19 +9,9 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/catalog"
 	"shopbot/catalog/personal"
 )
-
-// SearchToolName is the name the search tool's calls and results are
-// stored under in the messages table.
-const SearchToolName = "search_products"
-
-// SearchFoundNothing is the key a stored search result carries (true)
-// when the shopper was told nothing matches although the search returned
-// products: the answer ruled them all out (none has every word asked
-// for, none in stock to add). SearchCounts counts such a search as found
-// nothing, as one that returned nothing.
-const SearchFoundNothing = "found_nothing"
 
 // maxSearchSample bounds the search tool results SearchCounts reads.
 const maxSearchSample = 5000
@@ -33,9 +23,9 @@ const maxSearchSample = 5000
 // it found nothing for the shopper (zero: the search returned nothing, or
 // the answer ruled out all it returned, SearchFoundNothing).
 func SearchCounts(ctx context.Context, db bun.IDB, since time.Time) (all, zero map[string]int, err error) {
-	var results []Message
+	var results []catalog.Message
 	err = db.NewSelect().Model(&results).Column("conversation_id", "tool_call_id", "content").
-		Where("tool_name = ?", SearchToolName).Where("created_at >= ?", since).
+		Where("tool_name = ?", catalog.SearchToolName).Where("created_at >= ?", since).
 		Order("created_at DESC").Limit(maxSearchSample).Scan(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("catalog: search results: %w", err)
@@ -63,7 +53,7 @@ func SearchCounts(ctx context.Context, db bun.IDB, since time.Time) (all, zero m
 
 // searchQueries maps the tool call ids of the assistant's search calls in
 // the results' conversations to their normalized queries.
-func searchQueries(ctx context.Context, db bun.IDB, results []Message, since time.Time) (map[string]string, error) {
+func searchQueries(ctx context.Context, db bun.IDB, results []catalog.Message, since time.Time) (map[string]string, error) {
 	convIDs := map[int64]bool{}
 	for _, m := range results {
 		convIDs[m.ConversationID] = true
@@ -72,9 +62,9 @@ func searchQueries(ctx context.Context, db bun.IDB, results []Message, since tim
 	for id := range convIDs {
 		ids = append(ids, id)
 	}
-	var calls []Message
+	var calls []catalog.Message
 	err := db.NewSelect().Model(&calls).Column("tool_calls").
-		Where("conversation_id IN (?)", bun.List(ids)).Where("tool_name = ''").Where("role = ?", RoleAssistant).
+		Where("conversation_id IN (?)", bun.List(ids)).Where("tool_name = ''").Where("role = ?", catalog.RoleAssistant).
 		Where("created_at >= ?", since).Where("tool_calls IS NOT NULL").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: search calls: %w", err)
@@ -82,7 +72,7 @@ func searchQueries(ctx context.Context, db bun.IDB, results []Message, since tim
 	queries := map[string]string{}
 	for _, m := range calls {
 		for _, tc := range m.ToolCalls {
-			if tc.Name == SearchToolName {
+			if tc.Name == catalog.SearchToolName {
 				queries[tc.ID] = searchQuery(tc.Arguments)
 			}
 		}

@@ -1,4 +1,4 @@
-package catalog_test
+package panel_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
 
 // TestLabelPageOrder: the label filter lists the label's conversations
@@ -21,7 +22,7 @@ func TestLabelPageOrder(t *testing.T) {
 		ctx := context.Background()
 		var convs []*catalog.Conversation
 		for i := range 5 {
-			c := workflowConversation(t, db, fmt.Sprint(100+i))
+			c := catalogtest.Chat(t, db, fmt.Sprint(100+i))
 			convs = append(convs, c)
 			if i%2 == 0 { // 100, 102, 104 labelled
 				if err := catalog.AddConversationLabel(ctx, db, c.ID, "vip"); err != nil {
@@ -31,9 +32,9 @@ func TestLabelPageOrder(t *testing.T) {
 		}
 		page := func() []int64 {
 			var ids []int64
-			in := catalog.Inbox{Limit: 2, Workflow: catalog.InboxWorkflow{Label: "vip"}}
+			in := panel.Inbox{Limit: 2, Workflow: panel.InboxWorkflow{Label: "vip"}}
 			for {
-				rows, next, err := catalog.ListInbox(ctx, db, in)
+				rows, next, err := panel.ListInbox(ctx, db, in)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package catalog_test
+package panel_test
 
 import (
 	"context"
@@ -10,16 +10,8 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
-
-func openConv(t *testing.T, db bun.IDB, c *catalog.Customer) *catalog.Conversation {
-	t.Helper()
-	conv, err := catalog.OpenConversation(context.Background(), db, catalog.ConversationKey{Channel: c.Channel, ChatID: c.PlatformUserID}, c.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conv
-}
 
 // TestDashboardSalesFigures: conversations and orders per day, revenue in
 // the shop's currency without cancelled orders, conversion, handoffs.
@@ -28,17 +20,21 @@ func TestDashboardSalesFigures(t *testing.T) {
 		ctx := context.Background()
 		since := time.Now().UTC().Add(-time.Hour)
 		today := time.Now().UTC().Format(time.DateOnly)
-		seed(t, db, product("A-1", 100, 10))
-		ann, bob := customer(t, db, "telegram", "ann"), customer(t, db, "telegram", "bob")
-		openConv(t, db, ann)
-		bobs := openConv(t, db, bob)
-		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "A-1", 2, ann.ID))
-		kept, err := order(t, db, ann, "k1")
+		catalogtest.Seed(t, db, catalogtest.Product("A-1", 100, 10))
+		ann, bob := catalogtest.Customer(t, db, "telegram", "ann"), catalogtest.Customer(t, db, "telegram", "bob")
+		catalogtest.OpenConversation(t, db, ann)
+		bobs := catalogtest.OpenConversation(t, db, bob)
+		if _, err := catalog.AddToCart(ctx, db, catalog.PersonalCart(ann.ID), "A-1", 2, ann.ID); err != nil {
+			t.Fatal(err)
+		}
+		kept, err := catalogtest.PlaceOrder(t, db, ann, "k1")
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustCart(t)(catalog.AddToCart(ctx, db, catalog.PersonalCart(bob.ID), "A-1", 1, bob.ID))
-		if _, err := order(t, db, bob, "k2"); err != nil {
+		if _, err := catalog.AddToCart(ctx, db, catalog.PersonalCart(bob.ID), "A-1", 1, bob.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := catalogtest.PlaceOrder(t, db, bob, "k2"); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := catalog.SetOrderStatus(ctx, db, mustOrderNumber(t, db, "k2"), catalog.StatusCancelled, ""); err != nil {
@@ -48,26 +44,26 @@ func TestDashboardSalesFigures(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		convs, err := catalog.ConversationsPerDay(ctx, db, since)
+		convs, err := panel.ConversationsPerDay(ctx, db, since)
 		if err != nil || len(convs) != 1 || convs[0].Day != today || convs[0].N != 2 {
 			t.Errorf("ConversationsPerDay = %+v, %v; want 2 on %s", convs, err, today)
 		}
-		orders, err := catalog.OrdersPerDay(ctx, db, since, "USD")
+		orders, err := panel.OrdersPerDay(ctx, db, since, "USD")
 		if err != nil || len(orders) != 1 || orders[0].Day != today || orders[0].N != 1 || orders[0].Total != kept.Total {
 			t.Errorf("OrdersPerDay(USD) = %+v, %v; want 1 order of %d on %s (the cancelled one left out)", orders, err, kept.Total, today)
 		}
-		if other, err := catalog.OrdersPerDay(ctx, db, since, "EUR"); err != nil || len(other) != 0 {
+		if other, err := panel.OrdersPerDay(ctx, db, since, "EUR"); err != nil || len(other) != 0 {
 			t.Errorf("OrdersPerDay(EUR) = %+v, %v; want none", other, err)
 		}
-		if later, err := catalog.OrdersPerDay(ctx, db, time.Now().UTC().Add(time.Hour), "USD"); err != nil || len(later) != 0 {
+		if later, err := panel.OrdersPerDay(ctx, db, time.Now().UTC().Add(time.Hour), "USD"); err != nil || len(later) != 0 {
 			t.Errorf("OrdersPerDay since an hour ahead = %+v, %v; want none", later, err)
 		}
 		// Both chats ordered after their conversation began (bob's order
 		// was cancelled later, and still counts as converted).
-		if n, err := catalog.ConvertedConversations(ctx, db, since); err != nil || n != 2 {
+		if n, err := panel.ConvertedConversations(ctx, db, since); err != nil || n != 2 {
 			t.Errorf("ConvertedConversations = %d, %v; want 2", n, err)
 		}
-		if n, err := catalog.CountNeedsHuman(ctx, db); err != nil || n != 1 {
+		if n, err := panel.CountNeedsHuman(ctx, db); err != nil || n != 1 {
 			t.Errorf("CountNeedsHuman = %d, %v; want 1", n, err)
 		}
 	})
@@ -87,7 +83,7 @@ func mustOrderNumber(t *testing.T, db bun.IDB, key string) string {
 func TestModelUsagePerDay(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		conv := openConv(t, db, customer(t, db, "web", "ann"))
+		conv := catalogtest.OpenConversation(t, db, catalogtest.Customer(t, db, "web", "ann"))
 		err := catalog.AppendMessages(ctx, db, conv.ID,
 			&catalog.Message{Role: catalog.RoleAssistant, Content: "a", PromptTokens: 10, CompletionTokens: 5, LatencyMS: 100},
 			&catalog.Message{Role: catalog.RoleAssistant, Content: "b", PromptTokens: 20, LatencyMS: 300},
@@ -98,7 +94,7 @@ func TestModelUsagePerDay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, err := catalog.ModelUsagePerDay(ctx, db, time.Now().UTC().AddDate(0, 0, -1))
+		rows, err := panel.ModelUsagePerDay(ctx, db, time.Now().UTC().AddDate(0, 0, -1))
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("ModelUsagePerDay = %+v, %v; want one day", rows, err)
 		}
@@ -115,7 +111,7 @@ func TestModelUsagePerDay(t *testing.T) {
 func TestSearchCounts(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		conv := openConv(t, db, customer(t, db, "web", "ann"))
+		conv := catalogtest.OpenConversation(t, db, catalogtest.Customer(t, db, "web", "ann"))
 		old := time.Now().UTC().AddDate(0, 0, -40)
 		call := func(id, args string) catalog.ToolCall {
 			return catalog.ToolCall{ID: id, Name: catalog.SearchToolName, Arguments: args}
@@ -147,7 +143,7 @@ func TestSearchCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		all, zero, err := catalog.SearchCounts(ctx, db, time.Now().UTC().AddDate(0, 0, -1))
+		all, zero, err := panel.SearchCounts(ctx, db, time.Now().UTC().AddDate(0, 0, -1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +153,7 @@ func TestSearchCounts(t *testing.T) {
 		if want := map[string]int{"red shoes": 1, "boots": 1, "purple boots": 1}; !maps.Equal(zero, want) {
 			t.Errorf("zero-result searches = %v, want %v", zero, want)
 		}
-		all, zero, err = catalog.SearchCounts(ctx, db, time.Now().UTC().Add(time.Hour))
+		all, zero, err = panel.SearchCounts(ctx, db, time.Now().UTC().Add(time.Hour))
 		if err != nil || len(all) != 0 || len(zero) != 0 {
 			t.Errorf("nothing since an hour ahead: %v, %v, %v; want empty", all, zero, err)
 		}

@@ -1,4 +1,4 @@
-package catalog
+package panel
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // InboxRow is one conversation of the merchant's inbox, with its customer
@@ -26,9 +28,9 @@ type InboxRow struct {
 	LastMessage      string     `bun:"last_message"`
 	LastRole         string     `bun:"last_role"`
 	// The team's workflow (workflow.go).
-	Status       ConversationStatus `bun:"status"`
-	SnoozedUntil *time.Time         `bun:"snoozed_until"`
-	Assignee     string             `bun:"assignee"`
+	Status       catalog.ConversationStatus `bun:"status"`
+	SnoozedUntil *time.Time                 `bun:"snoozed_until"`
+	Assignee     string                     `bun:"assignee"`
 }
 
 // Unread reports a message newer than the last time staff looked.
@@ -52,8 +54,8 @@ type Inbox struct {
 	Text    string
 	Channel string
 	Show    InboxShow
-	After   *Cursor // ListInbox's previous next; nil for the first page
-	Limit   int     // default 50, at most 500
+	After   *catalog.Cursor // ListInbox's previous next; nil for the first page
+	Limit   int             // default 50, at most 500
 	// The team's views (workflow_inbox.go).
 	Workflow InboxWorkflow
 }
@@ -93,7 +95,7 @@ func ListInbox(ctx context.Context, db bun.IDB, in Inbox) ([]InboxRow, string, e
 	}
 	rows = rows[:limit]
 	last := rows[len(rows)-1]
-	return rows, Cursor{Num: last.LastMessageAt.UnixNano(), ID: last.ID}.String(), nil
+	return rows, catalog.Cursor{Num: last.LastMessageAt.UnixNano(), ID: last.ID}.String(), nil
 }
 
 func (in Inbox) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
@@ -110,7 +112,7 @@ func (in Inbox) where(db bun.IDB, q *bun.SelectQuery) *bun.SelectQuery {
 	}
 	q = in.Workflow.where(q)
 	if in.Text != "" {
-		pat, op := likePattern(in.Text), likeOp(db)
+		pat, op := catalog.LikePattern(in.Text), catalog.LikeOp(db)
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
 			return q.Where("cu.display_name "+op+" ? ESCAPE '\\'", pat).
 				WhereOr("cu.username "+op+" ? ESCAPE '\\'", pat).
@@ -140,7 +142,13 @@ func (in Inbox) after(q *bun.SelectQuery, atCol, idCol string) *bun.SelectQuery 
 // ConversationChannels lists the channels that have conversations, for
 // the inbox's filter.
 func ConversationChannels(ctx context.Context, db bun.IDB) ([]string, error) {
-	return distinctChannels(ctx, db, (*Conversation)(nil))
+	return distinctChannels(ctx, db, (*catalog.Conversation)(nil))
+}
+
+// OrderChannels lists the channels that have orders, for the order
+// list's filter.
+func OrderChannels(ctx context.Context, db bun.IDB) ([]string, error) {
+	return distinctChannels(ctx, db, (*catalog.Order)(nil))
 }
 
 // distinctChannels lists the channels seen in a table, by name.
@@ -150,14 +158,4 @@ func distinctChannels(ctx context.Context, db bun.IDB, model any) ([]string, err
 		return nil, fmt.Errorf("catalog: list channels: %w", err)
 	}
 	return out, nil
-}
-
-// FindConversationID returns the id of key's conversation, 0 when there
-// is none or it cannot be read (a link the page can do without).
-func FindConversationID(ctx context.Context, db bun.IDB, key ConversationKey) int64 {
-	var id int64
-	_ = db.NewSelect().Model((*Conversation)(nil)).Column("id").
-		Where("channel = ?", key.Channel).Where("chat_id = ?", key.ChatID).Where("thread_id = ?", key.ThreadID).
-		Limit(1).Scan(ctx, &id)
-	return id
 }

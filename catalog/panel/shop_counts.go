@@ -1,15 +1,17 @@
-package catalog
+package panel
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // ShopCounts are the shop's state at a glance, for the metrics scrape.
 type ShopCounts struct {
-	OrdersByStatus map[OrderStatus]int // statuses without orders are absent
+	OrdersByStatus map[catalog.OrderStatus]int // statuses without orders are absent
 	// Revenue is the sum of order totals (minor units, delivery and
 	// discounts included, refunds taken off) by status and currency.
 	Revenue    []StatusRevenue
@@ -20,7 +22,7 @@ type ShopCounts struct {
 
 // StatusRevenue is the value of the orders of one status in one currency.
 type StatusRevenue struct {
-	Status   OrderStatus
+	Status   catalog.OrderStatus
 	Currency string
 	Minor    int64 // minor units (cents)
 }
@@ -29,17 +31,17 @@ type StatusRevenue struct {
 // conversations needing a human or paused.
 func CountShop(ctx context.Context, db bun.IDB) (ShopCounts, error) {
 	var rows []struct {
-		Status   OrderStatus `bun:"status"`
-		Currency string      `bun:"currency"`
-		N        int         `bun:"n"`
-		Minor    int64       `bun:"minor"`
+		Status   catalog.OrderStatus `bun:"status"`
+		Currency string              `bun:"currency"`
+		N        int                 `bun:"n"`
+		Minor    int64               `bun:"minor"`
 	}
-	if err := db.NewSelect().Model((*Order)(nil)).
+	if err := db.NewSelect().Model((*catalog.Order)(nil)).
 		ColumnExpr("status, currency, COUNT(*) AS n, COALESCE(SUM(total - refunded_total), 0) AS minor").
 		Group("status", "currency").Order("status", "currency").Scan(ctx, &rows); err != nil {
 		return ShopCounts{}, fmt.Errorf("catalog: count orders by status: %w", err)
 	}
-	c := ShopCounts{OrdersByStatus: map[OrderStatus]int{}}
+	c := ShopCounts{OrdersByStatus: map[catalog.OrderStatus]int{}}
 	for _, r := range rows {
 		c.OrdersByStatus[r.Status] += r.N
 		c.Revenue = append(c.Revenue, StatusRevenue{Status: r.Status, Currency: r.Currency, Minor: r.Minor})
@@ -53,7 +55,7 @@ func CountShop(ctx context.Context, db bun.IDB) (ShopCounts, error) {
 		n   *int
 		col string
 	}{{&c.NeedsHuman, "needs_human"}, {&c.Paused, "paused"}} {
-		n, err := db.NewSelect().Model((*Conversation)(nil)).Where("? = ?", bun.Ident(q.col), true).Count(ctx)
+		n, err := db.NewSelect().Model((*catalog.Conversation)(nil)).Where("? = ?", bun.Ident(q.col), true).Count(ctx)
 		if err != nil {
 			return ShopCounts{}, fmt.Errorf("catalog: count conversations %s: %w", q.col, err)
 		}

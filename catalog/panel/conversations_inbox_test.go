@@ -1,4 +1,4 @@
-package catalog_test
+package panel_test
 
 import (
 	"context"
@@ -10,9 +10,10 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
 
-func inboxIDs(rows []catalog.InboxRow) []int64 {
+func inboxIDs(rows []panel.InboxRow) []int64 {
 	var out []int64
 	for _, r := range rows {
 		out = append(out, r.ID)
@@ -26,8 +27,8 @@ func inboxIDs(rows []catalog.InboxRow) []int64 {
 func TestListInbox(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		ann, bob, cy := customer(t, db, "telegram", "ann"), customer(t, db, "slack", "bob"), customer(t, db, "web", "cy")
-		a, b, c := openConv(t, db, ann), openConv(t, db, bob), openConv(t, db, cy)
+		ann, bob, cy := catalogtest.Customer(t, db, "telegram", "ann"), catalogtest.Customer(t, db, "slack", "bob"), catalogtest.Customer(t, db, "web", "cy")
+		a, b, c := catalogtest.OpenConversation(t, db, ann), catalogtest.OpenConversation(t, db, bob), catalogtest.OpenConversation(t, db, cy)
 		say := func(conv *catalog.Conversation, ms ...*catalog.Message) {
 			t.Helper()
 			if err := catalog.AppendMessages(ctx, db, conv.ID, ms...); err != nil {
@@ -49,25 +50,25 @@ func TestListInbox(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			name string
-			in   catalog.Inbox
+			in   panel.Inbox
 			want []int64
 		}{
-			{"all, newest first", catalog.Inbox{}, []int64{c.ID, b.ID, a.ID}},
-			{"channel", catalog.Inbox{Channel: "slack"}, []int64{b.ID}},
-			{"needs human", catalog.Inbox{Show: catalog.InboxNeedsHuman}, []int64{b.ID}},
-			{"paused", catalog.Inbox{Show: catalog.InboxPaused}, []int64{c.ID}},
-			{"unread", catalog.Inbox{Show: catalog.InboxUnread}, []int64{c.ID, b.ID}},
-			{"customer name, any case", catalog.Inbox{Text: "user ANN"}, []int64{a.ID}},
-			{"chat id", catalog.Inbox{Text: "cy"}, []int64{c.ID}},
-			{"message text, wildcards literal", catalog.Inbox{Text: "50%"}, []int64{b.ID}},
-			{"not tool results", catalog.Inbox{Text: "secret tool"}, nil},
+			{"all, newest first", panel.Inbox{}, []int64{c.ID, b.ID, a.ID}},
+			{"channel", panel.Inbox{Channel: "slack"}, []int64{b.ID}},
+			{"needs human", panel.Inbox{Show: panel.InboxNeedsHuman}, []int64{b.ID}},
+			{"paused", panel.Inbox{Show: panel.InboxPaused}, []int64{c.ID}},
+			{"unread", panel.Inbox{Show: panel.InboxUnread}, []int64{c.ID, b.ID}},
+			{"customer name, any case", panel.Inbox{Text: "user ANN"}, []int64{a.ID}},
+			{"chat id", panel.Inbox{Text: "cy"}, []int64{c.ID}},
+			{"message text, wildcards literal", panel.Inbox{Text: "50%"}, []int64{b.ID}},
+			{"not tool results", panel.Inbox{Text: "secret tool"}, nil},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				var got []int64
 				in := tc.in
 				in.Limit = 1
 				for range 10 {
-					rows, next, err := catalog.ListInbox(ctx, db, in)
+					rows, next, err := panel.ListInbox(ctx, db, in)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -84,7 +85,7 @@ func TestListInbox(t *testing.T) {
 				}
 			})
 		}
-		rows, _, err := catalog.ListInbox(ctx, db, catalog.Inbox{Channel: "slack"})
+		rows, _, err := panel.ListInbox(ctx, db, panel.Inbox{Channel: "slack"})
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("slack inbox = %+v, %v", rows, err)
 		}
@@ -92,7 +93,7 @@ func TestListInbox(t *testing.T) {
 		if r.Customer != "User bob" || r.LastMessage != "a 50% discount?" || r.LastRole != "user" || !r.NeedsHuman || r.NeedsHumanReason != "asked for a person" || !r.Unread() {
 			t.Errorf("slack row = %+v", r)
 		}
-		chans, err := catalog.ConversationChannels(ctx, db)
+		chans, err := panel.ConversationChannels(ctx, db)
 		if err != nil || !slices.Equal(chans, []string{"slack", "telegram", "web"}) {
 			t.Errorf("ConversationChannels = %v, %v", chans, err)
 		}
@@ -110,7 +111,7 @@ func TestListInbox(t *testing.T) {
 func TestStaffConversationWrites(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		conv := openConv(t, db, customer(t, db, "telegram", "ann"))
+		conv := catalogtest.OpenConversation(t, db, catalogtest.Customer(t, db, "telegram", "ann"))
 		if err := catalog.FlagNeedsHuman(ctx, db, conv.ID, "help"); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package catalog
+package panel
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // CartAddToolName is the tool whose call counts as adding to a cart in
@@ -47,9 +49,9 @@ func SearchInsights(ctx context.Context, db bun.IDB, since time.Time, limit int)
 // searchesWithoutAdd counts, by normalized query, the search calls since
 // with no add_to_cart call after them in their conversation.
 func searchesWithoutAdd(ctx context.Context, db bun.IDB, since time.Time) (map[string]int, error) {
-	var calls []Message
+	var calls []catalog.Message
 	err := db.NewSelect().Model(&calls).Column("id", "conversation_id", "created_at", "tool_calls").
-		Where("role = ?", RoleAssistant).Where("tool_name = ''").Where("tool_calls IS NOT NULL").
+		Where("role = ?", catalog.RoleAssistant).Where("tool_name = ''").Where("tool_calls IS NOT NULL").
 		Where("created_at >= ?", since).
 		Order("created_at DESC", "id DESC").Limit(maxSearchSample).Scan(ctx)
 	if err != nil {
@@ -64,7 +66,7 @@ func searchesWithoutAdd(ctx context.Context, db bun.IDB, since time.Time) (map[s
 			switch tc.Name {
 			case CartAddToolName:
 				added[m.ConversationID] = true
-			case SearchToolName:
+			case catalog.SearchToolName:
 				if q := searchQuery(tc.Arguments); q != "" && !added[m.ConversationID] {
 					out[q]++
 				}

@@ -1,9 +1,11 @@
-package catalog
+package panel
 
 import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // InboxView is one of the team's inbox views.
@@ -22,10 +24,10 @@ const (
 // InboxWorkflow narrows the inbox by the team's workflow.
 type InboxWorkflow struct {
 	View   InboxView
-	Me     int64              // the staff member "mine" means
-	Status ConversationStatus // "" for any; a snooze that ran out is open
-	Label  string             // "" for any
-	Now    time.Time          // when snoozes are judged; zero is time.Now
+	Me     int64                      // the staff member "mine" means
+	Status catalog.ConversationStatus // "" for any; a snooze that ran out is open
+	Label  string                     // "" for any
+	Now    time.Time                  // when snoozes are judged; zero is time.Now
 }
 
 func (w InboxWorkflow) where(q *bun.SelectQuery) *bun.SelectQuery {
@@ -40,18 +42,18 @@ func (w InboxWorkflow) where(q *bun.SelectQuery) *bun.SelectQuery {
 	case ViewUnassigned:
 		q = q.Where("c.assignee_id IS NULL")
 	case ViewNeedsHuman:
-		q = q.Where("c.needs_human = ?", true).Where("c.status <> ?", ConvResolved)
+		q = q.Where("c.needs_human = ?", true).Where("c.status <> ?", catalog.ConvResolved)
 	}
 	switch w.Status {
 	case "":
-	case ConvOpen:
+	case catalog.ConvOpen:
 		q = q.WhereGroup(" AND ", func(q *bun.SelectQuery) *bun.SelectQuery {
-			return q.Where("c.status = ?", ConvOpen).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
-				return q.Where("c.status = ?", ConvSnoozed).Where("c.snoozed_until <= ?", now)
+			return q.Where("c.status = ?", catalog.ConvOpen).WhereGroup(" OR ", func(q *bun.SelectQuery) *bun.SelectQuery {
+				return q.Where("c.status = ?", catalog.ConvSnoozed).Where("c.snoozed_until <= ?", now)
 			})
 		})
-	case ConvSnoozed:
-		q = q.Where("c.status = ?", ConvSnoozed).Where("c.snoozed_until > ?", now)
+	case catalog.ConvSnoozed:
+		q = q.Where("c.status = ?", catalog.ConvSnoozed).Where("c.snoozed_until > ?", now)
 	default:
 		q = q.Where("c.status = ?", w.Status)
 	}

@@ -1,4 +1,4 @@
-package catalog_test
+package panel_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/panel"
 )
 
 // BenchmarkInboxViews100k lists the first page of every team view and
@@ -42,16 +43,16 @@ func BenchmarkInboxViews100k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	filters := map[string]catalog.Inbox{
+	filters := map[string]panel.Inbox{
 		"all":         {},
-		"mine":        {Workflow: catalog.InboxWorkflow{View: catalog.ViewMine, Me: 3}},
-		"unassigned":  {Workflow: catalog.InboxWorkflow{View: catalog.ViewUnassigned}},
-		"needs_human": {Workflow: catalog.InboxWorkflow{View: catalog.ViewNeedsHuman}},
-		"open":        {Workflow: catalog.InboxWorkflow{Status: catalog.ConvOpen}},
-		"resolved":    {Workflow: catalog.InboxWorkflow{Status: catalog.ConvResolved}},
-		"label":       {Workflow: catalog.InboxWorkflow{Label: "vip"}},
-		"label_old":   {Workflow: catalog.InboxWorkflow{Label: "old"}},
-		"mine_open":   {Workflow: catalog.InboxWorkflow{View: catalog.ViewMine, Me: 3, Status: catalog.ConvOpen}},
+		"mine":        {Workflow: panel.InboxWorkflow{View: panel.ViewMine, Me: 3}},
+		"unassigned":  {Workflow: panel.InboxWorkflow{View: panel.ViewUnassigned}},
+		"needs_human": {Workflow: panel.InboxWorkflow{View: panel.ViewNeedsHuman}},
+		"open":        {Workflow: panel.InboxWorkflow{Status: catalog.ConvOpen}},
+		"resolved":    {Workflow: panel.InboxWorkflow{Status: catalog.ConvResolved}},
+		"label":       {Workflow: panel.InboxWorkflow{Label: "vip"}},
+		"label_old":   {Workflow: panel.InboxWorkflow{Label: "old"}},
+		"mine_open":   {Workflow: panel.InboxWorkflow{View: panel.ViewMine, Me: 3, Status: catalog.ConvOpen}},
 	}
 	names := make([]string, 0, len(filters))
 	for k := range filters {
@@ -65,7 +66,7 @@ func BenchmarkInboxViews100k(b *testing.B) {
 			rows := 0
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
-				rs, _, err := catalog.ListInbox(ctx, db, in)
+				rs, _, err := panel.ListInbox(ctx, db, in)
 				if err != nil {
 					b.Fatal(err)
 				}
