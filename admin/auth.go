@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // AdminUser is the user ADMIN_PASSWORD belongs to.
@@ -56,8 +57,8 @@ var dummyHash = sync.OnceValue(func() []byte {
 
 // checkPassword returns the user when username and password match;
 // compare is bcrypt.CompareHashAndPassword (tests count the calls).
-func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password []byte) error, username, password string) (*catalog.StaffUser, bool, error) {
-	u, err := catalog.FindStaffUser(ctx, db, strings.TrimSpace(username))
+func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password []byte) error, username, password string) (*team.StaffUser, bool, error) {
+	u, err := team.FindStaffUser(ctx, db, strings.TrimSpace(username))
 	if errors.Is(err, catalog.ErrNotFound) {
 		_ = compare(dummyHash(), []byte(password))
 		return nil, false, nil
@@ -72,7 +73,7 @@ func checkPassword(ctx context.Context, db bun.IDB, compare func(hash, password 
 }
 
 // createUser adds a staff user.
-func createUser(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole) (*catalog.StaffUser, error) {
+func createUser(ctx context.Context, db bun.IDB, username, password string, role team.StaffRole) (*team.StaffUser, error) {
 	return createUserCost(ctx, db, username, password, role, bcryptCost)
 }
 
@@ -89,7 +90,7 @@ func checkNewUser(username, password string) error {
 	return nil
 }
 
-func createUserCost(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole, cost int) (*catalog.StaffUser, error) {
+func createUserCost(ctx context.Context, db bun.IDB, username, password string, role team.StaffRole, cost int) (*team.StaffUser, error) {
 	username = strings.TrimSpace(username)
 	if err := checkNewUser(username, password); err != nil {
 		return nil, err
@@ -101,7 +102,7 @@ func createUserCost(ctx context.Context, db bun.IDB, username, password string, 
 	if err != nil {
 		return nil, err
 	}
-	u, err := catalog.CreateStaffUserAs(ctx, db, username, h, role, time.Now())
+	u, err := team.CreateStaffUserAs(ctx, db, username, h, role, time.Now())
 	if errors.Is(err, catalog.ErrConflict) {
 		return nil, &userError{code: http.StatusConflict, msg: "A user named " + username + " already exists."}
 	}
@@ -120,13 +121,13 @@ func EnsureAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 	if err := CheckAdminPassword(password); err != nil {
 		return "", fmt.Errorf("admin: %w: %w", catalog.ErrInvalid, err)
 	}
-	u, err := catalog.FindStaffUser(ctx, db, AdminUser)
+	u, err := team.FindStaffUser(ctx, db, AdminUser)
 	if errors.Is(err, catalog.ErrNotFound) {
 		generated, err = createAdmin(ctx, db, password)
 		if !isConflict(err) {
 			return generated, err
 		}
-		u, err = catalog.FindStaffUser(ctx, db, AdminUser) // another process was quicker
+		u, err = team.FindStaffUser(ctx, db, AdminUser) // another process was quicker
 	}
 	if err != nil {
 		return "", fmt.Errorf("admin: look up the admin user: %w", err)
@@ -151,7 +152,7 @@ func createAdmin(ctx context.Context, db bun.IDB, password string) (generated st
 	if password == "" {
 		password, generated, cost = newPassword(), "yes", min(randomPasswordCost, bcryptCost)
 	}
-	if _, err := createUserCost(ctx, db, AdminUser, password, catalog.StaffOwner, cost); err != nil {
+	if _, err := createUserCost(ctx, db, AdminUser, password, team.StaffOwner, cost); err != nil {
 		return "", err
 	}
 	if generated != "" {
@@ -168,7 +169,7 @@ func isConflict(err error) bool {
 
 // setAdminPassword makes password the admin's, unless it is empty or
 // already is; a changed password ends the sessions signed in with the old.
-func setAdminPassword(ctx context.Context, db bun.IDB, u *catalog.StaffUser, password string) error {
+func setAdminPassword(ctx context.Context, db bun.IDB, u *team.StaffUser, password string) error {
 	if password == "" || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(password)) == nil {
 		return nil
 	}
@@ -176,7 +177,7 @@ func setAdminPassword(ctx context.Context, db bun.IDB, u *catalog.StaffUser, pas
 	if err != nil {
 		return err
 	}
-	if err := catalog.SetStaffPassword(ctx, db, u.ID, h, time.Now()); err != nil {
+	if err := team.SetStaffPassword(ctx, db, u.ID, h, time.Now()); err != nil {
 		return fmt.Errorf("admin: set the admin password: %w", err)
 	}
 	return nil

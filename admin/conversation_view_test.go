@@ -13,6 +13,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/team"
 	"shopbot/engine"
 )
 
@@ -47,7 +48,7 @@ func TestConversationView(t *testing.T) {
 		&catalog.Message{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{{ID: "call_2", Name: "search_products", Arguments: `{"query":"x"}`}}, Model: "offline-planner"},
 		&catalog.Message{Role: catalog.RoleTool, ToolCallID: "call_2", ToolName: "search_products", Content: `{"total":1,"products":[{"sku":"` + f.sku + `","title":"Then-title","price":"$1.23"}]}`},
 		&catalog.Message{Role: catalog.RoleAssistant, Content: "Here is one.", Model: "offline-planner"})
-	_ = catalog.AddMerchantReply(ctx, p.db, f.conv.ID, "admin", "A person here.")
+	_ = team.AddMerchantReply(ctx, p.db, f.conv.ID, "admin", "A person here.")
 	// The same person on Slack (same phone), and another chat of theirs.
 	_ = catalog.SaveContact(ctx, p.db, f.customer.ID, catalog.Contact{Name: "Eve", Phone: "+1 555 0100"})
 	other, _ := catalog.ResolveCustomer(ctx, p.db, catalog.Identity{Channel: "slack", PlatformUserID: "U777", DisplayName: "Eve S"})

@@ -9,6 +9,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 // TestCustomerPages: the list finds a customer by phone and channel id;
@@ -30,7 +31,7 @@ func TestCustomerPages(t *testing.T) {
 	if _, page := p.get("/admin/customers?q=nobody-like-this"); strings.Contains(page, "/admin/customers/"+itoa(f.customer.ID)+`"`) {
 		t.Error("a search for nobody lists the customer")
 	}
-	agent := roleClient(t, p, "ann", catalog.StaffAgent)
+	agent := roleClient(t, p, "ann", team.StaffAgent)
 	id := itoa(f.customer.ID)
 	if code, _ := agent.get("/admin/customers/" + id); code != http.StatusOK {
 		t.Errorf("agent opens the customer = %d", code)

@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/catalog/team"
 	"shopbot/engine"
 	"shopbot/engine/view"
 )
@@ -34,17 +35,17 @@ func TestEndToEndAgentDay(t *testing.T) {
 	p := livePanel(t, db, func(c *admin.Config) { c.Copilot = eng })
 	f := seed(t, db)
 	bg := context.Background()
-	if err := admin.CreateUserAs(bg, db, "ann", testPassword, catalog.StaffAgent); err != nil {
+	if err := admin.CreateUserAs(bg, db, "ann", testPassword, team.StaffAgent); err != nil {
 		t.Fatal(err)
 	}
-	ann, _ := catalog.FindStaffUser(bg, db, "ann")
-	if err := catalog.AssignConversation(bg, db, f.conv.ID, &ann.ID); err != nil {
+	ann, _ := team.FindStaffUser(bg, db, "ann")
+	if err := team.AssignConversation(bg, db, f.conv.ID, &ann.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := catalog.SaveCannedReply(bg, db, "thanks", "Thanks, {name}! Order {order} is on its way.", time.Now()); err != nil {
+	if _, err := team.SaveCannedReply(bg, db, "thanks", "Thanks, {name}! Order {order} is on its way.", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	_ = catalog.MarkConversationRead(bg, db, f.conv.ID, time.Now().Add(time.Hour))
+	_ = team.MarkConversationRead(bg, db, f.conv.ID, time.Now().Add(time.Hour))
 	base := p.srv.URL
 	run := func(step string, actions ...chromedp.Action) {
 		t.Helper()

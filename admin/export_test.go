@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // BcryptCost lets tests hash passwords quickly.
@@ -19,12 +19,12 @@ func (s *Server) WaitImports() { s.imports.wg.Wait() }
 // CreateUser adds a staff user (a manager: what every user could do
 // before roles, short of settings and staff), as the Staff page does.
 func CreateUser(ctx context.Context, db bun.IDB, username, password string) error {
-	_, err := createUser(ctx, db, username, password, catalog.StaffManager)
+	_, err := createUser(ctx, db, username, password, team.StaffManager)
 	return err
 }
 
 // CreateUserAs adds a staff user with a role.
-func CreateUserAs(ctx context.Context, db bun.IDB, username, password string, role catalog.StaffRole) error {
+func CreateUserAs(ctx context.Context, db bun.IDB, username, password string, role team.StaffRole) error {
 	_, err := createUser(ctx, db, username, password, role)
 	return err
 }
@@ -34,7 +34,7 @@ type Route struct {
 	Pattern string
 	Public  bool
 	Action  bool
-	Allows  func(catalog.StaffRole) bool
+	Allows  func(team.StaffRole) bool
 	Audit   string
 }
 

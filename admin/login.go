@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"strings"
 
-	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // loginCSRFCookie carries the sign-in form's CSRF token (double submit:
@@ -93,7 +93,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	sess := sessionFrom(r.Context())
-	if err := catalog.DeleteStaffSession(r.Context(), s.db, sess.tokenHash); err != nil {
+	if err := team.DeleteStaffSession(r.Context(), s.db, sess.tokenHash); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

@@ -6,15 +6,16 @@ import (
 	"strconv"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // cannedPage is /admin/canned: the team's canned replies.
 type cannedPage struct {
-	Replies []catalog.CannedReply
+	Replies []team.CannedReply
 }
 
 func (s *Server) cannedPage(w http.ResponseWriter, r *http.Request) {
-	rs, err := catalog.ListCannedReplies(r.Context(), s.db)
+	rs, err := team.ListCannedReplies(r.Context(), s.db)
 	if err != nil {
 		s.renderError(w, r, err)
 		return
@@ -23,7 +24,7 @@ func (s *Server) cannedPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) saveCanned(w http.ResponseWriter, r *http.Request) {
-	c, err := catalog.SaveCannedReply(r.Context(), s.db, r.PostFormValue("shortcut"), r.PostFormValue("body"), s.cfg.Now())
+	c, err := team.SaveCannedReply(r.Context(), s.db, r.PostFormValue("shortcut"), r.PostFormValue("body"), s.cfg.Now())
 	if errors.Is(err, catalog.ErrInvalid) {
 		err = badRequest("A shortcut is 1–32 letters, digits, - or _, and the text 1–2,000 characters.")
 	}
@@ -36,7 +37,7 @@ func (s *Server) saveCanned(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) deleteCanned(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := catalog.DeleteCannedReply(r.Context(), s.db, id); err != nil {
+	if err := team.DeleteCannedReply(r.Context(), s.db, id); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

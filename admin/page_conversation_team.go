@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // teamPanel is the team's side of a transcript: status, assignee,
@@ -18,9 +19,9 @@ type teamPanel struct {
 	Workflow *catalog.Workflow
 	Status   catalog.ConversationStatus // effective now (a snooze that ran out is open)
 	Statuses []catalog.ConversationStatus
-	Staff    []catalog.StaffUser // who it can be assigned to (enabled users)
-	Canned   []catalog.CannedReply
-	CSAT     *catalog.CSAT // the shopper's rating after a resolution, if asked
+	Staff    []team.StaffUser // who it can be assigned to (enabled users)
+	Canned   []team.CannedReply
+	CSAT     *team.CSAT // the shopper's rating after a resolution, if asked
 }
 
 // Assigned reports whether the conversation is assigned to user id.
@@ -34,7 +35,7 @@ func (s *Server) teamPanel(ctx context.Context, convID int64) (*teamPanel, error
 		return nil, err
 	}
 	p := &teamPanel{Workflow: w, Status: w.Effective(s.cfg.Now()), Statuses: catalog.ConversationStatuses}
-	users, err := catalog.ListStaffUsers(ctx, s.db)
+	users, err := team.ListStaffUsers(ctx, s.db)
 	if err != nil {
 		return nil, err
 	}
@@ -43,10 +44,10 @@ func (s *Server) teamPanel(ctx context.Context, convID int64) (*teamPanel, error
 			p.Staff = append(p.Staff, u)
 		}
 	}
-	if p.Canned, err = catalog.ListCannedReplies(ctx, s.db); err != nil {
+	if p.Canned, err = team.ListCannedReplies(ctx, s.db); err != nil {
 		return nil, err
 	}
-	if p.CSAT, err = catalog.GetCSAT(ctx, s.db, convID); err != nil {
+	if p.CSAT, err = team.GetCSAT(ctx, s.db, convID); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -111,7 +112,7 @@ func (s *Server) assignConversation(w http.ResponseWriter, r *http.Request) {
 			}
 			who = &id
 		}
-		if err := catalog.AssignConversation(ctx, s.db, conv.ID, who); err != nil {
+		if err := team.AssignConversation(ctx, s.db, conv.ID, who); err != nil {
 			return "", err
 		}
 		if who == nil {
@@ -153,16 +154,16 @@ func (s *Server) expandCanned(ctx context.Context, conv *catalog.Conversation, t
 		return text, nil
 	}
 	word, rest, _ := strings.Cut(text, " ")
-	c, err := catalog.FindCannedReply(ctx, s.db, word)
+	c, err := team.FindCannedReply(ctx, s.db, word)
 	if errors.Is(err, catalog.ErrNotFound) {
 		return "", badRequest("There is no canned reply %s; nothing was sent.", word)
 	}
 	if err != nil {
 		return "", err
 	}
-	var v catalog.CannedValues
+	var v team.CannedValues
 	if conv.CustomerID != nil {
-		if v, err = catalog.CannedValuesFor(ctx, s.db, *conv.CustomerID); err != nil && !errors.Is(err, catalog.ErrNotFound) {
+		if v, err = team.CannedValuesFor(ctx, s.db, *conv.CustomerID); err != nil && !errors.Is(err, catalog.ErrNotFound) {
 			return "", err
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
-	"shopbot/catalog"
 	"shopbot/catalog/live"
+	"shopbot/catalog/team"
 )
 
 // eventsHeartbeat is how often an idle stream sends a comment, so proxies
@@ -83,7 +83,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 			return
 		case <-changed:
 		case <-beat.C:
-			if time.Since(lastHeartbeat) >= time.Minute { // a write a minute, well inside catalog.OnlineWindow
+			if time.Since(lastHeartbeat) >= time.Minute { // a write a minute, well inside team.OnlineWindow
 				s.heartbeat(ctx)
 				lastHeartbeat = time.Now()
 			}
@@ -97,11 +97,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 }
 
 // heartbeat marks the stream's session as online (round-robin
-// assignment counts it; catalog.OnlineWindow) without extending its idle
+// assignment counts it; team.OnlineWindow) without extending its idle
 // timeout.
 func (s *Server) heartbeat(ctx context.Context) {
 	if sess := sessionFrom(ctx); sess != nil {
-		if err := catalog.HeartbeatStaffSession(ctx, s.db, sess.tokenHash, s.cfg.Now()); err != nil && ctx.Err() == nil {
+		if err := team.HeartbeatStaffSession(ctx, s.db, sess.tokenHash, s.cfg.Now()); err != nil && ctx.Err() == nil {
 			s.log.WarnContext(ctx, "admin events: heartbeat", "err", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // inviteCSRFCookie carries the invitation form's CSRF token (double
@@ -18,7 +19,7 @@ const inviteCSRFCookie = "shopbot_invite_csrf"
 type invitePage struct {
 	Token string // the link's token (the form posts back to the link)
 	CSRF  string
-	Role  catalog.StaffRole
+	Role  team.StaffRole
 	User  string
 	Error string
 	Gone  bool // the link is unknown, expired or used
@@ -26,8 +27,8 @@ type invitePage struct {
 
 func (s *Server) invitePage(w http.ResponseWriter, r *http.Request) {
 	tok := r.PathValue("token")
-	inv, err := catalog.UsableStaffInvite(r.Context(), s.db, hashToken(tok), s.cfg.Now())
-	if errors.Is(err, catalog.ErrInviteUnusable) {
+	inv, err := team.UsableStaffInvite(r.Context(), s.db, hashToken(tok), s.cfg.Now())
+	if errors.Is(err, team.ErrInviteUnusable) {
 		s.renderInvite(w, r, http.StatusGone, invitePage{Gone: true})
 		return
 	}
@@ -56,8 +57,8 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) {
 	}
 	tok, user, pw := r.PathValue("token"), strings.TrimSpace(r.PostFormValue("username")), r.PostFormValue("password")
 	p := invitePage{Token: tok, User: user}
-	inv, err := catalog.UsableStaffInvite(r.Context(), s.db, hashToken(tok), s.cfg.Now())
-	if errors.Is(err, catalog.ErrInviteUnusable) {
+	inv, err := team.UsableStaffInvite(r.Context(), s.db, hashToken(tok), s.cfg.Now())
+	if errors.Is(err, team.ErrInviteUnusable) {
 		s.renderInvite(w, r, http.StatusGone, invitePage{Gone: true})
 		return
 	}
@@ -82,9 +83,9 @@ func (s *Server) acceptInvite(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	u, err := catalog.AcceptStaffInvite(r.Context(), s.db, hashToken(tok), user, h, s.cfg.Now())
+	u, err := team.AcceptStaffInvite(r.Context(), s.db, hashToken(tok), user, h, s.cfg.Now())
 	switch {
-	case errors.Is(err, catalog.ErrInviteUnusable):
+	case errors.Is(err, team.ErrInviteUnusable):
 		s.renderInvite(w, r, http.StatusGone, invitePage{Gone: true})
 		return
 	case errors.Is(err, catalog.ErrConflict):

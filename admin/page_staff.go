@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // inviteTTL is how long an invitation link can be used.
@@ -16,13 +17,13 @@ const inviteTTL = 72 * time.Hour
 // staffPage is /admin/staff: the users with their roles, the open
 // invitations, and the forms to invite or add someone.
 type staffPage struct {
-	Users   []catalog.StaffUser
-	Invites []catalog.StaffInvite
-	Roles   []catalog.StaffRole
+	Users   []team.StaffUser
+	Invites []team.StaffInvite
+	Roles   []team.StaffRole
 	Me      int64
 	// NewLink is the invitation just made: shown this once, never stored.
 	NewLink string
-	NewRole catalog.StaffRole
+	NewRole team.StaffRole
 	Expires time.Time
 }
 
@@ -32,24 +33,24 @@ func (s *Server) staffPage(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) renderStaff(w http.ResponseWriter, r *http.Request, code int, p staffPage) {
 	var err error
-	if p.Users, err = catalog.ListStaffUsers(r.Context(), s.db); err != nil {
+	if p.Users, err = team.ListStaffUsers(r.Context(), s.db); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	if p.Invites, err = catalog.ListStaffInvites(r.Context(), s.db, s.cfg.Now()); err != nil {
+	if p.Invites, err = team.ListStaffInvites(r.Context(), s.db, s.cfg.Now()); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
-	p.Roles, p.Me = catalog.StaffRoles, sessionFrom(r.Context()).UserID
+	p.Roles, p.Me = team.StaffRoles, sessionFrom(r.Context()).UserID
 	s.render(w, r, code, "staff", "Staff", "staff", p)
 }
 
 // formRole is the role a form chose; none chosen is an agent, the role
 // that can do least.
-func formRole(r *http.Request) (catalog.StaffRole, error) {
-	role := catalog.StaffRole(r.PostFormValue("role"))
+func formRole(r *http.Request) (team.StaffRole, error) {
+	role := team.StaffRole(r.PostFormValue("role"))
 	if role == "" {
-		return catalog.StaffAgent, nil
+		return team.StaffAgent, nil
 	}
 	if !role.Valid() {
 		return "", badRequest("Choose a role: owner, manager or agent.")
@@ -82,8 +83,8 @@ func (s *Server) inviteStaff(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	me, now, tok := sessionFrom(r.Context()).UserID, s.cfg.Now(), randomToken()
-	inv := &catalog.StaffInvite{TokenHash: hashToken(tok), Role: role, CreatedBy: &me, CreatedAt: now, ExpiresAt: now.Add(inviteTTL)}
-	if err := catalog.CreateStaffInvite(r.Context(), s.db, inv); err != nil {
+	inv := &team.StaffInvite{TokenHash: hashToken(tok), Role: role, CreatedBy: &me, CreatedAt: now, ExpiresAt: now.Add(inviteTTL)}
+	if err := team.CreateStaffInvite(r.Context(), s.db, inv); err != nil {
 		s.renderError(w, r, fmt.Errorf("admin: invite: %w", err))
 		return
 	}
@@ -92,7 +93,7 @@ func (s *Server) inviteStaff(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) revokeInvite(w http.ResponseWriter, r *http.Request) {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err := catalog.RevokeStaffInvite(r.Context(), s.db, id, s.cfg.Now()); err != nil {
+	if err := team.RevokeStaffInvite(r.Context(), s.db, id, s.cfg.Now()); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
@@ -102,9 +103,9 @@ func (s *Server) revokeInvite(w http.ResponseWriter, r *http.Request) {
 // otherUser loads the user a staff action names; yourself and the
 // ADMIN_PASSWORD user (whose account the environment owns) are refused,
 // so the panel always keeps an owner who can sign in.
-func (s *Server) otherUser(w http.ResponseWriter, r *http.Request, verb string) *catalog.StaffUser {
+func (s *Server) otherUser(w http.ResponseWriter, r *http.Request, verb string) *team.StaffUser {
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	u, err := catalog.GetStaffUser(r.Context(), s.db, id)
+	u, err := team.GetStaffUser(r.Context(), s.db, id)
 	if errors.Is(err, catalog.ErrNotFound) {
 		s.renderError(w, r, notFound("User"))
 		return nil
@@ -121,7 +122,7 @@ func (s *Server) otherUser(w http.ResponseWriter, r *http.Request, verb string) 
 }
 
 func (s *Server) setStaffRole(w http.ResponseWriter, r *http.Request) {
-	role := catalog.StaffRole(r.PostFormValue("role"))
+	role := team.StaffRole(r.PostFormValue("role"))
 	if !role.Valid() {
 		s.renderError(w, r, badRequest("Choose a role: owner, manager or agent."))
 		return
@@ -130,7 +131,7 @@ func (s *Server) setStaffRole(w http.ResponseWriter, r *http.Request) {
 	if u == nil {
 		return
 	}
-	if err := catalog.SetStaffRole(r.Context(), s.db, u.ID, role, s.cfg.Now()); err != nil {
+	if err := team.SetStaffRole(r.Context(), s.db, u.ID, role, s.cfg.Now()); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
@@ -147,7 +148,7 @@ func (s *Server) setDisabled(w http.ResponseWriter, r *http.Request, disabled bo
 	if u == nil {
 		return
 	}
-	if err := catalog.SetStaffDisabled(r.Context(), s.db, u.ID, disabled, s.cfg.Now()); err != nil {
+	if err := team.SetStaffDisabled(r.Context(), s.db, u.ID, disabled, s.cfg.Now()); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
@@ -165,7 +166,7 @@ func (s *Server) deleteStaff(w http.ResponseWriter, r *http.Request) {
 	if u == nil {
 		return
 	}
-	if err := catalog.DeleteStaffUser(r.Context(), s.db, u.ID); err != nil {
+	if err := team.DeleteStaffUser(r.Context(), s.db, u.ID); err != nil {
 		s.renderError(w, r, fmt.Errorf("admin: delete user: %w", err))
 		return
 	}

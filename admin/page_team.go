@@ -9,15 +9,16 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 	"shopbot/engine/view"
 )
 
 // resolveConversation resolves conv for the signed-in member: its
 // support case closes (resolution time) and, the first time, the shopper
-// gets the 1–5 rating prompt on their channel (catalog.ResolveConversation
+// gets the 1–5 rating prompt on their channel (team.ResolveConversation
 // says when; a conversation already resolved sends nothing again).
 func (s *Server) resolveConversation(ctx context.Context, conv *catalog.Conversation) (string, error) {
-	ask, err := catalog.ResolveConversation(ctx, s.db, conv.ID, sessionFrom(ctx).UserID, s.cfg.Now())
+	ask, err := team.ResolveConversation(ctx, s.db, conv.ID, sessionFrom(ctx).UserID, s.cfg.Now())
 	if err != nil || !ask {
 		return "The conversation is resolved.", err
 	}
@@ -46,7 +47,7 @@ func (s *Server) notifyCSAT(ctx context.Context, conv *catalog.Conversation) err
 // member over a chosen period, and (for the owner) the team's settings.
 type teamPage struct {
 	From, To   string // the period's days, YYYY-MM-DD, To included
-	Measures   []catalog.AgentMeasures
+	Measures   []team.AgentMeasures
 	Settings   catalog.TeamSettings
 	Modes      []catalog.RoundRobin
 	Online     int
@@ -69,8 +70,8 @@ func (s *Server) team(w http.ResponseWriter, r *http.Request) {
 		from = to.AddDate(0, 0, -29)
 	}
 	p := teamPage{From: from.Format(teamDay), To: to.Format(teamDay), Modes: []catalog.RoundRobin{catalog.RoundRobinOff, catalog.RoundRobinAgents, catalog.RoundRobinStaff},
-		CanSetup: sessionFrom(ctx).Role == catalog.StaffOwner}
-	if p.Measures, err = catalog.TeamMeasures(ctx, s.db, from, to.AddDate(0, 0, 1)); err != nil {
+		CanSetup: sessionFrom(ctx).Role == team.StaffOwner}
+	if p.Measures, err = team.TeamMeasures(ctx, s.db, from, to.AddDate(0, 0, 1)); err != nil {
 		s.renderError(w, r, err)
 		return
 	}
@@ -78,7 +79,7 @@ func (s *Server) team(w http.ResponseWriter, r *http.Request) {
 		s.renderError(w, r, err)
 		return
 	}
-	online, err := catalog.OnlineStaff(ctx, s.db, nil, now)
+	online, err := team.OnlineStaff(ctx, s.db, nil, now)
 	if err != nil {
 		s.renderError(w, r, err)
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 	"shopbot/engine/view"
 )
 
@@ -98,7 +99,7 @@ func (s *Server) transcript(w http.ResponseWriter, r *http.Request) {
 	if seen.Before(conv.LastMessageAt) {
 		seen = conv.LastMessageAt
 	}
-	_ = catalog.MarkConversationRead(r.Context(), s.db, conv.ID, seen)
+	_ = team.MarkConversationRead(r.Context(), s.db, conv.ID, seen)
 	s.render(w, r, http.StatusOK, "transcript", "Conversation", "conversations", p)
 }
 
@@ -218,7 +219,7 @@ func (s *Server) setPaused(w http.ResponseWriter, r *http.Request, paused bool, 
 			s.noteSummary(r.Context(), conv.ID)
 		}
 	} else {
-		err = catalog.HandBack(r.Context(), s.db, conv.ID)
+		err = team.HandBack(r.Context(), s.db, conv.ID)
 	}
 	if err != nil {
 		s.renderError(w, r, err)
@@ -253,7 +254,7 @@ func (s *Server) reply(w http.ResponseWriter, r *http.Request) {
 		s.noteSummary(r.Context(), conv.ID)
 	}
 	sess := sessionFrom(r.Context())
-	if err := catalog.AddMerchantReply(r.Context(), s.db, conv.ID, sess.Username, text); err != nil {
+	if err := team.AddMerchantReply(r.Context(), s.db, conv.ID, sess.Username, text); err != nil {
 		s.renderError(w, r, err)
 		return
 	}

@@ -15,6 +15,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/live"
+	"shopbot/catalog/team"
 )
 
 //go:embed templates/*.html
@@ -28,7 +29,7 @@ type layout struct {
 	Title string
 	Nav   string // the highlighted menu entry
 	User  string
-	Role  catalog.StaffRole
+	Role  team.StaffRole
 	// Manager and Owner say which menu entries the user's role may open
 	// (the route table decides; the menu only hides what would be refused).
 	Manager, Owner bool

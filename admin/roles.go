@@ -8,20 +8,21 @@ import (
 	"unicode/utf8"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // The staff roles, as the route table names them.
 const (
-	roleOwner   = catalog.StaffOwner
-	roleManager = catalog.StaffManager
-	roleAgent   = catalog.StaffAgent
+	roleOwner   = team.StaffOwner
+	roleManager = team.StaffManager
+	roleAgent   = team.StaffAgent
 )
 
 // roles is a set of staff roles.
 type roles uint8
 
-func roleBit(r catalog.StaffRole) roles {
-	for i, known := range catalog.StaffRoles {
+func roleBit(r team.StaffRole) roles {
+	for i, known := range team.StaffRoles {
 		if r == known {
 			return 1 << i
 		}
@@ -29,7 +30,7 @@ func roleBit(r catalog.StaffRole) roles {
 	return 0
 }
 
-func rolesOf(rs ...catalog.StaffRole) roles {
+func rolesOf(rs ...team.StaffRole) roles {
 	var set roles
 	for _, r := range rs {
 		set |= roleBit(r)
@@ -38,7 +39,7 @@ func rolesOf(rs ...catalog.StaffRole) roles {
 }
 
 // allows reports whether r is in the set (an unknown role never is).
-func (set roles) allows(r catalog.StaffRole) bool {
+func (set roles) allows(r team.StaffRole) bool {
 	b := roleBit(r)
 	return b != 0 && set&b != 0
 }

@@ -17,6 +17,7 @@ import (
 	"shopbot/admin"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 // staffSession signs a user of the role in without the sign-in form (no
@@ -27,7 +28,7 @@ func staffSession(t *testing.T, db *bun.DB, userID int64) (cookie, csrfToken str
 	tok, csrf := randomHex(), randomHex()
 	h := sha256.Sum256([]byte(tok))
 	now := time.Now().UTC()
-	if err := catalog.CreateStaffSession(context.Background(), db, &catalog.StaffSession{TokenHash: hex.EncodeToString(h[:]), UserID: userID,
+	if err := team.CreateStaffSession(context.Background(), db, &team.StaffSession{TokenHash: hex.EncodeToString(h[:]), UserID: userID,
 		CSRFToken: csrf, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,13 +60,13 @@ func TestRouteRoleTable(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	p := newPanel(t, db)
 	ctx := context.Background()
-	ids := map[catalog.StaffRole]int64{}
-	for _, role := range catalog.StaffRoles {
+	ids := map[team.StaffRole]int64{}
+	for _, role := range team.StaffRoles {
 		name := "user-" + string(role)
 		if err := admin.CreateUserAs(ctx, db, name, testPassword, role); err != nil {
 			t.Fatal(err)
 		}
-		u, err := catalog.FindStaffUser(ctx, db, name)
+		u, err := team.FindStaffUser(ctx, db, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,18 +82,18 @@ func TestRouteRoleTable(t *testing.T) {
 			continue
 		}
 		method, path := concretePath(rt.Pattern)
-		if !rt.Allows(catalog.StaffOwner) {
+		if !rt.Allows(team.StaffOwner) {
 			t.Errorf("%s: the owner may not use it; owners may use everything", rt.Pattern)
 		}
 		ownerOnly := strings.HasPrefix(path, "/admin/settings") || strings.HasPrefix(path, "/admin/staff") || path == "/admin/audit" || strings.HasPrefix(path, "/admin/demo")
-		if ownerOnly && rt.Allows(catalog.StaffManager) {
+		if ownerOnly && rt.Allows(team.StaffManager) {
 			t.Errorf("%s: a manager may use it; settings and staff are the owner's", rt.Pattern)
 		}
 		agentMayNot := method == "POST" && !strings.HasPrefix(path, "/admin/conversations/") && path != "/admin/logout"
-		if agentMayNot && rt.Allows(catalog.StaffAgent) {
+		if agentMayNot && rt.Allows(team.StaffAgent) {
 			t.Errorf("%s: an agent may use it; agents change only conversations", rt.Pattern)
 		}
-		for _, role := range catalog.StaffRoles {
+		for _, role := range team.StaffRoles {
 			cookie, csrf := staffSession(t, db, ids[role])
 			var body io.Reader
 			if method == "POST" {
@@ -121,7 +122,7 @@ func TestRouteRoleTable(t *testing.T) {
 
 // roleClient is a browser signed in (through the sign-in form) as a new
 // user of role.
-func roleClient(t *testing.T, p *panel, name string, role catalog.StaffRole) *panel {
+func roleClient(t *testing.T, p *panel, name string, role team.StaffRole) *panel {
 	t.Helper()
 	if err := admin.CreateUserAs(context.Background(), p.db, name, testPassword, role); err != nil {
 		t.Fatal(err)
@@ -145,7 +146,7 @@ func roleClient(t *testing.T, p *panel, name string, role catalog.StaffRole) *pa
 func TestAgentMenuAndRefusal(t *testing.T) {
 	p := newPanel(t, catalogtest.SQLite(t))
 	f := seed(t, p.db)
-	agent := roleClient(t, p, "ann", catalog.StaffAgent)
+	agent := roleClient(t, p, "ann", team.StaffAgent)
 	_, page := agent.get("/admin/orders")
 	for _, hidden := range []string{`href="/admin/settings"`, `href="/admin/staff"`, `href="/admin/promos"`, `href="/admin/playground"`} {
 		if strings.Contains(page, hidden) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // sessionCookie holds the random session token; the database keeps only
@@ -25,7 +26,7 @@ const sessionCookie = "shopbot_session"
 type session struct {
 	UserID    int64
 	Username  string
-	Role      catalog.StaffRole
+	Role      team.StaffRole
 	CSRFToken string
 	tokenHash string
 }
@@ -49,18 +50,18 @@ func hashToken(tok string) string {
 }
 
 // startSession signs u in: a new session row and its cookie.
-func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *catalog.StaffUser) error {
+func (s *Server) startSession(ctx context.Context, w http.ResponseWriter, r *http.Request, u *team.StaffUser) error {
 	tok := randomToken()
 	now := s.cfg.Now().UTC()
-	row := &catalog.StaffSession{
+	row := &team.StaffSession{
 		TokenHash: hashToken(tok), UserID: u.ID, CSRFToken: randomToken(),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(s.cfg.SessionTTL),
 	}
-	if err := catalog.CreateStaffSession(ctx, s.db, row); err != nil {
+	if err := team.CreateStaffSession(ctx, s.db, row); err != nil {
 		return fmt.Errorf("admin: start session: %w", err)
 	}
 	// Forget expired sessions now and then.
-	_ = catalog.DeleteExpiredStaffSessions(ctx, s.db, now)
+	_ = team.DeleteExpiredStaffSessions(ctx, s.db, now)
 	http.SetCookie(w, &http.Cookie{
 		Name: sessionCookie, Value: tok, Path: "/", HttpOnly: true, Secure: s.secure(r),
 		SameSite: http.SameSiteLaxMode, MaxAge: int(s.cfg.SessionTTL / time.Second),
@@ -85,7 +86,7 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	if err != nil || c.Value == "" {
 		return nil, errSignedOut
 	}
-	row, err := catalog.GetStaffSession(r.Context(), s.db, hashToken(c.Value))
+	row, err := team.GetStaffSession(r.Context(), s.db, hashToken(c.Value))
 	if errors.Is(err, catalog.ErrNotFound) {
 		return nil, errSignedOut
 	}
@@ -94,11 +95,11 @@ func (s *Server) lookupSession(r *http.Request) (*session, error) {
 	}
 	now := s.cfg.Now().UTC()
 	if row.User == nil || row.User.Disabled() || !now.Before(row.ExpiresAt) || now.Sub(row.LastSeenAt) > s.cfg.SessionIdle {
-		_ = catalog.DeleteStaffSession(r.Context(), s.db, row.TokenHash)
+		_ = team.DeleteStaffSession(r.Context(), s.db, row.TokenHash)
 		return nil, errSignedOut
 	}
 	if now.Sub(row.LastSeenAt) > time.Minute {
-		_ = catalog.TouchStaffSession(r.Context(), s.db, row.TokenHash, now)
+		_ = team.TouchStaffSession(r.Context(), s.db, row.TokenHash, now)
 	}
 	return &session{UserID: row.UserID, Username: row.User.Username, Role: row.User.Role, CSRFToken: row.CSRFToken, tokenHash: row.TokenHash}, nil
 }

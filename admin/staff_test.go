@@ -11,6 +11,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 var inviteLinkRE = regexp.MustCompile(`value="(http://[^"]+/admin/invite/([^"]+))"`)
@@ -86,7 +87,7 @@ func TestInvitations(t *testing.T) {
 	if code, _, _ := p.post("/admin/staff/invite", url.Values{"role": {"emperor"}}); code != http.StatusBadRequest {
 		t.Errorf("unknown role = %d, want 400", code)
 	}
-	invs, _ := catalog.ListStaffInvites(ctx, p.db, p.clock.Now())
+	invs, _ := team.ListStaffInvites(ctx, p.db, p.clock.Now())
 	for _, inv := range invs {
 		if code, _, _ := p.post("/admin/staff/invite/"+itoa(inv.ID)+"/revoke", nil); code != http.StatusSeeOther {
 			t.Errorf("revoke = %d", code)
@@ -96,12 +97,12 @@ func TestInvitations(t *testing.T) {
 		t.Errorf("revoked link = %d, want 410", code)
 	}
 	for _, name := range []string{"meg2", "late", "rev"} {
-		if _, err := catalog.FindStaffUser(ctx, p.db, name); err == nil {
+		if _, err := team.FindStaffUser(ctx, p.db, name); err == nil {
 			t.Errorf("a refused link created %s", name)
 		}
 	}
 
-	u, _ := catalog.FindStaffUser(ctx, p.db, "meg")
+	u, _ := team.FindStaffUser(ctx, p.db, "meg")
 	if code, _, _ := p.post("/admin/staff/"+itoa(u.ID)+"/disable", nil); code != http.StatusSeeOther {
 		t.Fatalf("disable = %d", code)
 	}
@@ -114,11 +115,11 @@ func TestInvitations(t *testing.T) {
 	if code, _, _ := p.post("/admin/staff/"+itoa(u.ID)+"/enable", nil); code != http.StatusSeeOther {
 		t.Fatalf("enable = %d", code)
 	}
-	if u, _ := catalog.FindStaffUser(ctx, p.db, "meg"); u.Disabled() {
+	if u, _ := team.FindStaffUser(ctx, p.db, "meg"); u.Disabled() {
 		t.Error("meg is still disabled after enable")
 	}
-	admin, _ := catalog.FindStaffUser(ctx, p.db, "admin")
-	if admin.Role != catalog.StaffOwner {
+	admin, _ := team.FindStaffUser(ctx, p.db, "admin")
+	if admin.Role != team.StaffOwner {
 		t.Errorf("the ADMIN_PASSWORD user is %s, want owner", admin.Role)
 	}
 	for _, path := range []string{"/admin/staff/" + itoa(admin.ID) + "/disable", "/admin/staff/" + itoa(admin.ID) + "/role"} {
@@ -151,8 +152,8 @@ func TestAuditEntries(t *testing.T) {
 	f := seed(t, p.db)
 	p.signIn()
 	ctx := context.Background()
-	mgr := roleClient(t, p, "max", catalog.StaffManager)
-	agent := roleClient(t, p, "ann", catalog.StaffAgent)
+	mgr := roleClient(t, p, "max", team.StaffManager)
+	agent := roleClient(t, p, "ann", team.StaffAgent)
 
 	if code, _, body := mgr.post("/admin/orders/"+f.order.Number+"/status", url.Values{"status": {"paid"}}); code != http.StatusSeeOther {
 		t.Fatalf("status = %d\n%s", code, body)

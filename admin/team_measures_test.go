@@ -12,6 +12,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 	"shopbot/engine/view"
 )
 
@@ -27,7 +28,7 @@ func TestTeamMeasuresAndCSAT(t *testing.T) {
 		f := seed(t, db)
 		ctx := context.Background()
 		p.signIn()
-		agent := roleClient(t, p, "ann", catalog.StaffAgent)
+		agent := roleClient(t, p, "ann", team.StaffAgent)
 		conv := "/admin/conversations/" + itoa(f.conv.ID)
 
 		if code, _ := agent.get("/admin/team"); code != http.StatusForbidden {
@@ -51,14 +52,14 @@ func TestTeamMeasuresAndCSAT(t *testing.T) {
 
 		// The shopper asks for a person; the agent, online, gets it by round robin.
 		start := p.clock.Now()
-		if _, err := catalog.HandOff(ctx, db, f.conv.ID, "wants a person", start); err != nil {
+		if _, err := team.HandOff(ctx, db, f.conv.ID, "wants a person", start); err != nil {
 			t.Fatal(err)
 		}
 		if w, _ := catalog.GetWorkflow(ctx, db, f.conv.ID); w.Assignee != "ann" {
 			t.Errorf("round robin assigned %q, want ann (the only online agent)", w.Assignee)
 		}
 		p.clock.add(3 * time.Minute)
-		if err := catalog.RecordStaffReply(ctx, db, f.conv.ID, agentID(t, db, "ann"), p.clock.Now()); err != nil {
+		if err := team.RecordStaffReply(ctx, db, f.conv.ID, agentID(t, db, "ann"), p.clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		p.clock.add(7 * time.Minute)
@@ -79,7 +80,7 @@ func TestTeamMeasuresAndCSAT(t *testing.T) {
 		if _, page := agent.get(conv); !strings.Contains(page, "Asked to rate") {
 			t.Error("the transcript does not say the shopper was asked to rate")
 		}
-		if err := catalog.RateConversation(ctx, db, f.conv.ID, 5, p.clock.Now()); err != nil {
+		if err := team.RateConversation(ctx, db, f.conv.ID, 5, p.clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if _, page := agent.get(conv); !strings.Contains(page, "Shopper's rating: <strong>5 / 5</strong> for ann") {
@@ -99,7 +100,7 @@ func TestTeamMeasuresAndCSAT(t *testing.T) {
 
 func agentID(t *testing.T, db *bun.DB, name string) int64 {
 	t.Helper()
-	u, err := catalog.FindStaffUser(context.Background(), db, name)
+	u, err := team.FindStaffUser(context.Background(), db, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 // TestConversationTeamWorkflow drives the workflow through the panel: an
@@ -27,7 +28,7 @@ func TestConversationTeamWorkflow(t *testing.T) {
 		if code, _, _ := p.post("/admin/canned", url.Values{"shortcut": {"/status"}, "body": {"Hi {name}, order {order} is packed; your cart: {cart}."}}); code != http.StatusSeeOther {
 			t.Fatalf("save canned = %d", code)
 		}
-		agent := roleClient(t, p, "ann", catalog.StaffAgent)
+		agent := roleClient(t, p, "ann", team.StaffAgent)
 		conv := "/admin/conversations/" + itoa(f.conv.ID)
 		for _, step := range []struct {
 			path string

@@ -37,6 +37,18 @@ func expectOneRow(res sql.Result, err error, format string, args ...any) error {
 	return nil
 }
 
+// NotFound is how catalog reports a lookup that found no row, for the
+// packages beside it that query its tables: sql.ErrNoRows becomes
+// ErrNotFound with a description of what was looked up ("conversation
+// 7"); other errors pass through with the same context.
+func NotFound(err error, format string, args ...any) error { return notFound(err, format, args...) }
+
+// ExpectOneRow turns an UPDATE or DELETE that touched no row into
+// ErrNotFound, for the packages beside catalog that write its tables.
+func ExpectOneRow(res sql.Result, err error, format string, args ...any) error {
+	return expectOneRow(res, err, format, args...)
+}
+
 // isUniqueViolation reports whether err is a unique-constraint violation on
 // either database.
 func isUniqueViolation(err error) bool {

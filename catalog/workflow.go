@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -103,22 +102,6 @@ func SetConversationStatus(ctx context.Context, db bun.IDB, conversationID int64
 		q = q.Set("snoozed_until = NULL")
 	}
 	res, err := q.Exec(ctx)
-	return expectOneRow(res, err, "conversation %d", conversationID)
-}
-
-// AssignConversation gives a conversation to a staff member, or to no one
-// (nil). A user who does not exist or is disabled is ErrInvalid.
-func AssignConversation(ctx context.Context, db bun.IDB, conversationID int64, assignee *int64) error {
-	if assignee != nil {
-		u, err := GetStaffUser(ctx, db, *assignee)
-		if errors.Is(err, ErrNotFound) || (err == nil && u.Disabled()) {
-			return fmt.Errorf("catalog: assign conversation %d: %w: no active staff user %d", conversationID, ErrInvalid, *assignee)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	res, err := db.NewUpdate().Table("conversations").Set("assignee_id = ?", assignee).Where("id = ?", conversationID).Exec(ctx)
 	return expectOneRow(res, err, "conversation %d", conversationID)
 }
 

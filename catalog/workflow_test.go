@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/panel"
+	"shopbot/catalog/team"
 )
 
 func workflowConversation(t *testing.T, db *bun.DB, chat string) *catalog.Conversation {
@@ -41,9 +42,9 @@ func TestConversationWorkflow(t *testing.T) {
 		ctx := context.Background()
 		now := time.Now().UTC()
 		a, b, c := workflowConversation(t, db, "1"), workflowConversation(t, db, "2"), workflowConversation(t, db, "3")
-		ann, _ := catalog.CreateStaffUser(ctx, db, "ann", "h", now)
-		off, _ := catalog.CreateStaffUser(ctx, db, "off", "h", now)
-		_ = catalog.SetStaffDisabled(ctx, db, off.ID, true, now)
+		ann, _ := team.CreateStaffUser(ctx, db, "ann", "h", now)
+		off, _ := team.CreateStaffUser(ctx, db, "off", "h", now)
+		_ = team.SetStaffDisabled(ctx, db, off.ID, true, now)
 
 		if err := catalog.SetConversationStatus(ctx, db, a.ID, "closed", nil, now); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("bad status: %v", err)
@@ -82,10 +83,10 @@ func TestConversationWorkflow(t *testing.T) {
 			}
 		}
 
-		if err := catalog.AssignConversation(ctx, db, a.ID, &off.ID); !errors.Is(err, catalog.ErrInvalid) {
+		if err := team.AssignConversation(ctx, db, a.ID, &off.ID); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("assign to a disabled user: %v", err)
 		}
-		if err := catalog.AssignConversation(ctx, db, a.ID, &ann.ID); err != nil {
+		if err := team.AssignConversation(ctx, db, a.ID, &ann.ID); err != nil {
 			t.Fatal(err)
 		}
 		if err := catalog.FlagNeedsHuman(ctx, db, b.ID, "asked for a person"); err != nil {
@@ -154,29 +155,29 @@ func TestCannedReplies(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		now := time.Now()
-		if _, err := catalog.SaveCannedReply(ctx, db, "/Thanks", "Thank you, {name}!", now); err != nil {
+		if _, err := team.SaveCannedReply(ctx, db, "/Thanks", "Thank you, {name}!", now); err != nil {
 			t.Fatal(err)
 		}
-		c, err := catalog.SaveCannedReply(ctx, db, "thanks", "Thanks a lot, {name}!", now)
+		c, err := team.SaveCannedReply(ctx, db, "thanks", "Thanks a lot, {name}!", now)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, bad := range [][2]string{{"/", "x"}, {"two words", "x"}, {"ok", "  "}} {
-			if _, err := catalog.SaveCannedReply(ctx, db, bad[0], bad[1], now); !errors.Is(err, catalog.ErrInvalid) {
+			if _, err := team.SaveCannedReply(ctx, db, bad[0], bad[1], now); !errors.Is(err, catalog.ErrInvalid) {
 				t.Errorf("save %q: %v", bad, err)
 			}
 		}
-		all, _ := catalog.ListCannedReplies(ctx, db)
+		all, _ := team.ListCannedReplies(ctx, db)
 		if len(all) != 1 || all[0].Body != "Thanks a lot, {name}!" {
 			t.Errorf("replies = %+v", all)
 		}
-		if f, err := catalog.FindCannedReply(ctx, db, "/THANKS"); err != nil || f.ID != c.ID {
+		if f, err := team.FindCannedReply(ctx, db, "/THANKS"); err != nil || f.ID != c.ID {
 			t.Errorf("find = %+v, %v", f, err)
 		}
-		if err := catalog.DeleteCannedReply(ctx, db, all[0].ID); err != nil {
+		if err := team.DeleteCannedReply(ctx, db, all[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.FindCannedReply(ctx, db, "thanks"); !errors.Is(err, catalog.ErrNotFound) {
+		if _, err := team.FindCannedReply(ctx, db, "thanks"); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("deleted reply found: %v", err)
 		}
 	})

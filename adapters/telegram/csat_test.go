@@ -11,6 +11,7 @@ import (
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 	"shopbot/engine/view"
 )
 
@@ -30,11 +31,11 @@ func TestCSATOnTelegram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		staff, err := catalog.CreateStaffUserAs(ctx, db, "agent", "h", catalog.StaffAgent, time.Now())
+		staff, err := team.CreateStaffUserAs(ctx, db, "agent", "h", team.StaffAgent, time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ask, err := catalog.ResolveConversation(ctx, db, conv.ID, staff.ID, time.Now()); err != nil || !ask {
+		if ask, err := team.ResolveConversation(ctx, db, conv.ID, staff.ID, time.Now()); err != nil || !ask {
 			t.Fatalf("resolve: %v %v", ask, err)
 		}
 		n := view.Notice{Kind: view.NoticeCSAT, Where: conv.Key(), ConversationID: conv.ID, Locale: "ru"}
@@ -52,7 +53,7 @@ func TestCSATOnTelegram(t *testing.T) {
 		r.waitHandled(r.srv.Push(r.srv.Press(ann, "821", prompt.MessageID, "rate||1")))
 		r.waitText("821", "Вы уже оценили")
 
-		cs, err := catalog.GetCSAT(ctx, db, conv.ID)
+		cs, err := team.GetCSAT(ctx, db, conv.ID)
 		if err != nil || cs.Rating == nil || *cs.Rating != 4 || cs.Agent != "agent" {
 			t.Errorf("csat = %+v, %v", cs, err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 	"shopbot/engine/view"
 )
 
@@ -36,8 +37,8 @@ func TestCSATOnTheWidget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		staff, _ := catalog.CreateStaffUserAs(ctx, db, "agent", "h", catalog.StaffAgent, time.Now())
-		if ask, err := catalog.ResolveConversation(ctx, db, conv.ID, staff.ID, time.Now()); err != nil || !ask {
+		staff, _ := team.CreateStaffUserAs(ctx, db, "agent", "h", team.StaffAgent, time.Now())
+		if ask, err := team.ResolveConversation(ctx, db, conv.ID, staff.ID, time.Now()); err != nil || !ask {
 			t.Fatalf("resolve: %v %v", ask, err)
 		}
 		if err := chat.Notify(ctx, view.Notice{Kind: view.NoticeCSAT, Where: conv.Key(), ConversationID: conv.ID, Locale: "en"}); err != nil {
@@ -70,7 +71,7 @@ func TestCSATOnTheWidget(t *testing.T) {
 		if w.Code != 200 || !strings.Contains(w.Body.String(), "nothing to rate") {
 			t.Errorf("rating 9: %d %s", w.Code, w.Body)
 		}
-		cs, err := catalog.GetCSAT(ctx, db, conv.ID)
+		cs, err := team.GetCSAT(ctx, db, conv.ID)
 		if err != nil || cs.Rating == nil || *cs.Rating != 5 {
 			t.Errorf("csat = %+v, %v", cs, err)
 		}

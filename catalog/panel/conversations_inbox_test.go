@@ -11,6 +11,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/panel"
+	"shopbot/catalog/team"
 )
 
 func inboxIDs(rows []panel.InboxRow) []int64 {
@@ -45,7 +46,7 @@ func TestListInbox(t *testing.T) {
 		if err := catalog.SetPaused(ctx, db, c.ID, true); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.MarkConversationRead(ctx, db, a.ID, time.Now().UTC().Add(time.Hour)); err != nil {
+		if err := team.MarkConversationRead(ctx, db, a.ID, time.Now().UTC().Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		for _, tc := range []struct {
@@ -115,7 +116,7 @@ func TestStaffConversationWrites(t *testing.T) {
 		if err := catalog.FlagNeedsHuman(ctx, db, conv.ID, "help"); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.AddMerchantReply(ctx, db, conv.ID, "alice", "Hi, Alice here"); err != nil {
+		if err := team.AddMerchantReply(ctx, db, conv.ID, "alice", "Hi, Alice here"); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := catalog.GetConversation(ctx, db, conv.ID)
@@ -123,7 +124,7 @@ func TestStaffConversationWrites(t *testing.T) {
 		if !got.Paused || len(msgs) != 1 || msgs[0].Role != catalog.RoleMerchant || msgs[0].Content != "Hi, Alice here" || msgs[0].Model != "staff:alice" {
 			t.Fatalf("after reply: paused %v, messages %+v", got.Paused, msgs)
 		}
-		if err := catalog.HandBack(ctx, db, conv.ID); err != nil {
+		if err := team.HandBack(ctx, db, conv.ID); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = catalog.GetConversation(ctx, db, conv.ID)
@@ -131,7 +132,7 @@ func TestStaffConversationWrites(t *testing.T) {
 			t.Errorf("after hand back: %+v", got)
 		}
 		seen := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
-		if err := catalog.MarkConversationRead(ctx, db, conv.ID, seen); err != nil {
+		if err := team.MarkConversationRead(ctx, db, conv.ID, seen); err != nil {
 			t.Fatal(err)
 		}
 		got, _ = catalog.GetConversation(ctx, db, conv.ID)
@@ -139,9 +140,9 @@ func TestStaffConversationWrites(t *testing.T) {
 			t.Errorf("last read = %v, want %v", got.LastReadAt, seen)
 		}
 		for name, err := range map[string]error{
-			"reply":     catalog.AddMerchantReply(ctx, db, 999999, "alice", "x"),
-			"hand back": catalog.HandBack(ctx, db, 999999),
-			"read":      catalog.MarkConversationRead(ctx, db, 999999, seen),
+			"reply":     team.AddMerchantReply(ctx, db, 999999, "alice", "x"),
+			"hand back": team.HandBack(ctx, db, 999999),
+			"read":      team.MarkConversationRead(ctx, db, 999999, seen),
 		} {
 			if err == nil {
 				t.Errorf("%s on a missing conversation: no error", name)

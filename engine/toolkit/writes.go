@@ -10,6 +10,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // What tools change, as narrow interfaces beside the read ones (store.go).
@@ -37,7 +38,7 @@ type Writes interface {
 	PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*catalog.Order, error)
 	// RequestHuman flags the conversation for the shop's team, opens its
 	// support case and, with round robin on, assigns it
-	// (catalog.HandOff).
+	// (team.HandOff).
 	RequestHuman(ctx context.Context, conversationID int64, reason string) error
 	// ApplyPromo puts a promo code on the scope's cart
 	// (catalog.ApplyCartPromo); a code that cannot apply is a
@@ -124,7 +125,7 @@ func (w *txWrites) PlaceOrder(ctx context.Context, req catalog.OrderRequest) (*c
 }
 
 func (w *txWrites) RequestHuman(ctx context.Context, conversationID int64, reason string) error {
-	_, err := catalog.HandOff(ctx, w.tx, conversationID, reason, time.Now())
+	_, err := team.HandOff(ctx, w.tx, conversationID, reason, time.Now())
 	return err
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"shopbot/catalog"
+	"shopbot/catalog/team"
 )
 
 // TestRequestHumanAfterHours: outside the business hours request_human
@@ -57,7 +58,7 @@ func TestRequestHumanAfterHours(t *testing.T) {
 	if err != nil || !conv.NeedsHuman {
 		t.Errorf("conversation = %+v, %v", conv, err)
 	}
-	if _, err := catalog.OpenCase(ctx, e.db, conv.ID); err != nil {
+	if _, err := team.OpenCase(ctx, e.db, conv.ID); err != nil {
 		t.Errorf("no support case opened: %v", err)
 	}
 }

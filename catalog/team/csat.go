@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // CSAT is a conversation's satisfaction rating.
@@ -25,7 +27,7 @@ func GetCSAT(ctx context.Context, db bun.IDB, conversationID int64) (*CSAT, erro
 		ColumnExpr("c.csat_asked_at, c.csat_rating, c.csat_at, c.csat_agent_id, COALESCE(su.username, '') AS agent").
 		Where("c.id = ?", conversationID).Scan(ctx, c)
 	if err != nil {
-		return nil, notFound(err, "conversation %d", conversationID)
+		return nil, catalog.NotFound(err, "conversation %d", conversationID)
 	}
 	return c, nil
 }
@@ -36,7 +38,7 @@ func GetCSAT(ctx context.Context, db bun.IDB, conversationID int64) (*CSAT, erro
 // ErrInvalid. Two taps at once on two replicas store one of them.
 func RateConversation(ctx context.Context, db bun.IDB, conversationID int64, rating int, at time.Time) error {
 	if rating < 1 || rating > 5 {
-		return fmt.Errorf("catalog: rating %d: %w: 1 to 5", rating, ErrInvalid)
+		return fmt.Errorf("catalog: rating %d: %w: 1 to 5", rating, catalog.ErrInvalid)
 	}
 	res, err := db.NewUpdate().Table("conversations").Set("csat_rating = ?", rating).Set("csat_at = ?", at.UTC()).
 		Where("id = ?", conversationID).Where("csat_asked_at IS NOT NULL").Where("csat_rating IS NULL").Exec(ctx)
@@ -44,7 +46,7 @@ func RateConversation(ctx context.Context, db bun.IDB, conversationID int64, rat
 		return fmt.Errorf("catalog: rate conversation %d: %w", conversationID, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("catalog: rate conversation %d: %w: rated already or not asked", conversationID, ErrConflict)
+		return fmt.Errorf("catalog: rate conversation %d: %w: rated already or not asked", conversationID, catalog.ErrConflict)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package catalog_test
+package team_test
 
 import (
 	"context"
@@ -12,18 +12,19 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 // teamMember creates a staff user with a session last seen at seen.
-func teamMember(t *testing.T, db bun.IDB, name string, role catalog.StaffRole, seen, now time.Time) int64 {
+func teamMember(t *testing.T, db bun.IDB, name string, role team.StaffRole, seen, now time.Time) int64 {
 	t.Helper()
 	ctx := context.Background()
-	u, err := catalog.CreateStaffUserAs(ctx, db, name, "h", role, now)
+	u, err := team.CreateStaffUserAs(ctx, db, name, "h", role, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &catalog.StaffSession{TokenHash: "tok-" + name, UserID: u.ID, CSRFToken: "c", CreatedAt: seen, LastSeenAt: seen, ExpiresAt: now.Add(time.Hour)}
-	if err := catalog.CreateStaffSession(ctx, db, s); err != nil {
+	s := &team.StaffSession{TokenHash: "tok-" + name, UserID: u.ID, CSRFToken: "c", CreatedAt: seen, LastSeenAt: seen, ExpiresAt: now.Add(time.Hour)}
+	if err := team.CreateStaffSession(ctx, db, s); err != nil {
 		t.Fatal(err)
 	}
 	return u.ID
@@ -40,19 +41,19 @@ func TestRoundRobin(t *testing.T) {
 		db := dbs[0]
 		now := time.Now().UTC().Truncate(time.Second)
 		agents := []int64{
-			teamMember(t, db, "ann", catalog.StaffAgent, now.Add(-time.Minute), now),
-			teamMember(t, db, "bob", catalog.StaffAgent, now, now),
-			teamMember(t, db, "cat", catalog.StaffAgent, now.Add(-4*time.Minute), now),
+			teamMember(t, db, "ann", team.StaffAgent, now.Add(-time.Minute), now),
+			teamMember(t, db, "bob", team.StaffAgent, now, now),
+			teamMember(t, db, "cat", team.StaffAgent, now.Add(-4*time.Minute), now),
 		}
-		away := teamMember(t, db, "dan", catalog.StaffAgent, now.Add(-catalog.OnlineWindow-time.Second), now)
-		off := teamMember(t, db, "eve", catalog.StaffAgent, now, now)
-		if err := catalog.SetStaffDisabled(ctx, db, off, true, now); err != nil {
+		away := teamMember(t, db, "dan", team.StaffAgent, now.Add(-team.OnlineWindow-time.Second), now)
+		off := teamMember(t, db, "eve", team.StaffAgent, now, now)
+		if err := team.SetStaffDisabled(ctx, db, off, true, now); err != nil {
 			t.Fatal(err)
 		}
-		boss := teamMember(t, db, "own", catalog.StaffOwner, now, now)
+		boss := teamMember(t, db, "own", team.StaffOwner, now, now)
 
-		first := workflowConversation(t, db, "rr-0")
-		if who, err := catalog.HandOff(ctx, db, first.ID, "asked for a person", now); err != nil || who != 0 {
+		first := catalogtest.Chat(t, db, "rr-0")
+		if who, err := team.HandOff(ctx, db, first.ID, "asked for a person", now); err != nil || who != 0 {
 			t.Fatalf("round robin off: assigned %d, %v", who, err)
 		}
 		if err := catalog.SaveTeamSettings(ctx, db, "sometimes", "", now); !errors.Is(err, catalog.ErrInvalid) {
@@ -64,22 +65,22 @@ func TestRoundRobin(t *testing.T) {
 		if err := catalog.SaveTeamSettings(ctx, db, catalog.RoundRobinAgents, "", now); err != nil {
 			t.Fatal(err)
 		}
-		online, err := catalog.OnlineStaff(ctx, db, nil, now)
+		online, err := team.OnlineStaff(ctx, db, nil, now)
 		if err != nil || fmt.Sprint(online) != fmt.Sprint(append(append([]int64{}, agents...), boss)) {
 			t.Fatalf("online %v (%v), want %v and the owner", online, err, agents)
 		}
 		// An assigned conversation keeps its assignee.
-		if err := catalog.AssignConversation(ctx, db, first.ID, &boss); err != nil {
+		if err := team.AssignConversation(ctx, db, first.ID, &boss); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.AutoAssign(ctx, db, first.ID, now); !errors.Is(err, catalog.ErrNotFound) {
+		if _, err := team.AutoAssign(ctx, db, first.ID, now); !errors.Is(err, catalog.ErrNotFound) {
 			t.Fatalf("auto-assign an assigned conversation: %v", err)
 		}
 
 		const n = 30
 		convs := make([]int64, n)
 		for i := range convs {
-			convs[i] = workflowConversation(t, db, fmt.Sprintf("rr-%d", i+1)).ID
+			convs[i] = catalogtest.Chat(t, db, fmt.Sprintf("rr-%d", i+1)).ID
 		}
 		start := make(chan struct{})
 		var wg sync.WaitGroup
@@ -91,7 +92,7 @@ func TestRoundRobin(t *testing.T) {
 					defer wg.Done()
 					<-start
 					errs <- rdb.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-						_, err := catalog.HandOff(ctx, tx, id, "asked for a person", now)
+						_, err := team.HandOff(ctx, tx, id, "asked for a person", now)
 						return err
 					})
 				}()
@@ -112,7 +113,7 @@ func TestRoundRobin(t *testing.T) {
 				t.Fatalf("conversation %d not assigned: %v", id, err)
 			}
 			count[*w.AssigneeID]++
-			c, err := catalog.OpenCase(ctx, db, id)
+			c, err := team.OpenCase(ctx, db, id)
 			if err != nil || !c.OpenedAt.Equal(now) {
 				t.Fatalf("conversation %d: case %+v, %v", id, c, err)
 			}
@@ -130,22 +131,22 @@ func TestRoundRobin(t *testing.T) {
 		if err := catalog.SaveTeamSettings(ctx, db, catalog.RoundRobinStaff, "", now); err != nil {
 			t.Fatal(err)
 		}
-		next := workflowConversation(t, db, "rr-next")
-		if who, err := catalog.HandOff(ctx, db, next.ID, "asked for a person", now); err != nil || who != boss {
+		next := catalogtest.Chat(t, db, "rr-next")
+		if who, err := team.HandOff(ctx, db, next.ID, "asked for a person", now); err != nil || who != boss {
 			t.Errorf("staff mode: assigned %d (%v), want the owner %d", who, err, boss)
 		}
 		// Later, everyone's session has gone quiet: no one is assigned.
-		later := now.Add(catalog.OnlineWindow + time.Minute)
-		quiet := workflowConversation(t, db, "rr-quiet")
-		if who, err := catalog.HandOff(ctx, db, quiet.ID, "asked for a person", later); err != nil || who != 0 {
+		later := now.Add(team.OnlineWindow + time.Minute)
+		quiet := catalogtest.Chat(t, db, "rr-quiet")
+		if who, err := team.HandOff(ctx, db, quiet.ID, "asked for a person", later); err != nil || who != 0 {
 			t.Errorf("no one online: assigned %d, %v", who, err)
 		}
 		// An open live stream's heartbeat keeps a member online.
-		if err := catalog.HeartbeatStaffSession(ctx, db, "tok-dan", later); err != nil {
+		if err := team.HeartbeatStaffSession(ctx, db, "tok-dan", later); err != nil {
 			t.Fatal(err)
 		}
-		beating := workflowConversation(t, db, "rr-beat")
-		if who, err := catalog.HandOff(ctx, db, beating.ID, "asked for a person", later); err != nil || who != away {
+		beating := catalogtest.Chat(t, db, "rr-beat")
+		if who, err := team.HandOff(ctx, db, beating.ID, "asked for a person", later); err != nil || who != away {
 			t.Errorf("heartbeat: assigned %d (%v), want %d", who, err, away)
 		}
 	})
@@ -159,74 +160,74 @@ func TestSupportMeasures(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		t0 := time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)
-		ann := teamMember(t, db, "ann", catalog.StaffAgent, t0, t0)
-		bob := teamMember(t, db, "bob", catalog.StaffAgent, t0, t0)
+		ann := teamMember(t, db, "ann", team.StaffAgent, t0, t0)
+		bob := teamMember(t, db, "bob", team.StaffAgent, t0, t0)
 
-		a := workflowConversation(t, db, "m-a")
-		if _, err := catalog.HandOff(ctx, db, a.ID, "needs a person", t0); err != nil {
+		a := catalogtest.Chat(t, db, "m-a")
+		if _, err := team.HandOff(ctx, db, a.ID, "needs a person", t0); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.HandOff(ctx, db, a.ID, "again", t0.Add(time.Minute)); err != nil {
+		if _, err := team.HandOff(ctx, db, a.ID, "again", t0.Add(time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		if c, _ := catalog.OpenCase(ctx, db, a.ID); !c.OpenedAt.Equal(t0) {
+		if c, _ := team.OpenCase(ctx, db, a.ID); !c.OpenedAt.Equal(t0) {
 			t.Errorf("a second handoff moved the open case to %v", c.OpenedAt)
 		}
-		_ = catalog.RecordStaffReply(ctx, db, a.ID, ann, t0.Add(2*time.Minute))
-		_ = catalog.RecordStaffReply(ctx, db, a.ID, bob, t0.Add(9*time.Minute)) // not the first
-		if err := catalog.AssignConversation(ctx, db, a.ID, &ann); err != nil {
+		_ = team.RecordStaffReply(ctx, db, a.ID, ann, t0.Add(2*time.Minute))
+		_ = team.RecordStaffReply(ctx, db, a.ID, bob, t0.Add(9*time.Minute)) // not the first
+		if err := team.AssignConversation(ctx, db, a.ID, &ann); err != nil {
 			t.Fatal(err)
 		}
-		ask, err := catalog.ResolveConversation(ctx, db, a.ID, bob, t0.Add(10*time.Minute))
+		ask, err := team.ResolveConversation(ctx, db, a.ID, bob, t0.Add(10*time.Minute))
 		if err != nil || !ask {
 			t.Fatalf("resolve: ask %v, %v", ask, err)
 		}
-		if ask, err := catalog.ResolveConversation(ctx, db, a.ID, bob, t0.Add(11*time.Minute)); err != nil || ask {
+		if ask, err := team.ResolveConversation(ctx, db, a.ID, bob, t0.Add(11*time.Minute)); err != nil || ask {
 			t.Fatalf("second resolve: ask %v, %v", ask, err)
 		}
 
 		// A taken-over conversation: the shopper's message opens the case.
-		b := workflowConversation(t, db, "m-b")
+		b := catalogtest.Chat(t, db, "m-b")
 		if err := catalog.SetPaused(ctx, db, b.ID, true); err != nil {
 			t.Fatal(err)
 		}
 		if err := catalog.AppendMessages(ctx, db, b.ID, &catalog.Message{Role: catalog.RoleUser, Content: "hello?", CreatedAt: t0.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
-		if c, err := catalog.OpenCase(ctx, db, b.ID); err != nil || !c.OpenedAt.Equal(t0.Add(time.Hour)) {
+		if c, err := team.OpenCase(ctx, db, b.ID); err != nil || !c.OpenedAt.Equal(t0.Add(time.Hour)) {
 			t.Fatalf("message in a taken-over conversation: case %+v, %v", c, err)
 		}
-		_ = catalog.RecordStaffReply(ctx, db, b.ID, bob, t0.Add(time.Hour+4*time.Minute))
-		if _, err := catalog.ResolveConversation(ctx, db, b.ID, bob, t0.Add(2*time.Hour)); err != nil {
+		_ = team.RecordStaffReply(ctx, db, b.ID, bob, t0.Add(time.Hour+4*time.Minute))
+		if _, err := team.ResolveConversation(ctx, db, b.ID, bob, t0.Add(2*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 
 		// CSAT: bad input, then the first answer stays.
-		c := workflowConversation(t, db, "m-c")
-		if err := catalog.RateConversation(ctx, db, c.ID, 5, t0); !errors.Is(err, catalog.ErrConflict) {
+		c := catalogtest.Chat(t, db, "m-c")
+		if err := team.RateConversation(ctx, db, c.ID, 5, t0); !errors.Is(err, catalog.ErrConflict) {
 			t.Errorf("rating a conversation never asked: %v", err)
 		}
-		if err := catalog.RateConversation(ctx, db, a.ID, 6, t0); !errors.Is(err, catalog.ErrInvalid) {
+		if err := team.RateConversation(ctx, db, a.ID, 6, t0); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("rating 6: %v", err)
 		}
-		if err := catalog.RateConversation(ctx, db, a.ID, 4, t0.Add(20*time.Minute)); err != nil {
+		if err := team.RateConversation(ctx, db, a.ID, 4, t0.Add(20*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.RateConversation(ctx, db, a.ID, 1, t0.Add(21*time.Minute)); !errors.Is(err, catalog.ErrConflict) {
+		if err := team.RateConversation(ctx, db, a.ID, 1, t0.Add(21*time.Minute)); !errors.Is(err, catalog.ErrConflict) {
 			t.Errorf("second rating: %v", err)
 		}
-		if cs, _ := catalog.GetCSAT(ctx, db, a.ID); cs.Rating == nil || *cs.Rating != 4 || cs.Agent != "ann" {
+		if cs, _ := team.GetCSAT(ctx, db, a.ID); cs.Rating == nil || *cs.Rating != 4 || cs.Agent != "ann" {
 			t.Errorf("csat %+v", cs)
 		}
 		// Resolved again after a reopen: not asked again (rated already).
 		if err := catalog.SetConversationStatus(ctx, db, a.ID, catalog.ConvOpen, nil, t0); err != nil {
 			t.Fatal(err)
 		}
-		if ask, err := catalog.ResolveConversation(ctx, db, a.ID, ann, t0.Add(30*time.Minute)); err != nil || ask {
+		if ask, err := team.ResolveConversation(ctx, db, a.ID, ann, t0.Add(30*time.Minute)); err != nil || ask {
 			t.Errorf("resolve a rated conversation: ask %v, %v", ask, err)
 		}
 
-		ms, err := catalog.TeamMeasures(ctx, db, t0, t0.Add(24*time.Hour))
+		ms, err := team.TeamMeasures(ctx, db, t0, t0.Add(24*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -244,7 +245,7 @@ func TestSupportMeasures(t *testing.T) {
 			t.Errorf("measures\n got %v\nwant %v", got, want)
 		}
 		// Another period sees none of it.
-		if ms, _ := catalog.TeamMeasures(ctx, db, t0.Add(48*time.Hour), t0.Add(72*time.Hour)); len(ms) != 1 || ms[0].Replied+ms[0].Resolved+ms[0].Rated != 0 {
+		if ms, _ := team.TeamMeasures(ctx, db, t0.Add(48*time.Hour), t0.Add(72*time.Hour)); len(ms) != 1 || ms[0].Replied+ms[0].Resolved+ms[0].Rated != 0 {
 			t.Errorf("empty period: %+v", ms)
 		}
 	})

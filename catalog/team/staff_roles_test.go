@@ -1,4 +1,4 @@
-package catalog_test
+package team_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/team"
 )
 
 // TestStaffRolesAndDisable: a new user is an agent unless a role is
@@ -20,42 +21,42 @@ func TestStaffRolesAndDisable(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-		a, err := catalog.CreateStaffUser(ctx, db, "ann", "h", now)
-		if err != nil || a.Role != catalog.StaffAgent {
+		a, err := team.CreateStaffUser(ctx, db, "ann", "h", now)
+		if err != nil || a.Role != team.StaffAgent {
 			t.Fatalf("create = %+v, %v; want an agent", a, err)
 		}
-		if _, err := catalog.CreateStaffUserAs(ctx, db, "bob", "h", "boss", now); !errors.Is(err, catalog.ErrInvalid) {
+		if _, err := team.CreateStaffUserAs(ctx, db, "bob", "h", "boss", now); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("unknown role: %v, want ErrInvalid", err)
 		}
-		if _, err := catalog.FindStaffUser(ctx, db, "bob"); !errors.Is(err, catalog.ErrNotFound) {
+		if _, err := team.FindStaffUser(ctx, db, "bob"); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("bob was created with an unknown role: %v", err)
 		}
-		if err := catalog.SetStaffRole(ctx, db, a.ID, "root", now); !errors.Is(err, catalog.ErrInvalid) {
+		if err := team.SetStaffRole(ctx, db, a.ID, "root", now); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("set unknown role: %v", err)
 		}
-		if err := catalog.SetStaffRole(ctx, db, a.ID, catalog.StaffManager, now); err != nil {
+		if err := team.SetStaffRole(ctx, db, a.ID, team.StaffManager, now); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.CreateStaffSession(ctx, db, &catalog.StaffSession{TokenHash: "t1", UserID: a.ID, CSRFToken: "c", CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+		if err := team.CreateStaffSession(ctx, db, &team.StaffSession{TokenHash: "t1", UserID: a.ID, CSRFToken: "c", CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.SetStaffDisabled(ctx, db, a.ID, true, now); err != nil {
+		if err := team.SetStaffDisabled(ctx, db, a.ID, true, now); err != nil {
 			t.Fatal(err)
 		}
-		u, err := catalog.GetStaffUser(ctx, db, a.ID)
-		if err != nil || u.Role != catalog.StaffManager || !u.Disabled() {
+		u, err := team.GetStaffUser(ctx, db, a.ID)
+		if err != nil || u.Role != team.StaffManager || !u.Disabled() {
 			t.Errorf("after disable: %+v, %v", u, err)
 		}
-		if _, err := catalog.GetStaffSession(ctx, db, "t1"); !errors.Is(err, catalog.ErrNotFound) {
+		if _, err := team.GetStaffSession(ctx, db, "t1"); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("the disabled user's session lives on: %v", err)
 		}
-		if err := catalog.SetStaffDisabled(ctx, db, a.ID, false, now); err != nil {
+		if err := team.SetStaffDisabled(ctx, db, a.ID, false, now); err != nil {
 			t.Fatal(err)
 		}
-		if u, _ := catalog.GetStaffUser(ctx, db, a.ID); u.Disabled() {
+		if u, _ := team.GetStaffUser(ctx, db, a.ID); u.Disabled() {
 			t.Error("still disabled after enable")
 		}
-		if err := catalog.SetStaffDisabled(ctx, db, 99999, true, now); !errors.Is(err, catalog.ErrNotFound) {
+		if err := team.SetStaffDisabled(ctx, db, 99999, true, now); !errors.Is(err, catalog.ErrNotFound) {
 			t.Errorf("disable nobody: %v", err)
 		}
 	})
@@ -68,49 +69,49 @@ func TestStaffInvites(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		now := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
-		owner, err := catalog.CreateStaffUserAs(ctx, db, "own", "h", catalog.StaffOwner, now)
+		owner, err := team.CreateStaffUserAs(ctx, db, "own", "h", team.StaffOwner, now)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mk := func(hash string, role catalog.StaffRole) *catalog.StaffInvite {
-			inv := &catalog.StaffInvite{TokenHash: hash, Role: role, CreatedBy: &owner.ID, CreatedAt: now, ExpiresAt: now.Add(72 * time.Hour)}
-			if err := catalog.CreateStaffInvite(ctx, db, inv); err != nil {
+		mk := func(hash string, role team.StaffRole) *team.StaffInvite {
+			inv := &team.StaffInvite{TokenHash: hash, Role: role, CreatedBy: &owner.ID, CreatedAt: now, ExpiresAt: now.Add(72 * time.Hour)}
+			if err := team.CreateStaffInvite(ctx, db, inv); err != nil {
 				t.Fatal(err)
 			}
 			return inv
 		}
-		mk("m1", catalog.StaffManager)
-		if err := catalog.CreateStaffInvite(ctx, db, &catalog.StaffInvite{TokenHash: "x", Role: "god", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); !errors.Is(err, catalog.ErrInvalid) {
+		mk("m1", team.StaffManager)
+		if err := team.CreateStaffInvite(ctx, db, &team.StaffInvite{TokenHash: "x", Role: "god", CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("invite with unknown role: %v", err)
 		}
-		if _, err := catalog.AcceptStaffInvite(ctx, db, "m1", "own", "h", now); !errors.Is(err, catalog.ErrConflict) {
+		if _, err := team.AcceptStaffInvite(ctx, db, "m1", "own", "h", now); !errors.Is(err, catalog.ErrConflict) {
 			t.Errorf("taken name: %v, want ErrConflict", err)
 		}
-		u, err := catalog.AcceptStaffInvite(ctx, db, "m1", "meg", "h", now.Add(time.Hour))
-		if err != nil || u.Role != catalog.StaffManager {
+		u, err := team.AcceptStaffInvite(ctx, db, "m1", "meg", "h", now.Add(time.Hour))
+		if err != nil || u.Role != team.StaffManager {
 			t.Fatalf("accept = %+v, %v", u, err)
 		}
-		if _, err := catalog.AcceptStaffInvite(ctx, db, "m1", "meg2", "h", now.Add(time.Hour)); !errors.Is(err, catalog.ErrInviteUnusable) {
+		if _, err := team.AcceptStaffInvite(ctx, db, "m1", "meg2", "h", now.Add(time.Hour)); !errors.Is(err, team.ErrInviteUnusable) {
 			t.Errorf("reused link: %v", err)
 		}
-		mk("a1", catalog.StaffAgent)
-		if _, err := catalog.AcceptStaffInvite(ctx, db, "a1", "late", "h", now.Add(72*time.Hour)); !errors.Is(err, catalog.ErrInviteUnusable) {
+		mk("a1", team.StaffAgent)
+		if _, err := team.AcceptStaffInvite(ctx, db, "a1", "late", "h", now.Add(72*time.Hour)); !errors.Is(err, team.ErrInviteUnusable) {
 			t.Errorf("expired link: %v", err)
 		}
-		if _, err := catalog.AcceptStaffInvite(ctx, db, "nope", "who", "h", now); !errors.Is(err, catalog.ErrInviteUnusable) {
+		if _, err := team.AcceptStaffInvite(ctx, db, "nope", "who", "h", now); !errors.Is(err, team.ErrInviteUnusable) {
 			t.Errorf("unknown link: %v", err)
 		}
-		r := mk("r1", catalog.StaffAgent)
-		if open, _ := catalog.ListStaffInvites(ctx, db, now); len(open) != 2 {
+		r := mk("r1", team.StaffAgent)
+		if open, _ := team.ListStaffInvites(ctx, db, now); len(open) != 2 {
 			t.Errorf("open invites = %d, want 2 (a1, r1)", len(open))
 		}
-		if err := catalog.RevokeStaffInvite(ctx, db, r.ID, now); err != nil {
+		if err := team.RevokeStaffInvite(ctx, db, r.ID, now); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := catalog.AcceptStaffInvite(ctx, db, "r1", "rev", "h", now); !errors.Is(err, catalog.ErrInviteUnusable) {
+		if _, err := team.AcceptStaffInvite(ctx, db, "r1", "rev", "h", now); !errors.Is(err, team.ErrInviteUnusable) {
 			t.Errorf("revoked link: %v", err)
 		}
-		mk("race", catalog.StaffAgent)
+		mk("race", team.StaffAgent)
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		made := 0
@@ -118,12 +119,12 @@ func TestStaffInvites(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := catalog.AcceptStaffInvite(ctx, db, "race", name, "h", now)
+				_, err := team.AcceptStaffInvite(ctx, db, "race", name, "h", now)
 				if err == nil {
 					mu.Lock()
 					made++
 					mu.Unlock()
-				} else if !errors.Is(err, catalog.ErrInviteUnusable) {
+				} else if !errors.Is(err, team.ErrInviteUnusable) {
 					t.Errorf("racing accept: %v", err)
 				}
 			}()
@@ -132,7 +133,7 @@ func TestStaffInvites(t *testing.T) {
 		if made != 1 {
 			t.Errorf("one link made %d accounts, want 1", made)
 		}
-		users, _ := catalog.ListStaffUsers(ctx, db)
+		users, _ := team.ListStaffUsers(ctx, db)
 		if len(users) != 3 { // own, meg, one racer
 			t.Errorf("staff users = %d, want 3", len(users))
 		}

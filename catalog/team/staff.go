@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // StaffUser is a person who may sign in to the admin panel. Only a bcrypt
@@ -27,7 +29,7 @@ type StaffUser struct {
 func FindStaffUser(ctx context.Context, db bun.IDB, username string) (*StaffUser, error) {
 	u := new(StaffUser)
 	if err := db.NewSelect().Model(u).Where("username = ?", username).Scan(ctx); err != nil {
-		return nil, notFound(err, "staff user %q", username)
+		return nil, catalog.NotFound(err, "staff user %q", username)
 	}
 	return u, nil
 }
@@ -36,7 +38,7 @@ func FindStaffUser(ctx context.Context, db bun.IDB, username string) (*StaffUser
 func GetStaffUser(ctx context.Context, db bun.IDB, id int64) (*StaffUser, error) {
 	u := new(StaffUser)
 	if err := db.NewSelect().Model(u).Where("id = ?", id).Scan(ctx); err != nil {
-		return nil, notFound(err, "staff user %d", id)
+		return nil, catalog.NotFound(err, "staff user %d", id)
 	}
 	return u, nil
 }
@@ -61,7 +63,7 @@ func CreateStaffUser(ctx context.Context, db bun.IDB, username, passwordHash str
 // role is ErrInvalid.
 func CreateStaffUserAs(ctx context.Context, db bun.IDB, username, passwordHash string, role StaffRole, now time.Time) (*StaffUser, error) {
 	if !role.Valid() {
-		return nil, fmt.Errorf("catalog: create staff user %s: %w: unknown role %q", username, ErrInvalid, role)
+		return nil, fmt.Errorf("catalog: create staff user %s: %w: unknown role %q", username, catalog.ErrInvalid, role)
 	}
 	now = now.UTC()
 	u := &StaffUser{Username: username, PasswordHash: passwordHash, Role: role, CreatedAt: now, UpdatedAt: now}
@@ -69,7 +71,7 @@ func CreateStaffUserAs(ctx context.Context, db bun.IDB, username, passwordHash s
 		return nil, fmt.Errorf("catalog: create staff user %s: %w", username, err)
 	}
 	if u.ID == 0 {
-		return nil, fmt.Errorf("catalog: create staff user %s: %w: the name is taken", username, ErrConflict)
+		return nil, fmt.Errorf("catalog: create staff user %s: %w: the name is taken", username, catalog.ErrConflict)
 	}
 	return u, nil
 }
@@ -79,7 +81,7 @@ func CreateStaffUserAs(ctx context.Context, db bun.IDB, username, passwordHash s
 func SetStaffPassword(ctx context.Context, db bun.IDB, userID int64, passwordHash string, now time.Time) error {
 	res, err := db.NewUpdate().Model((*StaffUser)(nil)).Set("password_hash = ?", passwordHash).Set("updated_at = ?", now.UTC()).
 		Where("id = ?", userID).Exec(ctx)
-	if err := expectOneRow(res, err, "staff user %d", userID); err != nil {
+	if err := catalog.ExpectOneRow(res, err, "staff user %d", userID); err != nil {
 		return err
 	}
 	if _, err := db.NewDelete().Model((*StaffSession)(nil)).Where("user_id = ?", userID).Exec(ctx); err != nil {
@@ -92,5 +94,5 @@ func SetStaffPassword(ctx context.Context, db bun.IDB, userID int64, passwordHas
 // the foreign key).
 func DeleteStaffUser(ctx context.Context, db bun.IDB, id int64) error {
 	res, err := db.NewDelete().Model((*StaffUser)(nil)).Where("id = ?", id).Exec(ctx)
-	return expectOneRow(res, err, "staff user %d", id)
+	return catalog.ExpectOneRow(res, err, "staff user %d", id)
 }

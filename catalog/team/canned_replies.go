@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // CannedReply is a saved answer the team types as "/shortcut" in a reply
@@ -32,7 +34,7 @@ func NormalizeShortcut(s string) (string, error) {
 	s = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(s), "/"))
 	bad := strings.IndexFunc(s, func(r rune) bool { return !(r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r)) })
 	if s == "" || utf8.RuneCountInString(s) > 32 || bad >= 0 {
-		return "", fmt.Errorf("catalog: shortcut %q: %w: 1–32 letters, digits, - or _", s, ErrInvalid)
+		return "", fmt.Errorf("catalog: shortcut %q: %w: 1–32 letters, digits, - or _", s, catalog.ErrInvalid)
 	}
 	return s, nil
 }
@@ -45,7 +47,7 @@ func SaveCannedReply(ctx context.Context, db bun.IDB, shortcut, body string, now
 	}
 	body = strings.TrimSpace(body)
 	if body == "" || utf8.RuneCountInString(body) > 2000 {
-		return nil, fmt.Errorf("catalog: canned reply /%s: %w: the text must be 1–2,000 characters", sc, ErrInvalid)
+		return nil, fmt.Errorf("catalog: canned reply /%s: %w: the text must be 1–2,000 characters", sc, catalog.ErrInvalid)
 	}
 	c := &CannedReply{Shortcut: sc, Body: body, UpdatedAt: now.UTC()}
 	_, err = db.NewInsert().Model(c).On("CONFLICT (shortcut) DO UPDATE").Set("body = EXCLUDED.body").
@@ -70,12 +72,12 @@ func ListCannedReplies(ctx context.Context, db bun.IDB) ([]CannedReply, error) {
 func FindCannedReply(ctx context.Context, db bun.IDB, shortcut string) (*CannedReply, error) {
 	sc, err := NormalizeShortcut(shortcut)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: canned reply: %w", ErrNotFound)
+		return nil, fmt.Errorf("catalog: canned reply: %w", catalog.ErrNotFound)
 	}
 	c := new(CannedReply)
 	err = db.NewSelect().Model(c).Where("shortcut = ?", sc).Scan(ctx)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("catalog: canned reply /%s: %w", sc, ErrNotFound)
+		return nil, fmt.Errorf("catalog: canned reply /%s: %w", sc, catalog.ErrNotFound)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("catalog: canned reply /%s: %w", sc, err)
@@ -86,7 +88,7 @@ func FindCannedReply(ctx context.Context, db bun.IDB, shortcut string) (*CannedR
 // DeleteCannedReply removes a canned reply; ErrNotFound when there is none.
 func DeleteCannedReply(ctx context.Context, db bun.IDB, id int64) error {
 	res, err := db.NewDelete().Model((*CannedReply)(nil)).Where("id = ?", id).Exec(ctx)
-	return expectOneRow(res, err, "canned reply %d", id)
+	return catalog.ExpectOneRow(res, err, "canned reply %d", id)
 }
 
 // CannedValues are what a canned reply's {name}, {order} and {cart} stand
@@ -100,17 +102,17 @@ type CannedValues struct {
 // empty.
 func CannedValuesFor(ctx context.Context, db bun.IDB, customerID int64) (CannedValues, error) {
 	var v CannedValues
-	c, err := GetCustomer(ctx, db, customerID)
+	c, err := catalog.GetCustomer(ctx, db, customerID)
 	if err != nil {
 		return v, err
 	}
 	v.Name = c.DisplayName
-	err = db.NewSelect().Model((*Order)(nil)).Column("number").Where("customer_id = ?", customerID).
+	err = db.NewSelect().Model((*catalog.Order)(nil)).Column("number").Where("customer_id = ?", customerID).
 		Order("created_at DESC", "id DESC").Limit(1).Scan(ctx, &v.Order)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return v, fmt.Errorf("catalog: last order of customer %d: %w", customerID, err)
 	}
-	cart, err := GetCart(ctx, db, PersonalCart(customerID))
+	cart, err := catalog.GetCart(ctx, db, catalog.PersonalCart(customerID))
 	if err != nil {
 		return v, err
 	}

@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // StaffSession is a signed-in browser of the admin panel, stored by the
@@ -35,7 +37,7 @@ func CreateStaffSession(ctx context.Context, db bun.IDB, s *StaffSession) error 
 func GetStaffSession(ctx context.Context, db bun.IDB, tokenHash string) (*StaffSession, error) {
 	s := new(StaffSession)
 	if err := db.NewSelect().Model(s).Relation("User").Where("token_hash = ?", tokenHash).Scan(ctx); err != nil {
-		return nil, notFound(err, "staff session")
+		return nil, catalog.NotFound(err, "staff session")
 	}
 	return s, nil
 }
@@ -43,7 +45,7 @@ func GetStaffSession(ctx context.Context, db bun.IDB, tokenHash string) (*StaffS
 // TouchStaffSession records that the session was used at now.
 func TouchStaffSession(ctx context.Context, db bun.IDB, tokenHash string, now time.Time) error {
 	res, err := db.NewUpdate().Model((*StaffSession)(nil)).Set("last_seen_at = ?", now.UTC()).Where("token_hash = ?", tokenHash).Exec(ctx)
-	return expectOneRow(res, err, "staff session")
+	return catalog.ExpectOneRow(res, err, "staff session")
 }
 
 // DeleteStaffSession ends a session; one already gone is no error.

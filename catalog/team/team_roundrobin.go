@@ -1,11 +1,14 @@
-package catalog
+package team
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // OnlineWindow is how recently a staff member's panel session must have
@@ -43,7 +46,7 @@ func onlineQuery(db bun.IDB, roles []StaffRole, now time.Time) *bun.SelectQuery 
 // session's idle timeout.
 func HeartbeatStaffSession(ctx context.Context, db bun.IDB, tokenHash string, now time.Time) error {
 	res, err := db.NewUpdate().Table("staff_sessions").Set("heartbeat_at = ?", now.UTC()).Where("token_hash = ?", tokenHash).Exec(ctx)
-	return expectOneRow(res, err, "staff session")
+	return catalog.ExpectOneRow(res, err, "staff session")
 }
 
 // AutoAssign gives an unassigned conversation to the next online staff
@@ -57,19 +60,19 @@ func HeartbeatStaffSession(ctx context.Context, db bun.IDB, tokenHash string, no
 // at once take distinct turns and each conversation gets one assignee.
 // Call it in the transaction that flags the handoff, or alone.
 func AutoAssign(ctx context.Context, db bun.IDB, conversationID int64, now time.Time) (int64, error) {
-	ts, err := GetTeamSettings(ctx, db)
+	ts, err := catalog.GetTeamSettings(ctx, db)
 	if err != nil {
 		return 0, err
 	}
-	if ts.RoundRobin == RoundRobinOff {
-		return 0, fmt.Errorf("catalog: round robin is off: %w", ErrNotFound)
+	if ts.RoundRobin == catalog.RoundRobinOff {
+		return 0, fmt.Errorf("catalog: round robin is off: %w", catalog.ErrNotFound)
 	}
 	assigned, err := db.NewSelect().Table("conversations").Where("id = ?", conversationID).Where("assignee_id IS NOT NULL").Exists(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("catalog: look up conversation %d: %w", conversationID, err)
 	}
 	if assigned {
-		return 0, fmt.Errorf("catalog: conversation %d is assigned already: %w", conversationID, ErrNotFound)
+		return 0, fmt.Errorf("catalog: conversation %d is assigned already: %w", conversationID, catalog.ErrNotFound)
 	}
 	var who int64
 	err = inTx(ctx, db, func(ctx context.Context, tx bun.Tx) error {
@@ -78,18 +81,18 @@ func AutoAssign(ctx context.Context, db bun.IDB, conversationID int64, now time.
 			return fmt.Errorf("catalog: take an assignment turn: %w", err)
 		}
 		var roles []StaffRole
-		if ts.RoundRobin == RoundRobinAgents {
+		if ts.RoundRobin == catalog.RoundRobinAgents {
 			roles = []StaffRole{StaffAgent}
 		}
 		err := onlineQuery(tx, roles, now).Column("u.id").
 			Join("LEFT JOIN assignment_turns AS t ON t.user_id = u.id").
 			OrderExpr("COALESCE(t.last_turn, 0), u.id").Limit(1).Scan(ctx, &who)
 		if err != nil {
-			return notFound(err, "an online staff member to assign conversation %d", conversationID)
+			return catalog.NotFound(err, "an online staff member to assign conversation %d", conversationID)
 		}
 		res, err := tx.NewUpdate().Table("conversations").Set("assignee_id = ?", who).
 			Where("id = ?", conversationID).Where("assignee_id IS NULL").Exec(ctx)
-		if err := expectOneRow(res, err, "unassigned conversation %d", conversationID); err != nil {
+		if err := catalog.ExpectOneRow(res, err, "unassigned conversation %d", conversationID); err != nil {
 			return err
 		}
 		_, err = tx.NewInsert().Model(&assignmentTurn{UserID: who, LastTurn: turn}).
@@ -115,4 +118,20 @@ func inTx(ctx context.Context, db bun.IDB, fn func(ctx context.Context, tx bun.T
 		return fn(ctx, tx)
 	}
 	return db.RunInTx(ctx, nil, fn)
+}
+
+// AssignConversation gives a conversation to a staff member, or to no one
+// (nil). A user who does not exist or is disabled is ErrInvalid.
+func AssignConversation(ctx context.Context, db bun.IDB, conversationID int64, assignee *int64) error {
+	if assignee != nil {
+		u, err := GetStaffUser(ctx, db, *assignee)
+		if errors.Is(err, catalog.ErrNotFound) || (err == nil && u.Disabled()) {
+			return fmt.Errorf("catalog: assign conversation %d: %w: no active staff user %d", conversationID, catalog.ErrInvalid, *assignee)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	res, err := db.NewUpdate().Table("conversations").Set("assignee_id = ?", assignee).Where("id = ?", conversationID).Exec(ctx)
+	return catalog.ExpectOneRow(res, err, "conversation %d", conversationID)
 }

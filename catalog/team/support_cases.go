@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // SupportCase is one stretch of a conversation needing the team: opened
@@ -45,7 +47,7 @@ func OpenCase(ctx context.Context, db bun.IDB, conversationID int64) (*SupportCa
 	c := new(SupportCase)
 	err := db.NewSelect().Model(c).Where("conversation_id = ?", conversationID).Where("resolved_at IS NULL").Scan(ctx)
 	if err != nil {
-		return nil, notFound(err, "open support case of conversation %d", conversationID)
+		return nil, catalog.NotFound(err, "open support case of conversation %d", conversationID)
 	}
 	return c, nil
 }
@@ -56,14 +58,14 @@ func OpenCase(ctx context.Context, db bun.IDB, conversationID int64) (*SupportCa
 // member (AutoAssign). It returns the new assignee, or 0 when none was
 // chosen. Run it in one transaction to make the three one change.
 func HandOff(ctx context.Context, db bun.IDB, conversationID int64, reason string, at time.Time) (int64, error) {
-	if err := FlagNeedsHuman(ctx, db, conversationID, reason); err != nil {
+	if err := catalog.FlagNeedsHuman(ctx, db, conversationID, reason); err != nil {
 		return 0, err
 	}
 	if err := OpenSupportCase(ctx, db, conversationID, at); err != nil {
 		return 0, err
 	}
 	who, err := AutoAssign(ctx, db, conversationID, at)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, catalog.ErrNotFound) {
 		return 0, nil
 	}
 	return who, err
@@ -74,7 +76,7 @@ func HandOff(ctx context.Context, db bun.IDB, conversationID int64, reason strin
 // case open, changes nothing.
 func RecordStaffReply(ctx context.Context, db bun.IDB, conversationID, userID int64, at time.Time) error {
 	c, err := OpenCase(ctx, db, conversationID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, catalog.ErrNotFound) {
 		return nil
 	}
 	if err != nil {
@@ -106,10 +108,10 @@ func ResolveConversation(ctx context.Context, db bun.IDB, conversationID, by int
 		var assignee sql.NullInt64
 		err := tx.NewSelect().Table("conversations").Column("assignee_id").Where("id = ?", conversationID).Scan(ctx, &assignee)
 		if err != nil {
-			return notFound(err, "conversation %d", conversationID)
+			return catalog.NotFound(err, "conversation %d", conversationID)
 		}
-		res, err := tx.NewUpdate().Table("conversations").Set("status = ?", ConvResolved).Set("snoozed_until = NULL").
-			Where("id = ?", conversationID).Where("status <> ?", ConvResolved).Exec(ctx)
+		res, err := tx.NewUpdate().Table("conversations").Set("status = ?", catalog.ConvResolved).Set("snoozed_until = NULL").
+			Where("id = ?", conversationID).Where("status <> ?", catalog.ConvResolved).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("catalog: resolve conversation %d: %w", conversationID, err)
 		}
@@ -137,7 +139,7 @@ func ResolveConversation(ctx context.Context, db bun.IDB, conversationID, by int
 
 func closeCase(ctx context.Context, tx bun.IDB, conversationID, by, agent int64, at time.Time) error {
 	c, err := OpenCase(ctx, tx, conversationID)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, catalog.ErrNotFound) {
 		return nil
 	}
 	if err != nil {

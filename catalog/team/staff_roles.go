@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // StaffRole is what a staff user may do in the panel: the admin package's
@@ -34,11 +36,11 @@ func (u *StaffUser) Disabled() bool { return u.DisabledAt != nil }
 // unknown user ErrNotFound.
 func SetStaffRole(ctx context.Context, db bun.IDB, userID int64, role StaffRole, now time.Time) error {
 	if !role.Valid() {
-		return fmt.Errorf("catalog: set role of staff user %d: %w: unknown role %q", userID, ErrInvalid, role)
+		return fmt.Errorf("catalog: set role of staff user %d: %w: unknown role %q", userID, catalog.ErrInvalid, role)
 	}
 	res, err := db.NewUpdate().Model((*StaffUser)(nil)).Set("role = ?", role).Set("updated_at = ?", now.UTC()).
 		Where("id = ?", userID).Exec(ctx)
-	return expectOneRow(res, err, "staff user %d", userID)
+	return catalog.ExpectOneRow(res, err, "staff user %d", userID)
 }
 
 // SetStaffDisabled disables a user (ending their sessions at once) or
@@ -52,7 +54,7 @@ func SetStaffDisabled(ctx context.Context, db bun.IDB, userID int64, disabled bo
 			q = q.Set("disabled_at = NULL")
 		}
 		res, err := q.Exec(ctx)
-		if err := expectOneRow(res, err, "staff user %d", userID); err != nil || !disabled {
+		if err := catalog.ExpectOneRow(res, err, "staff user %d", userID); err != nil || !disabled {
 			return err
 		}
 		if _, err := tx.NewDelete().Model((*StaffSession)(nil)).Where("user_id = ?", userID).Exec(ctx); err != nil {

@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -6,23 +6,25 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // MarkConversationRead records that staff read the conversation up to at,
 // so the inbox no longer shows it as unread.
 func MarkConversationRead(ctx context.Context, db bun.IDB, conversationID int64, at time.Time) error {
-	res, err := db.NewUpdate().Model((*Conversation)(nil)).Set("last_read_at = ?", at.UTC()).Where("id = ?", conversationID).Exec(ctx)
-	return expectOneRow(res, err, "conversation %d", conversationID)
+	res, err := db.NewUpdate().Model((*catalog.Conversation)(nil)).Set("last_read_at = ?", at.UTC()).Where("id = ?", conversationID).Exec(ctx)
+	return catalog.ExpectOneRow(res, err, "conversation %d", conversationID)
 }
 
 // HandBack lets the bot answer a paused conversation again and clears its
 // needs-human flag, both or neither.
 func HandBack(ctx context.Context, db bun.IDB, conversationID int64) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := SetPaused(ctx, tx, conversationID, false); err != nil {
+		if err := catalog.SetPaused(ctx, tx, conversationID, false); err != nil {
 			return err
 		}
-		_, err := tx.NewUpdate().Model((*Conversation)(nil)).
+		_, err := tx.NewUpdate().Model((*catalog.Conversation)(nil)).
 			Set("needs_human = ?", false).Set("needs_human_reason = ''").Where("id = ?", conversationID).Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("catalog: clear needs-human of conversation %d: %w", conversationID, err)
@@ -37,10 +39,10 @@ func HandBack(ctx context.Context, db bun.IDB, conversationID int64) error {
 // (RecordStaffReply).
 func AddMerchantReply(ctx context.Context, db bun.IDB, conversationID int64, username, text string) error {
 	return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
-		if err := SetPaused(ctx, tx, conversationID, true); err != nil {
+		if err := catalog.SetPaused(ctx, tx, conversationID, true); err != nil {
 			return err
 		}
-		if err := AppendMessages(ctx, tx, conversationID, &Message{Role: RoleMerchant, Content: text, Model: "staff:" + username}); err != nil {
+		if err := catalog.AppendMessages(ctx, tx, conversationID, &catalog.Message{Role: catalog.RoleMerchant, Content: text, Model: "staff:" + username}); err != nil {
 			return err
 		}
 		u, err := FindStaffUser(ctx, tx, username)

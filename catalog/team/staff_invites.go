@@ -1,4 +1,4 @@
-package catalog
+package team
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
 )
 
 // StaffInvite is a one-time sign-up link for a new staff member with a
@@ -33,7 +35,7 @@ var ErrInviteUnusable = errors.New("the invitation is unknown, expired or alread
 // CreatedAt and ExpiresAt set by the caller).
 func CreateStaffInvite(ctx context.Context, db bun.IDB, inv *StaffInvite) error {
 	if !inv.Role.Valid() || inv.TokenHash == "" || !inv.ExpiresAt.After(inv.CreatedAt) {
-		return fmt.Errorf("catalog: create staff invite: %w: role %q, expiry %s", ErrInvalid, inv.Role, inv.ExpiresAt)
+		return fmt.Errorf("catalog: create staff invite: %w: role %q, expiry %s", catalog.ErrInvalid, inv.Role, inv.ExpiresAt)
 	}
 	inv.CreatedAt, inv.ExpiresAt = inv.CreatedAt.UTC(), inv.ExpiresAt.UTC()
 	if _, err := db.NewInsert().Model(inv).Returning("id").Exec(ctx); err != nil {
@@ -104,5 +106,5 @@ func ListStaffInvites(ctx context.Context, db bun.IDB, now time.Time) ([]StaffIn
 func RevokeStaffInvite(ctx context.Context, db bun.IDB, id int64, now time.Time) error {
 	res, err := db.NewUpdate().Model((*StaffInvite)(nil)).Set("used_at = ?", now.UTC()).
 		Where("id = ?", id).Where("used_at IS NULL").Exec(ctx)
-	return expectOneRow(res, err, "open staff invite %d", id)
+	return catalog.ExpectOneRow(res, err, "open staff invite %d", id)
 }
