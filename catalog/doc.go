@@ -1,14 +1,19 @@
 // Package catalog is Shopbot's domain, its types and their storage: categories,
 // products and stock, reviews, customers, carts, orders, conversations and
 // messages, the merchant's settings, the search-index outbox (the adapters
-// keep their own inboxes), and everything the admin panel reads and
-// writes: the product list (products_list.go, keyset pages by Cursor),
-// the order list and inbox (orders_list.go, conversations_inbox.go), staff
-// takeover writes (conversations_staff.go), the dashboard's figures
-// (dashboard.go; the most frequent and the zero-result searches are read
-// from the stored search tool calls, dashboard_searches.go), the shop
-// counts of the metrics scrape (shop_counts.go), staff users and sessions
-// (staff.go, staff_sessions.go) and uploaded images (media.go).
+// keep their own inboxes), and the lists the admin panel and the engine
+// both read: the product list (products_list.go, keyset pages by Cursor)
+// and the order list (orders_list.go). Uploaded images are stored with
+// the product edits (product_edits.go).
+//
+// Two packages beside it query its tables and import it (catalog imports
+// neither): catalog/panel, the read models only the admin panel reads
+// (the dashboard, its searches, the inbox, the shop counts), and
+// catalog/team, the merchant's people and their work on conversations
+// (staff users and sessions, takeover, handoffs and support cases, CSAT,
+// round robin, canned replies). They report catalog's errors through
+// NotFound and ExpectOneRow. The team's settings (team_settings.go,
+// team_hours.go) stay here with the other settings the engine reads.
 //
 // Shopper notices (notices.go, NoticeBox) wait in the database for
 // shoppers reached only when they ask (the web chat): put by whichever
@@ -81,7 +86,7 @@
 // web chat's Idempotency-Keys are remembered for a set time
 // (idempotency.go), and secrets every replica shares (the key signing
 // the panel's known-device cookies) are made once in server_secrets
-// (secrets.go).
+// (ServerSecret, delays.go).
 //
 // The few statements every chat turn runs (hot.go: the customer, the
 // conversation, the cart summary, the token count, the messages) are
@@ -92,14 +97,14 @@
 // limit. Everything else is built with bun.
 //
 // Errors are wrapped with context and classified by the sentinels in
-// errors.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
+// sqlerr.go (ErrNotFound, ErrOutOfStock, ...); callers test them with
 // errors.Is and translate them once at their edge. Unavailable
 // (sqlerr.go) adds ErrUnavailable to the errors of a database that cannot
 // serve — a closed pool, a refused or lost connection, a Postgres
 // shutting down or dropped, SQLite busy — so that edges answer 503 rather
 // than 500. ResolveCustomer stores names without NUL or invalid UTF-8
-// (text.go), whatever the caller passed: one such byte must not fail a
-// customer's every turn.
+// (storable, customers.go), whatever the caller passed: one such byte
+// must not fail a customer's every turn.
 //
 // Imports (products, reviews, pages: ImportJob.Kind) are recorded in
 // import_jobs (import_jobs.go): counts, a heartbeat and the first 1,000 row
