@@ -9,6 +9,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine"
+	"shopbot/engine/copilot"
 )
 
 // Copilot helps the team on a conversation they took over (the engine's
@@ -17,7 +18,7 @@ import (
 // that the staff member edits and sends, and three lines on what
 // happened so far.
 type Copilot interface {
-	Suggest(ctx context.Context, conversationID int64) (engine.Suggestion, error)
+	Suggest(ctx context.Context, conversationID int64) (copilot.Suggestion, error)
 	Summarize(ctx context.Context, conversationID int64) ([]string, error)
 }
 
@@ -46,7 +47,7 @@ func (s *Server) copilotPanel(r *http.Request, conv *catalog.Conversation) *copi
 	defer cancel()
 	sg, err := s.cfg.Copilot.Suggest(ctx, conv.ID)
 	switch {
-	case errors.Is(err, engine.ErrNothingToSuggest):
+	case errors.Is(err, copilot.ErrNothingToSuggest):
 		p.Problem = "The shopper has not written anything to answer yet."
 	case err != nil:
 		s.log.WarnContext(ctx, "copilot: suggest", "conversation_id", conv.ID, "err", err)

@@ -7,6 +7,7 @@ import (
 
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/engine/agentdoor"
 )
 
 // TestAgentToolsAreTheRegistrys: every tool offered to agents is one of
@@ -20,8 +21,8 @@ func TestAgentToolsAreTheRegistrys(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := e.AgentTools()
-	if len(got) != len(agentTools) {
-		t.Fatalf("%d agent tools of %d listed: a listed name is not in the registry", len(got), len(agentTools))
+	if len(got) != len(agentdoor.Names()) {
+		t.Fatalf("%d agent tools of %d listed: a listed name is not in the registry", len(got), len(agentdoor.Names()))
 	}
 	for _, a := range got {
 		tl, _ := e.agent.Lookup(a.Name)
@@ -29,18 +30,18 @@ func TestAgentToolsAreTheRegistrys(t *testing.T) {
 			t.Errorf("%s: description or schema not the registry's", a.Name)
 		}
 		props, _ := a.Schema["properties"].(map[string]any)
-		if _, has := props[IdempotencyArg]; has != a.Write || a.Write == a.ReadOnly {
+		if _, has := props[agentdoor.IdempotencyArg]; has != a.Write || a.Write == a.ReadOnly {
 			t.Errorf("%s: write %v, read-only %v, idempotency key in schema %v", a.Name, a.Write, a.ReadOnly, has)
 		}
 		if a.ReadOnly && a.Destructive {
 			t.Errorf("%s: read-only and destructive", a.Name)
 		}
 	}
-	_, err = e.CallTool(context.Background(), Turn{Channel: AgentChannel, ChatID: "x", UserID: "x"}, "checkout", "{}")
-	if !errors.Is(err, ErrNotAgentTool) {
+	_, err = e.CallTool(context.Background(), Turn{Channel: agentdoor.Channel, ChatID: "x", UserID: "x"}, "checkout", "{}")
+	if !errors.Is(err, agentdoor.ErrNotOffered) {
 		t.Errorf("checkout for an agent: %v", err)
 	}
-	_, err = e.CallTool(context.Background(), Turn{Channel: AgentChannel, ChatID: "x\x00", UserID: "x"}, "view_cart", "{}")
+	_, err = e.CallTool(context.Background(), Turn{Channel: agentdoor.Channel, ChatID: "x\x00", UserID: "x"}, "view_cart", "{}")
 	if !errors.Is(err, ErrBadTurn) {
 		t.Errorf("a chat id with NUL: %v", err)
 	}

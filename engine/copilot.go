@@ -3,17 +3,12 @@ package engine
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"shopbot/catalog"
+	"shopbot/engine/copilot"
 	"shopbot/engine/llm"
-	"shopbot/engine/planner"
 	"shopbot/engine/session"
-	"shopbot/engine/toolkit"
-	"shopbot/engine/tools"
 )
 
 // The copilot of the team (the admin panel's taken-over conversations):
@@ -21,75 +16,31 @@ import (
 // member to edit and send; Summarize says in three lines what happened
 // so far. Suggest is a turn of this engine — the same session, history
 // window, model or offline planner and tools — run against a toolbox
-// whose effects are refused: a suggestion adds nothing to a cart, places
-// no order, hands nothing over, records nothing and sends nothing.
-
-// ErrNothingToSuggest is a conversation without a shopper's message to
-// answer, or without a shopper.
-var ErrNothingToSuggest = errors.New("engine: nothing to suggest: the shopper has not written yet")
-
-// errSuggestionOnly refuses an effect during a suggestion.
-var errSuggestionOnly = errors.New("engine: a suggested reply changes nothing")
-
-// Suggestion is a drafted reply.
-type Suggestion struct {
-	Text string
-	By   string // the model's name, or PlannerModel
-}
-
-// dryTools are the tools and planner suggestions run with: the engine's
-// tools over the same reads, every write refused.
-type dryTools struct {
-	tools   *toolkit.Toolbox
-	planner *planner.Planner
-}
-
-// noWrites is the write store of suggestions: each effect is refused.
-type noWrites struct{}
-
-func (noWrites) BeginEffect(context.Context) (toolkit.EffectTx, error) { return nil, errSuggestionOnly }
-
-func (noWrites) TakeEffectNotice(context.Context, string, string, time.Time) (string, error) {
-	return "", nil
-}
-
-func newDryTools(deps *tools.Deps, vocab planner.OptionVocab) (*dryTools, error) {
-	d := *deps
-	d.Writes, d.Notify = noWrites{}, nil
-	tb, err := toolkit.NewToolbox(tools.Tools(&d)...)
-	if err != nil {
-		return nil, err
-	}
-	return &dryTools{tools: tb, planner: planner.New(tb).WithOptionVocab(vocab)}, nil
-}
+// whose effects are refused (copilot.Dry): a suggestion adds nothing to
+// a cart, places no order, hands nothing over, records nothing and sends
+// nothing.
 
 // Suggest drafts the assistant's answer to the shopper's latest message
 // of the conversation, as the model (or, without one, the offline
 // planner) would give it now with the history before it. Products the
-// answer lists are written out as lines ("Title — price"), since the
-// staff member sends text.
-func (e *Engine) Suggest(ctx context.Context, conversationID int64) (Suggestion, error) {
+// answer lists are written out as lines (copilot.Draft).
+func (e *Engine) Suggest(ctx context.Context, conversationID int64) (copilot.Suggestion, error) {
 	e = e.withSettings(ctx)
 	conv, err := catalog.GetConversation(ctx, e.cfg.DB, conversationID)
 	if err != nil {
-		return Suggestion{}, err
+		return copilot.Suggestion{}, err
 	}
 	past, err := catalog.RecentMessages(ctx, e.cfg.DB, conv.ID, e.cfg.HistoryMessages+8)
 	if err != nil {
-		return Suggestion{}, err
+		return copilot.Suggestion{}, err
 	}
-	last := -1
-	for i, m := range past {
-		if m.Role == catalog.RoleUser && strings.TrimSpace(m.Content) != "" && !strings.HasPrefix(m.Content, "[button] ") {
-			last = i
-		}
-	}
+	last := copilot.LastAsk(past)
 	if last < 0 || conv.CustomerID == nil {
-		return Suggestion{}, ErrNothingToSuggest
+		return copilot.Suggestion{}, copilot.ErrNothingToSuggest
 	}
 	c, err := catalog.GetCustomer(ctx, e.cfg.DB, *conv.CustomerID)
 	if err != nil {
-		return Suggestion{}, err
+		return copilot.Suggestion{}, err
 	}
 	s := &session.Session{
 		Channel: conv.Channel, ChatID: conv.ChatID, ThreadID: conv.ThreadID, Locale: c.Locale,
@@ -100,58 +51,45 @@ func (e *Engine) Suggest(ctx context.Context, conversationID int64) (Suggestion,
 	s.Journal = session.NewJournal(s, nil)
 	s.State.Lang = s.Lang()
 	dry := *e
-	dry.tools, dry.planner = e.dry.tools, e.dry.planner
+	dry.tools, dry.planner = e.dry.Tools, e.dry.Planner
 	dry.history = newHistoryCache(1)
 	dry.history.put(conv.ID, conv.LastMessageAt, past[:last], nil, e.cfg.HistoryMessages)
-	var out collected
+	var draft copilot.Draft
 	rec := &recorder{}
-	if _, err := dry.respond(ctx, s, SinkFunc(out.send), rec); err != nil {
-		return Suggestion{}, err
+	if _, err := dry.respond(ctx, s, draftSink(&draft), rec); err != nil {
+		return copilot.Suggestion{}, err
 	}
-	sg := Suggestion{Text: out.text(), By: PlannerModel}
+	sg := copilot.Suggestion{Text: draft.Text(), By: PlannerModel}
 	for _, m := range rec.msgs {
 		if m.Role == catalog.RoleAssistant && m.Model != "" {
 			sg.By = m.Model
 		}
 	}
 	if sg.Text == "" {
-		return Suggestion{}, fmt.Errorf("engine: suggest for conversation %d: the answer is empty", conv.ID)
+		return copilot.Suggestion{}, fmt.Errorf("engine: suggest for conversation %d: the answer is empty", conv.ID)
 	}
 	return sg, nil
 }
 
-// collected is a suggestion's sink: the final text and the products
-// shown.
-type collected struct {
-	done  string
-	cards []string
-}
-
-func (c *collected) send(_ context.Context, ev Event) error {
-	switch ev.Kind {
-	case EventDone:
-		c.done = ev.Text
-	case EventCards:
-		for _, card := range ev.Cards {
-			c.cards = append(c.cards, card.Title+" — "+card.PriceText)
+// draftSink is a suggestion's sink: the final text and the products
+// shown go to the draft.
+func draftSink(d *copilot.Draft) Sink {
+	return SinkFunc(func(_ context.Context, ev Event) error {
+		switch ev.Kind {
+		case EventDone:
+			d.Done(ev.Text)
+		case EventCards:
+			d.Cards(ev.Cards)
 		}
-	}
-	return nil
-}
-
-func (c *collected) text() string {
-	t := strings.TrimSpace(c.done)
-	if len(c.cards) > 0 {
-		t += "\n" + strings.Join(c.cards, "\n")
-	}
-	return strings.TrimSpace(t)
+		return nil
+	})
 }
 
 // Summarize says what happened in the conversation so far in three lines:
 // what the shopper asked for, what was shown or added to their cart, and
 // where their order stands. The model writes them when one is configured
 // (and answers); otherwise they are put together from the transcript,
-// the cart and the orders.
+// the cart and the orders (copilot.OfflineSummary).
 func (e *Engine) Summarize(ctx context.Context, conversationID int64) ([]string, error) {
 	e = e.withSettings(ctx)
 	conv, err := catalog.GetConversation(ctx, e.cfg.DB, conversationID)
@@ -171,7 +109,7 @@ func (e *Engine) Summarize(ctx context.Context, conversationID int64) ([]string,
 			e.log.WarnContext(ctx, "copilot summary: the model failed, summarized offline", "err", err)
 		}
 	}
-	return offlineSummary(ctx, e.cfg.DB, conv, msgs)
+	return copilot.OfflineSummary(ctx, e.cfg.DB, conv, msgs)
 }
 
 // modelSummary asks the model for the three lines.
@@ -180,40 +118,12 @@ func (e *Engine) modelSummary(ctx context.Context, msgs []catalog.Message) ([]st
 	if err := prompts.ExecuteTemplate(&sys, "summary", struct{ ShopName string }{e.cfg.ShopName}); err != nil {
 		return nil, err
 	}
-	var convo strings.Builder
-	for _, m := range msgs {
-		who := map[catalog.Role]string{catalog.RoleUser: "Shopper", catalog.RoleAssistant: "Assistant", catalog.RoleMerchant: "Staff", catalog.RoleTool: "Tool " + m.ToolName}[m.Role]
-		if who == "" || strings.TrimSpace(m.Content) == "" {
-			continue
-		}
-		fmt.Fprintf(&convo, "%s: %s\n", who, clipRunes(m.Content, 600))
-	}
 	resp, err := e.callModel(ctx, llm.ChatRequest{Messages: []llm.ChatMessage{
 		{Role: catalog.RoleSystem, Content: sys.String()},
-		{Role: catalog.RoleUser, Content: convo.String()},
+		{Role: catalog.RoleUser, Content: copilot.Transcript(msgs)},
 	}}, SinkFunc(func(context.Context, Event) error { return nil }))
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
-	for _, l := range strings.Split(resp.Text, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
-		return nil, errors.New("engine: the model's summary is empty")
-	}
-	if len(lines) > 3 {
-		lines = lines[:3]
-	}
-	return lines, nil
-}
-
-func clipRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
+	return copilot.SummaryLines(resp.Text)
 }

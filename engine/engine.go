@@ -19,6 +19,7 @@ import (
 	"shopbot/catalog/chatlock"
 	"shopbot/catalog/groupcommit"
 	"shopbot/catalog/search"
+	"shopbot/engine/copilot"
 	"shopbot/engine/llm"
 	"shopbot/engine/logctx"
 	"shopbot/engine/planner"
@@ -148,7 +149,7 @@ type Engine struct {
 	live    *liveSettings
 	pruner  *effectPruner
 	notices *sync.WaitGroup // notices being delivered
-	dry     *dryTools       // the copilot's tools, every write refused (copilot.go)
+	dry     *copilot.Dry    // the copilot's tools, every write refused (copilot.go)
 }
 
 // New builds an engine and its tools.
@@ -174,7 +175,7 @@ func New(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	vocab := (&catalog.OptionVocabCache{DB: cfg.DB, TTL: optionVocabTTL}).Get
-	dry, err := newDryTools(deps, vocab)
+	dry, err := copilot.NewDry(deps, vocab)
 	if err != nil {
 		return nil, err
 	}

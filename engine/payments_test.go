@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/engine/payments"
 	"shopbot/engine/tools/toolstest"
 )
 
@@ -62,25 +63,25 @@ func TestPreCheckout(t *testing.T) {
 			t.Fatal(err)
 		}
 		web := placeTestOrder(t, db, "web", "p2", "k3", "SHO-RUN-001-42", 1)
-		pay := func(o *catalog.Order) Payment {
-			return Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency}
+		pay := func(o *catalog.Order) payments.Payment {
+			return payments.Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency}
 		}
 		for _, tc := range []struct {
 			name string
-			p    Payment
-			want RefusalReason // "": go ahead
+			p    payments.Payment
+			want payments.RefusalReason // "": go ahead
 		}{
 			{"valid", pay(ok), ""},
-			{"currency in lower case", Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total, Currency: "usd"}, ""},
-			{"unknown order", Payment{Channel: "telegram", OrderNumber: "SB-NOPE", Amount: 100, Currency: "USD"}, RefuseNotPayable},
-			{"order number with a NUL", Payment{Channel: "telegram", OrderNumber: "SB-\x00", Amount: 100, Currency: "USD"}, RefuseNotPayable},
-			{"cancelled", pay(cancelled), RefuseNotPayable},
-			{"another channel's order", pay(web), RefuseNotPayable},
-			{"amount differs", Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total - 1, Currency: "USD"}, RefuseTotalChanged},
-			{"currency differs", Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total, Currency: "EUR"}, RefuseTotalChanged},
+			{"currency in lower case", payments.Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total, Currency: "usd"}, ""},
+			{"unknown order", payments.Payment{Channel: "telegram", OrderNumber: "SB-NOPE", Amount: 100, Currency: "USD"}, payments.RefuseNotPayable},
+			{"order number with a NUL", payments.Payment{Channel: "telegram", OrderNumber: "SB-\x00", Amount: 100, Currency: "USD"}, payments.RefuseNotPayable},
+			{"cancelled", pay(cancelled), payments.RefuseNotPayable},
+			{"another channel's order", pay(web), payments.RefuseNotPayable},
+			{"amount differs", payments.Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total - 1, Currency: "USD"}, payments.RefuseTotalChanged},
+			{"currency differs", payments.Payment{Channel: "telegram", OrderNumber: ok.Number, Amount: ok.Total, Currency: "EUR"}, payments.RefuseTotalChanged},
 		} {
 			err := eng.PreCheckout(ctx, tc.p)
-			var no *Refusal
+			var no *payments.Refusal
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("%s: %v, want go ahead", tc.name, err)
@@ -92,15 +93,15 @@ func TestPreCheckout(t *testing.T) {
 		if _, err := db.NewUpdate().Model((*catalog.Product)(nil)).Set("price = price + 1").Where("sku = ?", "SHO-RUN-001-42").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
-		var no *Refusal
-		if err := eng.PreCheckout(ctx, pay(ok)); !errors.As(err, &no) || no.Reason != RefusePriceChanged || no.Title != ok.Items[0].Title {
+		var no *payments.Refusal
+		if err := eng.PreCheckout(ctx, pay(ok)); !errors.As(err, &no) || no.Reason != payments.RefusePriceChanged || no.Title != ok.Items[0].Title {
 			t.Errorf("price changed: %v", err)
 		}
 		// The product withdrawn from sale: refused as gone.
 		if err := catalog.SetProductActive(ctx, db, "SHO-RUN-001-42", false); err != nil {
 			t.Fatal(err)
 		}
-		if err := eng.PreCheckout(ctx, pay(ok)); !errors.As(err, &no) || no.Reason != RefuseProductGone || no.Title != ok.Items[0].Title {
+		if err := eng.PreCheckout(ctx, pay(ok)); !errors.As(err, &no) || no.Reason != payments.RefuseProductGone || no.Title != ok.Items[0].Title {
 			t.Errorf("product withdrawn: %v", err)
 		}
 		if o, err := catalog.GetOrder(ctx, db, ok.Number); err != nil || o.Status != catalog.StatusNew || o.PaymentChargeID != nil {
@@ -117,11 +118,11 @@ func TestConfirmPayment(t *testing.T) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
 		o := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001-42", 1)
-		p := Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: "charge-1"}
-		if _, _, err := eng.ConfirmPayment(ctx, Payment{Channel: "telegram", OrderNumber: o.Number, ChargeID: "bad\x00id"}); !errors.Is(err, ErrBadTurn) {
+		p := payments.Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: "charge-1"}
+		if _, _, err := eng.ConfirmPayment(ctx, payments.Payment{Channel: "telegram", OrderNumber: o.Number, ChargeID: "bad\x00id"}); !errors.Is(err, ErrBadTurn) {
 			t.Errorf("charge id with a NUL: %v", err)
 		}
-		if _, _, err := eng.ConfirmPayment(ctx, Payment{Channel: "telegram", OrderNumber: o.Number}); !errors.Is(err, catalog.ErrInvalid) {
+		if _, _, err := eng.ConfirmPayment(ctx, payments.Payment{Channel: "telegram", OrderNumber: o.Number}); !errors.Is(err, catalog.ErrInvalid) {
 			t.Errorf("no charge id: %v", err)
 		}
 		ov, first, err := eng.ConfirmPayment(ctx, p)
@@ -141,8 +142,8 @@ func TestConfirmPayment(t *testing.T) {
 		if err != nil || got.PaymentChargeID == nil || *got.PaymentChargeID != "charge-1" || got.PaymentProvider != "telegram" {
 			t.Errorf("order after payments: %+v, %v", got, err)
 		}
-		var no *Refusal
-		if err := eng.PreCheckout(ctx, p); !errors.As(err, &no) || no.Reason != RefuseNotPayable {
+		var no *payments.Refusal
+		if err := eng.PreCheckout(ctx, p); !errors.As(err, &no) || no.Reason != payments.RefuseNotPayable {
 			t.Errorf("pre-checkout of a paid order: %v", err)
 		}
 	})
@@ -162,7 +163,7 @@ func TestConfirmPaymentConcurrently(t *testing.T) {
 		engines := []*Engine{first, second}
 		for i := range 10 {
 			o := placeTestOrder(t, dbs[0], "telegram", "p1", fmt.Sprint("k", i), "SHO-RUN-001-42", 1)
-			p := Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: fmt.Sprint("charge-", i)}
+			p := payments.Payment{Channel: "telegram", OrderNumber: o.Number, Amount: o.Total, Currency: o.Currency, ChargeID: fmt.Sprint("charge-", i)}
 			var wg sync.WaitGroup
 			firsts := make([]bool, len(engines))
 			errs := make([]error, len(engines))

@@ -12,6 +12,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 var buyer = map[string]any{
@@ -86,12 +87,12 @@ func TestAgentChecksOut(t *testing.T) {
 		if pay["status"] != "awaiting_payment" || pay["instruction"] == "" {
 			t.Errorf("payment %v; want awaiting_payment with an instruction", pay)
 		}
-		n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", engine.AgentChannel).Count(context.Background())
+		n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", agentdoor.Channel).Count(context.Background())
 		if err != nil || n != 1 {
 			t.Fatalf("%d orders (%v); want 1", n, err)
 		}
 		var o catalog.Order
-		if err := db.NewSelect().Model(&o).Where("channel = ?", engine.AgentChannel).Scan(context.Background()); err != nil {
+		if err := db.NewSelect().Model(&o).Where("channel = ?", agentdoor.Channel).Scan(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		if o.Email != "jane@example.com" || o.ContactName != "Jane Doe" || !strings.HasSuffix(o.ShippingAddress, "US") {

@@ -19,6 +19,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // shop is the MCP door on a real engine over the demo catalog, served
@@ -177,18 +178,18 @@ func TestAgentShops(t *testing.T) {
 
 		// The agent's customer is the session's; its order is read back.
 		id := "mcp-" + cs.ID()
-		c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: engine.AgentChannel, PlatformUserID: id})
+		c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: agentdoor.Channel, PlatformUserID: id})
 		if err != nil {
 			t.Fatal(err)
 		}
-		o := catalogtest.PlaceOrderAt(t, db, catalog.OrderRequest{IdempotencyKey: "agent-test-order", Scope: catalog.PersonalCart(c.ID), CustomerID: c.ID, Channel: engine.AgentChannel, ChatID: id}, time.Now(), nil)
+		o := catalogtest.PlaceOrderAt(t, db, catalog.OrderRequest{IdempotencyKey: "agent-test-order", Scope: catalog.PersonalCart(c.ID), CustomerID: c.ID, Channel: agentdoor.Channel, ChatID: id}, time.Now(), nil)
 		status, text, isErr := call(t, cs, "get_order_status", map[string]any{"order_number": o.Number})
 		if isErr || firstString(status, "number") != o.Number {
 			t.Fatalf("get_order_status %s: %s", o.Number, text)
 		}
 
 		var conv catalog.Conversation
-		if err := db.NewSelect().Model(&conv).Where("channel = ? AND chat_id = ?", engine.AgentChannel, id).Scan(ctx); err != nil {
+		if err := db.NewSelect().Model(&conv).Where("channel = ? AND chat_id = ?", agentdoor.Channel, id).Scan(ctx); err != nil {
 			t.Fatal(err)
 		}
 		msgs, err := catalog.RecentMessages(ctx, db, conv.ID, 100)

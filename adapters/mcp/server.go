@@ -12,12 +12,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // Engine is what the door needs of the engine.
 type Engine interface {
-	AgentTools() []engine.AgentTool
-	CallTool(ctx context.Context, t engine.Turn, name, args string) (engine.AgentReply, error)
+	AgentTools() []agentdoor.Tool
+	CallTool(ctx context.Context, t engine.Turn, name, args string) (agentdoor.Reply, error)
 }
 
 // Options configure the door.
@@ -60,7 +61,7 @@ func Handler(eng Engine, opts Options) http.Handler {
 }
 
 // describe is the MCP tool of an engine tool.
-func describe(t engine.AgentTool) *sdk.Tool {
+func describe(t agentdoor.Tool) *sdk.Tool {
 	destructive := t.Destructive
 	open := false // the shop's own catalog, not the open world
 	return &sdk.Tool{
@@ -90,7 +91,7 @@ func callHandler(eng Engine, name string, log *slog.Logger) sdk.ToolHandler {
 // identity, chosen by the SDK (a random id the client cannot pick).
 func turnOf(req *sdk.CallToolRequest) engine.Turn {
 	id := "mcp-" + req.Session.ID()
-	t := engine.Turn{Channel: engine.AgentChannel, ChatID: id, UserID: id}
+	t := engine.Turn{Channel: agentdoor.Channel, ChatID: id, UserID: id}
 	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 		t.UserName = p.ClientInfo.Name
 	}
@@ -98,7 +99,7 @@ func turnOf(req *sdk.CallToolRequest) engine.Turn {
 }
 
 // result is a tool's reply: its JSON as text and as structured content.
-func result(rep engine.AgentReply) *sdk.CallToolResult {
+func result(rep agentdoor.Reply) *sdk.CallToolResult {
 	res := &sdk.CallToolResult{
 		Content: []sdk.Content{&sdk.TextContent{Text: rep.Content}},
 		IsError: rep.IsError,
@@ -122,7 +123,7 @@ func refused(ctx context.Context, err error, log *slog.Logger) *sdk.CallToolResu
 		msg = engine.PoliteMessage(err, "en")
 	case errors.Is(err, engine.ErrUnavailable):
 		msg = "The shop is unavailable right now; try again in a minute."
-	case errors.Is(err, engine.ErrNotAgentTool):
+	case errors.Is(err, agentdoor.ErrNotOffered):
 		msg = "This tool is not offered to agents."
 	case errors.Is(err, engine.ErrBadTurn):
 		msg = "This session cannot be served; start a new MCP session."

@@ -15,6 +15,7 @@ import (
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // TestTypeScriptClient: an MCP client other than our own — the official
@@ -59,7 +60,7 @@ func TestTypeScriptClient(t *testing.T) {
 	if len(got.Orders) != 2 || got.Orders[0] == "" || got.Orders[0] != got.Orders[1] || got.Read != got.Orders[0] || got.Payment != "awaiting_payment" {
 		t.Errorf("orders %v, read %q, payment %q; want one order read back", got.Orders, got.Read, got.Payment)
 	}
-	n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", engine.AgentChannel).Count(context.Background())
+	n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", agentdoor.Channel).Count(context.Background())
 	if err != nil || n != 1 {
 		t.Errorf("%d orders (%v); want 1", n, err)
 	}

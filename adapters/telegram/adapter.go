@@ -18,6 +18,7 @@ import (
 
 	"shopbot/adapters/inbox"
 	"shopbot/engine"
+	"shopbot/engine/payments"
 	"shopbot/engine/view"
 )
 
@@ -32,8 +33,8 @@ type Handler interface {
 // apart from Handler so tests can fake the turns and keep the real shop.
 type Shop interface {
 	CanAdd(ctx context.Context, sku string) (bool, error)
-	PreCheckout(ctx context.Context, p engine.Payment) error
-	ConfirmPayment(ctx context.Context, p engine.Payment) (*view.OrderView, bool, error)
+	PreCheckout(ctx context.Context, p payments.Payment) error
+	ConfirmPayment(ctx context.Context, p payments.Payment) (*view.OrderView, bool, error)
 }
 
 // Config is what the adapter needs. Zero durations get the defaults.

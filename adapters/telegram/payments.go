@@ -11,7 +11,7 @@ import (
 	"github.com/go-telegram/bot"
 	"github.com/go-telegram/bot/models"
 
-	"shopbot/engine"
+	"shopbot/engine/payments"
 	"shopbot/engine/view"
 )
 
@@ -85,10 +85,10 @@ func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, local
 	if !ok || q.From == nil {
 		return text(locale, txtRefuseNotPayable)
 	}
-	err := a.cfg.Shop.PreCheckout(ctx, engine.Payment{
+	err := a.cfg.Shop.PreCheckout(ctx, payments.Payment{
 		Channel: "telegram", OrderNumber: number, Amount: int64(q.TotalAmount), Currency: q.Currency,
 	})
-	var no *engine.Refusal
+	var no *payments.Refusal
 	switch {
 	case err == nil:
 		return ""
@@ -100,13 +100,13 @@ func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, local
 }
 
 // refusalText words the engine's refusal of a payment.
-func refusalText(locale string, no *engine.Refusal) string {
+func refusalText(locale string, no *payments.Refusal) string {
 	switch no.Reason {
-	case engine.RefuseTotalChanged:
+	case payments.RefuseTotalChanged:
 		return text(locale, txtRefuseTotal)
-	case engine.RefuseProductGone:
+	case payments.RefuseProductGone:
 		return fmt.Sprintf(text(locale, txtRefuseGone), no.Title)
-	case engine.RefusePriceChanged:
+	case payments.RefusePriceChanged:
 		return fmt.Sprintf(text(locale, txtRefusePrice), no.Title)
 	}
 	return text(locale, txtRefuseNotPayable)
@@ -121,7 +121,7 @@ func (a *Adapter) paid(ctx context.Context, m *models.Message) {
 		a.log.ErrorContext(ctx, "telegram payment for an unknown payload", "charge_id", sp.TelegramPaymentChargeID)
 		return
 	}
-	o, first, err := a.cfg.Shop.ConfirmPayment(ctx, engine.Payment{
+	o, first, err := a.cfg.Shop.ConfirmPayment(ctx, payments.Payment{
 		Channel: "telegram", OrderNumber: number, Amount: int64(sp.TotalAmount), Currency: sp.Currency,
 		ChargeID: sp.TelegramPaymentChargeID,
 	})

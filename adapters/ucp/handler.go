@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // Engine is what the binding needs of the engine: the agent door's
 // tool calls.
 type Engine interface {
-	CallTool(ctx context.Context, t engine.Turn, name, args string) (engine.AgentReply, error)
+	CallTool(ctx context.Context, t engine.Turn, name, args string) (agentdoor.Reply, error)
 }
 
 // Options configure the binding.

@@ -10,7 +10,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // TestCheckoutSessionAcrossReplicas: two servers (replicas) on one
@@ -29,7 +29,7 @@ func TestCheckoutSessionAcrossReplicas(t *testing.T) {
 		onA, onB := a.URL+"/ucp/v1/checkout-sessions", b.URL+"/ucp/v1/checkout-sessions"
 		lines := []any{map[string]any{"item": map[string]any{"id": sku}, "quantity": 1}}
 		orders := func() int64 {
-			n, err := dbs[0].NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", engine.AgentChannel).Count(context.Background())
+			n, err := dbs[0].NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", agentdoor.Channel).Count(context.Background())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 	"shopbot/engine/view"
 )
 
@@ -79,7 +80,7 @@ type session struct {
 // turn is the engine turn of the session's operations.
 func (ss *session) turn() engine.Turn {
 	id := "ucp-" + ss.ID
-	return engine.Turn{Channel: engine.AgentChannel, ChatID: id, UserID: id, UserName: "UCP agent"}
+	return engine.Turn{Channel: agentdoor.Channel, ChatID: id, UserID: id, UserName: "UCP agent"}
 }
 
 func token() string {

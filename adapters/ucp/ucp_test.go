@@ -22,6 +22,7 @@ import (
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
+	"shopbot/engine/agentdoor"
 )
 
 // schemas are the spec's JSON schemas (testdata/schemas, tag
@@ -72,7 +73,7 @@ func ucpShop(t *testing.T, db *bun.DB, store ucp.Store) (*httptest.Server, strin
 		t.Fatal(err)
 	}
 	srv, eng := ucpServer(t, db, store)
-	rep, err := eng.CallTool(ctx, engine.Turn{Channel: engine.AgentChannel, ChatID: "finder", UserID: "finder"}, "search_products", `{"query":"mug"}`)
+	rep, err := eng.CallTool(ctx, engine.Turn{Channel: agentdoor.Channel, ChatID: "finder", UserID: "finder"}, "search_products", `{"query":"mug"}`)
 	if err != nil || rep.IsError {
 		t.Fatalf("search: %v %s", err, rep.Content)
 	}
@@ -197,7 +198,7 @@ func TestCheckoutSessionLifecycle(t *testing.T) {
 		if code2 != code || !bytes.Equal(raw2, raw) {
 			t.Errorf("the same Idempotency-Key again: %d %s; want the first response", code2, raw2)
 		}
-		n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", engine.AgentChannel).Count(context.Background())
+		n, err := db.NewSelect().Model((*catalog.Order)(nil)).Where("channel = ?", agentdoor.Channel).Count(context.Background())
 		if err != nil || n != 1 {
 			t.Errorf("%d orders (%v); want 1", n, err)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/engine/planner/intent"
-	"shopbot/engine/tools"
+	"shopbot/engine/tools/checkout"
 	"shopbot/engine/view"
 )
 
@@ -20,8 +20,8 @@ type checkoutView struct {
 	Reason  string            `json:"reason"`
 	Summary *summaryView      `json:"summary"`
 	// The delivery step (delivery.go).
-	Country  string                 `json:"country"`
-	Delivery []tools.DeliveryOption `json:"delivery_options"`
+	Country  string                    `json:"country"`
+	Delivery []checkout.DeliveryOption `json:"delivery_options"`
 	Order    *struct {
 		Number string `json:"number"`
 		Total  string `json:"total"`
@@ -112,7 +112,7 @@ func (t *plannerTurn) checkoutReply(res toolkit.Result, err error) error {
 	case v.Status == "choose_delivery" || v.Status == "no_delivery":
 		t.deliveryReply(v)
 	case v.Status == "confirm" && v.Summary != nil:
-		v.Summary.Changed = v.Reason == tools.ReasonChanged
+		v.Summary.Changed = v.Reason == checkout.ReasonChanged
 		t.say(rSummary, v.Summary)
 		t.button("btn.confirm", view.Action{Kind: view.ActConfirm})
 		t.button("btn.cart", view.Action{Kind: view.ActCart})

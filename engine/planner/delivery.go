@@ -9,7 +9,7 @@ import (
 
 	"shopbot/engine/planner/intent"
 	"shopbot/engine/session"
-	"shopbot/engine/tools"
+	"shopbot/engine/tools/checkout"
 	"shopbot/engine/view"
 )
 
@@ -25,8 +25,8 @@ func (t *plannerTurn) deliveryQuote(ctx context.Context, in intent.Intent) error
 	if err != nil {
 		return t.fail(err)
 	}
-	v := dataAs[tools.DeliveryOptions](res)
-	if v.Note == tools.NoteNoDeliveryMethods {
+	v := dataAs[checkout.DeliveryOptions](res)
+	if v.Note == checkout.NoteNoDeliveryMethods {
 		// No methods set up: the shop's pages are what it says of delivery.
 		about := "shipping delivery "
 		if t.lang == "ru" {
@@ -57,7 +57,7 @@ func (p *Planner) ChooseDelivery(ctx context.Context, s *session.Session, arg st
 	}
 	t := &plannerTurn{p: p, s: s, lang: s.Lang()}
 	args := map[string]any{}
-	if name, ok := tools.DeliveryButton(s.State, arg); ok {
+	if name, ok := checkout.DeliveryButton(s.State, arg); ok {
 		args["delivery"] = name
 	}
 	err := t.checkoutStep(ctx, args)
@@ -87,7 +87,7 @@ func (t *plannerTurn) deliveryReply(v checkoutView) {
 	}
 }
 
-func optionLines(w deliveryWords, opts []tools.DeliveryOption) string {
+func optionLines(w deliveryWords, opts []checkout.DeliveryOption) string {
 	var b strings.Builder
 	for _, o := range opts {
 		fmt.Fprintf(&b, "\n%d. %s — %s", o.N, o.Name, w.price(o.Price))

@@ -81,5 +81,5 @@ func (d *Deps) addSKU(ctx context.Context, s *session.Session, sku string, qty i
 		}
 	}
 	s.State.Focus = sku
-	return cartChanged(s, map[string]any{"added": added, "cart": cartDataOf(cv)}, cv), nil
+	return cartChanged(s, map[string]any{"added": added, "cart": toolkit.CartDataOf(cv)}, cv), nil
 }

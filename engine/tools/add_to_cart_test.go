@@ -18,7 +18,7 @@ func TestAddToCart(t *testing.T) {
 			SKU, Title string
 			Qty        int
 		}
-		Cart cartData
+		Cart toolkit.CartData
 	}
 	toolData(t, res, &d)
 	if d.Added.SKU != "SHO-RUN-001-42" || d.Added.Qty != 2 || !strings.Contains(d.Added.Title, "AeroStride") {

@@ -82,6 +82,6 @@ func promoCart(ctx context.Context, d *Deps, s *session.Session, data map[string
 		return toolkit.Result{}, err
 	}
 	cv := view.CartViewOf(cart, s.Currency)
-	data["cart"] = cartDataOf(cv)
+	data["cart"] = toolkit.CartDataOf(cv)
 	return cartChanged(s, data, cv), nil
 }

@@ -63,6 +63,13 @@ func (d *Deps) orders() toolkit.Orders {
 	return toolkit.Store{DB: d.DB}
 }
 
+func (d *Deps) deliveries() toolkit.Deliveries {
+	if d.Deliveries != nil {
+		return d.Deliveries
+	}
+	return toolkit.Store{DB: d.DB}
+}
+
 func (d *Deps) effects() toolkit.Effects {
 	w := d.Writes
 	if w == nil {

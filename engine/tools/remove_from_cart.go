@@ -55,6 +55,6 @@ func removeCartItem(ctx context.Context, d *Deps, s *session.Session, sku string
 	view := view.CartViewOf(cart, s.Currency)
 	return cartChanged(s, map[string]any{
 		"removed": map[string]any{"sku": sku, "title": title},
-		"cart":    cartDataOf(view),
+		"cart":    toolkit.CartDataOf(view),
 	}, view), nil
 }

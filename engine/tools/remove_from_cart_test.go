@@ -15,7 +15,7 @@ func TestRemoveFromCart(t *testing.T) {
 	res := e.call(t, "remove_from_cart", `{"sku":"SHO-RUN-001-42"}`)
 	var d struct {
 		Removed struct{ SKU, Title string }
-		Cart    cartData
+		Cart    toolkit.CartData
 	}
 	toolData(t, res, &d)
 	if d.Removed.SKU != "SHO-RUN-001-42" || !strings.Contains(d.Removed.Title, "AeroStride") || d.Cart.Units != 2 {

@@ -6,6 +6,7 @@ import (
 
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/aftersale"
+	"shopbot/engine/tools/checkout"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/reviews"
 )
@@ -29,8 +30,8 @@ func Tools(d *Deps) []toolkit.Tool {
 		removeFromCartTool(d),
 		viewCartTool(d),
 		applyPromoCodeTool(d),
-		checkoutTool(d),
-		getDeliveryOptionsTool(d),
+		checkout.Tool(d.checkout()),
+		checkout.DeliveryOptionsTool(d.checkout()),
 		getOrderStatusTool(d),
 		cancelOrderTool(d),
 		aftersale.ChangeAddressTool(d.aftersale()),
@@ -40,6 +41,17 @@ func Tools(d *Deps) []toolkit.Tool {
 		purchases.ShoppingListTool(d.purchases()),
 		requestHumanTool(d),
 	}
+}
+
+// AgentOnly are the tools only agents call (checkout.AgentOnly); the
+// chat model never sees them.
+func AgentOnly(d *Deps) []toolkit.Tool { return checkout.AgentOnly(d.checkout()) }
+
+// checkout is what the checkout tools read and write: d's stores and
+// effects, asked for at each call.
+func (d *Deps) checkout() *checkout.Deps {
+	return &checkout.Deps{Carts: d.carts, Orders: d.orders, Deliveries: d.deliveries,
+		Apply: d.apply, DeliverPending: d.deliverPending, PaymentLink: d.PaymentLink}
 }
 
 // purchases is what the purchase tools read: d's stores, asked for at

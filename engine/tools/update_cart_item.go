@@ -49,7 +49,7 @@ func updateCartItemTool(d *Deps) toolkit.Tool {
 			view := view.CartViewOf(cart, s.Currency)
 			return cartChanged(s, map[string]any{
 				"updated": map[string]any{"sku": a.SKU, "title": title, "qty": a.Quantity},
-				"cart":    cartDataOf(view),
+				"cart":    toolkit.CartDataOf(view),
 			}, view), nil
 		},
 	}

@@ -18,7 +18,7 @@ func TestUpdateCartItem(t *testing.T) {
 			SKU string
 			Qty int
 		}
-		Cart cartData
+		Cart toolkit.CartData
 	}
 	toolData(t, res, &d)
 	if d.Updated.SKU != "SHO-RUN-001-42" || d.Updated.Qty != 1 || d.Cart.Units != 2 || res.Cart.Lines[0].Qty != 1 {

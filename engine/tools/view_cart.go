@@ -31,55 +31,12 @@ func viewCartTool(d *Deps) toolkit.Tool {
 				return toolkit.Result{Data: map[string]any{"empty": true}, Cart: cv}, nil
 			}
 			return toolkit.Result{
-				Data:    cartDataOf(cv),
+				Data:    toolkit.CartDataOf(cv),
 				Cart:    cv,
 				Buttons: []view.Button{view.NewButton(toolkit.Label(s, toolkit.BtnCheckout), view.Action{Kind: view.ActCheckout})},
 			}, nil
 		},
 	}
-}
-
-// cartData is a cart as the model reads it: amounts already formatted.
-type cartData struct {
-	Shared bool           `json:"shared,omitempty"`
-	Units  int            `json:"units"`
-	Total  string         `json:"total"`
-	Lines  []cartLineData `json:"lines"`
-	Promo  *promoData     `json:"promo,omitempty"`
-}
-
-// promoData is the cart's promo code as the model reads it: the discount
-// already in total, or the note saying why there is none.
-type promoData struct {
-	Code     string `json:"code"`
-	Subtotal string `json:"subtotal"`
-	Discount string `json:"discount,omitempty"`
-	Note     string `json:"note,omitempty"`
-}
-
-type cartLineData struct {
-	SKU       string `json:"sku"`
-	Title     string `json:"title"`
-	Variant   string `json:"variant,omitempty"` // "42 / Navy"
-	Qty       int    `json:"qty"`
-	LineTotal string `json:"line_total"`
-	AddedBy   string `json:"added_by,omitempty"`
-	// Available is set when stock fell below the quantity in the cart.
-	Available *int `json:"available,omitempty"`
-}
-
-func cartDataOf(v *view.CartView) cartData {
-	out := cartData{Shared: v.Shared, Units: v.Units, Total: v.TotalText, Lines: make([]cartLineData, len(v.Lines))}
-	if v.PromoCode != "" {
-		out.Promo = &promoData{Code: v.PromoCode, Subtotal: v.SubtotalText, Discount: v.DiscountText, Note: v.PromoNote}
-	}
-	for i, l := range v.Lines {
-		out.Lines[i] = cartLineData{SKU: l.SKU, Title: l.Title, Variant: l.Variant, Qty: l.Qty, LineTotal: l.PriceText, AddedBy: l.AddedBy}
-		if l.Stock < l.Qty {
-			out.Lines[i].Available = &l.Stock
-		}
-	}
-	return out
 }
 
 // cartChanged is the result of a tool that changed the cart.
@@ -131,4 +88,4 @@ func cartChangeError(ctx context.Context, d *Deps, s *session.Session, sku strin
 }
 
 // ModelCart is a cart as the model reads it in a tool result's "cart".
-func ModelCart(v *view.CartView) any { return cartDataOf(v) }
+func ModelCart(v *view.CartView) any { return toolkit.CartDataOf(v) }

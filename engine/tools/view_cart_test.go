@@ -19,7 +19,7 @@ func TestViewCart(t *testing.T) {
 	}
 	e.call(t, "add_to_cart", `{"sku":"PET-DGF-001","quantity":2}`)
 	res = e.call(t, "view_cart", ``)
-	var d cartData
+	var d toolkit.CartData
 	toolData(t, res, &d)
 	if d.Units != 2 || d.Total != "$31.98" || len(d.Lines) != 1 || d.Lines[0].SKU != "PET-DGF-001" || d.Lines[0].Available != nil {
 		t.Errorf("cart = %+v", d)
@@ -66,7 +66,7 @@ func TestSharedCart(t *testing.T) {
 	if res.Cart.Lines[0].AddedBy != "Shopper U-ALICE" || res.Cart.Lines[1].AddedBy != "Shopper U-BOB" {
 		t.Errorf("added by = %q, %q", res.Cart.Lines[0].AddedBy, res.Cart.Lines[1].AddedBy)
 	}
-	var d cartData
+	var d toolkit.CartData
 	toolData(t, call(alice, "view_cart", `{}`), &d)
 	if !d.Shared || d.Units != 4 || d.Lines[1].AddedBy != "Shopper U-BOB" {
 		t.Errorf("alice's view = %+v", d)

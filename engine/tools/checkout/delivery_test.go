@@ -1,9 +1,10 @@
-package tools
+package checkout_test
 
 import (
 	"context"
 	"errors"
 	"shopbot/engine/toolkit"
+	"shopbot/engine/tools/checkout"
 	"strings"
 	"testing"
 	"time"
@@ -59,11 +60,11 @@ func checkoutDeliveryFlow(t *testing.T, e *testEnv) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, ok := DeliveryButton(s.State, a.Arg)
+	name, ok := checkout.DeliveryButton(s.State, a.Arg)
 	if !ok || name != "Express courier" {
 		t.Fatalf("button %q resolves to %q, %v", res.Buttons[1].Data, name, ok)
 	}
-	if _, ok := DeliveryButton(s.State, "99999"); ok {
+	if _, ok := checkout.DeliveryButton(s.State, "99999"); ok {
 		t.Error("a method never offered resolved")
 	}
 	wantOrderCount(t, e, 0)
@@ -146,7 +147,7 @@ func TestCheckoutDeliveryPriceChanged(t *testing.T) {
 	}
 	e.session.DedupKey = "turn-2"
 	res := e.call(t, "checkout", `{"confirm":true}`)
-	if d := checkoutOf(t, res); d.Status != "confirm" || d.Reason != ReasonChanged || d.Summary.DeliveryPrice != "$7.00" {
+	if d := checkoutOf(t, res); d.Status != "confirm" || d.Reason != checkout.ReasonChanged || d.Summary.DeliveryPrice != "$7.00" {
 		t.Fatalf("changed price: %+v", d)
 	}
 	wantOrderCount(t, e, 0)
@@ -165,7 +166,7 @@ func TestGetDeliveryOptions(t *testing.T) {
 		{`{"country":"Japan"}`, "JP", []string{"Store pickup"}},
 	} {
 		res := e.call(t, "get_delivery_options", tc.args)
-		d, ok := res.Data.(DeliveryOptions)
+		d, ok := res.Data.(checkout.DeliveryOptions)
 		if !ok || d.Country != tc.country {
 			t.Fatalf("%s: %+v", tc.args, res.Data)
 		}

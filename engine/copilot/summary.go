@@ -1,8 +1,9 @@
-package engine
+package copilot
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,10 +13,10 @@ import (
 	"shopbot/catalog"
 )
 
-// offlineSummary puts the three lines together without a model: the
+// OfflineSummary puts the three lines together without a model: the
 // shopper's latest requests, the products the assistant showed and the
 // cart, and the newest order.
-func offlineSummary(ctx context.Context, db bun.IDB, conv *catalog.Conversation, msgs []catalog.Message) ([]string, error) {
+func OfflineSummary(ctx context.Context, db bun.IDB, conv *catalog.Conversation, msgs []catalog.Message) ([]string, error) {
 	lines := []string{askedLine(msgs), shownLine(msgs), "Order: none yet."}
 	if conv.CustomerID == nil {
 		return lines, nil
@@ -99,4 +100,45 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// Transcript is the conversation as the model reads it to summarize:
+// one line a message, who said it and what (clipped), empty messages
+// and system prompts left out.
+func Transcript(msgs []catalog.Message) string {
+	var convo strings.Builder
+	for _, m := range msgs {
+		who := map[catalog.Role]string{catalog.RoleUser: "Shopper", catalog.RoleAssistant: "Assistant", catalog.RoleMerchant: "Staff", catalog.RoleTool: "Tool " + m.ToolName}[m.Role]
+		if who == "" || strings.TrimSpace(m.Content) == "" {
+			continue
+		}
+		fmt.Fprintf(&convo, "%s: %s\n", who, clipRunes(m.Content, 600))
+	}
+	return convo.String()
+}
+
+// SummaryLines are the first three non-blank lines of the model's
+// summary; none is an error.
+func SummaryLines(text string) ([]string, error) {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, errors.New("engine: the model's summary is empty")
+	}
+	if len(lines) > 3 {
+		lines = lines[:3]
+	}
+	return lines, nil
+}
+
+func clipRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
 }

@@ -1,4 +1,4 @@
-package engine
+package agentdoor
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 )
 
 // An agent's writes carry an idempotency key (IdempotencyArg): the
-// engine answers the same key again in the same session with the first
+// engine (CallTool) answers the same key again in the same session with the first
 // reply, kept in the conversation state with the turn that made it
 // (session.State.Agent), and runs nothing. The key is also the turn's
 // DedupKey, so the order a checkout places is idempotent on it in the
@@ -27,10 +27,12 @@ const MaxIdempotencyKey = 64
 // Toolbox.Call bounds them again without the key.
 const maxAgentArgs = 4096 + 128
 
-var errKeyReused = errors.New("this idempotency_key was used for a different call in this session; use a new key for a new write")
+// ErrKeyReused is a write whose key an earlier, different call of the
+// session used.
+var ErrKeyReused = errors.New("this idempotency_key was used for a different call in this session; use a new key for a new write")
 
-// withIdempotencyKey is schema with the required idempotency key.
-func withIdempotencyKey(schema map[string]any) map[string]any {
+// WithKey is schema with the required idempotency key.
+func WithKey(schema map[string]any) map[string]any {
 	out := maps.Clone(schema)
 	props := map[string]any{}
 	if p, ok := schema["properties"].(map[string]any); ok {
@@ -49,9 +51,9 @@ func withIdempotencyKey(schema map[string]any) map[string]any {
 	return out
 }
 
-// takeIdempotencyKey splits a write's arguments into its key and the
+// TakeKey splits a write's arguments into its key and the
 // tool's own arguments.
-func takeIdempotencyKey(args string) (key, rest string, err error) {
+func TakeKey(args string) (key, rest string, err error) {
 	if len(args) > maxAgentArgs {
 		return "", "", fmt.Errorf("arguments too long (%d bytes, at most %d)", len(args), maxAgentArgs)
 	}
@@ -88,14 +90,14 @@ func validKey(k string) bool {
 	return true
 }
 
-// callDigest tells one call from another under the same key.
-func callDigest(name, args string) string {
+// Digest tells one call from another under the same key.
+func Digest(name, args string) string {
 	sum := sha256.Sum256([]byte(name + "\x00" + args))
 	return hex.EncodeToString(sum[:12])
 }
 
-// toolError is a refused write as the tool error an agent reads.
-func toolError(err error) AgentReply {
+// Refused is a refused write as the tool error an agent reads.
+func Refused(err error) Reply {
 	b, _ := json.Marshal(map[string]string{"error": err.Error()}) // a map of strings always marshals
-	return AgentReply{Content: string(b), IsError: true}
+	return Reply{Content: string(b), IsError: true}
 }

@@ -1,4 +1,4 @@
-package tools
+package checkout
 
 import (
 	"context"
@@ -12,22 +12,15 @@ import (
 	"shopbot/engine/session"
 )
 
-func (d *Deps) deliveries() toolkit.Deliveries {
-	if d.Deliveries != nil {
-		return d.Deliveries
-	}
-	return toolkit.Store{DB: d.DB}
-}
-
 type deliveryOptionsArgs struct {
 	Country string `json:"country"`
 }
 
-// DeliveryOptions is get_delivery_options' data, which the planner reads too.
 // NoteNoDeliveryMethods is DeliveryOptions.Note for a shop whose merchant
 // set up no methods: its pages may still say what delivery costs.
 const NoteNoDeliveryMethods = "the shop has no delivery methods set up"
 
+// DeliveryOptions is get_delivery_options' data, which the planner reads too.
 type DeliveryOptions struct {
 	Country     string           `json:"country"` // ISO code
 	CountryName string           `json:"country_name"`
@@ -45,12 +38,15 @@ type DeliveryOption struct {
 	Pickup   bool   `json:"pickup,omitempty"`
 }
 
-func getDeliveryOptionsTool(d *Deps) toolkit.Tool {
+// DeliveryOptionsTool is get_delivery_options: the delivery methods to a
+// country (the shop's own when none is given), what each costs, from
+// what subtotal it is free and how many days it takes.
+func DeliveryOptionsTool(d *Deps) toolkit.Tool {
 	return toolkit.Tool{
 		Name:        "get_delivery_options",
 		Description: "Delivery methods to a country with price, free-over threshold and days. Empty country: the shop's own.",
-		Schema: object(map[string]any{
-			"country": str("country name or ISO code", 60),
+		Schema: toolkit.Object(map[string]any{
+			"country": toolkit.Str("country name or ISO code", 60),
 		}),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a deliveryOptionsArgs
@@ -71,13 +67,13 @@ func deliveryOptions(ctx context.Context, d *Deps, s *session.Session, asked str
 		}
 		country = code
 	} else {
-		def, err := d.deliveries().DefaultCountry(ctx)
+		def, err := d.Deliveries().DefaultCountry(ctx)
 		if err != nil {
 			return toolkit.Result{}, err
 		}
 		country = def
 	}
-	methods, err := d.deliveries().DeliveryMethods(ctx)
+	methods, err := d.Deliveries().DeliveryMethods(ctx)
 	if err != nil {
 		return toolkit.Result{}, err
 	}

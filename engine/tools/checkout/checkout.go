@@ -1,4 +1,4 @@
-package tools
+package checkout
 
 import (
 	"context"
@@ -46,13 +46,13 @@ type checkoutData struct {
 }
 
 type checkoutSummary struct {
-	Lines         []cartLineData  `json:"lines"`
-	Promo         *promoData      `json:"promo,omitempty"`
-	Subtotal      string          `json:"subtotal,omitempty"`
-	Delivery      string          `json:"delivery,omitempty"`
-	DeliveryPrice string          `json:"delivery_price,omitempty"`
-	Total         string          `json:"total"`
-	Contact       checkoutContact `json:"contact"`
+	Lines         []toolkit.CartLine `json:"lines"`
+	Promo         *toolkit.PromoData `json:"promo,omitempty"`
+	Subtotal      string             `json:"subtotal,omitempty"`
+	Delivery      string             `json:"delivery,omitempty"`
+	DeliveryPrice string             `json:"delivery_price,omitempty"`
+	Total         string             `json:"total"`
+	Contact       checkoutContact    `json:"contact"`
 }
 
 type checkoutContact struct {
@@ -80,15 +80,18 @@ const (
 // summary the shopper confirmed.
 var errSummaryStale = errors.New("engine: order differs from the confirmed summary")
 
-func checkoutTool(d *Deps) toolkit.Tool {
+// Tool is checkout, the chat's: without confirm it collects the contact
+// and the delivery and shows the summary; with confirm, in a later turn,
+// it places the order of that summary (runCheckout).
+func Tool(d *Deps) toolkit.Tool {
 	return toolkit.Tool{
 		Name:        "checkout",
 		Description: "Check out: without confirm, collects contact details and returns the summary to show; confirm=true only after the shopper confirmed it in a later message.",
-		Schema: object(map[string]any{
-			"name":     str("recipient's full name", 100),
-			"phone":    str("", 32),
-			"address":  str("shipping address", 300),
-			"delivery": str("delivery method name", 60),
+		Schema: toolkit.Object(map[string]any{
+			"name":     toolkit.Str("recipient's full name", 100),
+			"phone":    toolkit.Str("", 32),
+			"address":  toolkit.Str("shipping address", 300),
+			"delivery": toolkit.Str("delivery method name", 60),
 			"confirm":  map[string]any{"type": "boolean", "description": "only after the shopper confirmed the summary"},
 		}),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
@@ -107,16 +110,16 @@ func runCheckout(ctx context.Context, d *Deps, s *session.Session, a checkoutArg
 	}
 	// A replayed turn finds the order it already placed (and delivers
 	// its notice if the run that placed it stopped before).
-	if o, err := d.orders().OrderByKey(ctx, s.IdempotencyKey()); err == nil {
+	if o, err := d.Orders().OrderByKey(ctx, s.IdempotencyKey()); err == nil {
 		if o.CartScope != s.Scope.Key() {
 			return toolkit.Result{}, fmt.Errorf("engine: checkout: %w", catalog.ErrIdempotencyKey)
 		}
-		d.deliverPending(ctx, s, orderEffect)
+		d.DeliverPending(ctx, s, orderEffect)
 		return orderPlaced(s, o), nil
 	} else if !errors.Is(err, catalog.ErrNotFound) {
 		return toolkit.Result{}, err
 	}
-	cart, err := d.carts().Cart(ctx, s.Scope)
+	cart, err := d.Carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return toolkit.Result{}, err
 	}
@@ -323,7 +326,7 @@ func confirmProblem(s *session.Session, fp string) string {
 func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, dq *deliveryQuote, fp, reason string) (toolkit.Result, error) {
 	contact := catalog.Contact{Name: ct.Name, Phone: ct.Phone, Address: ct.Address, Email: firstNonEmpty(ct.Email, s.Customer.Email)}
 	key := s.Effects().EffectKey("contact", toolkit.JSON(contact))
-	_, err := d.apply(ctx, s, key, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
+	_, err := d.Apply(ctx, s, key, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 		return nil, w.SaveContact(ctx, s.Customer.ID, contact)
 	})
 	if err != nil {
@@ -339,7 +342,7 @@ func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog
 	}
 	s.State.Checkout = st
 	cv := view.CartViewOf(cart, s.Currency)
-	data := cartDataOf(cv)
+	data := toolkit.CartDataOf(cv)
 	summary := &checkoutSummary{Lines: data.Lines, Promo: data.Promo, Total: data.Total, Contact: ct}
 	if dq != nil {
 		summary.Subtotal, summary.Delivery = data.Total, dq.Name
@@ -364,7 +367,7 @@ func showSummary(ctx context.Context, d *Deps, s *session.Session, cart *catalog
 // refreshSummary shows the summary of the cart as it is now, after the
 // order transaction found it changed (reason says how).
 func refreshSummary(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, reason string) (toolkit.Result, error) {
-	cart, err := d.carts().Cart(ctx, s.Scope)
+	cart, err := d.Carts().Cart(ctx, s.Scope)
 	if err != nil {
 		return toolkit.Result{}, err
 	}
@@ -390,7 +393,7 @@ const orderEffect = "order"
 // in the journal with it and delivered after the commit.
 func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkoutContact, dq *deliveryQuote, fp, promo string) (*catalog.Order, error) {
 	var order *catalog.Order
-	applied, err := d.apply(ctx, s, orderEffect, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
+	applied, err := d.Apply(ctx, s, orderEffect, func(ctx context.Context, w toolkit.Writes) (*view.Notice, error) {
 		o, err := w.PlaceOrder(ctx, catalog.OrderRequest{
 			IdempotencyKey: s.IdempotencyKey(), Scope: s.Scope, CustomerID: s.Customer.ID,
 			Channel: s.Channel, ChatID: s.ChatID, ThreadID: s.ThreadID,
@@ -418,7 +421,7 @@ func placeConfirmed(ctx context.Context, d *Deps, s *session.Session, ct checkou
 		return order, err
 	}
 	// A concurrent run of the same turn placed it.
-	return d.orders().OrderByKey(ctx, s.IdempotencyKey())
+	return d.Orders().OrderByKey(ctx, s.IdempotencyKey())
 }
 
 func orderPlaced(s *session.Session, o *catalog.Order) toolkit.Result {
@@ -434,7 +437,7 @@ func orderPlaced(s *session.Session, o *catalog.Order) toolkit.Result {
 // orderStockError names the product that ran out between the summary and
 // the order; nothing was ordered.
 func orderStockError(ctx context.Context, d *Deps, s *session.Session, err error) error {
-	cart, cerr := d.carts().Cart(ctx, s.Scope)
+	cart, cerr := d.Carts().Cart(ctx, s.Scope)
 	if cerr != nil {
 		return err
 	}

@@ -1,19 +1,17 @@
-package engine
+package payments
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"shopbot/catalog"
 	"shopbot/engine/view"
-)
 
-// Payments are checked and recorded here, for every channel that takes
-// them: the adapter says what its provider is about to charge or has
-// charged, and only words the answer (Telegram answers a pre-checkout
-// query, then reports the successful payment).
+	"github.com/uptrace/bun"
+)
 
 // Payment is a charge for an order as the channel's payment provider
 // reports it. Amount is in minor units of Currency.
@@ -58,17 +56,14 @@ func (r *Refusal) Error() string {
 	return fmt.Sprintf("engine: payment refused: %s", r.Reason)
 }
 
-// PreCheckout decides whether a payment may be taken: the order awaits
+// Check decides whether a payment may be taken: the order awaits
 // payment in p.Channel, p's amount and currency are its total, and every
 // product in it is still sold at the price the order holds. It returns
 // nil to go ahead, a *Refusal to refuse, or another error when it could
-// not check (the shopper may try again; ErrUnavailable when the database
-// could not serve).
-func (e *Engine) PreCheckout(ctx context.Context, p Payment) error {
-	if checkIDs("channel", p.Channel, "order number", p.OrderNumber) != nil {
-		return &Refusal{Reason: RefuseNotPayable} // no order has such a number
-	}
-	o, err := catalog.GetOrder(ctx, e.cfg.DB, p.OrderNumber)
+// not check (the shopper may try again; catalog.ErrUnavailable in the
+// chain when the database could not serve).
+func Check(ctx context.Context, db bun.IDB, p Payment) error {
+	o, err := catalog.GetOrder(ctx, db, p.OrderNumber)
 	switch {
 	case errors.Is(err, catalog.ErrNotFound):
 		return &Refusal{Reason: RefuseNotPayable}
@@ -79,17 +74,17 @@ func (e *Engine) PreCheckout(ctx context.Context, p Payment) error {
 	case p.Amount != o.Total || !strings.EqualFold(p.Currency, o.Currency):
 		return &Refusal{Reason: RefuseTotalChanged}
 	}
-	return e.checkPrices(ctx, o)
+	return checkPrices(ctx, db, o)
 }
 
 // checkPrices refuses an order whose products are no longer sold, or no
 // longer at the price the order holds, naming the first such line.
-func (e *Engine) checkPrices(ctx context.Context, o *catalog.Order) error {
+func checkPrices(ctx context.Context, db bun.IDB, o *catalog.Order) error {
 	skus := make([]string, len(o.Items))
 	for i, it := range o.Items {
 		skus[i] = it.SKU
 	}
-	ps, err := catalog.GetProducts(ctx, e.cfg.DB, skus)
+	ps, err := catalog.GetProducts(ctx, db, skus)
 	if err != nil {
 		return fmt.Errorf("engine: pre-checkout of order %s: %w", o.Number, catalog.Unavailable(err))
 	}
@@ -109,23 +104,20 @@ func (e *Engine) checkPrices(ctx context.Context, o *catalog.Order) error {
 	return nil
 }
 
-// ConfirmPayment records a completed charge: the order becomes paid with
+// Confirm records a completed charge: the order becomes paid with
 // p.ChargeID. It is idempotent on the charge: the same charge reported
 // again (a redelivered update, two replicas at once) changes nothing and
 // returns first=false, so the adapter thanks the shopper once. Another
 // charge for a paid order fails with catalog's ErrConflict in the chain.
 // An amount that is not the order's total is still recorded — the money
-// was taken — and logged for the merchant.
-func (e *Engine) ConfirmPayment(ctx context.Context, p Payment) (ov *view.OrderView, first bool, err error) {
-	if err := checkIDs("channel", p.Channel, "order number", p.OrderNumber, "charge id", p.ChargeID); err != nil {
-		return nil, false, err
-	}
-	o, first, err := catalog.MarkOrderPaid(ctx, e.cfg.DB, p.OrderNumber, p.Channel, p.ChargeID)
+// was taken — and logged on log for the merchant.
+func Confirm(ctx context.Context, db bun.IDB, log *slog.Logger, p Payment) (ov *view.OrderView, first bool, err error) {
+	o, first, err := catalog.MarkOrderPaid(ctx, db, p.OrderNumber, p.Channel, p.ChargeID)
 	if err != nil {
 		return nil, false, fmt.Errorf("engine: confirm payment of order %s: %w", p.OrderNumber, catalog.Unavailable(err))
 	}
 	if first && (p.Amount != o.Total || !strings.EqualFold(p.Currency, o.Currency)) {
-		e.log.ErrorContext(ctx, "payment differs from the order total", "order", o.Number, "channel", p.Channel,
+		log.ErrorContext(ctx, "payment differs from the order total", "order", o.Number, "channel", p.Channel,
 			"paid", p.Amount, "paid_currency", p.Currency, "total", o.Total, "currency", o.Currency)
 	}
 	return view.OrderViewOf(o), first, nil

@@ -1,4 +1,4 @@
-package tools
+package checkout
 
 import (
 	"context"
@@ -52,13 +52,13 @@ func (q *deliveryQuote) request() *catalog.DeliveryRequest {
 // result that asks the shopper to choose (or says nothing fits), or
 // neither when the shop has no delivery methods.
 func checkoutDelivery(ctx context.Context, d *Deps, s *session.Session, cart *catalog.Cart, ct checkoutContact, asked string) (*deliveryQuote, *toolkit.Result, error) {
-	methods, err := d.deliveries().DeliveryMethods(ctx)
+	methods, err := d.Deliveries().DeliveryMethods(ctx)
 	if err != nil || len(methods) == 0 {
 		return nil, nil, err
 	}
 	country, ok := catalog.CountryIn(ct.Address)
 	if !ok {
-		if country, err = d.deliveries().DefaultCountry(ctx); err != nil {
+		if country, err = d.Deliveries().DefaultCountry(ctx); err != nil {
 			return nil, nil, err
 		}
 	}

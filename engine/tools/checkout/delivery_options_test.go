@@ -1,8 +1,9 @@
-package tools
+package checkout_test
 
 import (
 	"encoding/json"
 	"shopbot/engine/toolkit"
+	"shopbot/engine/tools/checkout"
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -15,7 +16,7 @@ func TestGetDeliveryOptionsSchemaTokens(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb, err := toolkit.NewToolbox(getDeliveryOptionsTool(&Deps{}))
+	tb, err := toolkit.NewToolbox(checkout.DeliveryOptionsTool(&checkout.Deps{}))
 	if err != nil {
 		t.Fatal(err)
 	}

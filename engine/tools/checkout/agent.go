@@ -1,4 +1,4 @@
-package tools
+package checkout
 
 import (
 	"context"
@@ -64,13 +64,13 @@ type agentCheckoutData struct {
 }
 
 func addressSchema() map[string]any {
-	return object(map[string]any{
-		"line1":       str("street and house", 120),
-		"line2":       str("flat, floor", 120),
-		"city":        str("", 60),
-		"region":      str("state or region", 60),
-		"postal_code": str("", 16),
-		"country":     str("ISO 3166-1 alpha-2 code or country name", 60),
+	return toolkit.Object(map[string]any{
+		"line1":       toolkit.Str("street and house", 120),
+		"line2":       toolkit.Str("flat, floor", 120),
+		"city":        toolkit.Str("", 60),
+		"region":      toolkit.Str("state or region", 60),
+		"postal_code": toolkit.Str("", 16),
+		"country":     toolkit.Str("ISO 3166-1 alpha-2 code or country name", 60),
 	}, "line1", "city", "country")
 }
 
@@ -80,12 +80,12 @@ func createCheckoutTool(d *Deps) toolkit.Tool {
 		Description: "Start checking out the cart for the buyer: their name, e-mail or phone and shipping address, " +
 			"given by the buyer. Returns what is missing, the delivery methods to choose from, or the summary " +
 			"(lines, delivery, total) to show the buyer before complete_checkout. Never send card data.",
-		Schema: object(map[string]any{
-			"name":     str("recipient's full name", 100),
-			"email":    str("buyer's e-mail (e-mail or phone is required)", 254),
-			"phone":    str("buyer's phone, digits with an optional leading +", 32),
+		Schema: toolkit.Object(map[string]any{
+			"name":     toolkit.Str("recipient's full name", 100),
+			"email":    toolkit.Str("buyer's e-mail (e-mail or phone is required)", 254),
+			"phone":    toolkit.Str("buyer's phone, digits with an optional leading +", 32),
 			"address":  addressSchema(),
-			"delivery": str("delivery method name, when asked to choose", 60),
+			"delivery": toolkit.Str("delivery method name, when asked to choose", 60),
 		}, "name", "address"),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			var a createCheckoutArgs
@@ -108,7 +108,7 @@ func completeCheckoutTool(d *Deps) toolkit.Tool {
 		Name: "complete_checkout",
 		Description: "Place the order of the summary create_checkout returned, once the buyer confirmed it. " +
 			"Returns the order and how to pay; no card data is taken here.",
-		Schema: object(map[string]any{}),
+		Schema: toolkit.Object(map[string]any{}),
 		Run: func(ctx context.Context, s *session.Session, raw json.RawMessage) (toolkit.Result, error) {
 			if err := toolkit.DecodeArgs(raw, &struct{}{}); err != nil {
 				return toolkit.Result{}, err
