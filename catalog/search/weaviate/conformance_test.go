@@ -44,7 +44,7 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	ctx, cancel := context.WithCancel(context.Background())
 	emb := vectorizer.NewLocal(0)
 	local := embedded.New(embedded.Options{Embedder: emb, Poll: 50 * time.Millisecond, Logger: testLogger(t)})
-	if err := local.Rebuild(ctx, db); err != nil {
+	if err := local.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(), Embedder: emb, Expander: local,
@@ -52,14 +52,14 @@ func newStack(t testing.TB, db *bun.DB, workerCfg indexer.Config) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Rebuild(ctx, db, nil); err != nil {
+	if err := b.Rebuild(ctx, catalog.NewSearchSource(db), nil); err != nil {
 		t.Fatalf("rebuild: %v\n%s", err, srv.Output())
 	}
 	workerCfg.Poll = 50 * time.Millisecond
 	workerCfg.Logger = testLogger(t)
 	w := indexer.New(db, b, workerCfg)
 	done := make(chan struct{}, 2)
-	go func() { local.Follow(ctx, db); done <- struct{}{} }()
+	go func() { local.Follow(ctx, catalog.NewSearchSource(db)); done <- struct{}{} }()
 	go func() { _ = w.Run(ctx); done <- struct{}{} }()
 	t.Cleanup(func() { cancel(); <-done; <-done })
 	// The catalog's own writes queued events the rebuild made redundant;
@@ -99,7 +99,7 @@ func TestPassageConformance(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			emb := vectorizer.NewLocal(0)
 			local := embedded.NewPassages(embedded.PassageOptions{Embedder: emb, Poll: 50 * time.Millisecond, Logger: testLogger(t)})
-			if err := local.Rebuild(ctx, db); err != nil {
+			if err := local.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 				t.Fatal(err)
 			}
 			b, err := weaviate.New(weaviate.Config{URL: srv.URL, GRPCAddr: srv.GRPCAddr, Collection: collection(),
@@ -111,12 +111,12 @@ func TestPassageConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := px.Rebuild(ctx, db); err != nil {
+			if err := px.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 				t.Fatalf("rebuild: %v\n%s", err, srv.Output())
 			}
 			w := indexer.New(db, indexer.NoIndex, indexer.Config{Poll: 50 * time.Millisecond, Logger: testLogger(t), Passages: px})
 			done := make(chan struct{}, 2)
-			go func() { local.Follow(ctx, db); done <- struct{}{} }()
+			go func() { local.Follow(ctx, catalog.NewSearchSource(db)); done <- struct{}{} }()
 			go func() { _ = w.Run(ctx); done <- struct{}{} }()
 			t.Cleanup(func() { cancel(); <-done; <-done })
 			return px

@@ -43,7 +43,7 @@ func TestVariantObjects(t *testing.T) {
 	if got, err := st.backend.Count(ctx); err != nil || int64(got) != want {
 		t.Fatalf("%d objects (%v), want %d: no variants", got, err, want)
 	}
-	if err := st.backend.Rebuild(ctx, db, nil); err != nil {
+	if err := st.backend.Rebuild(ctx, catalog.NewSearchSource(db), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := st.backend.Count(ctx); err != nil || int64(got) != want {
