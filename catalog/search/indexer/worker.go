@@ -72,7 +72,8 @@ type Worker struct {
 	fails  int // consecutive failed polls, for backoff
 }
 
-// New returns a worker following db's change feed into idx.
+// New returns a worker following db's change feed into idx (nil: only
+// Config.Passages is fed).
 func New(db bun.IDB, idx Index, cfg Config) *Worker {
 	cfg.Poll = cmp.Or(cfg.Poll, 500*time.Millisecond)
 	cfg.Batch = cmp.Or(cfg.Batch, 500)
@@ -281,7 +282,7 @@ func (w *Worker) deliver(ctx context.Context, cs []change) error {
 	skus = slices.Compact(skus)
 	slices.Sort(keys)
 	keys = slices.Compact(keys)
-	if len(skus) > 0 {
+	if w.idx != nil && len(skus) > 0 {
 		if err := w.idx.Upsert(ctx, w.src, skus...); err != nil {
 			return err
 		}
