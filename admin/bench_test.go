@@ -40,7 +40,7 @@ func BenchmarkPanel100k(b *testing.B) {
 			long := fillShop(b, db)
 			b.Logf("%s: 100,000 products and 10,000 conversations written in %s", kind, time.Since(start).Round(time.Millisecond))
 			idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-			if err := idx.Rebuild(context.Background(), db); err != nil {
+			if err := idx.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 				b.Fatal(err)
 			}
 			p := newPanelWith(b, db, idx)

@@ -57,7 +57,7 @@
 // whose process died shows as interrupted.
 //
 // Writes go through the catalog's repositories: product changes queue a
-// search-index update in the outbox; a product and the rows of its
+// search backends see in the change feed; a product and the rows of its
 // variant table (page_product_variants.go) are one catalog.SaveProducts
 // batch in one transaction, refused whole with the reasons by row, and a
 // variant is archived, never deleted. A product or settings form carries

@@ -42,7 +42,7 @@ func TestProductReviewsHideShow(t *testing.T) {
 	index := embedded.NewPassages(embedded.PassageOptions{})
 	search := func() []string {
 		t.Helper()
-		if err := index.Rebuild(ctx, p.db); err != nil {
+		if err := index.Rebuild(ctx, catalog.NewSearchSource(p.db)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := tools.SearchReviews(ctx, &tools.Deps{DB: p.db, Passages: index}, "noise cancelling on flights", "ELE-HPH-001")

@@ -24,7 +24,7 @@ func (s *Server) saveProduct(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeProduct validates the form and saves it through the catalog (which
-// queues the search-index update in the outbox): the product and the rows
+// moves its updated_at, which the search backends follow): the product and the rows
 // of its variant table in one batch (page_product_variants.go), or a
 // variant with its parent and option values kept. A stored product's form
 // is saved only over the versions it was opened at, and its stock fields
@@ -120,8 +120,9 @@ func (s *Server) writeProduct(w http.ResponseWriter, r *http.Request, old *catal
 	}
 	if err == nil {
 		// One transaction: the product, its variants, their stock
-		// changes, the parent's rolled-up stock and prices, their outbox
-		// events and the back-in-stock alerts they wake commit together,
+		// changes, the parent's rolled-up stock and prices (and so their
+		// updated_at, which the search backends follow) and the
+		// back-in-stock alerts they wake commit together,
 		// or nothing does.
 		_, err = catalog.SaveProducts(ctx, s.db, edits)
 		if errors.Is(err, catalog.ErrConflict) && old != nil {

@@ -154,7 +154,7 @@ func evalTemplate(ctx context.Context, cfg *Config, dir string, demoShop bool) (
 
 // sandboxSearch builds the configured search backend over the template's
 // catalog, which holds the shop's product ids. It is only read: no
-// follower, no outbox worker, and Weaviate's collection is searched as it
+// follower, no change-feed worker, and Weaviate's collection is searched as it
 // is, never filled. Its metrics go to a registry of its own.
 func sandboxSearch(ctx context.Context, cfg *Config, tmpl *sandbox.Template, log *slog.Logger) (*searchBackend, error) {
 	s, err := newSearch(cfg, log, prometheus.NewRegistry())
@@ -166,10 +166,10 @@ func sandboxSearch(ctx context.Context, cfg *Config, tmpl *sandbox.Template, log
 		return nil, err
 	}
 	defer cp.Close()
-	if err := s.index.Rebuild(ctx, cp.DB); err != nil {
+	if err := s.index.Rebuild(ctx, catalog.NewSearchSource(cp.DB)); err != nil {
 		return nil, fmt.Errorf("build search index: %w", err)
 	}
-	if err := s.pageIndex.Rebuild(ctx, cp.DB); err != nil {
+	if err := s.pageIndex.Rebuild(ctx, catalog.NewSearchSource(cp.DB)); err != nil {
 		return nil, fmt.Errorf("build page index: %w", err)
 	}
 	return s, nil

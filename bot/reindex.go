@@ -48,7 +48,7 @@ func reindexCmd(ctx context.Context, e env, args []string) error {
 			return fmt.Errorf("prepare %s: %w", info, err)
 		}
 		start := time.Now()
-		if err := s.index.Rebuild(ctx, db); err != nil {
+		if err := s.index.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 			return fmt.Errorf("reindex: %w", err)
 		}
 		fmt.Fprintf(e.stdout, "embedded index: %d products in %s (each shopbot process builds it at startup)\n",
@@ -82,8 +82,9 @@ var errReindex = errors.New("reindex")
 // first-start lock, and says what it did.
 func rebuildWeaviate(ctx context.Context, e env, db bun.IDB, s *searchBackend) (string, error) {
 	start := time.Now()
+	src := catalog.NewSearchSource(db)
 	var bar *progressbar.ProgressBar
-	err := s.weaviate.Rebuild(ctx, db, func(done, total int) {
+	err := s.weaviate.Rebuild(ctx, src, func(done, total int) {
 		if bar == nil {
 			bar = newCountBar(e.stderr, total, "indexing into weaviate")
 		}
@@ -96,25 +97,25 @@ func rebuildWeaviate(ctx context.Context, e env, db bun.IDB, s *searchBackend) (
 		return "", fmt.Errorf("%w: %w", errReindex, err)
 	}
 	// The shop's pages too (their embedder is fitted on them first), since
-	// the outbox events dropped below include the pages'.
-	if err := s.pageIndex.Rebuild(ctx, db); err != nil {
+	// the feed cursor moved below covers the pages' changes too.
+	if err := s.pageIndex.Rebuild(ctx, src); err != nil {
 		return "", fmt.Errorf("%w: pages: %w", errReindex, err)
 	}
-	if err := s.weaviatePages.Rebuild(ctx, db); err != nil {
+	if err := s.weaviatePages.Rebuild(ctx, src); err != nil {
 		return "", fmt.Errorf("%w: pages: %w", errReindex, err)
 	}
 	took := time.Since(start)
-	// Changes recorded before the rebuild read the catalog are in it now.
-	dropped, err := indexer.Discard(ctx, db, start)
-	if err != nil {
-		return "", fmt.Errorf("%w: outbox: %w", errReindex, err)
+	// Changes made before the rebuild read the catalog are in it now: the
+	// followers resume from its start.
+	if err := indexer.SetCursor(ctx, db, "", start); err != nil {
+		return "", fmt.Errorf("%w: feed cursor: %w", errReindex, err)
 	}
 	n, err := s.weaviate.Count(ctx)
 	if err != nil {
 		return "", fmt.Errorf("%w: %w", errReindex, err)
 	}
-	return fmt.Sprintf("weaviate collection %s: %d products in %s (%s vectors); %d outbox events it made redundant dropped",
-		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder, dropped), nil
+	return fmt.Sprintf("weaviate collection %s: %d products in %s (%s vectors); the change feed resumes from the rebuild's start",
+		s.weaviate.Collection(), n, took.Round(time.Millisecond), s.embedder), nil
 }
 
 // newCountBar draws a product-count bar on a terminal and nothing

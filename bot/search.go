@@ -107,27 +107,27 @@ func (p *pinSource) PinnedProducts(ctx context.Context, query string) ([]catalog
 }
 
 // load builds the embedded index from the database and keeps it current
-// until ctx ends: Follow polls products.updated_at, which every catalog
-// write bumps, so every replica's index sees every change. The outbox is
-// a queue that one replica's worker takes each event from, so it feeds
-// only Weaviate (one collection for all replicas); with the embedded
-// backend its events are dropped (indexer.NoIndex) so it does not grow.
-// An empty Weaviate collection is filled first.
+// until ctx ends: Follow polls the catalog's change feed (products'
+// updated_at, which every catalog write bumps), so every replica's index
+// sees every change. With Weaviate, a feed worker in every replica
+// follows the same feed into the shared collection from a cursor stored
+// in the database (indexer.Worker). An empty Weaviate collection is
+// filled first.
 func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) error {
 	s.pins.db.Store(db)
+	src := catalog.NewSearchSource(db)
 	start := time.Now()
-	if err := s.index.Rebuild(ctx, db); err != nil {
+	if err := s.index.Rebuild(ctx, src); err != nil {
 		return fmt.Errorf("build search index: %w", err)
 	}
 	log.DebugContext(ctx, "search index built", "products", s.index.Len(), "took", time.Since(start))
-	go s.index.Follow(ctx, db)
-	if err := s.pageIndex.Rebuild(ctx, db); err != nil {
+	go s.index.Follow(ctx, src)
+	if err := s.pageIndex.Rebuild(ctx, src); err != nil {
 		return fmt.Errorf("build page index: %w", err)
 	}
-	go s.pageIndex.Follow(ctx, db)
-	target, wcfg := indexer.NoIndex, indexer.Config{Logger: log, Metrics: s.outbox}
+	go s.pageIndex.Follow(ctx, src)
 	if s.weaviate != nil {
-		target = s.weaviate
+		wcfg := indexer.Config{Logger: log, Metrics: s.outbox}
 		// Under the migration lock: replicas starting together on an
 		// empty collection fill it once, and two rebuilds cannot delete
 		// each other's objects as stale.
@@ -136,15 +136,16 @@ func (s *searchBackend) load(ctx context.Context, db *bun.DB, log *slog.Logger) 
 		if _, _, err := migrations.Setup(ctx, db, fill); err != nil {
 			return fmt.Errorf("fill weaviate: %w", err)
 		}
+		w := indexer.New(db, s.weaviate, wcfg)
+		go func() { _ = w.Run(ctx) }()
 	}
-	w := indexer.New(db, target, wcfg)
-	go func() { _ = w.Run(ctx) }()
 	return nil
 }
 
 // fillWeaviate rebuilds an empty collection (a first start); with
 // Weaviate unreachable it warns and leaves the searches to the fallback.
-func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
+func (s *searchBackend) fillWeaviate(ctx context.Context, idb bun.IDB) {
+	db := catalog.NewSearchSource(idb)
 	n, err := s.weaviate.Count(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "weaviate unreachable at startup; searching the embedded index until it is back", "err", err)
@@ -162,6 +163,10 @@ func (s *searchBackend) fillWeaviate(ctx context.Context, db bun.IDB) {
 		s.log.WarnContext(ctx, "weaviate: filling the empty collection failed; run shopbot reindex", "err", err)
 		return
 	}
+	// The feed worker resumes from the fill's start, not the feed's.
+	if err := indexer.SetCursor(ctx, idb, "", start); err != nil {
+		s.log.WarnContext(ctx, "weaviate: saving the feed cursor failed; the feed worker re-reads the catalog", "err", err)
+	}
 	s.log.InfoContext(ctx, "weaviate: collection filled", "collection", s.weaviate.Collection(), "took", time.Since(start).Round(time.Millisecond))
 }
 
@@ -177,7 +182,7 @@ func (s *searchBackend) configured() search.Searcher {
 
 func (s *searchBackend) String() string {
 	if s.weaviate != nil {
-		return fmt.Sprintf("weaviate (collection %s, %s vectors, alpha %.2f; fed by the outbox; falls back to the embedded index of %d products)",
+		return fmt.Sprintf("weaviate (collection %s, %s vectors, alpha %.2f; fed by the change feed; falls back to the embedded index of %d products)",
 			s.weaviate.Collection(), s.embedder, s.alpha, s.index.Len())
 	}
 	return fmt.Sprintf("embedded hybrid index (%d products, %s vectors, alpha %.2f, kept current from the database)", s.index.Len(), s.embedder, s.alpha)

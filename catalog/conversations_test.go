@@ -84,30 +84,27 @@ func TestConversations(t *testing.T) {
 	})
 }
 
-func TestOutbox(t *testing.T) {
+func TestFeedCursor(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "A", "B"); err != nil {
+		if c, err := catalog.LoadCursor(ctx, db, "w"); err != nil || c != (catalog.FeedCursor{}) {
+			t.Fatalf("no cursor: %+v, %v", c, err)
+		}
+		t1 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		want := catalog.FeedCursor{Products: t1, ProductID: 7, Passages: t1.Add(time.Second), Tombstones: t1}
+		if err := catalog.SaveCursor(ctx, db, "w", want); err != nil {
 			t.Fatal(err)
 		}
-		if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "C"); err != nil {
+		// A replica behind the stored place cannot move it back.
+		if err := catalog.SaveCursor(ctx, db, "w", catalog.FeedCursor{Products: t1, ProductID: 3, Passages: t1, Tombstones: t1.Add(-time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
-		evs, err := catalog.PendingOutbox(ctx, db, 10)
-		if err != nil || len(evs) != 3 || evs[0].SKU != "A" || evs[2].SKU != "C" || evs[2].Kind != catalog.OutboxProductUpsert {
-			t.Fatalf("pending = %+v, %v", evs, err)
+		got, err := catalog.LoadCursor(ctx, db, "w")
+		if err != nil || !got.Products.Equal(want.Products) || got.ProductID != 7 || !got.Passages.Equal(want.Passages) || !got.Tombstones.Equal(t1) {
+			t.Errorf("cursor = %+v, %v; want %+v", got, err, want)
 		}
-		if err := catalog.RetryOutbox(ctx, db, evs[0].ID, errors.New("weaviate down"), time.Hour); err != nil {
-			t.Fatal(err)
-		}
-		if err := catalog.AckOutbox(ctx, db, evs[1].ID, evs[2].ID); err != nil {
-			t.Fatal(err)
-		}
-		if pending, _ := catalog.PendingOutbox(ctx, db, 10); len(pending) != 0 {
-			t.Errorf("a delayed event is due early: %+v", pending)
-		}
-		if n, _ := catalog.CountOutbox(ctx, db); n != 1 {
-			t.Errorf("outbox size = %d, want 1 (the delayed event is kept)", n)
+		if n, err := catalog.PruneTombstones(ctx, db, time.Now()); err != nil || n != 0 {
+			t.Errorf("prune: %d, %v", n, err)
 		}
 	})
 }

@@ -90,7 +90,7 @@ func removeDemoReviews(ctx context.Context, tx bun.IDB, keep []int64) (int, erro
 			return 0, fmt.Errorf("review passages: %w", err)
 		}
 	}
-	return len(ids), EnqueueOutbox(ctx, tx, OutboxPassages, keys...)
+	return len(ids), recordDeleted(ctx, tx, TombstonePassages, keys...)
 }
 
 // removeDemoProducts deletes the demo's listings that no order refers to,
@@ -108,7 +108,7 @@ func removeDemoProducts(ctx context.Context, tx bun.IDB, keep []int64, now time.
 			deleted++
 		}
 	}
-	if err := EnqueueOutbox(ctx, tx, OutboxProductUpsert, skus...); err != nil {
+	if err := recordDeleted(ctx, tx, TombstoneProduct, skus...); err != nil {
 		return 0, 0, err
 	}
 	if len(keep) == 0 {
@@ -128,9 +128,6 @@ func removeDemoProducts(ctx context.Context, tx bun.IDB, keep []int64, now time.
 		if p.ParentID == nil {
 			archived++
 		}
-	}
-	if err := EnqueueOutbox(ctx, tx, OutboxProductUpsert, skus...); err != nil {
-		return 0, 0, err
 	}
 	return deleted, archived, RollupParents(ctx, tx, skus...)
 }

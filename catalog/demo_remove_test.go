@@ -223,7 +223,7 @@ func demoSKUs(t *testing.T) (plain, variant, parent, other string) {
 
 // shopSnapshot is what a removal could change.
 type shopSnapshot struct {
-	products, active, reviews, pages, methods, promos, outbox int
+	products, active, reviews, pages, methods, promos, tombstones int
 	newest                                                    time.Time
 }
 
@@ -245,7 +245,7 @@ func snapshot(t *testing.T, db bun.IDB) shopSnapshot {
 		products: count((*catalog.Product)(nil), ""), active: count((*catalog.Product)(nil), "active"),
 		reviews: count((*catalog.Review)(nil), ""), pages: count((*catalog.Page)(nil), ""),
 		methods: count((*catalog.DeliveryMethod)(nil), ""), promos: count((*catalog.PromoCode)(nil), ""),
-		outbox: count((*catalog.OutboxEvent)(nil), ""),
+		tombstones: count((*catalog.Tombstone)(nil), ""),
 	}
 	if err := db.NewSelect().Model((*catalog.Product)(nil)).ColumnExpr("MAX(updated_at)").Scan(ctx, &s.newest); err != nil {
 		t.Fatal(err)

@@ -1,10 +1,11 @@
 // Package catalog is Shopbot's domain, its types and their storage: categories,
 // products and stock, reviews, customers, carts, orders, conversations and
-// messages, the merchant's settings, the search-index outbox (the adapters
-// keep their own inboxes), and the lists the admin panel and the engine
-// both read: the product list (products_list.go, keyset pages by Cursor)
-// and the order list (orders_list.go). Uploaded images are stored with
-// the product edits (product_edits.go).
+// messages, the merchant's settings, the search backends' source and
+// change feed (search_source.go, changes.go; the adapters keep their own
+// inboxes), and the lists the admin panel and the engine both read: the
+// product list (products_list.go, keyset pages by Cursor) and the order
+// list (orders_list.go). Uploaded images are stored with the product edits
+// (product_edits.go).
 //
 // Two packages beside it query its tables and import it (catalog imports
 // neither): catalog/panel, the read models only the admin panel reads
@@ -124,8 +125,8 @@
 // Shop pages (pages.go) are Markdown the merchant writes, by slug; each
 // write re-chunks the page by heading and paragraph (pages_chunk.go) into
 // passages (pages_passages.go: a table shared with the next kinds of
-// passage, reviews) in the same transaction, and queues a passage event in
-// the outbox. importer.ParsePage is the import-pages format.
+// passage, reviews) in the same transaction; the search backends see it in the
+// change feed (a deleted page leaves a tombstone). importer.ParsePage is the import-pages format.
 //
 // Money is integer minor units plus an ISO 4217 currency code; money.go
 // parses and formats it.

@@ -324,13 +324,10 @@ func returnUnits(ctx context.Context, tx bun.IDB, it OrderItem, n int) error {
 	if n <= 0 || it.ProductID == nil {
 		return nil
 	}
-	if err := ReleaseStock(ctx, tx, *it.ProductID, n); err != nil {
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
+	if err := ReleaseStock(ctx, tx, *it.ProductID, n); err != nil && !errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return EnqueueOutbox(ctx, tx, OutboxProductUpsert, it.SKU)
+	return nil
 }
 
 // ListOrderRefunds returns an order's refunds and cancellation, oldest first.

@@ -340,12 +340,9 @@ func moveLineStock(ctx context.Context, tx bun.IDB, l QuoteLine) error {
 			return err
 		}
 	case d < 0:
-		if err := returnUnits(ctx, tx, OrderItem{ProductID: l.ProductID, SKU: l.SKU}, -d); err != nil {
-			return err
-		}
-		return nil // returnUnits queued the index update
+		return returnUnits(ctx, tx, OrderItem{ProductID: l.ProductID, SKU: l.SKU}, -d)
 	}
-	return EnqueueOutbox(ctx, tx, OutboxProductUpsert, l.SKU)
+	return nil
 }
 
 // writeLine makes the order's line what the quote says: inserted, its

@@ -216,10 +216,6 @@ func placeOrder(ctx context.Context, tx bun.IDB, req OrderRequest) (*Order, erro
 			}
 			return nil, err
 		}
-		// Stock and sales changed: the search index learns it through the outbox.
-		if err := EnqueueOutbox(ctx, tx, OutboxProductUpsert, it.Product.SKU); err != nil {
-			return nil, err
-		}
 	}
 	deliveryName, deliveryCents, err := orderDelivery(ctx, tx, req.Delivery, total)
 	if err != nil {

@@ -16,11 +16,6 @@ type PassageKind string
 // (Reviews are the next kind.)
 const PassagePage PassageKind = "page"
 
-// OutboxPassages says the passages of one source changed or were deleted.
-// The outbox's SKU column holds the source's key (PassageKey), so the
-// outbox stays one queue; the indexer routes the event by its kind.
-const OutboxPassages OutboxKind = "passages.change"
-
 // Passage is one searchable chunk of a longer text: a page split by
 // heading and paragraph (ChunkPage). A source's passages are replaced
 // together, with one UpdatedAt, in the transaction that changes the source.
@@ -41,7 +36,7 @@ type Passage struct {
 // Key identifies the passage's source (see PassageKey).
 func (p *Passage) Key() string { return PassageKey(p.Kind, p.Ref) }
 
-// PassageKey is "kind:ref", a source's key in the outbox and the indexes.
+// PassageKey is "kind:ref", a source's key in the change feed and the indexes.
 func PassageKey(kind PassageKind, ref string) string { return string(kind) + ":" + ref }
 
 // SplitPassageKey is the inverse of PassageKey.
@@ -57,7 +52,7 @@ type Chunk struct {
 }
 
 // replacePassages swaps the passages of one source for chunks (none:
-// the source is gone) and queues the change for the search index.
+// the source is gone, and leaves a tombstone for the search backends).
 func replacePassages(ctx context.Context, db bun.IDB, kind PassageKind, ref, scope, title string, chunks []Chunk, now time.Time) error {
 	if _, err := db.NewDelete().Model((*Passage)(nil)).Where("kind = ? AND ref = ?", kind, ref).Exec(ctx); err != nil {
 		return fmt.Errorf("delete passages: %w", err)
@@ -71,7 +66,10 @@ func replacePassages(ctx context.Context, db bun.IDB, kind PassageKind, ref, sco
 			return fmt.Errorf("insert passages: %w", err)
 		}
 	}
-	return EnqueueOutbox(ctx, db, OutboxPassages, PassageKey(kind, ref))
+	if len(chunks) == 0 {
+		return recordDeleted(ctx, db, TombstonePassages, PassageKey(kind, ref))
+	}
+	return nil
 }
 
 // PassageChange is the newest write of one source.

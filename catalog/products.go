@@ -196,9 +196,6 @@ func afterProductWrites(ctx context.Context, db bun.IDB, ins []ProductInput) err
 	for i, in := range ins {
 		skus[i] = in.SKU
 	}
-	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, skus...); err != nil {
-		return err
-	}
 	if err := wakeStockAlertsBySKU(ctx, db, skus...); err != nil {
 		return err
 	}
@@ -415,9 +412,6 @@ func SetProductActive(ctx context.Context, db bun.IDB, sku string, active bool) 
 		return err
 	}
 	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
-		return err
-	}
-	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, sku); err != nil {
 		return err
 	}
 	return RollupParents(ctx, db, sku)

@@ -56,9 +56,6 @@ func ArchiveProducts(ctx context.Context, db bun.IDB, skus []string, before time
 			if err := wakeStockAlertsBySKU(ctx, tx, done...); err != nil {
 				return err
 			}
-			if err := EnqueueOutbox(ctx, tx, OutboxProductUpsert, done...); err != nil {
-				return err
-			}
 			total += len(done)
 			return RollupParents(ctx, tx, done...)
 		})

@@ -18,7 +18,7 @@ const PassageReview PassageKind = "review"
 
 // syncReviewPassages replaces the passages of reviews rs (as stored, with
 // their ids) by what they are now: one for each visible review with text,
-// none for a hidden one; and queues the change for the search index.
+// none for a hidden one (which leaves a tombstone for the search backends).
 func syncReviewPassages(ctx context.Context, db bun.IDB, rs []Review, now time.Time) error {
 	if len(rs) == 0 {
 		return nil
@@ -28,15 +28,16 @@ func syncReviewPassages(ctx context.Context, db bun.IDB, rs []Review, now time.T
 		return err
 	}
 	refs := make([]string, len(rs))
-	keys := make([]string, len(rs))
+	var gone []string
 	var rows []Passage
 	for i, r := range rs {
 		refs[i] = strconv.FormatInt(r.ID, 10)
-		keys[i] = PassageKey(PassageReview, refs[i])
-		if !r.Hidden && r.Body != "" {
-			rows = append(rows, Passage{Kind: PassageReview, Ref: refs[i], Scope: skus[r.ProductID],
-				Title: r.Title, Body: r.Body, UpdatedAt: now})
+		if r.Hidden || r.Body == "" {
+			gone = append(gone, PassageKey(PassageReview, refs[i]))
+			continue
 		}
+		rows = append(rows, Passage{Kind: PassageReview, Ref: refs[i], Scope: skus[r.ProductID],
+			Title: r.Title, Body: r.Body, UpdatedAt: now})
 	}
 	for lo := 0; lo < len(refs); lo += 500 {
 		_, err := db.NewDelete().Model((*Passage)(nil)).
@@ -51,7 +52,7 @@ func syncReviewPassages(ctx context.Context, db bun.IDB, rs []Review, now time.T
 			return fmt.Errorf("insert review passages: %w", err)
 		}
 	}
-	return EnqueueOutbox(ctx, db, OutboxPassages, keys...)
+	return recordDeleted(ctx, db, TombstonePassages, gone...)
 }
 
 // skusOf maps the products of rs to their SKUs (a passage's scope).

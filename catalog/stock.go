@@ -69,8 +69,5 @@ func SetStock(ctx context.Context, db bun.IDB, sku string, stock int) error {
 	if err := wakeStockAlertsBySKU(ctx, db, sku); err != nil {
 		return err
 	}
-	if err := EnqueueOutbox(ctx, db, OutboxProductUpsert, sku); err != nil {
-		return err
-	}
 	return RollupParents(ctx, db, sku)
 }

@@ -324,8 +324,5 @@ func rollupIDs(ctx context.Context, db bun.IDB, ids []int64) error {
 	if err := db.NewSelect().Model((*Product)(nil)).Column("sku").Where("id IN (?)", bun.List(ids)).Scan(ctx, &skus); err != nil {
 		return fmt.Errorf("catalog: roll up variants: %w", err)
 	}
-	if err := wakeStockAlertsBySKU(ctx, db, skus...); err != nil {
-		return err
-	}
-	return EnqueueOutbox(ctx, db, OutboxProductUpsert, skus...)
+	return wakeStockAlertsBySKU(ctx, db, skus...)
 }

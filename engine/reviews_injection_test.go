@@ -30,7 +30,7 @@ func TestReviewInjectionIsData(t *testing.T) {
 		t.Fatal(err)
 	}
 	passages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := passages.Rebuild(ctx, env.db); err != nil {
+	if err := passages.Rebuild(ctx, catalog.NewSearchSource(env.db)); err != nil {
 		t.Fatal(err)
 	}
 	llm := llmtest.NewServer(t,

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"shopbot/catalog"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ import (
 func TestModelAnswersFromShopPages(t *testing.T) {
 	env := newTestEnv(t)
 	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := pages.Rebuild(context.Background(), env.db); err != nil {
+	if err := pages.Rebuild(context.Background(), catalog.NewSearchSource(env.db)); err != nil {
 		t.Fatal(err)
 	}
 	llm := llmtest.NewServer(t,

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"fmt"
+	"shopbot/catalog"
 	"slices"
 	"sync"
 	"testing"
@@ -29,7 +30,7 @@ func demoShop(b *testing.B) string {
 		b.Fatal(err)
 	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := idx.Rebuild(ctx, db); err != nil {
+	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	srv, _ := shop(b, db, engine.Config{Search: idx}, mcp.Options{})

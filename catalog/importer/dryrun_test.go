@@ -15,7 +15,7 @@ import (
 	"shopbot/catalog/importer"
 )
 
-// snapshot is every product row, category and outbox entry as text.
+// snapshot is every product row, category and tombstone as text.
 func snapshot(t *testing.T, db *bun.DB) string {
 	t.Helper()
 	ctx := context.Background()
@@ -33,7 +33,7 @@ func snapshot(t *testing.T, db *bun.DB) string {
 			p.Price, p.Currency, p.Stock, p.Active, p.ImageURLs, p.Attributes, p.Options, p.OptionNames, p.VariantCount, p.PriceMax,
 			p.ID, p.UpdatedAt.UTC())
 	}
-	for _, table := range []any{(*catalog.Category)(nil), (*catalog.OutboxEvent)(nil)} {
+	for _, table := range []any{(*catalog.Category)(nil), (*catalog.Tombstone)(nil)} {
 		n, err := db.NewSelect().Model(table).Count(ctx)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@
 //
 // Not copied: customers and everything that belongs to them (carts,
 // orders, conversations, messages, the effects journal, rate limits), the
-// outbox, the adapters' inboxes, staff and sessions, media (images are
+// search tombstones and cursors, the adapters' inboxes, staff and sessions, media (images are
 // served over HTTP; no tool reads them). A sandbox's shopper is new, so
 // their orders and carts start empty, and the top sellers come from
 // products.sold_count, which is copied. Reviews lose their customer_id

@@ -15,19 +15,21 @@
 //     keeps it current by polling the database (Follow), so every replica
 //     sees every change.
 //   - weaviate (subpackage): SEARCH_BACKEND=weaviate, one Weaviate
-//     collection shared by every replica, fed by the outbox (indexer
+//     collection shared by every replica, fed by the change feed (indexer
 //     subpackage) and queried with hybrid search. It does not import the
 //     embedded index: query expansion (typo corrections need the
 //     catalog's vocabulary) comes through its Expander interface, which
 //     bot fills with the embedded index it builds anyway as the fallback.
-//   - indexer (subpackage): the outbox worker. The outbox is a queue each
-//     event of which one worker (of one replica) takes, so it feeds only
-//     Weaviate; with the embedded backend it is drained unread.
+//   - indexer (subpackage): the worker that follows the catalog's
+//     change feed into Weaviate from a cursor stored in the database.
 //   - eval (subpackage): search-eval's metrics on a judgments file.
-//   - Database (this package): a keyword query over the catalog tables
-//     (every word must match the title, brand, description or category
-//     path) with the filters applied in SQL. It needs no index, so the
-//     engine's tests use it.
+//   - Catalog and PassageCatalog (source.go): what the backends read of
+//     the catalog — the listing loader, the change feed, passages and
+//     the shop's synonyms — as data; catalog.SearchSource implements
+//     them. The backends run no SQL and import no database package.
+//   - searchtest (subpackage) also holds Database, a keyword query over
+//     the catalog tables with SQL LIKE that engine and admin tests use;
+//     production never does.
 //   - Fallback (this package): a backend (Weaviate) backed by another
 //     (the embedded index): when the first fails or is slow the second
 //     answers, with a warning and shopbot_search_fallback_total, so the

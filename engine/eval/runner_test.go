@@ -183,7 +183,8 @@ var shopDigest = []string{
 	"SELECT count(*), coalesce(sum(id), 0), 0 FROM customers",
 	"SELECT count(*), coalesce(sum(id), 0), coalesce(sum(length(CAST(state AS TEXT))), 0) FROM conversations",
 	"SELECT count(*), coalesce(sum(id), 0), coalesce(sum(length(content)), 0) FROM messages",
-	"SELECT count(*), coalesce(sum(id), 0), coalesce(sum(attempts), 0) FROM outbox",
+	"SELECT count(*), coalesce(sum(id), 0), 0 FROM search_tombstones",
+	"SELECT count(*), coalesce(sum(after_id), 0), 0 FROM search_cursors",
 	"SELECT count(*), 0, 0 FROM turn_effects",
 	"SELECT count(*), 0, 0 FROM rate_limits",
 }
@@ -231,7 +232,7 @@ func TestEvalLeavesTheShopAlone(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if _, err := db.ExecContext(ctx, "INSERT INTO outbox (kind, sku) VALUES ('product.upsert', 'SHO-RUN-001')"); err != nil {
+		if _, err := db.ExecContext(ctx, "INSERT INTO search_tombstones (kind, key, deleted_at) VALUES ('product', 'SHO-RUN-001', CURRENT_TIMESTAMP)"); err != nil {
 			t.Fatal(err)
 		}
 		before, metrics := digestShop(t, db), gather(t, reg)

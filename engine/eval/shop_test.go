@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"shopbot/catalog"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -54,10 +55,10 @@ func shopOf(t testing.TB, src *bun.DB) *testShop {
 	defer cp.Close()
 	s.index = embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
 	s.pages = embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := s.index.Rebuild(ctx, cp.DB); err != nil {
+	if err := s.index.Rebuild(ctx, catalog.NewSearchSource(cp.DB)); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.pages.Rebuild(ctx, cp.DB); err != nil {
+	if err := s.pages.Rebuild(ctx, catalog.NewSearchSource(cp.DB)); err != nil {
 		t.Fatal(err)
 	}
 	return s

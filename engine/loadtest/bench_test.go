@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime"
+	"shopbot/catalog"
 	"sort"
 	"sync/atomic"
 	"syscall"
@@ -43,7 +44,7 @@ func benchShop(b *testing.B) (*embedded.Index, *loadtest.Model, func() *engine.E
 		b.Fatal(err)
 	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := idx.Rebuild(ctx, db); err != nil {
+	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	model, err := loadtest.StartModel(0, searchArgs)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"shopbot/catalog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -50,7 +51,7 @@ func BenchmarkEngineTurnTraced(b *testing.B) {
 		b.Fatal(err)
 	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := idx.Rebuild(ctx, db); err != nil {
+	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	db = db.WithQueryHook(bunotel.NewQueryHook(bunotel.WithTracerProvider(tp), bunotel.WithMeterProvider(metricnoop.NewMeterProvider())))

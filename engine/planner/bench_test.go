@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"shopbot/catalog"
 	"shopbot/engine/toolkit"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func BenchmarkPlannerTurn(b *testing.B) {
 		b.Fatal(err)
 	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := idx.Rebuild(ctx, db); err != nil {
+	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	tb, err := toolkit.NewToolbox(tools.Tools(&tools.Deps{DB: db, Search: idx, Currency: "USD",

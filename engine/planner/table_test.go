@@ -120,12 +120,12 @@ func newTableShop(t *testing.T) *tableShop {
 		t.Fatal(err)
 	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
-	if err := idx.Rebuild(ctx, db); err != nil {
+	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	// The shop's pages and reviews, for search_shop_info and search_reviews.
 	passages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := passages.Rebuild(ctx, db); err != nil {
+	if err := passages.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	deps := &tools.Deps{DB: db, Search: idx, Passages: passages, Currency: "USD", Now: func() time.Time { return toolstest.Now }}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"shopbot/catalog"
 	"shopbot/engine/toolkit"
 	"strings"
 	"testing"
@@ -15,7 +16,7 @@ import (
 func withPages(t *testing.T, e *testEnv) {
 	t.Helper()
 	x := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := x.Rebuild(context.Background(), e.db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(e.db)); err != nil {
 		t.Fatal(err)
 	}
 	e.deps.Passages = x

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"runtime"
+	"shopbot/catalog"
 	"slices"
 	"strings"
 	"testing"
@@ -99,7 +100,7 @@ func benchSearch100k(b *testing.B, opts embedded.Options) *embedded.Index {
 	db := synthetic100k(b)
 	opts.Logger = testLogger(b)
 	x := embedded.New(opts)
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	benchSearch(b, x)
@@ -124,7 +125,7 @@ func benchRebuild100k(b *testing.B, opts embedded.Options) {
 	opts.Logger = testLogger(b)
 	x := embedded.New(opts)
 	for b.Loop() {
-		if err := x.Rebuild(context.Background(), db); err != nil {
+		if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -16,11 +16,13 @@
 // a read lock with each other and wait only while a write batch (at most
 // 256 products) is applied.
 //
-// Follow is the index's only feed. Every shopbot process builds its own
-// index, so each must see every change: the outbox cannot do that, since
-// one worker (of one replica) takes each of its events; the outbox feeds
-// Weaviate only. Polling the database serves any number of replicas and
-// needs no recovery after a crash: a restart rebuilds.
+// Follow is the index's only feed: the catalog's change feed
+// (catalog/changes.go), read through search.Catalog, which the Weaviate
+// worker follows too. Every shopbot process builds its own index, so each
+// must see every change; polling the catalog serves any number of
+// replicas and needs no recovery after a crash: a restart rebuilds. The
+// index receives data (search.Catalog, search.PassageCatalog; bot passes
+// catalog.SearchSource) and runs no SQL of its own.
 //
 // # Index
 //

@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"github.com/uptrace/bun"
+	"shopbot/catalog"
 
 	"context"
 	"slices"
@@ -81,4 +82,6 @@ func (st *state) exactNearest(p *probe, k int) []int32 {
 }
 
 // FollowOnce is one poll of Follow.
-func (x *Index) FollowOnce(ctx context.Context, db bun.IDB) error { return x.followOnce(ctx, db, 1) }
+func (x *Index) FollowOnce(ctx context.Context, db bun.IDB) error {
+	return x.followOnce(ctx, catalog.NewSearchSource(db), 1)
+}

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 )
 
 const (
@@ -29,7 +28,7 @@ const (
 // updated_at. Without a prior Rebuild it starts with one. Errors are
 // logged (at most once a minute while they last) and retried on the next
 // poll.
-func (x *Index) Follow(ctx context.Context, db bun.IDB) {
+func (x *Index) Follow(ctx context.Context, db search.Catalog) {
 	tick := time.NewTicker(x.poll)
 	defer tick.Stop()
 	var fl failureLog
@@ -66,7 +65,7 @@ func (l *failureLog) report(ctx context.Context, x *Index, err error) {
 	}
 }
 
-func (x *Index) followOnce(ctx context.Context, db bun.IDB, n int) error {
+func (x *Index) followOnce(ctx context.Context, db search.Catalog, n int) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	if !x.built {
@@ -87,10 +86,10 @@ func (x *Index) followOnce(ctx context.Context, db bun.IDB, n int) error {
 }
 
 // catchUp reloads every product changed since the newest indexed write.
-func (x *Index) catchUp(ctx context.Context, db bun.IDB) error {
+func (x *Index) catchUp(ctx context.Context, db search.Catalog) error {
 	since, after := x.newest().Add(-followOverlap), int64(0)
 	for {
-		cs, err := catalog.ChangedSince(ctx, db, since, after, followPage)
+		cs, err := db.ChangedSince(ctx, since, after, followPage)
 		if err != nil {
 			return fmt.Errorf("search: embedded: follow: %w", err)
 		}
@@ -135,12 +134,12 @@ func (x *Index) stale(cs []catalog.Change) []string {
 // reconcile removes products deleted from the database and loads any the
 // index lacks (variants count as known through their parents). It counts
 // first and reads the SKUs only on a mismatch.
-func (x *Index) reconcile(ctx context.Context, db bun.IDB) error {
-	n, err := catalog.CountProducts(ctx, db)
+func (x *Index) reconcile(ctx context.Context, db search.Catalog) error {
+	n, err := db.CountListings(ctx)
 	if err != nil || n == x.known() {
 		return err
 	}
-	skus, err := catalog.AllSKUs(ctx, db)
+	skus, err := db.AllSKUs(ctx)
 	if err != nil {
 		return fmt.Errorf("search: embedded: reconcile: %w", err)
 	}

@@ -2,6 +2,7 @@ package embedded_test
 
 import (
 	"context"
+	"shopbot/catalog"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func FuzzSearch(f *testing.F) {
 	db, x := demoSQLite(f)
 	hybrid := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Logger: testLogger(f)})
 	ctx := context.Background()
-	if err := hybrid.Rebuild(ctx, db); err != nil {
+	if err := hybrid.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text string, maxPrice int64) {

@@ -26,7 +26,7 @@ func demoIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index 
 		opts.Logger = testLogger(t)
 	}
 	x := embedded.New(opts)
-	if err := x.Rebuild(ctx, db); err != nil {
+	if err := x.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	return x

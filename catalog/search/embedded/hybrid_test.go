@@ -104,7 +104,7 @@ func TestHybridFindsLaptopsForNotebookComputer(t *testing.T) {
 	// Keywords alone, without the lexicon (which knows "notebook
 	// computer"), find paper notebooks only.
 	plain := embedded.New(embedded.Options{Synonyms: [][]string{}, Logger: testLogger(t)})
-	if err := plain.Rebuild(context.Background(), db); err != nil {
+	if err := plain.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range mustSearch(t, plain, search.Query{Text: "notebook computer", Limit: 100}).Products {
@@ -120,7 +120,7 @@ func TestHybridFindsLaptopsForNotebookComputer(t *testing.T) {
 func TestHybridFindsWhatKeywordsMiss(t *testing.T) {
 	db, plain := demoSQLite(t)
 	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Logger: testLogger(t)})
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -165,7 +165,7 @@ func TestHybridNonsenseFindsNothing(t *testing.T) {
 		"local":       embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)}),
 		"vector only": embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(1.0)}),
 	} {
-		if err := x.Rebuild(context.Background(), db); err != nil {
+		if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 			t.Fatal(err)
 		}
 		for _, text := range nonsenseQueries {
@@ -183,7 +183,7 @@ func TestHybridNonsenseFindsNothing(t *testing.T) {
 func TestAlphaZeroIsKeywordOnly(t *testing.T) {
 	db, plain := demoSQLite(t)
 	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(0.0), Logger: testLogger(t)})
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	var queries []search.Query
@@ -235,7 +235,7 @@ func TestHybridNeverViolatesFilters(t *testing.T) {
 		}
 		for _, alpha := range []float64{0.1, search.DefaultAlpha, 0.8, 1} {
 			x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Alpha: new(alpha), Logger: testLogger(t)})
-			if err := x.Rebuild(context.Background(), db); err != nil {
+			if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 				t.Fatal(err)
 			}
 			for _, q := range queries {

@@ -38,7 +38,7 @@ func TestHybridFollowsUpdates(t *testing.T) {
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{in}); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "KIT-APL-900"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "KIT-APL-900"); err != nil {
 			t.Fatal(err)
 		}
 		if got := airfryers(); !slices.Contains(got, "KIT-APL-900") {
@@ -50,7 +50,7 @@ func TestHybridFollowsUpdates(t *testing.T) {
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{in}); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "KIT-APL-900"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "KIT-APL-900"); err != nil {
 			t.Fatal(err)
 		}
 		if got := airfryers(); slices.Contains(got, "KIT-APL-900") {
@@ -62,7 +62,7 @@ func TestHybridFollowsUpdates(t *testing.T) {
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{old}); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "KIT-APL-007"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "KIT-APL-007"); err != nil {
 			t.Fatal(err)
 		}
 		if got := airfryers(); len(got) != 0 {
@@ -72,14 +72,14 @@ func TestHybridFollowsUpdates(t *testing.T) {
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{old}); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "KIT-APL-007"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "KIT-APL-007"); err != nil {
 			t.Fatal(err)
 		}
 		if got := airfryers(); !slices.Equal(got, []string{"KIT-APL-007"}) {
 			t.Errorf("active again: %v", got)
 		}
 		deleteProduct(t, db, "KIT-APL-007")
-		if err := x.Upsert(ctx, db, "KIT-APL-007"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "KIT-APL-007"); err != nil {
 			t.Fatal(err)
 		}
 		if got := airfryers(); len(got) != 0 {
@@ -98,7 +98,7 @@ func TestHybridUnchangedProductsAreNotReembedded(t *testing.T) {
 	if err := catalog.SetStock(ctx, db, "ELE-LAP-001", 3); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(ctx, db, "ELE-LAP-001", "ELE-LAP-002"); err != nil {
+	if err := x.Upsert(ctx, catalog.NewSearchSource(db), "ELE-LAP-001", "ELE-LAP-002"); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(srv.Requests()); n != before {
@@ -137,11 +137,11 @@ func TestHybridEmbedderOutage(t *testing.T) {
 	defer cancel()
 	x2 := embedded.New(embedded.Options{Embedder: e, Synonyms: [][]string{}, Poll: 10 * time.Millisecond, Logger: testLogger(t)})
 	srv.Fail(500, 500)
-	if err := x2.Rebuild(ctx, db); err != nil {
+	if err := x2.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { x2.Follow(fctx, db); close(done) }()
+	go func() { x2.Follow(fctx, catalog.NewSearchSource(db)); close(done) }()
 	eventually(t, "Follow embeds the products missed during the outage", func() bool { return laptopFound(x2) })
 	cancel()
 	<-done

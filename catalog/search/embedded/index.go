@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
@@ -100,26 +98,22 @@ func (x *Index) Len() int {
 
 // Rebuild loads every product from db into a new index generation and
 // swaps it in; searches keep using the old one until then.
-func (x *Index) Rebuild(ctx context.Context, db bun.IDB) error {
+func (x *Index) Rebuild(ctx context.Context, db search.Catalog) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	return x.rebuild(ctx, db)
 }
 
-func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
+func (x *Index) rebuild(ctx context.Context, db search.Catalog) error {
 	start := time.Now()
 	if err := x.loadShopSynonyms(ctx, db); err != nil {
 		return err
 	}
 	b := newBuilder()
-	fams, err := catalog.AllVariantRows(ctx, db)
-	if err != nil {
-		return fmt.Errorf("search: embedded: rebuild: %w", err)
-	}
-	err = catalog.EachListing(ctx, db, false, func(ps []catalog.Product) error {
+	err := db.EachListing(ctx, false, func(ls catalog.Listings) error {
+		ps := ls.Products
 		for i := range ps {
-			fam := familyOf(fams[ps[i].ID])
-			delete(fams, ps[i].ID)
+			fam := familyOf(ls.Variants[ps[i].ID])
 			a := x.an.product(&ps[i], fam)
 			b.add(ps[i], &a, fam)
 		}
@@ -142,7 +136,7 @@ func (x *Index) rebuild(ctx context.Context, db bun.IDB) error {
 // Upsert reloads the products with these SKUs; those no longer in the
 // database are removed. A variant's SKU reloads its parent, with all its
 // variants: variants are not documents of their own.
-func (x *Index) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
+func (x *Index) Upsert(ctx context.Context, db search.Catalog, skus ...string) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	return x.upsert(ctx, db, skus)
@@ -152,8 +146,9 @@ func (x *Index) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
 // large batch does not stall searches.
 const applyChunk = 256
 
-func (x *Index) upsert(ctx context.Context, db bun.IDB, skus []string) error {
-	ps, vars, variants, err := loadProducts(ctx, db, skus)
+func (x *Index) upsert(ctx context.Context, db search.Catalog, skus []string) error {
+	ls, err := db.ListingsOf(ctx, skus)
+	ps, vars, variants := ls.Products, ls.Variants, ls.VariantSKUs
 	if err != nil {
 		return fmt.Errorf("search: embedded: upsert: %w", err)
 	}

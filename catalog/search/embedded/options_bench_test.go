@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"shopbot/catalog"
 	"slices"
 	"strings"
 	"testing"
@@ -55,7 +56,7 @@ func benchOptions100k(b *testing.B, opts embedded.Options) {
 	opts.Logger = testLogger(b)
 	x := embedded.New(opts)
 	start := time.Now()
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	build := time.Since(start)

@@ -73,7 +73,7 @@ func BenchmarkPassages1k(b *testing.B) {
 	db := catalogtest.SQLite(b)
 	syntheticPages(b, db, 1000)
 	x := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0), Logger: testLogger(b)})
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(x.Len()), "passages")

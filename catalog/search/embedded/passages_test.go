@@ -24,7 +24,7 @@ func TestPassagesCompaction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := x.Sync(ctx, db); err != nil {
+	if err := x.Sync(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 150 {
@@ -32,7 +32,7 @@ func TestPassagesCompaction(t *testing.T) {
 		if _, err := catalog.UpsertPage(ctx, db, catalog.PageInput{Slug: "returns", Title: "Returns", Body: body}); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "page:returns"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "page:returns"); err != nil {
 			t.Fatal(err)
 		}
 		ps, err := x.SearchPassages(ctx, search.PassageQuery{Kind: catalog.PassagePage, Text: fmt.Sprintf("refunds %d days", i)})
@@ -50,7 +50,7 @@ func TestPassagesCompaction(t *testing.T) {
 	if err := catalog.DeletePage(ctx, db, "shipping"); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Sync(ctx, db); err != nil {
+	if err := x.Sync(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	if x.Len() != 2 {

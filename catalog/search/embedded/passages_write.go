@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 )
 
@@ -16,15 +15,15 @@ const passageBatch = 2000
 
 // Rebuild loads every passage from db into a new generation, fitting the
 // embedder on their texts when it learns from them, and swaps it in.
-func (x *Passages) Rebuild(ctx context.Context, db bun.IDB) error {
+func (x *Passages) Rebuild(ctx context.Context, db search.PassageCatalog) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	return x.rebuild(ctx, db)
 }
 
-func (x *Passages) rebuild(ctx context.Context, db bun.IDB) error {
+func (x *Passages) rebuild(ctx context.Context, db search.PassageCatalog) error {
 	var all []catalog.Passage
-	err := catalog.AllPassages(ctx, db, passageBatch, func(ps []catalog.Passage) error {
+	err := db.EachPassage(ctx, passageBatch, func(ps []catalog.Passage) error {
 		all = append(all, ps...)
 		return nil
 	})
@@ -82,28 +81,16 @@ func (x *Passages) analyze(ctx context.Context, ps []catalog.Passage) ([]pdoc, [
 
 // Upsert reloads the passages of these sources (PassageKey: "page:returns");
 // a source without passages any more is removed.
-func (x *Passages) Upsert(ctx context.Context, db bun.IDB, keys ...string) error {
+func (x *Passages) Upsert(ctx context.Context, db search.PassageCatalog, keys ...string) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	return x.upsert(ctx, db, keys)
 }
 
-func (x *Passages) upsert(ctx context.Context, db bun.IDB, keys []string) error {
-	byKind := map[catalog.PassageKind][]string{}
-	for _, k := range keys {
-		if kind, ref, ok := catalog.SplitPassageKey(k); ok {
-			byKind[kind] = append(byKind[kind], ref)
-		}
-	}
-	var ps []catalog.Passage
-	for kind, refs := range byKind {
-		for lo := 0; lo < len(refs); lo += 500 {
-			got, err := catalog.PassagesOf(ctx, db, kind, refs[lo:min(lo+500, len(refs))]...)
-			if err != nil {
-				return fmt.Errorf("search: embedded: passages: upsert: %w", err)
-			}
-			ps = append(ps, got...)
-		}
+func (x *Passages) upsert(ctx context.Context, db search.PassageCatalog, keys []string) error {
+	ps, err := db.PassagesOf(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("search: embedded: passages: upsert: %w", err)
 	}
 	docs, vecs := x.analyze(ctx, ps)
 	x.mu.Lock()
@@ -122,7 +109,7 @@ func (x *Passages) upsert(ctx context.Context, db bun.IDB, keys []string) error 
 // products: every Poll it reloads the sources written since the newest it
 // has (less an overlap for late commits), and every reconcileEvery polls
 // compares counts to notice deleted sources.
-func (x *Passages) Follow(ctx context.Context, db bun.IDB) {
+func (x *Passages) Follow(ctx context.Context, db search.PassageCatalog) {
 	tick := time.NewTicker(x.poll)
 	defer tick.Stop()
 	var failures int
@@ -151,11 +138,11 @@ func (x *Passages) Follow(ctx context.Context, db bun.IDB) {
 
 // Sync brings the index up to date once (what one poll of Follow does,
 // reconciling deletions too).
-func (x *Passages) Sync(ctx context.Context, db bun.IDB) error {
+func (x *Passages) Sync(ctx context.Context, db search.PassageCatalog) error {
 	return x.followOnce(ctx, db, reconcileEvery-1)
 }
 
-func (x *Passages) followOnce(ctx context.Context, db bun.IDB, n int) error {
+func (x *Passages) followOnce(ctx context.Context, db search.PassageCatalog, n int) error {
 	x.writeMu.Lock()
 	defer x.writeMu.Unlock()
 	if !x.built {
@@ -165,7 +152,7 @@ func (x *Passages) followOnce(ctx context.Context, db bun.IDB, n int) error {
 	since := x.st.newest.Add(-followOverlap)
 	x.mu.RUnlock()
 	for {
-		cs, err := catalog.PassageChanges(ctx, db, since, followPage)
+		cs, err := db.PassageChanges(ctx, since, followPage)
 		if err != nil {
 			return fmt.Errorf("search: embedded: passages: follow: %w", err)
 		}
@@ -203,12 +190,12 @@ func (x *Passages) stale(cs []catalog.PassageChange) []string {
 
 // reconcile removes the sources deleted from the database (a deletion
 // leaves no updated_at to follow). Counts are compared first.
-func (x *Passages) reconcile(ctx context.Context, db bun.IDB) error {
-	n, err := catalog.CountPassages(ctx, db)
+func (x *Passages) reconcile(ctx context.Context, db search.PassageCatalog) error {
+	n, err := db.CountPassages(ctx)
 	if err != nil || n == x.Len() {
 		return err
 	}
-	keys, err := catalog.PassageSources(ctx, db)
+	keys, err := db.PassageSources(ctx)
 	if err != nil {
 		return fmt.Errorf("search: embedded: passages: reconcile: %w", err)
 	}

@@ -99,7 +99,7 @@ func BenchmarkReviews100k(b *testing.B) {
 	}
 	before := heap()
 	x := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0), Logger: testLogger(b)})
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(x.Len()), "passages")

@@ -255,7 +255,7 @@ func TestOddInput(t *testing.T) {
 func TestNoSynonyms(t *testing.T) {
 	db, _ := demoSQLite(t)
 	plain := embedded.New(embedded.Options{Synonyms: [][]string{}})
-	if err := plain.Rebuild(context.Background(), db); err != nil {
+	if err := plain.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	if res := mustSearch(t, plain, search.Query{Text: "couch", Limit: 100}); contains(res.Products, "HOM-FUR-001") {

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 )
 
@@ -26,21 +24,13 @@ func (x *Index) SetShopSynonyms(groups [][]string) {
 // loadShopSynonyms reads the shop's groups when their version moved since
 // the last read; the caller holds writeMu. Every replica polls, so a group
 // added in any replica's panel reaches every index within a poll.
-func (x *Index) loadShopSynonyms(ctx context.Context, db bun.IDB) error {
-	v, err := catalog.SynonymsVersion(ctx, db)
+func (x *Index) loadShopSynonyms(ctx context.Context, db search.Catalog) error {
+	groups, v, err := db.ShopSynonyms(ctx, x.shop)
 	if err != nil {
 		return fmt.Errorf("search: embedded: shop synonyms: %w", err)
 	}
 	if v == x.shop {
 		return nil
-	}
-	gs, err := catalog.ListSynonymGroups(ctx, db)
-	if err != nil {
-		return fmt.Errorf("search: embedded: shop synonyms: %w", err)
-	}
-	groups := make([][]string, len(gs))
-	for i, g := range gs {
-		groups[i] = g.List()
 	}
 	x.SetShopSynonyms(groups)
 	x.shop = v

@@ -62,7 +62,7 @@ func TestUpsert(t *testing.T) {
 		if _, ok := findSKU(t, x, cheap, sku); ok {
 			t.Fatal("the index changed before Upsert")
 		}
-		if err := x.Upsert(ctx, db, sku); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), sku); err != nil {
 			t.Fatal(err)
 		}
 		if p, ok := findSKU(t, x, cheap, sku); !ok || p.Price != 45000 {
@@ -75,7 +75,7 @@ func TestUpsert(t *testing.T) {
 		if err := catalog.SetStock(ctx, db, sku, 0); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, sku); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), sku); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := findSKU(t, x, search.Query{Text: "leather sectional", InStockOnly: true}, sku); ok {
@@ -88,7 +88,7 @@ func TestUpsert(t *testing.T) {
 		if err := catalog.SetProductActive(ctx, db, sku, false); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, sku); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), sku); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := findSKU(t, x, search.Query{Text: "monroe leather sectional"}, sku); ok {
@@ -107,7 +107,7 @@ func TestUpsert(t *testing.T) {
 		if err := catalog.SetProductActive(ctx, db, sku, true); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, sku, "NO-SUCH-SKU"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), sku, "NO-SUCH-SKU"); err != nil {
 			t.Fatal(err)
 		}
 		if _, ok := findSKU(t, x, search.Query{Text: "monroe"}, sku); !ok {
@@ -130,7 +130,7 @@ func TestUpsertDeleted(t *testing.T) {
 	if _, err := db.NewDelete().Model((*catalog.Product)(nil)).Where("id = ?", p.ID).Exec(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(ctx, db, sku); err != nil {
+	if err := x.Upsert(ctx, catalog.NewSearchSource(db), sku); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := findSKU(t, x, search.Query{Text: "fire station"}, sku); ok || x.Len() != 323 {
@@ -164,7 +164,7 @@ func TestFollow(t *testing.T) {
 		}
 		x := embedded.New(embedded.Options{Poll: 20 * time.Millisecond, Logger: testLogger(t)})
 		done := make(chan struct{})
-		go func() { x.Follow(ctx, db); close(done) }()
+		go func() { x.Follow(ctx, catalog.NewSearchSource(db)); close(done) }()
 		eventually(t, "the first build", func() bool { return x.Len() == 324 })
 
 		p, err := catalog.GetProduct(ctx, db, "SHO-RUN-003")
@@ -256,11 +256,11 @@ func concurrentSearches(t *testing.T, db *bun.DB, x *embedded.Index) {
 		if err := catalog.SetStock(ctx, db, "SHO-RUN-001-42", i%3); err != nil {
 			t.Fatal(err)
 		}
-		if err := x.Upsert(ctx, db, "HOM-FUR-003", "SHO-RUN-001"); err != nil {
+		if err := x.Upsert(ctx, catalog.NewSearchSource(db), "HOM-FUR-003", "SHO-RUN-001"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := x.Rebuild(ctx, db); err != nil {
+	if err := x.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	close(stop)
@@ -288,11 +288,11 @@ func TestUpsertMatchesRebuild(t *testing.T) {
 	if _, err := catalog.UpsertProducts(ctx, db, ins); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(ctx, db, changed...); err != nil {
+	if err := x.Upsert(ctx, catalog.NewSearchSource(db), changed...); err != nil {
 		t.Fatal(err)
 	}
 	fresh := embedded.New(embedded.Options{})
-	if err := fresh.Rebuild(ctx, db); err != nil {
+	if err := fresh.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range []search.Query{

@@ -26,7 +26,7 @@ func variantCatalog(t *testing.T) (*bun.DB, *embedded.Index) {
 		t.Fatal(err)
 	}
 	x := embedded.New(embedded.Options{Logger: testLogger(t)})
-	if err := x.Rebuild(context.Background(), db); err != nil {
+	if err := x.Rebuild(context.Background(), catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	return db, x
@@ -48,7 +48,7 @@ func TestVariantsAreNoDocuments(t *testing.T) {
 	if err := catalog.SetStock(ctx, db, "ZZ-VAR-SHOE-42", 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(ctx, db, "ZZ-VAR-SHOE-42"); err != nil {
+	if err := x.Upsert(ctx, catalog.NewSearchSource(db), "ZZ-VAR-SHOE-42"); err != nil {
 		t.Fatal(err)
 	}
 	if x.Len() != 3 {
@@ -79,7 +79,7 @@ func TestVariantsPlainBecomesVariant(t *testing.T) {
 	if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{in}); err != nil {
 		t.Fatal(err)
 	}
-	if err := x.Upsert(ctx, db, "ZZ-PLAIN"); err != nil {
+	if err := x.Upsert(ctx, catalog.NewSearchSource(db), "ZZ-PLAIN"); err != nil {
 		t.Fatal(err)
 	}
 	if x.Len() != 2 {

@@ -18,15 +18,15 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return &Metrics{
 		pending: f.NewGauge(prometheus.GaugeOpts{
 			Name: "shopbot_outbox_pending",
-			Help: "Catalog changes waiting in the outbox for the search index.",
+			Help: "Catalog changes the search index follower read but has not delivered yet (the name predates the change feed).",
 		}),
 		delivered: f.NewCounter(prometheus.CounterOpts{
 			Name: "shopbot_outbox_delivered_total",
-			Help: "Outbox events delivered to the search index.",
+			Help: "Catalog changes delivered to the search index.",
 		}),
 		failures: f.NewCounter(prometheus.CounterOpts{
 			Name: "shopbot_outbox_failures_total",
-			Help: "Failed attempts to deliver outbox events to the search index (each is retried).",
+			Help: "Failed attempts to deliver catalog changes to the search index (each is retried).",
 		}),
 	}
 }

@@ -5,25 +5,24 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/uptrace/bun"
-
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/indexer"
 )
 
 // passageIndex records passage upserts.
 type passageIndex struct{ keys []string }
 
-func (p *passageIndex) UpsertPassages(_ context.Context, _ bun.IDB, keys ...string) error {
+func (p *passageIndex) UpsertPassages(_ context.Context, _ search.PassageCatalog, keys ...string) error {
 	p.keys = append(p.keys, keys...)
 	return nil
 }
 
-// TestPassageEventsRouted: a page change reaches UpsertPassages by its
-// source key, never Upsert as a SKU; an index without passages
-// acknowledges it unread.
-func TestPassageEventsRouted(t *testing.T) {
+// TestPassageChangesRouted: a page change reaches UpsertPassages by its
+// source key, never Upsert as a SKU; a deleted page reaches it through
+// its tombstone; an index without passages skips them.
+func TestPassageChangesRouted(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	ctx := context.Background()
 	if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("A")}); err != nil {
@@ -35,20 +34,28 @@ func TestPassageEventsRouted(t *testing.T) {
 		}
 	}
 	idx, pidx := &fakeIndex{}, &passageIndex{}
-	if _, err := indexer.New(db, idx, indexer.Config{Passages: pidx}).Drain(ctx); err != nil {
+	w := indexer.New(db, idx, indexer.Config{Passages: pidx})
+	if _, err := w.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(idx.got, []string{"A"}) || !slices.Equal(pidx.keys, []string{"page:returns"}) {
 		t.Errorf("products %v, passages %v", idx.got, pidx.keys)
 	}
-	if _, err := catalog.UpsertPage(ctx, db, catalog.PageInput{Slug: "about", Title: "About", Body: "Us."}); err != nil {
+	if err := catalog.DeletePage(ctx, db, "returns"); err != nil {
 		t.Fatal(err)
+	}
+	pidx.keys = nil
+	if _, err := w.Drain(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pidx.keys, []string{"page:returns"}) {
+		t.Errorf("after deleting the page: passages %v", pidx.keys)
 	}
 	plain := &fakeIndex{}
-	if _, err := indexer.New(db, plain, indexer.Config{}).Drain(ctx); err != nil {
+	if _, err := indexer.New(db, plain, indexer.Config{Cursor: "plain"}).Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if left, _ := catalog.CountOutbox(ctx, db); left != 0 || len(plain.got) != 0 {
-		t.Errorf("without passages: %d left, upserted %v", left, plain.got)
+	if !slices.Equal(plain.got, []string{"A"}) {
+		t.Errorf("without passages: upserted %v", plain.got)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/indexer"
 )
 
@@ -25,7 +26,7 @@ type fakeIndex struct {
 	got    []string
 }
 
-func (f *fakeIndex) Upsert(_ context.Context, _ bun.IDB, skus ...string) error {
+func (f *fakeIndex) Upsert(_ context.Context, _ search.Catalog, skus ...string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.down {
@@ -51,55 +52,65 @@ func product(sku string) catalog.ProductInput {
 	return catalog.ProductInput{SKU: sku, Title: "Thing " + sku, Price: 100, Currency: "USD", Stock: 1}
 }
 
-// TestRetriesUntilDelivered: while the index is down events stay in the
-// outbox with their attempts; once it is back all are delivered.
+// TestRetriesUntilDelivered: while the index is down the cursor stays
+// put; once it is back every change is delivered, once.
 func TestRetriesUntilDelivered(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		idx := &fakeIndex{down: true}
 		reg := prometheus.NewRegistry()
 		m := indexer.NewMetrics(reg)
-		w := indexer.New(db, idx, indexer.Config{MinBackoff: time.Millisecond, MaxBackoff: 2 * time.Millisecond, Metrics: m})
+		w := indexer.New(db, idx, indexer.Config{Metrics: m})
 		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("A"), product("B")}); err != nil {
 			t.Fatal(err)
 		}
-		n, err := w.Drain(ctx)
-		if err != nil || n != 2 {
-			t.Fatalf("drain while down: %d, %v", n, err)
-		}
-		var evs []catalog.OutboxEvent
-		if err := db.NewSelect().Model(&evs).Scan(ctx); err != nil {
-			t.Fatal(err)
-		}
-		if len(evs) != 2 || evs[0].Attempts != 1 || evs[0].LastError != "connection refused" || !evs[0].AvailableAt.After(evs[0].CreatedAt) {
-			t.Fatalf("after a failure: %+v", evs)
+		if _, err := w.Drain(ctx); err == nil {
+			t.Fatal("drain while down: no error")
 		}
 		if got := testutil.ToFloat64(counter(t, reg, "shopbot_outbox_failures_total")); got != 2 {
 			t.Errorf("failures %v", got)
 		}
+		if c, err := catalog.LoadCursor(ctx, db, "weaviate"); err != nil || !c.Products.IsZero() {
+			t.Errorf("cursor moved while down: %+v, %v", c, err)
+		}
 		idx.mu.Lock()
 		idx.down = false
 		idx.mu.Unlock()
-		time.Sleep(5 * time.Millisecond) // past the backoff
 		if _, err := w.Drain(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if left, _ := catalog.CountOutbox(ctx, db); left != 0 || !slices.Equal(idx.got, []string{"A", "B"}) {
-			t.Errorf("after recovery: %d left, delivered %v", left, idx.got)
+		if !slices.Equal(idx.got, []string{"A", "B"}) {
+			t.Errorf("after recovery: delivered %v", idx.got)
 		}
 		if got := testutil.ToFloat64(counter(t, reg, "shopbot_outbox_delivered_total")); got != 2 {
 			t.Errorf("delivered %v", got)
 		}
+		// The overlap window is re-read but nothing is delivered twice.
+		if _, err := w.Drain(ctx); err != nil || len(idx.got) != 2 {
+			t.Errorf("second drain: delivered %v, %v", idx.got, err)
+		}
+		// A restarted worker resumes from the stored cursor.
+		if err := catalog.SetStock(ctx, db, "B", 7); err != nil {
+			t.Fatal(err)
+		}
+		again := &fakeIndex{}
+		if _, err := indexer.New(db, again, indexer.Config{}).Drain(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(again.got, "B") {
+			t.Errorf("restarted worker delivered %v, want B's stock change", again.got)
+		}
 	})
 }
 
-// TestPoisonEventDoesNotBlockOthers: with the index up, a batch it
-// rejects is retried event by event.
-func TestPoisonEventDoesNotBlockOthers(t *testing.T) {
+// TestPoisonChangeDoesNotBlockOthers: with the index up, a batch it
+// rejects is retried change by change; the refused one is retried every
+// poll and the cursor moves on.
+func TestPoisonChangeDoesNotBlockOthers(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	ctx := context.Background()
 	idx := &fakeIndex{poison: "BAD"}
-	w := indexer.New(db, idx, indexer.Config{MinBackoff: time.Hour})
+	w := indexer.New(db, idx, indexer.Config{})
 	if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("A"), product("BAD"), product("C")}); err != nil {
 		t.Fatal(err)
 	}
@@ -109,50 +120,58 @@ func TestPoisonEventDoesNotBlockOthers(t *testing.T) {
 	if !slices.Equal(idx.got, []string{"A", "C"}) {
 		t.Errorf("delivered %v, want A and C", idx.got)
 	}
-	evs, err := catalog.PendingOutbox(ctx, db, 10)
-	if err != nil || len(evs) != 0 {
-		t.Errorf("BAD should wait an hour: %+v, %v", evs, err)
+	idx.mu.Lock()
+	idx.poison = ""
+	idx.mu.Unlock()
+	if _, err := w.Drain(ctx); err != nil {
+		t.Fatal(err)
 	}
-	if n, _ := catalog.CountOutbox(ctx, db); n != 1 {
-		t.Errorf("outbox holds %d, want the poison event", n)
+	if !slices.Contains(idx.got, "BAD") {
+		t.Errorf("BAD not retried: %v", idx.got)
 	}
 }
 
-func TestDiscard(t *testing.T) {
+// TestSetCursor: after a rebuild the worker resumes from its start, so
+// the changes it covered are not delivered again.
+func TestSetCursor(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	ctx := context.Background()
-	if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "OLD1", "OLD2"); err != nil {
+	if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("OLD")}); err != nil {
 		t.Fatal(err)
 	}
-	cut := time.Now()
-	time.Sleep(10 * time.Millisecond)
-	if err := catalog.EnqueueOutbox(ctx, db, catalog.OutboxProductUpsert, "NEW"); err != nil {
+	if err := indexer.SetCursor(ctx, db, "", time.Now().Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	n, err := indexer.Discard(ctx, db, cut)
-	if err != nil || n != 2 {
-		t.Fatalf("discarded %d, %v", n, err)
+	idx := &fakeIndex{}
+	if _, err := indexer.New(db, idx, indexer.Config{}).Drain(ctx); err != nil {
+		t.Fatal(err)
 	}
-	evs, _ := catalog.PendingOutbox(ctx, db, 10)
-	if len(evs) != 1 || evs[0].SKU != "NEW" {
-		t.Errorf("left %+v", evs)
+	if len(idx.got) != 0 {
+		t.Errorf("delivered %v after the rebuild's cursor", idx.got)
 	}
 }
 
-// TestNoIndexDropsEvents: with the embedded backend nothing reads the
-// outbox, and a worker over NoIndex empties it so it does not grow.
-func TestNoIndexDropsEvents(t *testing.T) {
+// TestDeletionsReachTheIndex: a product deleted outright (the demo
+// removal) reaches the index through its tombstone.
+func TestDeletionsReachTheIndex(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("A"), product("B"), product("C")}); err != nil {
+		if _, err := catalog.UpsertProducts(ctx, db, []catalog.ProductInput{product("KEEP")}); err != nil {
 			t.Fatal(err)
 		}
-		n, err := indexer.New(db, indexer.NoIndex, indexer.Config{}).Drain(ctx)
-		if err != nil || n != 3 {
-			t.Fatalf("drain: %d, %v; want 3 events handled", n, err)
+		idx := &fakeIndex{}
+		w := indexer.New(db, idx, indexer.Config{})
+		if _, err := w.Drain(ctx); err != nil {
+			t.Fatal(err)
 		}
-		if left, err := catalog.CountOutbox(ctx, db); err != nil || left != 0 {
-			t.Errorf("outbox holds %d (%v), want 0", left, err)
+		if _, err := db.NewInsert().Model(&catalog.Tombstone{Kind: catalog.TombstoneProduct, Key: "GONE", DeletedAt: time.Now().UTC()}).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Drain(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(idx.got, "GONE") {
+			t.Errorf("tombstone not delivered: %v", idx.got)
 		}
 	})
 }

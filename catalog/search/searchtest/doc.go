@@ -5,6 +5,7 @@
 // cases, empty queries with filters, a 10 KB query (truncated, not
 // rejected), odd Unicode, Similar, and that catalog updates, archivals and
 // new products become visible through the backend's own way of keeping
-// current (the embedded index follows the database; Weaviate is fed by
-// the outbox worker). Production code never imports it.
+// current (the embedded index follows the change feed; Weaviate is fed by
+// the feed worker). Database (database.go) is a plain SQL LIKE search for
+// engine and admin tests. Production code never imports the package.
 package searchtest

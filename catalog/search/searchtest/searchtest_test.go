@@ -3,6 +3,7 @@ package searchtest_test
 import (
 	"context"
 	"log/slog"
+	"shopbot/catalog"
 	"testing"
 	"time"
 
@@ -21,11 +22,11 @@ func openEmbedded(t *testing.T, db *bun.DB) search.Searcher {
 	ctx, cancel := context.WithCancel(context.Background())
 	x := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0), Poll: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err := x.Rebuild(ctx, db); err != nil {
+	if err := x.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { x.Follow(ctx, db); close(done) }()
+	go func() { x.Follow(ctx, catalog.NewSearchSource(db)); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return x
 }
@@ -40,11 +41,11 @@ func openPassages(t *testing.T, db *bun.DB) search.PassageSearcher {
 	ctx, cancel := context.WithCancel(context.Background())
 	x := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0), Poll: 50 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))})
-	if err := x.Rebuild(ctx, db); err != nil {
+	if err := x.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
-	go func() { x.Follow(ctx, db); close(done) }()
+	go func() { x.Follow(ctx, catalog.NewSearchSource(db)); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return x
 }

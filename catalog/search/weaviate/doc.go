@@ -62,13 +62,13 @@
 //
 // # Writes
 //
-// Upsert reads products from the database, embeds them and imports them
-// in one batch; Delete removes objects by SKU; Rebuild fits the embedder
+// Upsert reads listings through search.Catalog (catalog.SearchSource: the
+// backend runs no SQL), embeds them and imports them in one batch; Delete removes objects by SKU; Rebuild fits the embedder
 // on the whole catalog, imports it in batches and then deletes objects
 // older than the rebuild. Catalog changes reach the collection through
-// the outbox (package indexer), which only this backend consumes: one
-// collection serves every replica, so whichever replica's worker delivers
-// an event, all see it. While Weaviate is down, searches fall back to the
+// the catalog's change feed (package indexer), from a cursor stored in
+// the database: one collection serves every replica, so whichever
+// replica's worker delivers a change, all see it. While Weaviate is down, searches fall back to the
 // embedded index (search.Fallback).
 //
 // # Passages
@@ -77,7 +77,7 @@
 // passages (shop pages now, reviews next; passages.go): one object per
 // passage with its kind, scope and source key as filters, its title,
 // heading and text as BM25 fields (2, 2, 1) and the payload returned to
-// callers. It is fed by the outbox's passage events
+// callers. It is fed by the change feed's passage sources
 // (indexer.Config.Passages): the current passages of a source are written,
 // then its older objects deleted. Queries are expanded against the
 // embedded passage index's vocabulary and ranked like products.

@@ -14,7 +14,6 @@ import (
 
 	"github.com/go-openapi/strfmt"
 	"github.com/google/uuid"
-	"github.com/uptrace/bun"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 
@@ -135,29 +134,21 @@ var passageNamespace = uuid.MustParse("0d6f4c1e-3b5a-4f7e-8c2d-9a1b7e5f3c61")
 // from db: the current ones are written, then older objects of the
 // sources (a passage since cut, a source deleted) are removed. It is the
 // outbox worker's PassageIndex.
-func (x *Passages) UpsertPassages(ctx context.Context, db bun.IDB, keys ...string) error {
+func (x *Passages) UpsertPassages(ctx context.Context, db search.PassageCatalog, keys ...string) error {
 	if len(keys) == 0 {
 		return nil
 	}
 	if err := x.ensure(ctx); err != nil {
 		return err
 	}
-	byKind := map[catalog.PassageKind][]string{}
-	for _, k := range keys {
-		if kind, ref, ok := catalog.SplitPassageKey(k); ok {
-			byKind[kind] = append(byKind[kind], ref)
-		}
-	}
 	gen := generation()
-	for kind, refs := range byKind {
-		ps, err := catalog.PassagesOf(ctx, db, kind, refs...)
-		if err != nil {
-			return fmt.Errorf("weaviate: upsert passages: %w", err)
-		}
-		for lo := 0; lo < len(ps); lo += importBatch {
-			if err := x.put(ctx, ps[lo:min(lo+importBatch, len(ps))], gen); err != nil {
-				return err
-			}
+	ps, err := db.PassagesOf(ctx, keys)
+	if err != nil {
+		return fmt.Errorf("weaviate: upsert passages: %w", err)
+	}
+	for lo := 0; lo < len(ps); lo += importBatch {
+		if err := x.put(ctx, ps[lo:min(lo+importBatch, len(ps))], gen); err != nil {
+			return err
 		}
 	}
 	for lo := 0; lo < len(keys); lo += importBatch {
@@ -174,12 +165,12 @@ func (x *Passages) UpsertPassages(ctx context.Context, db bun.IDB, keys ...strin
 
 // Rebuild writes every passage of db and removes objects older than the
 // rebuild.
-func (x *Passages) Rebuild(ctx context.Context, db bun.IDB) error {
+func (x *Passages) Rebuild(ctx context.Context, db search.PassageCatalog) error {
 	if err := x.ensure(ctx); err != nil {
 		return err
 	}
 	gen := generation()
-	err := catalog.AllPassages(ctx, db, importBatch, func(ps []catalog.Passage) error { return x.put(ctx, ps, gen) })
+	err := db.EachPassage(ctx, importBatch, func(ps []catalog.Passage) error { return x.put(ctx, ps, gen) })
 	if err != nil {
 		return fmt.Errorf("weaviate: rebuild passages: %w", err)
 	}

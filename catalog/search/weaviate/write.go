@@ -4,24 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
-	"github.com/uptrace/bun"
 	"github.com/weaviate/weaviate-go-client/v4/weaviate/filters"
 	"github.com/weaviate/weaviate/entities/models"
 
 	"shopbot/catalog"
+	"shopbot/catalog/search"
 	"shopbot/catalog/search/analysis"
 )
 
-const (
-	// importBatch is how many objects one batch request carries.
-	importBatch = 500
-	// loadBatch is how many products one database query reads.
-	loadBatch = 2000
-)
+// importBatch is how many objects one batch request carries.
+const importBatch = 500
 
 // fitter is an embedder that learns from the catalog (vectorizer.Local).
 type fitter interface{ Fit(texts []string) }
@@ -30,26 +25,23 @@ type fitter interface{ Fit(texts []string) }
 // the collection; those missing from db or inactive are deleted from it.
 // A variant is no object of its own: its SKU rewrites its parent's object
 // (the parent and its variants make one).
-func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error {
+func (b *Backend) Upsert(ctx context.Context, db search.Catalog, skus ...string) error {
 	if len(skus) == 0 {
 		return nil
 	}
 	if err := b.ensure(ctx); err != nil {
 		return err
 	}
-	listings, _, err := catalog.ListingsOf(ctx, db, skus)
+	ls, err := db.ListingsOf(ctx, skus)
 	if err != nil {
 		return fmt.Errorf("weaviate: upsert: %w", err)
 	}
 	found := map[string]bool{}
-	active := slices.DeleteFunc(listings, func(p catalog.Product) bool { return !p.Active })
+	active := slices.DeleteFunc(ls.Products, func(p catalog.Product) bool { return !p.Active })
 	for _, p := range active {
 		found[p.SKU] = true
 	}
-	vars, err := variantsOf(ctx, db, active)
-	if err != nil {
-		return fmt.Errorf("weaviate: upsert: %w", err)
-	}
+	vars := variantsOf(ls.Variants)
 	for lo := 0; lo < len(active); lo += importBatch {
 		if err := b.put(ctx, active[lo:min(lo+importBatch, len(active))], vars, generation()); err != nil {
 			return err
@@ -64,23 +56,18 @@ func (b *Backend) Upsert(ctx context.Context, db bun.IDB, skus ...string) error 
 	return b.Delete(ctx, gone...)
 }
 
-// variantsOf loads the variants of the parents among ps, by parent id.
-func variantsOf(ctx context.Context, db bun.IDB, ps []catalog.Product) (map[int64][]catalog.Product, error) {
-	var ids []int64
-	for _, p := range ps {
-		if p.HasVariants() {
-			ids = append(ids, p.ID)
+// variantsOf is the listing loader's variant rows as the products
+// object reads (search.OptionText and the option keys).
+func variantsOf(rows map[int64][]catalog.VariantRow) map[int64][]catalog.Product {
+	out := make(map[int64][]catalog.Product, len(rows))
+	for id, vs := range rows {
+		ps := make([]catalog.Product, len(vs))
+		for i := range vs {
+			ps[i] = vs[i].Product()
 		}
+		out[id] = ps
 	}
-	out := map[int64][]catalog.Product{}
-	for lo := 0; lo < len(ids); lo += loadBatch {
-		vs, err := catalog.VariantsOf(ctx, db, ids[lo:min(lo+loadBatch, len(ids))])
-		if err != nil {
-			return nil, err
-		}
-		maps.Copy(out, vs)
-	}
-	return out, nil
+	return out
 }
 
 // put embeds products and imports them in one batch, each with its
@@ -175,7 +162,7 @@ type Progress func(done, total int)
 // Searches keep working meanwhile. When the collection holds vectors of
 // another embedder it is dropped and recreated first. The embedder is
 // fitted on the catalog when it learns from it.
-func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) error {
+func (b *Backend) Rebuild(ctx context.Context, db search.Catalog, progress Progress) error {
 	gen := generation()
 	changed, err := b.embedderChanged(ctx)
 	if err == nil && changed {
@@ -188,7 +175,7 @@ func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) er
 	if err != nil {
 		return err
 	}
-	ps, err := loadActive(ctx, db)
+	ps, vars, err := loadActive(ctx, db)
 	if err != nil {
 		return fmt.Errorf("weaviate: rebuild: %w", err)
 	}
@@ -198,10 +185,6 @@ func (b *Backend) Rebuild(ctx context.Context, db bun.IDB, progress Progress) er
 			texts[i] = analysis.VectorText(&ps[i])
 		}
 		f.Fit(texts)
-	}
-	vars, err := variantsOf(ctx, db, ps)
-	if err != nil {
-		return fmt.Errorf("weaviate: rebuild: %w", err)
 	}
 	if err := b.importAll(ctx, ps, vars, gen, progress); err != nil {
 		return err
@@ -273,12 +256,17 @@ func (b *Backend) putRetrying(ctx context.Context, ps []catalog.Product, vars ma
 	return err
 }
 
-// loadActive reads every active listing, with its category, in id order.
-func loadActive(ctx context.Context, db bun.IDB) ([]catalog.Product, error) {
+// loadActive reads every active listing, with its category, in id order,
+// and their variants by parent id.
+func loadActive(ctx context.Context, db search.Catalog) ([]catalog.Product, map[int64][]catalog.Product, error) {
 	var out []catalog.Product
-	err := catalog.EachListing(ctx, db, true, func(ps []catalog.Product) error {
-		out = append(out, ps...)
+	vars := map[int64][]catalog.Product{}
+	err := db.EachListing(ctx, true, func(ls catalog.Listings) error {
+		out = append(out, ls.Products...)
+		for id, vs := range variantsOf(ls.Variants) {
+			vars[id] = vs
+		}
 		return nil
 	})
-	return slices.Clip(out), err
+	return slices.Clip(out), vars, err
 }

@@ -53,7 +53,7 @@ func New(t testing.TB, db *bun.DB) *Env {
 func (e *Env) IndexPassages(t testing.TB) {
 	t.Helper()
 	pages := embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
-	if err := pages.Rebuild(context.Background(), e.DB); err != nil {
+	if err := pages.Rebuild(context.Background(), catalog.NewSearchSource(e.DB)); err != nil {
 		t.Fatal(err)
 	}
 	e.Deps.Passages = pages
