@@ -85,9 +85,9 @@
 // EventDone also says what checkout awaits after the turn (awaiting.go),
 // so Telegram offers its share-phone keyboard without reading the state.
 // Outside turns, adapters ask the engine rather than the catalog:
-// PreCheckout and ConfirmPayment (payments.go: prices re-checked and the
-// order marked paid in one place for every channel that takes payments,
-// idempotent on the charge), Home (home.go: a shopper's carts and orders,
+// PreCheckout and ConfirmPayment (payments_door.go over engine/payments:
+// prices re-checked and the order marked paid in one place for every
+// channel that takes payments, idempotent on the charge), Home (home.go: a shopper's carts and orders,
 // as view.Home), CanAdd and HasConversation (lookup.go).
 //
 // The engine's logger masks the contact details shoppers type (phone
@@ -105,6 +105,14 @@
 //	engine ──▶ engine/planner ──▶ engine/tools ──▶ engine/toolkit ──▶ engine/view ──▶ catalog
 //	   │                              │   └──▶ engine/variants ─┘
 //	   └──────────────────────────────┴──▶ engine/llm ◀── engine/openai
+//
+// The agent door (agentcall.go) runs an agent's tool call as a turn of
+// its own; what it offers and the idempotency of writes are
+// engine/agentdoor's. The copilot (copilot.go) runs a turn against
+// engine/copilot's dry tools, every write refused, and summarizes a
+// conversation. engine/factcheck reads the figures in an answer; the
+// engine decides what is unverified (factcheck.go). None of these
+// subpackages imports engine.
 //
 // engine keeps the turn (this package); engine/planner the offline
 // planner; engine/tools the tools and their registry (tools/purchases,

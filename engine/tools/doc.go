@@ -20,11 +20,11 @@
 // write goes through Deps.apply, one effect in its own transaction with
 // its journal row (toolkit.Effects).
 //
-// Checkout (checkout.go) asks for the contact details, then a delivery
-// method that fits the address (checkout_delivery.go), then shows a
-// summary the shopper confirms; the order is placed only if it matches
-// that summary's fingerprint (lines, prices, contact, delivery, the
-// promo discount: checkout_promo.go).
+// Checkout (engine/tools/checkout: the chat's checkout, its delivery and
+// promo steps, get_delivery_options and the agent door's checkout) asks
+// for the contact details, then a delivery method that fits the address,
+// then shows a summary the shopper confirms; the order is placed only if
+// it matches that summary's fingerprint.
 //
 // A product with variants (picker.go; the family and its picker are
 // engine/variants): add_to_cart with options that pick one variant in

@@ -24,7 +24,7 @@ type checkoutArgs struct {
 	Delivery string `json:"delivery"`
 	Confirm  bool   `json:"confirm"`
 	// Email and PhoneOptional are set by the agent door's checkout
-	// (agent_checkout.go), never by the chat model: a buyer's e-mail
+	// (agent.go), never by the chat model: a buyer's e-mail
 	// given explicitly, and a phone that may stay empty beside it.
 	Email         string `json:"-"`
 	PhoneOptional bool   `json:"-"`
