@@ -1,0 +1,153 @@
+package catalog_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/dbstats"
+)
+
+// TestSaveTurnGroup: several turns' ends save as each alone would (ids,
+// times, states, tokens summed per customer), on Postgres in one
+// statement; a turn of a missing conversation fails alone, the others
+// saved; a customer counted on two days in one group is saved right.
+func TestSaveTurnGroup(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		pg := db.Dialect().Name().String() == "pg"
+		if !pg {
+			t.Skip("SQLite groups turns' transactions (groupcommit.Tx), not statements")
+		}
+		ann := customer(t, db, "web", "g-ann")
+		bob := customer(t, db, "web", "g-bob")
+		conv := func(chat string, c *catalog.Customer) *catalog.Conversation {
+			cv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "web", ChatID: chat}, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return cv
+		}
+		a1, a2, b1 := conv("g1", ann), conv("g2", ann), conv("g3", bob)
+		turn := func(c *catalog.Conversation, cust *catalog.Customer, day string, tokens int, text string) catalog.TurnWrites {
+			return catalog.TurnWrites{ConversationID: c.ID, State: fmt.Sprintf(`{"lang":%q}`, text), CustomerID: cust.ID, TokenDay: day, Tokens: tokens,
+				Messages: []*catalog.Message{
+					{Role: catalog.RoleUser, Content: text + " 'quoted', \"double\" {x}"},
+					{Role: catalog.RoleAssistant, ToolCalls: []catalog.ToolCall{{ID: "c1", Name: "search_products", Arguments: `{"query":"shoe"}`}}},
+					{Role: catalog.RoleTool, ToolCallID: "c1", ToolName: "search_products", Content: `{"results":[]}`, ToolError: true},
+					{Role: catalog.RoleAssistant, Content: text + " answer", PromptTokens: 10, CompletionTokens: 2, Model: "m", LatencyMS: 7, TraceID: "t1"},
+				}}
+		}
+		ws := []catalog.TurnWrites{turn(a1, ann, "2026-11-27", 100, "a1"), turn(a2, ann, "2026-11-27", 20, "a2"), turn(b1, bob, "2026-11-27", 0, "b1")}
+		var c dbstats.Counter
+		at, errs := catalog.SaveTurnGroup(dbstats.With(ctx, &c), db, ws)
+		if n := c.Counts().Statements; n != 1 {
+			t.Errorf("%d statements for 3 turns, want 1: %v", n, c.Shapes())
+		}
+		for i, w := range ws {
+			if errs[i] != nil {
+				t.Fatalf("turn %d: %v", i, errs[i])
+			}
+			got, err := catalog.RecentMessages(ctx, db, w.ConversationID, 10)
+			if err != nil || len(got) != 4 {
+				t.Fatalf("turn %d stored %+v, %v", i, got, err)
+			}
+			for j, m := range w.Messages {
+				if m.ID != got[j].ID || m.ConversationID != w.ConversationID || !m.CreatedAt.Equal(at[i]) || got[j].Content != m.Content ||
+					got[j].Role != m.Role || got[j].ToolCallID != m.ToolCallID || got[j].ToolError != m.ToolError || got[j].TraceID != m.TraceID ||
+					got[j].PromptTokens != m.PromptTokens || got[j].LatencyMS != m.LatencyMS || (m.ToolCalls == nil) != (got[j].ToolCalls == nil) {
+					t.Errorf("turn %d message %d = %+v, stored %+v", i, j, m, got[j])
+				}
+			}
+			cv, _ := catalog.GetConversation(ctx, db, w.ConversationID)
+			if !cv.LastMessageAt.Equal(at[i]) || cv.State != w.State && cv.State != fmt.Sprintf(`{"lang": %q}`, w.State[9:11]) {
+				t.Errorf("conversation %d after the group = %+v", i, cv)
+			}
+		}
+		if cust, _ := catalog.GetCustomer(ctx, db, ann.ID); cust.TokensToday("2026-11-27") != 120 {
+			t.Errorf("ann's tokens = %d, want 120 (two turns in one group)", cust.TokensToday("2026-11-27"))
+		}
+		if cust, _ := catalog.GetCustomer(ctx, db, bob.ID); cust.TokensToday("2026-11-27") != 0 {
+			t.Errorf("bob's tokens = %d, want 0", cust.TokensToday("2026-11-27"))
+		}
+
+		// A missing conversation fails alone; a customer on two days.
+		bad := turn(a1, ann, "2026-11-27", 5, "bad")
+		bad.ConversationID = b1.ID + 1000
+		ws = []catalog.TurnWrites{turn(a1, ann, "2026-11-27", 1, "x1"), bad, turn(b1, bob, "2026-11-28", 3, "x2"), turn(a2, ann, "2026-11-28", 4, "x3")}
+		_, errs = catalog.SaveTurnGroup(ctx, db, ws)
+		if errs[0] != nil || errs[1] == nil || errs[2] != nil || errs[3] != nil {
+			t.Fatalf("errors %v, want the missing conversation's only", errs)
+		}
+		var n int
+		if err := db.NewSelect().Table("messages").ColumnExpr("count(*)").Scan(ctx, &n); err != nil || n != 24 {
+			t.Errorf("messages = %d, %v; want 24", n, err)
+		}
+		if cust, _ := catalog.GetCustomer(ctx, db, ann.ID); cust.TokensToday("2026-11-28") != 4 {
+			t.Errorf("ann's tokens on the 28th = %d, want 4", cust.TokensToday("2026-11-28"))
+		}
+		if cust, _ := catalog.GetCustomer(ctx, db, bob.ID); cust.TokensToday("2026-11-28") != 3 {
+			t.Errorf("bob's tokens on the 28th = %d, want 3", cust.TokensToday("2026-11-28"))
+		}
+	})
+}
+
+// TestTurnSaverConcurrent: turns saved at once through a TurnSaver all
+// land, each with its own ids, in fewer statements than turns when they
+// meet (never more).
+func TestTurnSaverConcurrent(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		if db.Dialect().Name().String() != "pg" {
+			t.Skip("Postgres only")
+		}
+		s := catalog.NewTurnSaver(db, 16)
+		const turns = 40
+		ws := make([]catalog.TurnWrites, turns)
+		for i := range ws {
+			c := customer(t, db, "web", fmt.Sprintf("cs-%d", i))
+			cv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "web", ChatID: fmt.Sprintf("cs-%d", i)}, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws[i] = catalog.TurnWrites{ConversationID: cv.ID, State: `{}`, CustomerID: c.ID, TokenDay: "2026-11-27", Tokens: i + 1,
+				Messages: []*catalog.Message{{Role: catalog.RoleUser, Content: "hi"}, {Role: catalog.RoleAssistant, Content: "hello"}}}
+		}
+		var c dbstats.Counter
+		var wg sync.WaitGroup
+		for i := range ws {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := s.Save(dbstats.With(ctx, &c), ws[i]); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		if n := c.Counts().Statements; n > turns {
+			t.Errorf("%d statements for %d turns", n, turns)
+		}
+		seen := map[int64]bool{}
+		for i, w := range ws {
+			got, err := catalog.RecentMessages(ctx, db, w.ConversationID, 10)
+			if err != nil || len(got) != 2 || got[0].ID != w.Messages[0].ID || got[1].ID != w.Messages[1].ID {
+				t.Errorf("turn %d stored %+v, %v; ids %d %d", i, got, err, w.Messages[0].ID, w.Messages[1].ID)
+			}
+			for _, m := range w.Messages {
+				if seen[m.ID] {
+					t.Errorf("id %d given twice", m.ID)
+				}
+				seen[m.ID] = true
+			}
+			if cust, _ := catalog.GetCustomer(ctx, db, w.CustomerID); cust.TokensToday("2026-11-27") != i+1 {
+				t.Errorf("turn %d tokens = %d", i, cust.TokensToday("2026-11-27"))
+			}
+		}
+	})
+}
