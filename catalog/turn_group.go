@@ -11,70 +11,17 @@ import (
 	"github.com/uptrace/bun/driver/pgdriver"
 
 	"shopbot/catalog/dbstats"
-	"shopbot/catalog/groupcommit"
 )
 
-// TurnSaver saves turns' ends (SaveTurnWrites) with group commit on
-// Postgres: the turns that finish while one save is on its way are saved
-// together by the next, in one statement (saveTurnsSQL), so a busy
-// process sends one round trip, takes one pooled connection and commits
-// once for several turns instead of once each. A statement is its own
-// transaction, so each group saves all or nothing; if a group fails, its
-// turns are saved one statement each, so one bad turn fails alone.
-// A lone turn, or a turn whose writes do not fit one statement, is saved
-// by SaveTurnWrites as before. On SQLite use groupcommit.Tx (one
-// transaction for several turns' statements) instead.
-type TurnSaver struct {
-	db    bun.IDB
-	batch groupcommit.Batcher[TurnWrites, savedTurn]
-}
-
-// savedTurn is one turn's outcome in a group.
-type savedTurn struct {
-	at  time.Time
-	err error
-}
-
-// NewTurnSaver saves turns on db, at most max in one statement.
-func NewTurnSaver(db bun.IDB, max int) *TurnSaver {
-	s := &TurnSaver{db: db}
-	s.batch = groupcommit.Batcher[TurnWrites, savedTurn]{Write: s.write, Max: max}
-	return s
-}
-
-// Grouped reports whether Save groups w with other turns: on Postgres,
-// when w is one statement on its own (TurnWrites.OneStatement).
-func (s *TurnSaver) Grouped(w TurnWrites) bool { return w.OneStatement(s.db) }
-
-// Save saves w, alone or with other turns', and returns the new
-// last_message_at; w.Messages get their ids. The caller runs a w that is
-// not Grouped in a transaction itself.
-func (s *TurnSaver) Save(ctx context.Context, w TurnWrites) (time.Time, error) {
-	if !s.Grouped(w) {
-		return SaveTurnWrites(ctx, s.db, w)
-	}
-	r, err := s.batch.Do(ctx, w)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return r.at, r.err
-}
-
-func (s *TurnSaver) write(ctx context.Context, ws []TurnWrites) ([]savedTurn, error) {
-	at, errs := SaveTurnGroup(ctx, s.db, ws)
-	res := make([]savedTurn, len(ws))
-	for i := range res {
-		res[i] = savedTurn{at: at[i], err: errs[i]}
-	}
-	return res, nil
-}
-
-// SaveTurnGroup saves several turns' ends (each as SaveTurnWrites would)
-// and returns each one's last_message_at and error: on Postgres one
-// statement for all or, if Postgres refused it (or the group cannot share
-// one: a customer counted on two days), each turn alone, so one bad turn
-// fails alone. A failure that may have committed (the connection broke)
-// is not retried: it is every turn's error. Each w must be OneStatement.
+// SaveTurnGroup saves several turns' ends, each as SaveTurnWrites would,
+// and returns each one's last_message_at and error. On Postgres the group
+// is one statement (saveTurnsSQL): one round trip, one pooled connection
+// and one commit for all, and all or nothing, a statement being its own
+// transaction. If Postgres refuses it, or the group cannot share one (a
+// customer counted on two days), each turn is saved alone, so one bad
+// turn fails alone; a failure that may have committed (the connection
+// broke) is not retried but is every turn's error. The engine groups the
+// turns that finish together with it (engine/saves.go).
 func SaveTurnGroup(ctx context.Context, db bun.IDB, ws []TurnWrites) ([]time.Time, []error) {
 	at, errs := make([]time.Time, len(ws)), make([]error, len(ws))
 	if len(ws) > 1 && groupable(db, ws) {

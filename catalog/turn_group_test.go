@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -97,57 +96,3 @@ func TestSaveTurnGroup(t *testing.T) {
 	})
 }
 
-// TestTurnSaverConcurrent: turns saved at once through a TurnSaver all
-// land, each with its own ids, in fewer statements than turns when they
-// meet (never more).
-func TestTurnSaverConcurrent(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		ctx := context.Background()
-		if db.Dialect().Name().String() != "pg" {
-			t.Skip("Postgres only")
-		}
-		s := catalog.NewTurnSaver(db, 16)
-		const turns = 40
-		ws := make([]catalog.TurnWrites, turns)
-		for i := range ws {
-			c := customer(t, db, "web", fmt.Sprintf("cs-%d", i))
-			cv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "web", ChatID: fmt.Sprintf("cs-%d", i)}, c.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ws[i] = catalog.TurnWrites{ConversationID: cv.ID, State: `{}`, CustomerID: c.ID, TokenDay: "2026-11-27", Tokens: i + 1,
-				Messages: []*catalog.Message{{Role: catalog.RoleUser, Content: "hi"}, {Role: catalog.RoleAssistant, Content: "hello"}}}
-		}
-		var c dbstats.Counter
-		var wg sync.WaitGroup
-		for i := range ws {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				if _, err := s.Save(dbstats.With(ctx, &c), ws[i]); err != nil {
-					t.Error(err)
-				}
-			}()
-		}
-		wg.Wait()
-		if n := c.Counts().Statements; n > turns {
-			t.Errorf("%d statements for %d turns", n, turns)
-		}
-		seen := map[int64]bool{}
-		for i, w := range ws {
-			got, err := catalog.RecentMessages(ctx, db, w.ConversationID, 10)
-			if err != nil || len(got) != 2 || got[0].ID != w.Messages[0].ID || got[1].ID != w.Messages[1].ID {
-				t.Errorf("turn %d stored %+v, %v; ids %d %d", i, got, err, w.Messages[0].ID, w.Messages[1].ID)
-			}
-			for _, m := range w.Messages {
-				if seen[m.ID] {
-					t.Errorf("id %d given twice", m.ID)
-				}
-				seen[m.ID] = true
-			}
-			if cust, _ := catalog.GetCustomer(ctx, db, w.CustomerID); cust.TokensToday("2026-11-27") != i+1 {
-				t.Errorf("turn %d tokens = %d", i, cust.TokensToday("2026-11-27"))
-			}
-		}
-	})
-}
