@@ -95,4 +95,3 @@ func TestSaveTurnGroup(t *testing.T) {
 		}
 	})
 }
-
