@@ -141,7 +141,8 @@ type Engine struct {
 	planner *planner.Planner
 	chats   *chatlock.Local
 	history *historyCache
-	writes  *groupcommit.Tx // the turns' messages and state
+	writes  *groupcommit.Tx // the turns' messages and state (SQLite)
+	saves   *turnSaver      // the same on Postgres, a statement for several turns
 	hits    *groupcommit.Tx // rate-limit counts (limits.go)
 	metrics *metrics
 	log     *slog.Logger
@@ -185,6 +186,7 @@ func New(cfg Config) (*Engine, error) {
 		chats:   chatlock.NewLocal(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  groupcommit.NewTx(cfg.DB, maxGroup),
+		saves:   newTurnSaver(cfg.DB, maxGroup),
 		hits:    groupcommit.NewTx(cfg.DB, maxGroup),
 		metrics: newMetrics(cfg.Registry),
 		tracer:  cfg.Tracer.Tracer(tracerName),
@@ -399,9 +401,9 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, c
 }
 
 // persist writes the turn's messages, the conversation state and the
-// tokens used. On Postgres that is one statement, atomic by itself
-// (catalog.SaveTurnWrites); on SQLite one transaction, shared with other
-// turns finishing at the same time (groupcommit.Tx).
+// tokens used. On Postgres that is one statement, atomic by itself, shared
+// with other turns finishing at the same time (turnSaver, saves.go); on
+// SQLite one transaction, shared likewise (groupcommit.Tx).
 func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
 	stampTrace(ctx, rec.msgs)
@@ -411,10 +413,10 @@ func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder)
 	}
 	var at time.Time
 	var err error
-	if w.OneStatement(e.cfg.DB) {
+	if e.saves.grouped(w) {
 		// A crash here is one inside the transaction: nothing is sent.
 		if err = s.Journal.Step("persist-tx"); err == nil {
-			at, err = catalog.SaveTurnWrites(ctx, e.cfg.DB, w)
+			at, err = e.saves.save(ctx, w)
 		}
 	} else {
 		err = e.writes.Run(ctx, func(ctx context.Context, tx bun.Tx) error {
