@@ -45,9 +45,10 @@ type AgentTool struct {
 // agentTools are the tools agents may call, in the order they are
 // listed. The chat's checkout is not offered: agents check out with
 // create_checkout and complete_checkout (tools/agent_checkout.go), which
-// take the buyer's contact explicitly. cancel_order is not offered yet;
-// request_human hands the chat to a merchant, who cannot answer an
-// agent.
+// take the buyer's contact explicitly. cancel_order cancels only the
+// session's own orders (another's is "no order with that number", as a
+// missing one); request_human hands the chat to a merchant, who cannot
+// answer an agent.
 var agentTools = []AgentTool{
 	{Name: "search_products", ReadOnly: true, Idempotent: true},
 	{Name: "get_product_details", ReadOnly: true, Idempotent: true},
@@ -69,6 +70,7 @@ var agentTools = []AgentTool{
 	{Name: "notify_when_available", Idempotent: true, Write: true},
 	{Name: "create_checkout", Idempotent: true, Write: true},
 	{Name: "complete_checkout", Idempotent: true, Write: true},
+	{Name: "cancel_order", Destructive: true, Idempotent: true, Write: true},
 }
 
 // AgentTools describes the tools agents may call, from the engine's
