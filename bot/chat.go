@@ -37,7 +37,7 @@ func chatCmd(ctx context.Context, e env, args []string) error {
 	notices := console.NewNotices(*user)
 	hub := adapters.NewHub()
 	hub.Shoppers("console", notices)
-	eng, closeEngine, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, hub, nil)
+	eng, closeEngine, err := newEngine(&cfg, sh.db, sh.search, prometheus.NewRegistry(), log, hub, nil, nil)
 	if err != nil {
 		return err
 	}

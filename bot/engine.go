@@ -15,6 +15,7 @@ import (
 	"shopbot/engine"
 	"shopbot/engine/llm"
 	"shopbot/engine/openai"
+	"shopbot/engine/view"
 )
 
 // chatLocks are the cross-process chat locks on Postgres, where replicas
@@ -32,9 +33,10 @@ func chatLocks(cfg *Config) (engine.ChatLocker, func()) {
 
 // newEngine builds the conversation engine: the OpenAI-compatible model
 // when configured, else the offline planner alone. notify hears of orders
-// placed and handoffs (nil drops them). closeEngine releases what the
+// placed and handoffs (nil drops them); payLink, where agents' orders
+// are paid (nil: nowhere; paylink.go). closeEngine releases what the
 // engine holds beyond db (the chat lock pool on Postgres).
-func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier, tp trace.TracerProvider) (eng *engine.Engine, closeEngine func(), err error) {
+func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.Registerer, log *slog.Logger, notify engine.Notifier, tp trace.TracerProvider, payLink func(context.Context, *view.OrderView) (string, error)) (eng *engine.Engine, closeEngine func(), err error) {
 	model := newModel(cfg, log)
 	locks, closeEngine := chatLocks(cfg)
 	eng, err = engine.New(engine.Config{
@@ -56,6 +58,7 @@ func newEngine(cfg *Config, db *bun.DB, searcher *searchBackend, reg prometheus.
 		Tracer:      tp,
 		// After-sale (issue 30): RETURN_WINDOW_DAYS.
 		ReturnWindow: returnWindow(cfg.engine.returnDays),
+		PaymentLink:  payLink,
 	})
 	if err != nil {
 		closeEngine()

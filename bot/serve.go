@@ -62,7 +62,8 @@ func serve(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	hub := adapters.NewHub()
-	eng, closeEngine, err := newEngine(&cfg, db, srch, reg, log, hub, tr.provider)
+	links, payLink := newPaymentLinks(&cfg)
+	eng, closeEngine, err := newEngine(&cfg, db, srch, reg, log, hub, tr.provider, payLink)
 	if err != nil {
 		return err
 	}
@@ -77,6 +78,7 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	links.use(tg)
 	board.add(modelProbe(&cfg, log))
 	board.add(telegramProbe(&cfg, tg))
 	board.add(slackProbe(&cfg, slk))

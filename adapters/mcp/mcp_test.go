@@ -138,7 +138,7 @@ func TestAgentShops(t *testing.T) {
 				t.Errorf("tool %s not listed", name)
 			}
 		}
-		for _, name := range []string{"checkout", "cancel_order", "request_human"} {
+		for _, name := range []string{"checkout", "request_human"} {
 			if byName[name] != nil {
 				t.Errorf("tool %s listed; it is not offered to agents", name)
 			}
@@ -146,8 +146,13 @@ func TestAgentShops(t *testing.T) {
 		if a := byName["search_products"].Annotations; a == nil || !a.ReadOnlyHint || !a.IdempotentHint {
 			t.Errorf("search_products hints %+v; want read-only, idempotent", a)
 		}
-		if a := byName["remove_from_cart"].Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint {
-			t.Errorf("remove_from_cart hints %+v; want destructive", a)
+		for _, name := range []string{"remove_from_cart", "cancel_order"} {
+			if a := byName[name].Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || !*a.DestructiveHint {
+				t.Errorf("%s hints %+v; want destructive", name, a)
+			}
+		}
+		if s, _ := json.Marshal(byName["cancel_order"].InputSchema); !strings.Contains(string(s), `"required":["order_number","idempotency_key"]`) {
+			t.Errorf("cancel_order schema %s; want an idempotency_key required", s)
 		}
 		if s, _ := json.Marshal(byName["add_to_cart"].InputSchema); !strings.Contains(string(s), `"additionalProperties":false`) {
 			t.Errorf("add_to_cart schema %s is not the engine's strict one", s)

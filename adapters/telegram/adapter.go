@@ -137,6 +137,7 @@ type Adapter struct {
 
 	goneMu    sync.Mutex
 	goneChats map[int64]time.Time
+	links     linkMemo       // invoice links of agents' orders (invoice_link.go)
 	side      sync.WaitGroup // updates being recorded, pre-checkout answers, callback answers, the pruner
 	sideMu    sync.Mutex     // orders side.Add before stop's side.Wait
 	stopping  bool

@@ -28,30 +28,60 @@ func placedDuring(ov *view.OrderView, start time.Time) bool {
 // invoice asks for payment of an order just placed, in minor units, one
 // price per line.
 func (a *Adapter) invoice(ctx context.Context, chat int64, ov *view.OrderView, locale string) {
-	var prices []models.LabeledPrice
-	var desc []string
-	sum := int64(0)
-	for _, l := range ov.Lines {
-		amount := l.UnitPrice * int64(l.Qty)
-		sum += amount
-		prices = append(prices, models.LabeledPrice{Label: truncateVisible(fmt.Sprintf("%s × %d", l.Title, l.Qty), 40), Amount: int(amount)})
-		desc = append(desc, fmt.Sprintf("%s × %d", l.Title, l.Qty))
-	}
-	if sum != ov.Total || len(prices) == 0 {
+	inv, ok := invoiceOf(ov, locale)
+	if !ok {
 		a.log.ErrorContext(ctx, "telegram: order lines do not add up to the total; no invoice", "order", ov.Number)
 		return
 	}
 	err := a.call(ctx, chat, "sendInvoice", true, func(ctx context.Context) error {
 		_, err := a.bot.SendInvoice(ctx, &bot.SendInvoiceParams{
-			ChatID: chat, Title: truncateVisible(fmt.Sprintf(text(locale, txtPayTitle), ov.Number), 32),
-			Description: truncateVisible(strings.Join(desc, ", "), 255), Payload: payloadPrefix + ov.Number,
-			ProviderToken: a.cfg.PaymentToken, Currency: ov.Currency, Prices: prices,
+			ChatID: chat, Title: inv.title, Description: inv.description, Payload: inv.payload,
+			ProviderToken: a.cfg.PaymentToken, Currency: ov.Currency, Prices: inv.prices,
 		})
 		return err
 	})
 	if err != nil && !errors.Is(err, errChatGone) {
 		a.log.ErrorContext(ctx, "telegram invoice not sent", "order", ov.Number, "err", err)
 	}
+}
+
+// invoiceFields are an order's invoice as the Bot API takes it (sendInvoice
+// and createInvoiceLink alike).
+type invoiceFields struct {
+	title, description, payload string
+	prices                      []models.LabeledPrice
+}
+
+// invoiceOf is the invoice of an order: one price per line, then its
+// delivery and its promo discount (a negative price), adding up to the
+// order's total; ok is false when they do not.
+func invoiceOf(ov *view.OrderView, locale string) (inv invoiceFields, ok bool) {
+	var desc []string
+	sum := int64(0)
+	add := func(label string, amount int64) {
+		sum += amount
+		inv.prices = append(inv.prices, models.LabeledPrice{Label: truncateVisible(label, 40), Amount: int(amount)})
+	}
+	for _, l := range ov.Lines {
+		add(fmt.Sprintf("%s × %d", l.Title, l.Qty), l.UnitPrice*int64(l.Qty))
+		desc = append(desc, fmt.Sprintf("%s × %d", l.Title, l.Qty))
+	}
+	if len(inv.prices) == 0 {
+		return invoiceFields{}, false
+	}
+	if ov.DeliveryCents > 0 {
+		add(ov.Delivery, ov.DeliveryCents)
+	}
+	if ov.Discount > 0 {
+		add("Promo "+ov.PromoCode, -ov.Discount)
+	}
+	if sum != ov.Total || sum <= 0 {
+		return invoiceFields{}, false
+	}
+	inv.title = truncateVisible(fmt.Sprintf(text(locale, txtPayTitle), ov.Number), 32)
+	inv.description = truncateVisible(strings.Join(desc, ", "), 255)
+	inv.payload = payloadPrefix + ov.Number
+	return inv, true
 }
 
 // preCheckoutWithin bounds the checks before answering a pre-checkout query.
@@ -85,9 +115,7 @@ func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, local
 	if !ok || q.From == nil {
 		return text(locale, txtRefuseNotPayable)
 	}
-	err := a.cfg.Shop.PreCheckout(ctx, payments.Payment{
-		Channel: "telegram", OrderNumber: number, Amount: int64(q.TotalAmount), Currency: q.Currency,
-	})
+	err := a.checkPayment(ctx, number, int64(q.TotalAmount), q.Currency)
 	var no *payments.Refusal
 	switch {
 	case err == nil:
@@ -97,6 +125,22 @@ func (a *Adapter) refusal(ctx context.Context, q *models.PreCheckoutQuery, local
 	}
 	a.log.ErrorContext(ctx, "telegram pre-checkout: order not checked", "order", number, "err", err)
 	return text(locale, txtRefuseTryAgain)
+}
+
+// checkPayment asks the engine whether the order may be paid, in each
+// channel whose orders Telegram pays (payChannels): the chat's own, and
+// the agent door's when invoice links are made for its orders. The first
+// answer other than "not payable here" stands.
+func (a *Adapter) checkPayment(ctx context.Context, number string, amount int64, currency string) error {
+	var err error
+	for _, ch := range a.payChannels() {
+		err = a.cfg.Shop.PreCheckout(ctx, payments.Payment{Channel: ch, OrderNumber: number, Amount: amount, Currency: currency})
+		var no *payments.Refusal
+		if !errors.As(err, &no) || no.Reason != payments.RefuseNotPayable {
+			return err
+		}
+	}
+	return err
 }
 
 // refusalText words the engine's refusal of a payment.

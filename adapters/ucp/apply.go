@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -56,7 +57,7 @@ func (h *handler) apply(ctx context.Context, ss *session, req *checkoutRequest) 
 	}
 	ss.Status = "incomplete"
 	if len(out.messages) == 0 {
-		msgs, err := h.checkout(ctx, ss)
+		msgs, err := h.checkout(ctx, ss, req.selectedOption())
 		if err != nil {
 			return nil, err
 		}
@@ -69,9 +70,10 @@ func (h *handler) apply(ctx context.Context, ss *session, req *checkoutRequest) 
 }
 
 // checkout runs create_checkout with the session's buyer and address;
-// ready when it shows a summary. A shop with several delivery methods
-// for the address gets the first one offered.
-func (h *handler) checkout(ctx context.Context, ss *session) ([]message, error) {
+// ready when it shows a summary. The delivery is the option selected (by
+// id, among those the summary offers), else the one chosen before, else
+// the first the shop offers (fulfillment.go).
+func (h *handler) checkout(ctx context.Context, ss *session, selected string) ([]message, error) {
 	var msgs []message
 	if ss.Buyer == nil || ss.Buyer.Email == "" && ss.Buyer.PhoneNumber == "" {
 		msgs = append(msgs, message{Type: "error", Code: "missing", Path: "$.buyer.email", Severity: "recoverable", Content: "the buyer's e-mail (or phone number) is required"})
@@ -89,26 +91,37 @@ func (h *handler) checkout(ctx context.Context, ss *session) ([]message, error) 
 		"address": map[string]any{"line1": a.StreetAddress, "line2": a.ExtendedAddress, "city": a.AddressLocality,
 			"region": a.AddressRegion, "postal_code": a.PostalCode, "country": a.AddressCountry},
 	}
-	for range 2 {
+	if ss.Delivery != "" {
+		args["delivery"] = ss.Delivery
+	}
+	for range 3 {
 		rep, err := h.call(ctx, ss, "create_checkout", args)
 		if err != nil {
 			return nil, err
 		}
-		var res struct {
-			Status   string            `json:"status"`
-			Missing  []string          `json:"missing"`
-			Invalid  map[string]string `json:"invalid"`
-			Delivery []struct {
-				Name string `json:"name"`
-			} `json:"delivery_options"`
-		}
+		var res summary
 		if rep.IsError || json.Unmarshal([]byte(rep.Content), &res) != nil {
 			return []message{toolMessage(rep.Content, "")}, nil
 		}
 		switch res.Status {
 		case "confirm":
-			ss.Status = "ready_for_complete"
-			return nil, nil
+			ss.keep(&res)
+			if selected == "" || ss.chosen() != nil && ss.chosen().ID == selected {
+				ss.Status = "ready_for_complete"
+				return nil, nil
+			}
+			name := ""
+			for _, o := range ss.Options {
+				if o.ID == selected {
+					name = o.Title
+				}
+			}
+			if name == "" {
+				return []message{{Type: "error", Code: "invalid", Path: optionPath, Severity: "recoverable",
+					Content: "unknown fulfillment option " + clipID(selected) + ": choose one of the group's options"}}, nil
+			}
+			args["delivery"] = name
+			continue
 		case "choose_delivery":
 			if len(res.Delivery) > 0 {
 				args["delivery"] = res.Delivery[0].Name
@@ -123,11 +136,20 @@ func (h *handler) checkout(ctx context.Context, ss *session) ([]message, error) 
 			}
 			return msgs, nil
 		case "no_delivery":
+			ss.Options, ss.Delivery, ss.Total = nil, "", nil
 			return []message{{Type: "error", Code: "address_undeliverable", Path: "$.fulfillment.methods[0].destinations[0]", Severity: "recoverable", Content: "the shop does not deliver to this address"}}, nil
 		}
 		break
 	}
 	return []message{{Type: "error", Code: "invalid", Severity: "recoverable", Content: "the checkout could not be prepared"}}, nil
+}
+
+// clipID bounds an id quoted back in a message.
+func clipID(id string) string {
+	if len(id) > maxID {
+		id = id[:maxID]
+	}
+	return strconv.Quote(id)
 }
 
 // contactPath is where a contact field the engine names sits in the

@@ -46,6 +46,9 @@ type checkoutRequest struct {
 	Fulfillment *struct {
 		Methods []struct {
 			Destinations []postalAddress `json:"destinations"`
+			Groups       []struct {
+				SelectedOptionID *string `json:"selected_option_id"`
+			} `json:"groups"`
 		} `json:"methods"`
 	} `json:"fulfillment"`
 }
@@ -164,6 +167,7 @@ func (h *handler) completeLocked(ctx context.Context, ss *session) (*outcome, er
 	if err != nil {
 		return nil, err
 	}
+	ss.PayURL = paymentURL(rep.Content)
 	if rep.Order == nil {
 		ss.Status = "incomplete"
 		out.messages = append(out.messages, toolMessage(rep.Content, ""))
@@ -175,8 +179,11 @@ func (h *handler) completeLocked(ctx context.Context, ss *session) (*outcome, er
 	ss.Status, ss.OrderNo, ss.Order = "completed", rep.Order.Number, rep.Order
 	ss.Lines = nil
 	out.order = rep.Order
-	out.messages = append(out.messages, message{Type: "info", Code: "awaiting_payment",
-		Content: "the order awaits payment; the merchant contacts the buyer about it"})
+	msg := "the order awaits payment; the merchant contacts the buyer about it"
+	if ss.PayURL != "" {
+		msg = "the order awaits payment: the buyer pays at continue_url"
+	}
+	out.messages = append(out.messages, message{Type: "info", Code: "awaiting_payment", Content: msg})
 	return out, nil
 }
 

@@ -37,7 +37,13 @@ func (h *handler) render(r *http.Request, ss *session, out *outcome) map[string]
 		if cv.Discount > 0 {
 			totals = append(totals, total("discount", -cv.Discount))
 		}
-		totals = append(totals, total("total", cv.Total))
+		if c := ss.chosen(); c != nil && ss.Status == "ready_for_complete" {
+			// The chosen delivery, before complete: the total the order
+			// will have.
+			totals = append(totals, total("fulfillment", c.Amount), total("total", cv.Total+c.Amount))
+		} else {
+			totals = append(totals, total("total", cv.Total))
+		}
 	default:
 		totals = append(totals, total("subtotal", 0), total("total", 0))
 	}
@@ -63,6 +69,18 @@ func (h *handler) render(r *http.Request, ss *session, out *outcome) map[string]
 	}
 	if ss.Buyer != nil {
 		body["buyer"] = ss.Buyer
+	}
+	if ss.Status != "completed" && ss.Status != "canceled" {
+		ids := make([]string, len(lines))
+		for i, l := range lines {
+			ids[i] = l["id"].(string)
+		}
+		if f := ss.fulfillment(ids); f != nil {
+			body["fulfillment"] = f
+		}
+	}
+	if ss.PayURL != "" && ss.Status == "completed" {
+		body["continue_url"] = ss.PayURL
 	}
 	if ss.OrderNo != "" {
 		body["order"] = map[string]any{"id": ss.OrderNo, "label": ss.OrderNo,

@@ -75,6 +75,13 @@ type session struct {
 	Order   *view.OrderView `json:"order,omitempty"` // once completed
 	Created time.Time       `json:"created"`
 	Writes  int             `json:"writes"` // a counter in the engine's idempotency keys
+	// Fulfillment: the delivery options for the address, the chosen one
+	// and the total with it (fulfillment.go); PayURL, where the buyer
+	// pays a completed session's order (continue_url), when configured.
+	Options  []option `json:"options,omitempty"`
+	Delivery string   `json:"delivery,omitempty"`
+	Total    *int64   `json:"total,omitempty"`
+	PayURL   string   `json:"pay_url,omitempty"`
 }
 
 // turn is the engine turn of the session's operations.

@@ -51,7 +51,9 @@ func loadSchemas(t *testing.T) schemas {
 	c.AssertFormat()
 	var s schemas
 	for dst, url := range map[**jsonschema.Schema]string{
-		&s.checkout:      "https://ucp.dev/schemas/shopping/checkout.json",
+		// The checkout with the fulfillment extension (checkout.json and
+		// the extension's fulfillment object).
+		&s.checkout:      "https://ucp.dev/schemas/shopping/fulfillment.json#/$defs/dev.ucp.shopping.checkout",
 		&s.errorResponse: "https://ucp.dev/schemas/shopping/types/error_response.json",
 		&s.business:      "https://ucp.dev/schemas/ucp.json#/$defs/business_schema",
 	} {

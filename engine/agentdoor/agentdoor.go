@@ -32,9 +32,10 @@ type Tool struct {
 // tools are the tools agents may call, in the order they are
 // listed. The chat's checkout is not offered: agents check out with
 // create_checkout and complete_checkout (engine/tools/checkout/agent.go), which
-// take the buyer's contact explicitly. cancel_order is not offered yet;
-// request_human hands the chat to a merchant, who cannot answer an
-// agent.
+// take the buyer's contact explicitly. cancel_order cancels only the
+// session's own orders (another's is "no order with that number", as a
+// missing one); request_human hands the chat to a merchant, who cannot
+// answer an agent.
 var tools = []Tool{
 	{Name: "search_products", ReadOnly: true, Idempotent: true},
 	{Name: "get_product_details", ReadOnly: true, Idempotent: true},
@@ -56,6 +57,7 @@ var tools = []Tool{
 	{Name: "notify_when_available", Idempotent: true, Write: true},
 	{Name: "create_checkout", Idempotent: true, Write: true},
 	{Name: "complete_checkout", Idempotent: true, Write: true},
+	{Name: "cancel_order", Destructive: true, Idempotent: true, Write: true},
 }
 
 // Names are the names of the tools agents may call, in the order they

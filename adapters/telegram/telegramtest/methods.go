@@ -41,6 +41,8 @@ func (s *Server) answer(method string, p map[string]string) (int, any, *Failure)
 			return 404, nil, &NotFound
 		}
 		return 200, true, nil
+	case "createInvoiceLink":
+		return 200, s.invoiceLink(), nil
 	case "answerCallbackQuery", "answerPreCheckoutQuery", "setMyCommands", "setWebhook",
 		"deleteWebhook", "sendChatAction":
 		return 200, true, nil
@@ -104,7 +106,7 @@ func validate(method string, p map[string]string) *Failure {
 			return f
 		}
 	}
-	if method == "sendInvoice" {
+	if method == "sendInvoice" || method == "createInvoiceLink" {
 		return validateInvoice(p)
 	}
 	return nil
@@ -150,6 +152,15 @@ func validateInvoice(p map[string]string) *Failure {
 		return &Failure{Code: 400, Description: "Bad Request: invoice title, description and currency are required"}
 	}
 	return nil
+}
+
+// invoiceLink is a new link as createInvoiceLink answers it: a fresh
+// "https://t.me/$…" slug on every call, as Telegram makes one per call.
+func (s *Server) invoiceLink() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.links++
+	return fmt.Sprintf("https://t.me/$TestInvoice%04dAbCd", s.links)
 }
 
 // message is a sent message as it stands after any edits.

@@ -92,6 +92,7 @@ type Server struct {
 	msgID    map[string]int
 	messages map[string]message // chat/message id → what it shows, for edits and presses
 	noDrafts bool
+	links    int // invoice links made
 	// poll ends the long poll under way when another begins; conflicts
 	// counts the polls so ended (Conflicts).
 	poll      chan struct{}

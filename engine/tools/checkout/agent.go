@@ -61,6 +61,8 @@ type PaymentInfo struct {
 type agentCheckoutData struct {
 	checkoutData
 	Payment *PaymentInfo `json:"payment,omitempty"`
+	// Amounts: the summary's figures in minor units (agent_delivery.go).
+	Amounts *agentAmounts `json:"amounts,omitempty"`
 }
 
 func addressSchema() map[string]any {
@@ -79,7 +81,8 @@ func createCheckoutTool(d *Deps) toolkit.Tool {
 		Name: "create_checkout",
 		Description: "Start checking out the cart for the buyer: their name, e-mail or phone and shipping address, " +
 			"given by the buyer. Returns what is missing, the delivery methods to choose from, or the summary " +
-			"(lines, delivery, total) to show the buyer before complete_checkout. Never send card data.",
+			"(lines, delivery, total) to show the buyer before complete_checkout, with every delivery method for the address " +
+			"and its price (call again with another delivery to change it). Never send card data.",
 		Schema: toolkit.Object(map[string]any{
 			"name":     toolkit.Str("recipient's full name", 100),
 			"email":    toolkit.Str("buyer's e-mail (e-mail or phone is required)", 254),
@@ -98,7 +101,11 @@ func createCheckoutTool(d *Deps) toolkit.Tool {
 			}
 			ca.Delivery = a.Delivery
 			s.State.Checkout = nil // the contact given now, not an earlier one
-			return runCheckout(ctx, d, s, ca)
+			res, err := runCheckout(ctx, d, s, ca)
+			if err != nil {
+				return res, err
+			}
+			return agentSummary(ctx, d, s, res)
 		},
 	}
 }

@@ -36,6 +36,10 @@ type DeliveryOption struct {
 	FreeOver string `json:"free_over,omitempty"` // free from this subtotal
 	Days     string `json:"days,omitempty"`      // "3–5"
 	Pickup   bool   `json:"pickup,omitempty"`
+	// Amount is Price in minor units, and Chosen marks the method of the
+	// summary: both only in an agent's checkout summary (agent_delivery.go).
+	Amount *int64 `json:"amount,omitempty"`
+	Chosen bool   `json:"chosen,omitempty"`
 }
 
 // DeliveryOptionsTool is get_delivery_options: the delivery methods to a
