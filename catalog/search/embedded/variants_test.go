@@ -33,7 +33,7 @@ func variantCatalog(t *testing.T) (*bun.DB, *embedded.Index) {
 }
 
 // TestVariantsAreNoDocuments: a rebuild indexes the parents and plain
-// products only, and Upsert of a variant's SKU (as the outbox or Follow
+// products only, and Upsert of a variant's SKU (as the feed worker or Follow
 // sends it) reloads its parent instead of adding a document.
 func TestVariantsAreNoDocuments(t *testing.T) {
 	ctx := context.Background()

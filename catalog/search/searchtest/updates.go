@@ -35,7 +35,7 @@ func Finds(t testing.TB, s search.Searcher, q search.Query, sku string) bool {
 }
 
 // testUpdates: catalog writes (through the catalog functions, which
-// record outbox events) become visible: a new price and title, stock
+// move updated_at, the change feed) become visible: a new price and title, stock
 // running out, an archived product, a restored one, a new product.
 func testUpdates(t *testing.T, db *bun.DB, s search.Searcher) {
 	ctx := context.Background()

@@ -133,7 +133,7 @@ var passageNamespace = uuid.MustParse("0d6f4c1e-3b5a-4f7e-8c2d-9a1b7e5f3c61")
 // UpsertPassages rewrites the passages of these sources (catalog.PassageKey)
 // from db: the current ones are written, then older objects of the
 // sources (a passage since cut, a source deleted) are removed. It is the
-// outbox worker's PassageIndex.
+// change-feed worker's PassageIndex (indexer.Config.Passages).
 func (x *Passages) UpsertPassages(ctx context.Context, db search.PassageCatalog, keys ...string) error {
 	if len(keys) == 0 {
 		return nil
