@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,9 +41,15 @@ func SQLite(t testing.TB) *bun.DB {
 	return SQLiteURL(t, "sqlite:"+filepath.Join(t.TempDir(), "shopbot.db"))
 }
 
-// SQLiteURL opens and migrates the SQLite database at url.
+// SQLiteURL opens and migrates the SQLite database at url. A file that
+// does not exist yet starts as a copy of one migrated once per process.
 func SQLiteURL(t testing.TB, url string) *bun.DB {
 	t.Helper()
+	if info, err := catalog.ParseDatabaseURL(url); err == nil && !strings.HasPrefix(info.Location, ":memory:") && !strings.HasPrefix(info.Location, "file:") {
+		if err := copySQLiteTemplate(info.Location); err != nil {
+			t.Fatal(err)
+		}
+	}
 	db, _, err := catalog.OpenDB(url)
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +60,11 @@ func SQLiteURL(t testing.TB, url string) *bun.DB {
 }
 
 // Postgres returns a migrated, freshly created database on the test server,
-// dropped at the end of the test, and its URL.
+// dropped at the end of the test, and its URL. It is a copy of a template
+// database migrated once (template.go).
 func Postgres(t testing.TB) (*bun.DB, string) {
 	t.Helper()
-	dbURL := NewPostgresDatabase(t)
+	dbURL := newPostgresDatabase(t, true)
 	db, _, err := catalog.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +77,13 @@ func Postgres(t testing.TB) (*bun.DB, string) {
 // NewPostgresDatabase creates an empty database on the test server, dropped
 // at the end of the test, and returns its URL.
 func NewPostgresDatabase(t testing.TB) string {
+	t.Helper()
+	return newPostgresDatabase(t, false)
+}
+
+// newPostgresDatabase creates a database, a copy of the migrated template
+// when migrated is set, and returns its URL.
+func newPostgresDatabase(t testing.TB, migrated bool) string {
 	t.Helper()
 	admin, _, err := catalog.OpenDB(PostgresURL())
 	if err != nil {
@@ -85,7 +100,15 @@ func NewPostgresDatabase(t testing.TB) string {
 		t.Skipf("SKIPPING POSTGRES: %s (set SHOPBOT_REQUIRE_POSTGRES=1 to make this a failure)", msg)
 	}
 	name := "shopbot_test_" + randomHex(6)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if migrated {
+		tmpl, err := postgresTemplate(context.Background(), admin)
+		if err != nil {
+			t.Fatalf("migrated template database: %v", err)
+		}
+		create += " TEMPLATE " + tmpl
+	}
+	if _, err := admin.ExecContext(ctx, create); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -100,9 +123,14 @@ func NewPostgresDatabase(t testing.TB) string {
 			t.Logf("drop test database %s: %v", name, err)
 		}
 	})
-	u, err := url.Parse(PostgresURL())
+	return withDatabase(PostgresURL(), name)
+}
+
+// withDatabase is the server URL raw with its database set to name.
+func withDatabase(raw, name string) string {
+	u, err := url.Parse(raw)
 	if err != nil {
-		t.Fatal(err)
+		return raw // unreachable: PostgresURL was opened already
 	}
 	u.Path = "/" + name
 	return u.String()
