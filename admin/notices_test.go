@@ -113,7 +113,7 @@ func TestNoticeFailuresInSentences(t *testing.T) {
 // TestNoticeFailureKinds: a blocked bot, a channel that does not answer
 // and one that refuses the message each read as a sentence.
 func TestNoticeFailureKinds(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	for _, tc := range []struct {

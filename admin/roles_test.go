@@ -56,7 +56,7 @@ func concretePath(pattern string) (method, path string) {
 // everything; managers neither settings nor staff; agents change no
 // product, order, page, promotion or setting.
 func TestRouteRoleTable(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	ctx := context.Background()
 	ids := map[catalog.StaffRole]int64{}
@@ -143,7 +143,7 @@ func roleClient(t *testing.T, p *panel, name string, role catalog.StaffRole) *pa
 // An agent's menu shows what they may open, and a refused action
 // changes nothing.
 func TestAgentMenuAndRefusal(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	agent := roleClient(t, p, "ann", catalog.StaffAgent)
 	_, page := agent.get("/admin/orders")

@@ -64,7 +64,7 @@ func SQLiteURL(t testing.TB, url string) *bun.DB {
 // database migrated once (template.go).
 func Postgres(t testing.TB) (*bun.DB, string) {
 	t.Helper()
-	dbURL := newPostgresDatabase(t, true)
+	dbURL := newPostgresDatabaseFrom(t, postgresTemplate)
 	db, _, err := catalog.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -78,12 +78,13 @@ func Postgres(t testing.TB) (*bun.DB, string) {
 // at the end of the test, and returns its URL.
 func NewPostgresDatabase(t testing.TB) string {
 	t.Helper()
-	return newPostgresDatabase(t, false)
+	return newPostgresDatabaseFrom(t, nil)
 }
 
-// newPostgresDatabase creates a database, a copy of the migrated template
-// when migrated is set, and returns its URL.
-func newPostgresDatabase(t testing.TB, migrated bool) string {
+// newPostgresDatabaseFrom creates a database, dropped at the end of the
+// test, and returns its URL: empty when template is nil, else a copy of
+// the template database it names.
+func newPostgresDatabaseFrom(t testing.TB, template func(context.Context, *bun.DB) (string, error)) string {
 	t.Helper()
 	admin, _, err := catalog.OpenDB(PostgresURL())
 	if err != nil {
@@ -101,10 +102,10 @@ func newPostgresDatabase(t testing.TB, migrated bool) string {
 	}
 	name := "shopbot_test_" + randomHex(6)
 	create := "CREATE DATABASE " + name
-	if migrated {
-		tmpl, err := postgresTemplate(context.Background(), admin)
+	if template != nil {
+		tmpl, err := template(context.Background(), admin)
 		if err != nil {
-			t.Fatalf("migrated template database: %v", err)
+			t.Fatalf("template database: %v", err)
 		}
 		create += " TEMPLATE " + tmpl
 	}
