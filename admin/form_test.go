@@ -92,8 +92,8 @@ func FuzzAdminProductForm(f *testing.F) {
 	f.Add("Rain\x00 Shell", "a\x00b\r\nc", "\x00", "color: na\x00vy")
 	f.Add("\xff\xfe", "\xc3", "B\x1b[31m", "k\xff: v")
 	f.Add(" ", "", "", "")
-	lite := newPanel(f, catalogtest.SQLite(f))
-	pgdb, _ := catalogtest.Postgres(f)
+	lite := newPanel(f, catalogtest.SQLiteDemo(f))
+	pgdb, _ := catalogtest.PostgresDemo(f)
 	pg := newPanel(f, pgdb)
 	panels := []*panel{lite, pg}
 	for _, p := range panels {

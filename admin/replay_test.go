@@ -66,7 +66,7 @@ var replayTurns = []admin.ReplayTurn{
 }
 
 func TestReplayPages(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	f := &fakeReplayer{turns: replayTurns, release: make(chan struct{}), counted: make(chan struct{})}
 	p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = f })
 	p.signIn()
