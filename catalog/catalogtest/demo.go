@@ -25,12 +25,42 @@ import (
 // as a database named with its creation time, dropped by a later process
 // once it is old (see dropStaleDemoTemplates).
 
+// demoFill is how a demo template is filled: demo.Load or demo.Seed.
+type demoFill int
+
+const (
+	loaded demoFill = iota // demo.Load: the catalog's rows
+	seeded                 // demo.Seed: first start's seeding, the demo state recorded
+)
+
+func (f demoFill) fill(ctx context.Context, db bun.IDB) error {
+	var err error
+	if f == seeded {
+		_, err = demo.Seed(ctx, db)
+	} else {
+		_, err = demo.Load(ctx, db)
+	}
+	return err
+}
+
 // SQLiteDemo returns a migrated SQLite database in a temporary file that
 // holds the demo catalog, as demo.Load leaves it; closed at the end of the
 // test.
 func SQLiteDemo(t testing.TB) *bun.DB {
 	t.Helper()
-	b, err := sqliteDemoBytes()
+	return sqliteDemoCopy(t, loaded)
+}
+
+// SQLiteSeeded is SQLiteDemo as demo.Seed leaves the database (a first
+// start's seeding).
+func SQLiteSeeded(t testing.TB) *bun.DB {
+	t.Helper()
+	return sqliteDemoCopy(t, seeded)
+}
+
+func sqliteDemoCopy(t testing.TB, f demoFill) *bun.DB {
+	t.Helper()
+	b, err := sqliteDemoBytes(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +76,20 @@ func SQLiteDemo(t testing.TB) *bun.DB {
 // the test.
 func PostgresDemo(t testing.TB) (*bun.DB, string) {
 	t.Helper()
-	dbURL := newPostgresDatabaseFrom(t, postgresDemoTemplate)
+	return postgresDemoCopy(t, loaded)
+}
+
+// PostgresSeeded is PostgresDemo as demo.Seed leaves the database.
+func PostgresSeeded(t testing.TB) (*bun.DB, string) {
+	t.Helper()
+	return postgresDemoCopy(t, seeded)
+}
+
+func postgresDemoCopy(t testing.TB, f demoFill) (*bun.DB, string) {
+	t.Helper()
+	dbURL := newPostgresDatabaseFrom(t, func(ctx context.Context, admin *bun.DB) (string, error) {
+		return postgresDemoTemplate(ctx, admin, f)
+	})
 	db, _, err := catalog.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -67,20 +110,30 @@ func EachDemo(t *testing.T, fn func(t *testing.T, db *bun.DB)) {
 	})
 }
 
-var sqliteDemo struct {
+// EachSeeded is Each with databases as demo.Seed leaves them
+// (SQLiteSeeded, PostgresSeeded).
+func EachSeeded(t *testing.T, fn func(t *testing.T, db *bun.DB)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, SQLiteSeeded(t)) })
+	t.Run("postgres", func(t *testing.T) {
+		db, _ := PostgresSeeded(t)
+		fn(t, db)
+	})
+}
+
+var sqliteDemo [2]struct {
 	once  sync.Once
 	bytes []byte
 	err   error
 }
 
-func sqliteDemoBytes() ([]byte, error) {
-	sqliteDemo.once.Do(func() {
-		sqliteDemo.bytes, sqliteDemo.err = buildSQLiteDemo()
-	})
-	return sqliteDemo.bytes, sqliteDemo.err
+func sqliteDemoBytes(f demoFill) ([]byte, error) {
+	d := &sqliteDemo[f]
+	d.once.Do(func() { d.bytes, d.err = buildSQLiteDemo(f) })
+	return d.bytes, d.err
 }
 
-func buildSQLiteDemo() ([]byte, error) {
+func buildSQLiteDemo(f demoFill) ([]byte, error) {
 	b, err := sqliteTemplateBytes()
 	if err != nil {
 		return nil, err
@@ -99,7 +152,7 @@ func buildSQLiteDemo() ([]byte, error) {
 		return nil, fmt.Errorf("demo template: open: %w", err)
 	}
 	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
+	if err := f.fill(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("demo template: %w", err)
 	}
@@ -113,7 +166,7 @@ func buildSQLiteDemo() ([]byte, error) {
 	return os.ReadFile(path)
 }
 
-var pgDemo struct {
+var pgDemo [2]struct {
 	once sync.Once
 	name string
 	err  error
@@ -129,14 +182,13 @@ const demoTemplateMaxAge = 3 * time.Hour
 
 // postgresDemoTemplate returns this process's demo template on the test
 // server, made on first use from the migrated template.
-func postgresDemoTemplate(ctx context.Context, admin *bun.DB) (string, error) {
-	pgDemo.once.Do(func() {
-		pgDemo.name, pgDemo.err = buildPostgresDemo(ctx, admin)
-	})
-	return pgDemo.name, pgDemo.err
+func postgresDemoTemplate(ctx context.Context, admin *bun.DB, f demoFill) (string, error) {
+	d := &pgDemo[f]
+	d.once.Do(func() { d.name, d.err = buildPostgresDemo(ctx, admin, f) })
+	return d.name, d.err
 }
 
-func buildPostgresDemo(ctx context.Context, admin *bun.DB) (string, error) {
+func buildPostgresDemo(ctx context.Context, admin *bun.DB, f demoFill) (string, error) {
 	dropStaleDemoTemplates(ctx, admin)
 	tmpl, err := postgresTemplate(ctx, admin)
 	if err != nil {
@@ -154,7 +206,7 @@ func buildPostgresDemo(ctx context.Context, admin *bun.DB) (string, error) {
 	if err != nil {
 		return fail(fmt.Errorf("demo template: open: %w", err))
 	}
-	_, err = demo.Load(ctx, db)
+	err = f.fill(ctx, db)
 	db.Close()
 	if err != nil {
 		return fail(fmt.Errorf("demo template: %w", err))
