@@ -109,7 +109,11 @@ func newPostgresDatabaseFrom(t testing.TB, template func(context.Context, *bun.D
 		}
 		create += " TEMPLATE " + tmpl
 	}
-	if _, err := admin.ExecContext(ctx, create); err != nil {
+	// Copying a template writes the whole database: more time than the
+	// ping's on a loaded machine.
+	cctx, ccancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer ccancel()
+	if _, err := admin.ExecContext(cctx, create); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
