@@ -14,7 +14,7 @@ import (
 )
 
 func TestSignedOutIsSentToSignIn(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	for _, path := range []string{"/admin/", "/admin/products", "/admin/orders", "/admin/conversations/1", "/admin/settings", "/admin/playground/trace?session=aaaaaaaaaaaaaaaaaaaa"} {
 		code, loc, _ := p.do("GET", path, nil)
 		if code != http.StatusSeeOther || !strings.HasPrefix(loc, "/admin/login?next=") {
@@ -24,7 +24,7 @@ func TestSignedOutIsSentToSignIn(t *testing.T) {
 }
 
 func TestWrongPassword(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	for _, tc := range []struct{ user, pw string }{{"admin", "wrong password"}, {"nobody", testPassword}, {"admin", ""}} {
 		p.clock.add(time.Minute) // past the delay a wrong password imposes (login_limit_test.go)
 		code, _, body := p.tryLogin(tc.user, tc.pw)
@@ -38,7 +38,7 @@ func TestWrongPassword(t *testing.T) {
 }
 
 func TestSignInWithoutFormToken(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	code, _, _ := p.do("POST", "/admin/login", url.Values{"username": {"admin"}, "password": {testPassword}})
 	if code != http.StatusForbidden {
 		t.Errorf("sign-in without the form's CSRF token = %d, want 403", code)
@@ -46,7 +46,7 @@ func TestSignInWithoutFormToken(t *testing.T) {
 }
 
 func TestSessionCookie(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanelConfig(t, db, func(c *admin.Config) { c.TrustedProxies, _ = admin.ParseTrustedProxies("127.0.0.1") })
 	_, page := p.get("/admin/login")
 	tok := csrfRE.FindStringSubmatch(page)[1]
@@ -79,7 +79,7 @@ func TestSessionCookie(t *testing.T) {
 // TestCSRF: a state-changing POST without the session's token, or with
 // another one, is refused with 403 and changes nothing.
 func TestCSRF(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	ctx := context.Background()
@@ -125,7 +125,7 @@ func TestCSRF(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	p.clock.add(90 * time.Minute) // used within the idle limit: still signed in
 	if code, _ := p.get("/admin/"); code != http.StatusOK {
@@ -151,7 +151,7 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestSignOut(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	jar := p.client.Jar
 	u, _ := url.Parse(p.srv.URL)
@@ -197,7 +197,7 @@ func TestEnsureAdmin(t *testing.T) {
 
 // TestXSS: text from shoppers, the model and products is shown as text.
 func TestXSS(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	ctx := context.Background()
 	in := catalog.ProductInput{SKU: "XSS-1", Title: xss, Brand: `"><img src=x onerror=alert(2)>`, Price: 100, Currency: "USD", Stock: 1}

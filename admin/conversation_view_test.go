@@ -124,7 +124,7 @@ func TestCopilotInPanel(t *testing.T) {
 // TestInboxCounts: the title's counts — unread, and needing a human
 // until resolved.
 func TestInboxCounts(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	if _, body := p.get("/admin/conversations/counts"); strings.TrimSpace(body) != `{"unread":1,"needs_human":1}` {

@@ -18,7 +18,7 @@ import (
 // TestTakeoverAndReply: take over, reply (stored as a merchant message and
 // delivered through the notifier), hand back (flag cleared).
 func TestTakeoverAndReply(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	ctx := context.Background()
@@ -70,7 +70,7 @@ func TestTakeoverAndReply(t *testing.T) {
 // TestReplyToAChannelWithoutAdapter: saved, paused, and the merchant is
 // told it was not delivered.
 func TestReplyWithoutNotifier(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.notes.err = context.DeadlineExceeded
 	p.signIn()
@@ -82,7 +82,7 @@ func TestReplyWithoutNotifier(t *testing.T) {
 }
 
 func TestTranscriptShowsToolCallsTokensAndCost(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	_, body := p.get("/admin/conversations/" + itoa(f.conv.ID))
@@ -102,7 +102,7 @@ func TestTranscriptShowsToolCallsTokensAndCost(t *testing.T) {
 }
 
 func TestInboxSearchAndFilters(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, db)
 		ctx := context.Background()
@@ -134,7 +134,7 @@ func TestInboxSearchAndFilters(t *testing.T) {
 }
 
 func TestPlaygroundTrace(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	ctx := context.Background()
 	conv, _ := catalog.OpenConversation(ctx, p.db, catalog.ConversationKey{Channel: "web", ChatID: "pg-0123456789abcdef"}, 0)
 	catalog.AppendMessages(ctx, p.db, conv.ID,

@@ -16,7 +16,7 @@ import (
 // the owner exports their data (recorded in the audit log) and erases it,
 // orders kept; an agent may look but not export or erase.
 func TestCustomerPages(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	ctx := context.Background()
 	if err := catalog.SaveContact(ctx, p.db, f.customer.ID, catalog.Contact{Name: "Eve", Phone: "+1 555 0100"}); err != nil {

@@ -108,7 +108,7 @@ type shopperChannel struct{ fakeNotifier }
 // the list, and screenshot the dashboard.
 func TestEndToEnd(t *testing.T) {
 	ctx, dlg := browser(t)
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	newPanel(t, db) // loads the demo catalog and creates the admin user
 	f := seed(t, db)
 

@@ -19,7 +19,7 @@ import (
 // cleaned before anything is stored — on Postgres too, which refuses NUL
 // — so each post succeeds (or fails for its own reasons), never a 500.
 func TestFormsCleaned(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, p.db)
 		ctx := context.Background()
@@ -70,7 +70,7 @@ func TestFormsCleaned(t *testing.T) {
 // TestAdminDatabaseDown: with the database gone, a panel page is a 503
 // with Retry-After, not a 500.
 func TestAdminDatabaseDown(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	p.db.Close()
 	req, _ := http.NewRequest(http.MethodGet, p.srv.URL+"/admin/products", nil)
@@ -92,8 +92,8 @@ func FuzzAdminProductForm(f *testing.F) {
 	f.Add("Rain\x00 Shell", "a\x00b\r\nc", "\x00", "color: na\x00vy")
 	f.Add("\xff\xfe", "\xc3", "B\x1b[31m", "k\xff: v")
 	f.Add(" ", "", "", "")
-	lite := newPanel(f, catalogtest.SQLite(f))
-	pgdb, _ := catalogtest.Postgres(f)
+	lite := newPanel(f, catalogtest.SQLiteDemo(f))
+	pgdb, _ := catalogtest.PostgresDemo(f)
 	pg := newPanel(f, pgdb)
 	panels := []*panel{lite, pg}
 	for _, p := range panels {

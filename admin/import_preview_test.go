@@ -112,7 +112,7 @@ func TestImportPreviewThenConfirm(t *testing.T) {
 // TestImportPreviewRefusesNonProductFiles: a file of no known format is
 // refused with a sentence, and nothing waits for confirmation.
 func TestImportPreviewRefusesNonProductFiles(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	code, page := p.previewUpload("notes.txt", "Remember to order more coffee.\nAnd milk.\n")
 	if code != http.StatusBadRequest || !strings.Contains(page, "This file cannot be imported") || tokenRE.MatchString(page) {
@@ -124,7 +124,7 @@ func TestImportPreviewRefusesNonProductFiles(t *testing.T) {
 // a file are refused with a sentence naming every format the importer
 // reads, and start no job.
 func TestImportWithoutFile(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	p.signIn()
 	for _, path := range []string{"/admin/import/preview", "/admin/import"} {

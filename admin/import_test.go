@@ -98,7 +98,7 @@ func TestImportJobOnAnotherReplica(t *testing.T) {
 // than catalog.ImportStaleAfter (the process died) it shows as
 // interrupted and stops refreshing.
 func TestImportJobRunningAndInterrupted(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		j := &catalog.ImportJob{FileName: "big.csv", SizeBytes: 1000, StartedAt: p.clock.Now()}

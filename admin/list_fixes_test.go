@@ -13,7 +13,7 @@ import (
 // TestSimpleProductsShowNoVariantCount: a product without variants shows
 // its stock alone in the list (it read "0 variants").
 func TestSimpleProductsShowNoVariantCount(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	_, body := p.get("/admin/products?sort=title")
 	if strings.Contains(body, ">0 variants<") {
@@ -27,7 +27,7 @@ func TestSimpleProductsShowNoVariantCount(t *testing.T) {
 // TestDeliveryTableHeadings: the methods are a table under column
 // headings, each row's inputs posting with its own form.
 func TestDeliveryTableHeadings(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	if code, _, body := p.post("/admin/settings/delivery", url.Values{"name": {"Courier"}, "price": {"5"}, "countries": {"any"}, "days_min": {"1"}, "days_max": {"3"}, "active": {"1"}}); code != 303 {
 		t.Fatalf("add = %d:\n%.1500s", code, body)
@@ -52,7 +52,7 @@ func TestDeliveryTableHeadings(t *testing.T) {
 
 // TestDashboardCountsInWords: one order reads "1 order", not "1 orders".
 func TestDashboardCountsInWords(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	seed(t, p.db) // one order
 	p.signIn()
 	_, body := p.get("/admin/")

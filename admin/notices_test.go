@@ -73,7 +73,7 @@ func placeOrder(t *testing.T, db *bun.DB, channel, user string) *catalog.Order {
 // console"), and the Go error goes to the log. Other failures read as
 // sentences too, a merchant's reply included.
 func TestNoticeFailuresInSentences(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	var log syncBuffer
 	p := newPanelConfig(t, db, func(c *admin.Config) {
 		c.Notifier = adapters.NewHub() // no adapter runs: no channel is reached
@@ -113,7 +113,7 @@ func TestNoticeFailuresInSentences(t *testing.T) {
 // TestNoticeFailureKinds: a blocked bot, a channel that does not answer
 // and one that refuses the message each read as a sentence.
 func TestNoticeFailureKinds(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	for _, tc := range []struct {

@@ -32,7 +32,7 @@ func orderFormKey(t *testing.T, p *panel, number string) (string, string) {
 // with the page's form it cancels once and returns the stock once. A
 // form without the CSRF token changes nothing.
 func TestAdminCancelOrderOnce(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, db)
 		p.signIn()
@@ -75,7 +75,7 @@ func TestAdminCancelOrderOnce(t *testing.T) {
 // change nothing; the shopper hears of the refund; a shipped order can be
 // refunded but not cancelled.
 func TestAdminRefundOrder(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	f := seed(t, db)
 	p.signIn()

@@ -15,7 +15,7 @@ import (
 // (= + - @) starts with an apostrophe; bad filters are refused; an agent
 // may not export; the packing slip lists what to pack and where.
 func TestOrdersCSVExport(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	ctx := context.Background()
 	if _, err := p.db.NewUpdate().Table("orders").Set("contact_name = ?", "=HYPERLINK(\"http://evil\")").

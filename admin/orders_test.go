@@ -19,7 +19,7 @@ import (
 // (with a tracking note) and delivered; each change reaches the shopper's
 // chat through the notifier.
 func TestOrderStatusNotifiesShopper(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	ctx := context.Background()
@@ -62,7 +62,7 @@ func TestOrderStatusNotifiesShopper(t *testing.T) {
 
 // TestCancelReturnsStock: cancelling puts the items back on the shelf.
 func TestCancelReturnsStock(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, db)
 		p.signIn()
@@ -84,7 +84,7 @@ func TestCancelReturnsStock(t *testing.T) {
 // TestOrderNoticeFailureIsReported: the change stands, and the merchant
 // is told the shopper was not reached.
 func TestOrderNoticeFailureIsReported(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.notes.err = errors.New("telegram: Bad Request: chat not found")
 	p.signIn()
@@ -96,7 +96,7 @@ func TestOrderNoticeFailureIsReported(t *testing.T) {
 }
 
 func TestOrderFilters(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	for q, want := range map[string]bool{
@@ -117,7 +117,7 @@ func TestOrderFilters(t *testing.T) {
 // TestOrderListItems: the list shows each order's units, not 0 (it used
 // to count Items, which the list never loaded).
 func TestOrderListItems(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db) // one line of 2 units
 	p.signIn()
 	_, body := p.get("/admin/orders")

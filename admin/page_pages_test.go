@@ -19,7 +19,7 @@ func pageForm(slug, title, body string) url.Values {
 // created, edited (re-chunked, the index told) and deleted; bad input is
 // reported and writes nothing.
 func TestPagesCreateEditDelete(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	if code, body := p.get("/admin/pages"); code != http.StatusOK || !strings.Contains(body, "Shipping and delivery") || !strings.Contains(body, `href="/admin/pages/returns"`) {
@@ -86,7 +86,7 @@ func TestPagesCreateEditDelete(t *testing.T) {
 // TestPagesCSRF: every page action without the session's token is refused
 // and changes nothing.
 func TestPagesCSRF(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -113,7 +113,7 @@ func TestPagesCSRF(t *testing.T) {
 // TestPagePreviewEscapes: the preview renders Markdown but no script the
 // body carries, and saves nothing.
 func TestPagePreviewEscapes(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	form := pageForm("", "Returns and refunds", "## Heading\n\n**bold** <script>alert(1)</script>\n\n<img src=x onerror=alert(2)>\n\n[click](javascript:alert(3))")
 	form.Set("preview", "1")

@@ -18,7 +18,7 @@ import (
 // one takes it out of search_reviews (once the index follows) and the
 // rating; a forged post or a review of another product changes nothing.
 func TestProductReviewsHideShow(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	prod, err := catalog.GetProduct(ctx, p.db, "ELE-HPH-001")

@@ -22,7 +22,7 @@ func promoForm(code, kind, value string) url.Values {
 // disabled and enabled; bad input is reported and writes nothing; a
 // request without the CSRF token changes nothing.
 func TestPromosCreateEditDisable(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		ctx := context.Background()
@@ -109,7 +109,7 @@ func TestPromosCreateEditDisable(t *testing.T) {
 // inputs take them back ("5.50", not "5.50 USD"), so saving the page
 // unchanged works.
 func TestPromoEditShowsPlainAmounts(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	f := promoForm("PLAIN5", "fixed", "5.50")
 	f.Set("min_subtotal", "50")

@@ -16,7 +16,7 @@ import (
 // and listed; bad input is shown with the reason and stores nothing; a
 // group is removed; a missing one is a 404.
 func TestSynonymsAddRemove(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	if code, body := p.get("/admin/settings/synonyms"); code != http.StatusOK || !strings.Contains(body, "No groups of your own yet") {

@@ -17,7 +17,7 @@ import (
 // Postgres, so every template renders and every query runs in both
 // dialects.
 func TestEveryPageRenders(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = &fakeReplayer{turns: replayTurns} })
 		f := seed(t, db)
 		code, body := p.get("/admin/login")
@@ -98,7 +98,7 @@ func TestEveryPageRenders(t *testing.T) {
 // TestPanelHeaders: every page carries the security headers and the
 // static assets are served with the right types.
 func TestPanelHeaders(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	resp, err := p.client.Get(p.srv.URL + "/admin/login")
 	if err != nil {
 		t.Fatal(err)

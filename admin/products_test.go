@@ -26,7 +26,7 @@ func productForm(sku, price string) url.Values {
 }
 
 func TestCreateEditArchiveProduct(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 
@@ -103,7 +103,7 @@ func TestCreateEditArchiveProduct(t *testing.T) {
 // TestImageUpload stores an uploaded picture and serves it publicly; a
 // file that is not a picture is refused.
 func TestImageUpload(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89")
 	upload := func(data []byte) (int, string) {
@@ -150,7 +150,7 @@ var rowRE = regexp.MustCompile(`<td><code>([^<]+)</code></td>`)
 // TestProductListPagesAndFilters walks every page of a sorted, filtered
 // list: each product once, in order.
 func TestProductListPagesAndFilters(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		ctx := context.Background()
@@ -212,7 +212,7 @@ func TestProductListPagesAndFilters(t *testing.T) {
 // TestImportThroughThePage uploads a CSV with one bad row: the good rows
 // are written, the report names the bad line and its reason.
 func TestImportThroughThePage(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	csv := "sku,title,price,currency,stock\nIMP-1,Import One,10.00,USD,3\nIMP-2,Import Two,ten dollars,USD,1\nIMP-3,Import Three,5.5,USD,0\n"
 	loc := p.upload("products.csv", csv)

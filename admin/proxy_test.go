@@ -67,7 +67,7 @@ func TestSecureCookies(t *testing.T) {
 		"http PUBLIC_URL":             {func(c *admin.Config) { c.PublicURL = "http://shop.example.com" }, "", false},
 	} {
 		t.Run(name, func(t *testing.T) {
-			p := newPanelConfig(t, catalogtest.SQLite(t), tc.configure)
+			p := newPanelConfig(t, catalogtest.SQLiteDemo(t), tc.configure)
 			// No cookie jar: it would keep a Secure cookie from plain http.
 			client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 			cookies := map[string]*http.Cookie{}

@@ -66,7 +66,7 @@ var replayTurns = []admin.ReplayTurn{
 }
 
 func TestReplayPages(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	f := &fakeReplayer{turns: replayTurns, release: make(chan struct{}), counted: make(chan struct{})}
 	p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = f })
 	p.signIn()
@@ -128,7 +128,7 @@ func TestReplayPages(t *testing.T) {
 }
 
 func TestPlaygroundSavesAScenario(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanelConfig(t, db, func(c *admin.Config) { c.Replayer = &fakeReplayer{} })
 	p.signIn()
 	if code, _ := p.get("/admin/playground/scenario?session=x"); code != http.StatusBadRequest {
@@ -164,7 +164,7 @@ func TestPlaygroundSavesAScenario(t *testing.T) {
 // not with the Go error.
 func TestReplayFailureInWords(t *testing.T) {
 	f := &fakeReplayer{turns: replayTurns, release: released(), err: errors.New("eval: replay conversation 7: engine: planner: template: no such key")}
-	p := newPanelConfig(t, catalogtest.SQLite(t), func(c *admin.Config) { c.Replayer = f })
+	p := newPanelConfig(t, catalogtest.SQLiteDemo(t), func(c *admin.Config) { c.Replayer = f })
 	p.signIn()
 	if code, _, _ := p.post("/admin/replay", url.Values{"since": {"24h"}}); code != http.StatusSeeOther {
 		t.Fatalf("start: %d", code)

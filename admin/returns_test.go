@@ -18,7 +18,7 @@ import (
 // shopper; the same form again (a stale page) changes nothing; refunded
 // puts the units back in stock.
 func TestAdminReturns(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	f := seed(t, db)
 	p.signIn()

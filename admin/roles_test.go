@@ -57,7 +57,7 @@ func concretePath(pattern string) (method, path string) {
 // everything; managers neither settings nor staff; agents change no
 // product, order, page, promotion or setting.
 func TestRouteRoleTable(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	ctx := context.Background()
 	ids := map[team.StaffRole]int64{}
@@ -144,7 +144,7 @@ func roleClient(t *testing.T, p *panel, name string, role team.StaffRole) *panel
 // An agent's menu shows what they may open, and a refused action
 // changes nothing.
 func TestAgentMenuAndRefusal(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	agent := roleClient(t, p, "ann", team.StaffAgent)
 	_, page := agent.get("/admin/orders")

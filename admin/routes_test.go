@@ -11,7 +11,7 @@ import (
 // sign in and every action is refused; none of them is unrouted (404) or
 // routed under the wrong method (405).
 func TestRoutesSignedOut(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	for _, path := range []string{"/admin/", "/admin/products", "/admin/products/new", "/admin/products/1",
 		"/admin/products/1/reviews", "/admin/import", "/admin/import/1", "/admin/orders", "/admin/orders/A-1",
 		"/admin/pages", "/admin/pages/new", "/admin/pages/returns", "/admin/promos", "/admin/promos/new", "/admin/promos/1",

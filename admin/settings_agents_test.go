@@ -12,7 +12,7 @@ import (
 // TestSettingsShowAgentDoors: Settings shows the MCP and UCP URLs under
 // the public URL, and whether each door is on.
 func TestSettingsShowAgentDoors(t *testing.T) {
-	p := newPanelConfig(t, catalogtest.SQLite(t), func(c *admin.Config) {
+	p := newPanelConfig(t, catalogtest.SQLiteDemo(t), func(c *admin.Config) {
 		c.PublicURL, c.MCPOn, c.UCPOn = "https://shop.example.com", true, false
 	})
 	p.signIn()

@@ -22,7 +22,7 @@ func TestSettingsChannels(t *testing.T) {
 			LastChecked: checked, LastUpdate: checked},
 		{Channel: "model", Off: "offline planner (OPENAI_API_KEY and OPENAI_BASE_URL unset)"},
 	}
-	p := newPanelConfig(t, catalogtest.SQLite(t), func(c *admin.Config) {
+	p := newPanelConfig(t, catalogtest.SQLiteDemo(t), func(c *admin.Config) {
 		c.Channels = func() []admin.ChannelStatus { return chans }
 	})
 	p.signIn()
@@ -45,7 +45,7 @@ func TestSettingsChannels(t *testing.T) {
 		}
 	}
 
-	bare := newPanel(t, catalogtest.SQLite(t))
+	bare := newPanel(t, catalogtest.SQLiteDemo(t))
 	bare.signIn()
 	if _, body := bare.get("/admin/settings"); strings.Contains(body, `id="channels"`) {
 		t.Error("a Channels section without a channel report")

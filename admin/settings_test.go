@@ -26,7 +26,7 @@ func settingsForm() url.Values {
 // TestSettingsSaveAndApply: saved settings are what the engine's hook
 // reads next; bad values are refused and change nothing.
 func TestSettingsSaveAndApply(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	first := settingsForm()
@@ -69,7 +69,7 @@ func TestSettingsSaveAndApply(t *testing.T) {
 }
 
 func TestStaffUsers(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	if code, _, _ := p.post("/admin/staff", url.Values{"username": {"sam"}, "password": {"short"}}); code != http.StatusBadRequest {
 		t.Errorf("short password = %d", code)
@@ -118,7 +118,7 @@ func TestMetricsToken(t *testing.T) {
 }
 
 func TestDashboardFigures(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	seed(t, p.db)
 	p.signIn()
 	_, body := p.get("/admin/")
@@ -140,7 +140,7 @@ func TestDashboardFigures(t *testing.T) {
 // TestShopMetrics: orders by status, open carts and conversations waiting
 // for a person are read from the database at scrape time.
 func TestShopMetrics(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	rec := httptest.NewRecorder()
 	p.handler.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))

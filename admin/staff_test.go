@@ -52,7 +52,7 @@ func join(t *testing.T, p *panel, link, user string) (*panel, int, string) {
 // creates no one; a disabled user is signed out and cannot sign in; the
 // link is stored hashed.
 func TestInvitations(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	p.signIn()
 	ctx := context.Background()
 	link := invite(t, p, "manager")
@@ -148,7 +148,7 @@ func TestInvitations(t *testing.T) {
 // naming who did it; a refused change leaves none; the log shows in the
 // panel, filtered.
 func TestAuditEntries(t *testing.T) {
-	p := newPanel(t, catalogtest.SQLite(t))
+	p := newPanel(t, catalogtest.SQLiteDemo(t))
 	f := seed(t, p.db)
 	p.signIn()
 	ctx := context.Background()

@@ -22,7 +22,7 @@ import (
 // pages never write old values or old stock back, through the panel's handlers, on SQLite and
 // Postgres (one panel per database, one product per case).
 func TestStaleForms(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ann := newPanel(t, db)
 		ann.signIn()
 		for i, tc := range []struct {

@@ -23,7 +23,7 @@ import (
 // and the Team page. Team settings are the owner's: a bad value is a 400
 // that changes nothing; an agent cannot open or change them.
 func TestTeamMeasuresAndCSAT(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, db)
 		ctx := context.Background()

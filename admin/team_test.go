@@ -20,7 +20,7 @@ import (
 // answers with a canned reply filled with the shopper's name, last order
 // and cart, and resolves it; the shopper's next message reopens it.
 func TestConversationTeamWorkflow(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		f := seed(t, db)
 		ctx := context.Background()

@@ -13,7 +13,7 @@ import (
 // trace once, on the shopper's message; a turn recorded with tracing off
 // shows no trace.
 func TestTranscriptShowsTraceID(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	p.signIn()
 	fx := seed(t, db)

@@ -67,7 +67,7 @@ func family(t *testing.T, db bun.IDB, sku string) string {
 // new row adds one, variants inherit the product's title, and the
 // variant's own page links to its parent.
 func TestVariantTable(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		ctx := context.Background()
@@ -185,7 +185,7 @@ func TestVariantTable(t *testing.T) {
 // refused with the reason by its row (or for the form), and nothing is
 // saved, not even the good rows beside it.
 func TestVariantTableRefusesBadRows(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		ctx := context.Background()
@@ -277,7 +277,7 @@ func TestVariantTableRefusesBadRows(t *testing.T) {
 // rolled-up stock, variant count and low-stock flag), never its variants;
 // the count agrees; a variant's SKU finds its parent.
 func TestProductListHidesVariants(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		p := newPanel(t, db)
 		p.signIn()
 		ctx := context.Background()
@@ -356,7 +356,7 @@ func TestProductListHidesVariants(t *testing.T) {
 // TestOrderPageShowsOptions: an order line of a variant shows its option
 // values on the order page and in the refund form.
 func TestOrderPageShowsOptions(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	p := newPanel(t, db)
 	p.signIn()
 	ctx := context.Background()

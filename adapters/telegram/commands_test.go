@@ -15,7 +15,7 @@ import (
 
 // TestDeepLink: /start SKU opens that product; a bad payload shows the menu.
 func TestDeepLink(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	u := telegramtest.User(3001, "Pia")
 	r.srv.Push(telegramtest.Text(u, "/start "+mugSKU))
 	r.waitSent("3001", "the product card", func(c telegramtest.Call) bool {
@@ -38,7 +38,7 @@ func TestDeepLink(t *testing.T) {
 // its buttons out instead of failing the card; bad callback data gets a
 // toast.
 func TestCallbackDataLimit(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	seed(t, db)
 	long := "LONG-" + strings.Repeat("X", 59) // 64 characters, the longest SKU
 	_, err := catalog.UpsertProducts(context.Background(), db, []catalog.ProductInput{{

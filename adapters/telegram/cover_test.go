@@ -19,7 +19,7 @@ import (
 // the cart message it posted instead of posting a second one. SQLite and
 // Postgres.
 func TestResumedTurnEditsItsCartMessage(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		seed(t, db)
 		srv := telegramtest.NewServer(t, token)
 		u := telegramtest.Text(telegramtest.User(811, "Ida"), "/cart")

@@ -26,7 +26,7 @@ import (
 // item is added once and the shopper gets the cart. Resumed yet again,
 // the engine reports a replay and nothing changes. SQLite and Postgres.
 func TestResumeAfterCrash(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		seed(t, db)
 		steps := []string{"effect-tx", "effect", "persist", "persist-tx"}
 		for n, step := range steps {

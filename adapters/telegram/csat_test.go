@@ -21,7 +21,7 @@ import (
 // conversation and thanks them, a second tap changes nothing, and
 // neither reopens the conversation nor enters the transcript.
 func TestCSATOnTelegram(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		r := newRig(t, db, nil)
 		ann := telegramtest.User(821, "Ann")

@@ -24,7 +24,7 @@ const sorry = "something went wrong"
 // answers, and so do their later turns — on Postgres, which refuses NUL
 // in text, the customer refresh used to fail on every turn.
 func TestBadBytesInNames(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newRig(t, db, nil)
 		u := telegramtest.User(31, "Ann\x00ie\x07")
 		u.Username, u.LanguageCode = "ann\x00", "en\x00\x1b"
@@ -53,7 +53,7 @@ func TestBadBytesInNames(t *testing.T) {
 // is recorded (as U+FFFD, which is what decoding gives anyway) and
 // answered, on Postgres too; one such update does not fail the others.
 func TestWebhookInvalidUTF8(t *testing.T) {
-	db, _ := catalogtest.Postgres(t)
+	db, _ := catalogtest.PostgresDemo(t)
 	r := newRig(t, db, webhookMode)
 	r.srv.WaitCalls(t, "setWebhook", 1)
 	// Raw bytes \xff and \xfe (invalid UTF-8), and NUL escaped as JSON allows.
@@ -72,7 +72,7 @@ func TestWebhookInvalidUTF8(t *testing.T) {
 
 // TestWebhookBodyTooLarge: a body over 1 MB gets a 413 and records nothing.
 func TestWebhookBodyTooLarge(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), webhookMode)
+	r := newRig(t, catalogtest.SQLiteDemo(t), webhookMode)
 	r.srv.WaitCalls(t, "setWebhook", 1)
 	body := `{"update_id":1,"message":{"text":"` + strings.Repeat("a", 1<<20) + `"}}`
 	req := httptest.NewRequest(http.MethodPost, "/telegram/webhook", bytes.NewReader([]byte(body)))
@@ -93,8 +93,8 @@ func FuzzTelegramWebhook(f *testing.F) {
 	f.Add("B\xffob", "e\xfen", "sne\xffakers")
 	f.Add("Ann\x00", "en", "raw NUL")
 	f.Add(`\u0007\u001b`, `ru","x":"`, `/start \u0000`)
-	lite := newRig(f, catalogtest.SQLite(f), webhookMode)
-	pg, _ := catalogtest.Postgres(f)
+	lite := newRig(f, catalogtest.SQLiteDemo(f), webhookMode)
+	pg, _ := catalogtest.PostgresDemo(f)
 	rigs := []*rig{lite, newRig(f, pg, webhookMode)}
 	for _, r := range rigs {
 		r.srv.WaitCalls(f, "setWebhook", 1)
@@ -128,7 +128,7 @@ func (downEngine) Handle(ctx context.Context, t engine.Turn, sink engine.Sink) e
 // TestPoliteOnceWhenDatabaseDown: a turn that fails because the database
 // is down leaves the shopper exactly one polite message.
 func TestPoliteOnceWhenDatabaseDown(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), func(c *Config) { c.Engine = downEngine{} })
+	r := newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) { c.Engine = downEngine{} })
 	id := r.srv.Push(telegramtest.Text(telegramtest.User(51, "Dee"), "sneakers"))
 	r.waitHandled(id)
 	sent := r.sent("51")
@@ -140,7 +140,7 @@ func TestPoliteOnceWhenDatabaseDown(t *testing.T) {
 // TestWebhookDatabaseDown: an update that cannot be recorded because the
 // database is down gets a 503 with Retry-After (Telegram redelivers).
 func TestWebhookDatabaseDown(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	r := newRig(t, db, webhookMode)
 	r.srv.WaitCalls(t, "setWebhook", 1)
 	db.Close()

@@ -20,7 +20,7 @@ import (
 // TestShoppingFlow walks a shopper from /start to a paid order whose
 // status change reaches the chat, by long polling, on SQLite and Postgres.
 func TestShoppingFlow(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newRig(t, db, func(c *Config) { c.PaymentToken = "provider-token" })
 		ann := telegramtest.User(501, "Ann")
 		chat := "501"

@@ -83,7 +83,7 @@ func TestSplitEmojiAndUnbroken(t *testing.T) {
 func TestLongAnswerSent(t *testing.T) {
 	long := strings.Repeat("Word **w** ", 300) + "\n\n" + strings.Repeat("More _text_ here. ", 300)
 	emoji := strings.Repeat("🎉 <b>&amp; ", 900)
-	r := newRig(t, catalogtest.SQLite(t), func(c *Config) {
+	r := newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) {
 		c.Engine = scripted(func(t engine.Turn) []engine.Event {
 			txt := long
 			if t.Text == "emoji" {
@@ -127,7 +127,7 @@ func TestHostileCards(t *testing.T) {
 		SKU: "H-1", Title: hostile + strings.Repeat("é", 300), Brand: hostile, Category: hostile, PriceText: "<$1>",
 		InStock: true, ImageURL: "https://img.example.com/h.jpg", Summary: strings.Repeat(hostile+"🎁", 200),
 	}
-	r := newRig(t, catalogtest.SQLite(t), func(c *Config) {
+	r := newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) {
 		c.Engine = scripted(func(engine.Turn) []engine.Event {
 			return []engine.Event{
 				{Kind: engine.EventCards, Cards: []view.Card{card, {SKU: "H-2", Title: hostile, PriceText: "&"}}},

@@ -13,7 +13,7 @@ import (
 // TestGroup: in a group the bot answers mentions, replies to it and
 // commands, ignores the rest, and keeps one cart that says who added what.
 func TestGroup(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	group := models.Chat{ID: -2001, Type: models.ChatTypeSupergroup, Title: "Team"}
 	ann, bob := telegramtest.User(2101, "Ann"), telegramtest.User(2102, "Bob")
 

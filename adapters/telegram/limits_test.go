@@ -13,7 +13,7 @@ import (
 // Test429: after a 429 with retry_after=2 nothing is sent to the chat
 // before 2 s, then the message goes through.
 func Test429(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	r.srv.Fail("sendMessage", "801", telegramtest.TooMany(2), 1)
 	r.srv.Push(telegramtest.Text(telegramtest.User(801, "Gus"), "/help"))
 	ok := r.waitText("801", "What I can do")
@@ -32,7 +32,7 @@ func Test429(t *testing.T) {
 // Test429Bounded: a chat that keeps answering 429 is given up after
 // maxAttempts.
 func Test429Bounded(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	r.srv.Fail("sendMessage", "802", telegramtest.TooMany(1), -1)
 	id := r.srv.Push(telegramtest.Text(telegramtest.User(802, "Hal"), "/help"))
 	r.waitHandled(id)
@@ -44,7 +44,7 @@ func Test429Bounded(t *testing.T) {
 // TestUnreachableChats: a blocked bot or a deleted chat is tried once,
 // logged and skipped; other chats carry on.
 func TestUnreachableChats(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	r.srv.Fail("*", "803", telegramtest.Blocked, -1)
 	r.srv.Fail("*", "804", telegramtest.ChatNotFound, -1)
 	for _, id := range []int64{803, 804} {

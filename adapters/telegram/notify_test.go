@@ -16,7 +16,7 @@ import (
 // chat that blocked the bot answers 403, which Notify reports as
 // view.ErrUnreachable so the alert is marked and not retried.
 func TestNotifyBackInStock(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	r.srv.Fail("*", "903", telegramtest.Blocked, -1)
 	card := &view.Card{SKU: "LAMP-1", Title: "Desk <Lamp>", PriceText: "$19.99", InStock: true}
 	n := view.Notice{Kind: view.NoticeBackInStock, Where: catalog.ConversationKey{Channel: "telegram", ChatID: "901"}, Product: card, Locale: "ru"}

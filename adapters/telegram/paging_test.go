@@ -39,7 +39,7 @@ func cardSKUs(calls []telegramtest.Call) []string {
 // it sends the next page, none of whose cards were shown before; a forged
 // More button is answered without any card.
 func TestMoreButtonPages(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	ann := telegramtest.User(601, "Ann")
 	chat := "601"
 	private := models.Chat{ID: 601, Type: models.ChatTypePrivate}

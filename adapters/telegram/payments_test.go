@@ -41,7 +41,7 @@ func placeOrder(t *testing.T, db *bun.DB, userID, key string, qty int) *catalog.
 // order is unknown or no longer payable, the total differs, or a price
 // changed since the order.
 func TestPreCheckoutRefusals(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newRig(t, db, func(c *Config) { c.PaymentToken = "tok" })
 		ctx := context.Background()
 		rae := telegramtest.User(4001, "Rae")
@@ -87,7 +87,7 @@ func TestPreCheckoutRefusals(t *testing.T) {
 // TestMerchantReply: a merchant's reply during a takeover reaches the chat
 // escaped; notices for other channels or kinds are refused.
 func TestMerchantReply(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	ctx := context.Background()
 	where := catalog.ConversationKey{Channel: "telegram", ChatID: "4002"}
 	if err := r.a.Notify(ctx, view.Notice{Kind: view.NoticeMerchantReply, Where: where, Text: "Hi <there> & welcome"}); err != nil {

@@ -67,7 +67,7 @@ func (p *pickerEngine) events(t engine.Turn) []engine.Event {
 }
 
 func (p *pickerEngine) rig(t *testing.T) *rig {
-	return newRig(t, catalogtest.SQLite(t), func(c *Config) { c.Engine = scripted(p.events) })
+	return newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) { c.Engine = scripted(p.events) })
 }
 
 // TestPickerEditsInPlace: the picker is one message with the values four
@@ -191,7 +191,7 @@ func TestPickerHostileCallback(t *testing.T) {
 // button (the engine answers it with the picker), and order lines name
 // the variant.
 func TestParentCardAndVariantLines(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), func(c *Config) {
+	r := newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) {
 		c.Engine = scripted(func(engine.Turn) []engine.Event {
 			return []engine.Event{
 				{Kind: engine.EventCards, Cards: []view.Card{{SKU: "TR-1", Title: "Trail Runner", PriceText: "from $24.00", InStock: true, Stock: 9, VariantCount: 4, OptionNames: []string{"size", "colour"}}}},

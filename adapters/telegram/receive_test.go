@@ -18,7 +18,7 @@ import (
 )
 
 func TestWebhookSecret(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), webhookMode)
+	r := newRig(t, catalogtest.SQLiteDemo(t), webhookMode)
 	hook := r.srv.WaitCalls(t, "setWebhook", 1)[0]
 	if hook.Params["url"] != "https://shop.example.com/telegram/webhook" || hook.Params["secret_token"] != secret {
 		t.Errorf("setWebhook = %v", hook.Params)
@@ -57,7 +57,7 @@ func TestWebhookSecret(t *testing.T) {
 // TestRedelivery: the same update three times (webhook and polling) makes
 // one reply and one cart change.
 func TestRedelivery(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newRig(t, db, webhookMode)
 		bob := telegramtest.User(601, "Bob")
 		chat := models.Chat{ID: 601, Type: models.ChatTypePrivate}
@@ -96,7 +96,7 @@ func TestRedelivery(t *testing.T) {
 }
 
 func TestPollingRedeliveryAndAck(t *testing.T) {
-	r := newRig(t, catalogtest.SQLite(t), nil)
+	r := newRig(t, catalogtest.SQLiteDemo(t), nil)
 	cy := telegramtest.User(602, "Cy")
 	u := telegramtest.Text(cy, "/help")
 	u.ID = r.srv.NextID()
@@ -118,7 +118,7 @@ func TestPollingRedeliveryAndAck(t *testing.T) {
 // TestResume: an update recorded before a crash but not handled is
 // handled at the next start.
 func TestResume(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	seed(t, db)
 	u := telegramtest.Text(telegramtest.User(603, "Dee"), "/help")
 	u.ID = 5555
@@ -148,7 +148,7 @@ func (s slowEngine) Handle(ctx context.Context, t engine.Turn, sink engine.Sink)
 // TestChatOrder: two messages of one chat 10 ms apart are answered in
 // order even when the first takes longer; another chat is not held up.
 func TestChatOrder(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	r := newRig(t, db, func(c *Config) {
 		webhookMode(c)
 		c.Engine = slowEngine{inner: c.Engine, delay: func(t engine.Turn) time.Duration {
@@ -185,7 +185,7 @@ func TestChatOrder(t *testing.T) {
 // TestPrune: handled updates older than a week are forgotten at start;
 // recent ones stay, and so does an unhandled one, which is resumed.
 func TestPrune(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	seed(t, db)
 	ctx := context.Background()
 	old := time.Now().Add(-8 * 24 * time.Hour).UTC()

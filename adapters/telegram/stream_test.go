@@ -31,7 +31,7 @@ func (s streaming) Handle(ctx context.Context, _ engine.Turn, sink engine.Sink) 
 
 func streamRig(t *testing.T) *rig {
 	words := strings.Fields(strings.Repeat("streamed **answer** words ", 10))
-	return newRig(t, catalogtest.SQLite(t), func(c *Config) {
+	return newRig(t, catalogtest.SQLiteDemo(t), func(c *Config) {
 		c.Engine = streaming{words: words}
 		c.StreamAfter = 20 * time.Millisecond
 		c.StreamEvery = 100 * time.Millisecond

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,9 +41,15 @@ func SQLite(t testing.TB) *bun.DB {
 	return SQLiteURL(t, "sqlite:"+filepath.Join(t.TempDir(), "shopbot.db"))
 }
 
-// SQLiteURL opens and migrates the SQLite database at url.
+// SQLiteURL opens and migrates the SQLite database at url. A file that
+// does not exist yet starts as a copy of one migrated once per process.
 func SQLiteURL(t testing.TB, url string) *bun.DB {
 	t.Helper()
+	if info, err := catalog.ParseDatabaseURL(url); err == nil && !strings.HasPrefix(info.Location, ":memory:") && !strings.HasPrefix(info.Location, "file:") {
+		if err := copySQLiteTemplate(info.Location); err != nil {
+			t.Fatal(err)
+		}
+	}
 	db, _, err := catalog.OpenDB(url)
 	if err != nil {
 		t.Fatal(err)
@@ -53,10 +60,11 @@ func SQLiteURL(t testing.TB, url string) *bun.DB {
 }
 
 // Postgres returns a migrated, freshly created database on the test server,
-// dropped at the end of the test, and its URL.
+// dropped at the end of the test, and its URL. It is a copy of a template
+// database migrated once (template.go).
 func Postgres(t testing.TB) (*bun.DB, string) {
 	t.Helper()
-	dbURL := NewPostgresDatabase(t)
+	dbURL := newPostgresDatabaseFrom(t, postgresTemplate)
 	db, _, err := catalog.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +77,14 @@ func Postgres(t testing.TB) (*bun.DB, string) {
 // NewPostgresDatabase creates an empty database on the test server, dropped
 // at the end of the test, and returns its URL.
 func NewPostgresDatabase(t testing.TB) string {
+	t.Helper()
+	return newPostgresDatabaseFrom(t, nil)
+}
+
+// newPostgresDatabaseFrom creates a database, dropped at the end of the
+// test, and returns its URL: empty when template is nil, else a copy of
+// the template database it names.
+func newPostgresDatabaseFrom(t testing.TB, template func(context.Context, *bun.DB) (string, error)) string {
 	t.Helper()
 	admin, _, err := catalog.OpenDB(PostgresURL())
 	if err != nil {
@@ -85,7 +101,19 @@ func NewPostgresDatabase(t testing.TB) string {
 		t.Skipf("SKIPPING POSTGRES: %s (set SHOPBOT_REQUIRE_POSTGRES=1 to make this a failure)", msg)
 	}
 	name := "shopbot_test_" + randomHex(6)
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if template != nil {
+		tmpl, err := template(context.Background(), admin)
+		if err != nil {
+			t.Fatalf("template database: %v", err)
+		}
+		create += " TEMPLATE " + tmpl
+	}
+	// Copying a template writes the whole database: more time than the
+	// ping's on a loaded machine.
+	cctx, ccancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer ccancel()
+	if _, err := admin.ExecContext(cctx, create); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -100,9 +128,14 @@ func NewPostgresDatabase(t testing.TB) string {
 			t.Logf("drop test database %s: %v", name, err)
 		}
 	})
-	u, err := url.Parse(PostgresURL())
+	return withDatabase(PostgresURL(), name)
+}
+
+// withDatabase is the server URL raw with its database set to name.
+func withDatabase(raw, name string) string {
+	u, err := url.Parse(raw)
 	if err != nil {
-		t.Fatal(err)
+		return raw // unreachable: PostgresURL was opened already
 	}
 	u.Path = "/" + name
 	return u.String()

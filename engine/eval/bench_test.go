@@ -11,7 +11,7 @@ import (
 // turns) against the offline planner, 4 at a time: the target is 80
 // scenarios in 10 s on 2 cores.
 func BenchmarkEighty(b *testing.B) {
-	s := newTestShop(b, catalogtest.SQLite(b))
+	s := newTestShop(b, catalogtest.SQLiteSeeded(b))
 	scs := repeated(parseFile(b, "testdata/example.yaml"), 8)
 	r := s.runner(nil, 4)
 	b.ResetTimer()

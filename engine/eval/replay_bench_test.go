@@ -17,7 +17,7 @@ import (
 // answering then and now), 4 conversations at a time: the target
 // is 20 s on 2 cores.
 func BenchmarkReplay1000Turns(b *testing.B) {
-	s := newTestShop(b, catalogtest.SQLite(b))
+	s := newTestShop(b, catalogtest.SQLiteSeeded(b))
 	ctx := context.Background()
 	serving, err := engine.New(engine.Config{DB: s.src, Search: s.index, Pages: s.pages, RateLimit: 1 << 30, Registry: prometheus.NewRegistry()})
 	if err != nil {

@@ -72,7 +72,7 @@ func (s *testShop) replayer(r *eval.Runner) *eval.Replayer {
 }
 
 func TestReplayUnchangedConfigurationChangesNothing(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachSeeded(t, func(t *testing.T, db *bun.DB) {
 		s := newTestShop(t, db)
 		serveExample(t, s)
 		before := digestShop(t, db)
@@ -107,7 +107,7 @@ func TestReplayUnchangedConfigurationChangesNothing(t *testing.T) {
 }
 
 func TestReplayWithAScriptedModelReportsEachChange(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachSeeded(t, func(t *testing.T, db *bun.DB) {
 		s := newTestShop(t, db)
 		serveExample(t, s)
 		llm := llmtest.NewServer(t)
@@ -157,7 +157,7 @@ func TestReplayWithAScriptedModelReportsEachChange(t *testing.T) {
 }
 
 func TestReplaySinceSelectsTurns(t *testing.T) {
-	s := newTestShop(t, catalogtest.SQLite(t))
+	s := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	serveExample(t, s)
 	if convs := stored(t, s.src, time.Now().Add(time.Hour), 0); len(convs) != 0 {
 		t.Errorf("turns from the future: %d conversations", len(convs))
@@ -188,7 +188,7 @@ func (s *testShop) leftFiles(t testing.TB) string {
 // A stored conversation saved as a scenario parses, and passes when run:
 // its expectations are what happened.
 func TestWriteScenarioRoundTrips(t *testing.T) {
-	s := newTestShop(t, catalogtest.SQLite(t))
+	s := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	serveExample(t, s)
 	var scs []eval.Scenario
 	for _, c := range stored(t, s.src, time.Time{}, 0) {

@@ -20,7 +20,7 @@ import (
 )
 
 func TestExampleScenariosPass(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachSeeded(t, func(t *testing.T, db *bun.DB) {
 		s := newTestShop(t, db)
 		rep := s.run(t, s.runner(nil, 4), parseFile(t, "testdata/example.yaml"))
 		var out bytes.Buffer
@@ -72,7 +72,7 @@ const planted = `
 `
 
 func TestPlantedFailuresAreReportedExactly(t *testing.T) {
-	s := newTestShop(t, catalogtest.SQLite(t))
+	s := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	scs, err := eval.Parse(strings.NewReader(planted), "planted.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +105,7 @@ passed 1/8 scenarios
 var orderNumber = regexp.MustCompile(`SB-[0-9A-Z]+`)
 
 func TestParallelRunsMatchSerialRuns(t *testing.T) {
-	s := newTestShop(t, catalogtest.SQLite(t))
+	s := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	scs := repeated(parseFile(t, "testdata/example.yaml"), 2)
 	// A planted failure: its transcript must match too.
 	scs[1].Turns = slices.Clone(scs[1].Turns)
@@ -127,7 +127,7 @@ func TestParallelRunsMatchSerialRuns(t *testing.T) {
 }
 
 func TestScriptedModelToolsAndModelCalls(t *testing.T) {
-	s := newTestShop(t, catalogtest.SQLite(t))
+	s := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	llm := llmtest.NewServer(t)
 	llm.SetResponder(func(req llmtest.Request) llmtest.Step {
 		if last := req.Messages[len(req.Messages)-1]; last.Role == "tool" {
@@ -216,7 +216,7 @@ func gather(t *testing.T, reg *prometheus.Registry) string {
 }
 
 func TestEvalLeavesTheShopAlone(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachSeeded(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		s := newTestShop(t, db)
 		// The shop serving: a shopper with a cart and a conversation,

@@ -62,6 +62,6 @@ func TestFailingScenariosStillFail(t *testing.T) {
 // planner.
 func runOnDemo(t *testing.T, scs []eval.Scenario) *eval.Report {
 	t.Helper()
-	shop := newTestShop(t, catalogtest.SQLite(t))
+	shop := newTestShop(t, catalogtest.SQLiteSeeded(t))
 	return shop.run(t, shop.runner(nil, 2), scs)
 }

@@ -17,7 +17,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/vectorizer"
 	"shopbot/engine/session"
@@ -114,11 +113,8 @@ type tableShop struct {
 
 func newTableShop(t *testing.T) *tableShop {
 	t.Helper()
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t) // the demo catalog, as demo.Load leaves it
 	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	idx := embedded.New(embedded.Options{Embedder: vectorizer.NewLocal(0)})
 	if err := idx.Rebuild(ctx, catalog.NewSearchSource(db)); err != nil {
 		t.Fatal(err)

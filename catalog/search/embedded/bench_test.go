@@ -63,7 +63,7 @@ func BenchmarkSearchDemo(b *testing.B) {
 // BenchmarkSearchDemoHybrid is BenchmarkSearchDemo with the Local
 // embedder.
 func BenchmarkSearchDemoHybrid(b *testing.B) {
-	db := catalogtest.SQLite(b)
+	db := catalogtest.SQLiteDemo(b)
 	benchSearch(b, demoIndex(b, db, embedded.Options{Embedder: vectorizer.NewLocal(0)}))
 }
 

@@ -15,13 +15,20 @@ import (
 	"shopbot/catalog/search/embedded"
 )
 
-// demoIndex loads the demo catalog into db and builds an index of it.
+// loadDemoIndex loads the demo catalog into db and builds an index of it.
+func loadDemoIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index {
+	t.Helper()
+	if _, err := demo.Load(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return demoIndex(t, db, opts)
+}
+
+// demoIndex builds an index of db, which holds the demo catalog (a copy
+// from catalogtest.SQLiteDemo or EachDemo, made once per process).
 func demoIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	if opts.Logger == nil {
 		opts.Logger = testLogger(t)
 	}
@@ -35,7 +42,7 @@ func demoIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index 
 // demoSQLite is a fresh SQLite database with the demo catalog and its index.
 func demoSQLite(t testing.TB) (*bun.DB, *embedded.Index) {
 	t.Helper()
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	return db, demoIndex(t, db, embedded.Options{})
 }
 

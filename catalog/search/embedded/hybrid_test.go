@@ -75,7 +75,7 @@ func semanticIndex(t testing.TB, db *bun.DB, opts embedded.Options) (*embedded.I
 }
 
 func TestHybridFindsLaptopsForNotebookComputer(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	laptopsIn := func(ps []catalog.Product) int {
 		n := 0
 		for _, p := range ps {
@@ -96,7 +96,7 @@ func TestHybridFindsLaptopsForNotebookComputer(t *testing.T) {
 	// Weighing similarity more puts them first (with a daypack "with a
 	// padded laptop-sized sleeve", as close to laptops as the toy model
 	// can tell).
-	x, _ = semanticIndex(t, catalogtest.SQLite(t), embedded.Options{Alpha: new(0.75)})
+	x, _ = semanticIndex(t, catalogtest.SQLiteDemo(t), embedded.Options{Alpha: new(0.75)})
 	res = mustSearch(t, x, search.Query{Text: "notebook computer", Limit: 8})
 	if n := laptopsIn(res.Products); n != 6 {
 		t.Errorf("alpha 0.75: %d of the 6 laptops in the first 8: %v", n, skus(res.Products))
@@ -150,7 +150,7 @@ func TestHybridFindsWhatKeywordsMiss(t *testing.T) {
 }
 
 func TestHybridKeepsKeywordRelevance(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	checkRelevance(t, localIndex(t, db, embedded.Options{}))
 }
 
@@ -256,7 +256,7 @@ func TestHybridNeverViolatesFilters(t *testing.T) {
 
 // TestHybridPages: fused results page like keyword ones.
 func TestHybridPages(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	x := localIndex(t, db, embedded.Options{})
 	for _, q := range []search.Query{{Text: "black leather"}, {Text: "airfryer"}, {Text: "runing shoes", InStockOnly: true}} {
 		q.Limit = 100
@@ -276,7 +276,7 @@ func TestHybridPages(t *testing.T) {
 }
 
 func TestHybridSimilar(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	x := localIndex(t, db, embedded.Options{})
 	sim, err := x.Similar(context.Background(), "SHO-RUN-001", 4)
 	if err != nil || len(sim) != 4 {

@@ -19,7 +19,7 @@ import (
 // TestHybridFollowsUpdates: products added, changed, deactivated and
 // deleted get, change and lose their vectors.
 func TestHybridFollowsUpdates(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		x := localIndex(t, db, embedded.Options{})
 		airfryers := func() []string {
@@ -92,7 +92,7 @@ func TestHybridFollowsUpdates(t *testing.T) {
 // re-reads a product but does not embed it again.
 func TestHybridUnchangedProductsAreNotReembedded(t *testing.T) {
 	ctx := context.Background()
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	x, srv := semanticIndex(t, db, embedded.Options{})
 	before := len(srv.Requests())
 	if err := catalog.SetStock(ctx, db, "ELE-LAP-001", 3); err != nil {
@@ -111,7 +111,7 @@ func TestHybridUnchangedProductsAreNotReembedded(t *testing.T) {
 // the products it missed once the server is back.
 func TestHybridEmbedderOutage(t *testing.T) {
 	ctx := context.Background()
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	srv := vectorizertest.NewServer(t, conceptVector)
 	e := vectorizer.NewOpenAI(vectorizer.OpenAIConfig{BaseURL: srv.URL, Model: "concepts", MaxRetries: -1})
 	srv.Fail(500, 500) // the two batches of the rebuild

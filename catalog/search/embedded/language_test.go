@@ -18,7 +18,7 @@ func TestQueryLanguageFirst(t *testing.T) {
 	db := catalogtest.SQLite(t)
 	for name, opts := range map[string]embedded.Options{"keywords": {}, "hybrid": {Embedder: vectorizer.NewLocal(0)}} {
 		t.Run(name, func(t *testing.T) {
-			x := demoIndex(t, db, opts)
+			x := loadDemoIndex(t, db, opts)
 			for _, tc := range []struct {
 				q     string
 				first int // how many results must be English

@@ -13,7 +13,7 @@ import (
 // TestPins: the merchant's pins over the embedded index, on both
 // database dialects.
 func TestPins(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		searchtest.Pins(t, db, demoIndex(t, db, embedded.Options{}))
 	})
 }

@@ -18,7 +18,7 @@ import (
 // TestSearchQueries runs the table of TestDatabaseSearch, and more, against
 // the index: no result may violate a filter.
 func TestSearchQueries(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		x := demoIndex(t, db, embedded.Options{})
 		for _, tc := range []struct {
 			name string

@@ -46,7 +46,7 @@ func findSKU(t testing.TB, x *embedded.Index, q search.Query, sku string) (catal
 }
 
 func TestUpsert(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		x := demoIndex(t, db, embedded.Options{})
 		// A product without variants: a parent's price and stock are
@@ -205,7 +205,7 @@ func TestConcurrentSearches(t *testing.T) {
 		"hybrid":   {Embedder: vectorizer.NewLocal(0)}, // Rebuild refits it while queries embed
 	} {
 		t.Run(name, func(t *testing.T) {
-			db := catalogtest.SQLite(t)
+			db := catalogtest.SQLiteDemo(t)
 			concurrentSearches(t, db, demoIndex(t, db, opts))
 		})
 	}
