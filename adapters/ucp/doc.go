@@ -11,7 +11,10 @@
 // complete_checkout) through engine.CallTool, with the same bounds,
 // rate limit and transcript as the MCP door, so the admin inbox shows
 // each call. No card data is taken: completing a session places an
-// order that awaits payment.
+// order that awaits payment, and hands the buyer its payment link as
+// continue_url when one is configured. The buyer chooses among the
+// shop's delivery methods through the fulfillment extension, and the
+// totals count the chosen one before complete (fulfillment.go).
 //
 // The sessions' own state (status, buyer, order) and the Idempotency-Key
 // replies are kept in a Store (store.go) — the database, passed in from
