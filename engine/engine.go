@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"shopbot/engine/toolkit"
+	"shopbot/engine/turnsave"
 	"strings"
 	"sync"
 	"time"
@@ -142,7 +143,7 @@ type Engine struct {
 	chats   *chatlock.Local
 	history *historyCache
 	writes  *groupcommit.Tx // the turns' messages and state (SQLite)
-	saves   *turnSaver      // the same on Postgres, a statement for several turns
+	saves   *turnsave.Saver // the same on Postgres, a statement for several turns
 	hits    *groupcommit.Tx // rate-limit counts (limits.go)
 	metrics *metrics
 	log     *slog.Logger
@@ -186,7 +187,7 @@ func New(cfg Config) (*Engine, error) {
 		chats:   chatlock.NewLocal(),
 		history: newHistoryCache(historyCacheSize),
 		writes:  groupcommit.NewTx(cfg.DB, maxGroup),
-		saves:   newTurnSaver(cfg.DB, maxGroup),
+		saves:   turnsave.New(cfg.DB, maxGroup),
 		hits:    groupcommit.NewTx(cfg.DB, maxGroup),
 		metrics: newMetrics(cfg.Registry),
 		tracer:  cfg.Tracer.Tracer(tracerName),
@@ -402,7 +403,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, c
 
 // persist writes the turn's messages, the conversation state and the
 // tokens used. On Postgres that is one statement, atomic by itself, shared
-// with other turns finishing at the same time (turnSaver, saves.go); on
+// with other turns finishing at the same time (engine/turnsave); on
 // SQLite one transaction, shared likewise (groupcommit.Tx).
 func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder) error {
 	ctx = context.WithoutCancel(ctx) // a disconnecting client must not lose the transcript
@@ -413,10 +414,10 @@ func (e *Engine) persist(ctx context.Context, s *session.Session, rec *recorder)
 	}
 	var at time.Time
 	var err error
-	if e.saves.grouped(w) {
+	if e.saves.Grouped(w) {
 		// A crash here is one inside the transaction: nothing is sent.
 		if err = s.Journal.Step("persist-tx"); err == nil {
-			at, err = e.saves.save(ctx, w)
+			at, err = e.saves.Save(ctx, w)
 		}
 	} else {
 		err = e.writes.Run(ctx, func(ctx context.Context, tx bun.Tx) error {

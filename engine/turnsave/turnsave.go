@@ -1,4 +1,4 @@
-package engine
+package turnsave
 
 import (
 	"context"
@@ -10,13 +10,13 @@ import (
 	"shopbot/catalog/groupcommit"
 )
 
-// turnSaver saves turns' ends with group commit on Postgres: the turns
+// Saver saves turns' ends with group commit on Postgres: the turns
 // that finish while one save is on its way are saved together by the
 // next, in one statement (catalog.SaveTurnGroup), so a busy engine sends
 // one round trip, takes one pooled connection and commits once for
 // several turns. A lone turn is SaveTurnWrites's one statement, as
 // before. SQLite groups the turns' transactions instead (groupcommit.Tx).
-type turnSaver struct {
+type Saver struct {
 	db    bun.IDB
 	batch groupcommit.Batcher[catalog.TurnWrites, savedTurn]
 }
@@ -27,19 +27,20 @@ type savedTurn struct {
 	err error
 }
 
-func newTurnSaver(db bun.IDB, max int) *turnSaver {
-	s := &turnSaver{db: db}
+// New is a Saver writing to db, at most max turns in one statement.
+func New(db bun.IDB, max int) *Saver {
+	s := &Saver{db: db}
 	s.batch = groupcommit.Batcher[catalog.TurnWrites, savedTurn]{Write: s.write, Max: max}
 	return s
 }
 
-// grouped reports whether save takes w: on Postgres, when w is one
+// Grouped reports whether Save takes w: on Postgres, when w is one
 // statement on its own (catalog.TurnWrites.OneStatement).
-func (s *turnSaver) grouped(w catalog.TurnWrites) bool { return w.OneStatement(s.db) }
+func (s *Saver) Grouped(w catalog.TurnWrites) bool { return w.OneStatement(s.db) }
 
-// save saves w (grouped), alone or with other turns', and returns the
+// Save saves w (grouped), alone or with other turns', and returns the
 // new last_message_at; w.Messages get their ids.
-func (s *turnSaver) save(ctx context.Context, w catalog.TurnWrites) (time.Time, error) {
+func (s *Saver) Save(ctx context.Context, w catalog.TurnWrites) (time.Time, error) {
 	r, err := s.batch.Do(ctx, w)
 	if err != nil {
 		return time.Time{}, err
@@ -47,7 +48,7 @@ func (s *turnSaver) save(ctx context.Context, w catalog.TurnWrites) (time.Time, 
 	return r.at, r.err
 }
 
-func (s *turnSaver) write(ctx context.Context, ws []catalog.TurnWrites) ([]savedTurn, error) {
+func (s *Saver) write(ctx context.Context, ws []catalog.TurnWrites) ([]savedTurn, error) {
 	at, errs := catalog.SaveTurnGroup(ctx, s.db, ws)
 	res := make([]savedTurn, len(ws))
 	for i := range res {
