@@ -95,7 +95,8 @@ func (s SearchSource) Tombstones(ctx context.Context, since time.Time, limit int
 	return ts, nil
 }
 
-// PruneTombstones deletes tombstones older than before: followers behind
+// PruneTombstones deletes tombstones older than before (the engine does,
+// after 30 days, with its other prunes): followers behind
 // them rebuild (a restarted embedded index does; Weaviate's reindex).
 func PruneTombstones(ctx context.Context, db bun.IDB, before time.Time) (int, error) {
 	res, err := db.NewDelete().Model((*Tombstone)(nil)).Where("deleted_at < ?", before.UTC()).Exec(ctx)

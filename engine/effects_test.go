@@ -284,7 +284,8 @@ func ordersOf(t *testing.T, r *crashRig, user string) int {
 
 // TestSweepAndPrune: the notice of a handoff whose turn crashed after the
 // commit and never ran again is delivered by the periodic sweep, once; the
-// journal forgets turns after three days (by the engine's clock).
+// journal forgets turns after three days and the search feed deletions
+// after thirty (by the engine's clock).
 func TestSweepAndPrune(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		r := newCrashRig(t, db)
@@ -326,10 +327,27 @@ func TestSweepAndPrune(t *testing.T) {
 		if count() == 0 {
 			t.Fatal("the journal is empty before the prune")
 		}
+		r.mu.Lock()
+		now := r.now
+		r.mu.Unlock()
+		stones := []catalog.Tombstone{
+			{Kind: catalog.TombstoneProduct, Key: "OLD-1", DeletedAt: now.Add(-keepTombstones - time.Hour)},
+			{Kind: catalog.TombstoneProduct, Key: "NEW-1", DeletedAt: now},
+		}
+		if _, err := db.NewInsert().Model(&stones).Exec(ctx); err != nil {
+			t.Fatal(err)
+		}
 		r.advance(keepEffects + time.Hour)
 		next("sweep-5")
 		if n := count(); n != 0 {
 			t.Errorf("%d journal rows left after three days", n)
+		}
+		var kept []string
+		if err := db.NewSelect().Model((*catalog.Tombstone)(nil)).Column("key").Order("key").Scan(ctx, &kept); err != nil {
+			t.Fatal(err)
+		}
+		if len(kept) != 1 || kept[0] != "NEW-1" {
+			t.Errorf("tombstones after the prune = %v, want only NEW-1 (older than %s go)", kept, keepTombstones)
 		}
 	})
 }

@@ -13,8 +13,14 @@ import (
 // a day or two), short enough that the table stays small.
 const keepEffects = 72 * time.Hour
 
-// pruneEvery is how often a process prunes the journal and the ended
-// rate-limit counters, and sweeps undelivered notices.
+// keepTombstones is how long the search feed remembers a deletion
+// (catalog.Tombstone): a follower further behind than that rebuilds
+// (the embedded index on every start; Weaviate with shopbot reindex).
+const keepTombstones = 30 * 24 * time.Hour
+
+// pruneEvery is how often a process prunes the journal, the ended
+// rate-limit counters and the search feed's old tombstones, and sweeps
+// undelivered notices.
 const pruneEvery = 10 * time.Minute
 
 // effectPruner deletes old journal rows, at most once per pruneEvery per
@@ -39,6 +45,9 @@ func (e *Engine) maybePrune(ctx context.Context, now time.Time) {
 	e.sweepNotices(ctx, now)
 	if _, err := catalog.PruneLimits(ctx, e.cfg.DB, now); err != nil {
 		e.log.WarnContext(ctx, "rate limit counters not pruned", "err", err)
+	}
+	if _, err := catalog.PruneTombstones(ctx, e.cfg.DB, now.Add(-keepTombstones)); err != nil {
+		e.log.WarnContext(ctx, "search tombstones not pruned", "err", err)
 	}
 	n, err := catalog.PruneEffects(ctx, e.cfg.DB, now.Add(-keepEffects))
 	if err != nil {
