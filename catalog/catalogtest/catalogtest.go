@@ -64,7 +64,15 @@ func SQLiteURL(t testing.TB, url string) *bun.DB {
 // database migrated once (template.go).
 func Postgres(t testing.TB) (*bun.DB, string) {
 	t.Helper()
-	dbURL := newPostgresDatabaseFrom(t, postgresTemplate)
+	return postgresFrom(t, postgresTemplate)
+}
+
+// postgresFrom opens a fresh copy of the template database template
+// names (made on first use), closed at the end of the test, migrated as
+// every test database is, and returns it with its URL.
+func postgresFrom(t testing.TB, template func(context.Context, *bun.DB) (string, error)) (*bun.DB, string) {
+	t.Helper()
+	dbURL := newPostgresDatabaseFrom(t, template)
 	db, _, err := catalog.OpenDB(dbURL)
 	if err != nil {
 		t.Fatal(err)

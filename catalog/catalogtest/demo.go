@@ -87,16 +87,9 @@ func PostgresSeeded(t testing.TB) (*bun.DB, string) {
 
 func postgresDemoCopy(t testing.TB, f demoFill) (*bun.DB, string) {
 	t.Helper()
-	dbURL := newPostgresDatabaseFrom(t, func(ctx context.Context, admin *bun.DB) (string, error) {
+	return postgresFrom(t, func(ctx context.Context, admin *bun.DB) (string, error) {
 		return postgresDemoTemplate(ctx, admin, f)
 	})
-	db, _, err := catalog.OpenDB(dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	migrate(t, db)
-	return db, dbURL
 }
 
 // EachDemo is Each with databases holding the demo catalog (SQLiteDemo,
