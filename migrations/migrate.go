@@ -221,11 +221,13 @@ func apply(ctx context.Context, db bun.IDB, m Migration) error {
 	})
 }
 
-// statements splits a migration file on semicolons that end a line. The
-// schema files keep to that convention (no semicolons inside bodies).
+// statements splits a migration file on semicolons that end a line,
+// outside a $$-quoted function body (whose own statements end lines too).
+// The schema files keep to that convention.
 func statements(sqlText string) []string {
 	var out []string
 	var cur strings.Builder
+	inBody := false
 	for _, line := range strings.Split(sqlText, "\n") {
 		trimmed := strings.TrimSpace(line)
 		if trimmed == "" || strings.HasPrefix(trimmed, "--") {
@@ -233,7 +235,10 @@ func statements(sqlText string) []string {
 		}
 		cur.WriteString(line)
 		cur.WriteByte('\n')
-		if strings.HasSuffix(trimmed, ";") {
+		if strings.Count(line, "$$")%2 == 1 {
+			inBody = !inBody
+		}
+		if !inBody && strings.HasSuffix(trimmed, ";") {
 			out = append(out, strings.TrimSpace(cur.String()))
 			cur.Reset()
 		}
