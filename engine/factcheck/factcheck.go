@@ -83,9 +83,13 @@ func Known(results []toolkit.Result) (map[int64]bool, map[string]bool, []view.Ca
 	return prices, skus, cards
 }
 
-// Minor reads an amount in minor units (two decimals) from a mention.
+// Minor reads an amount in minor units (two decimals) from a mention;
+// false when it names none.
 func Minor(mention string) (int64, bool) {
 	num := strings.ReplaceAll(digitsRE.FindString(mention), ",", "")
+	if num == "" {
+		return 0, false
+	}
 	whole, frac, _ := strings.Cut(num, ".")
 	frac = (frac + "00")[:2]
 	n, err := strconv.ParseInt(whole+frac, 10, 64)
