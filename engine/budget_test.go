@@ -27,8 +27,8 @@ import (
 // turn opens with one statement (catalog.OpenTurn: customer, rate limit,
 // conversation) and ends with one (catalog.SaveTurnWrites).
 var turnBudgets = map[string]map[string]int64{
-	"pg":     {"text": 4, "cart": 9, "checkout": 30},
-	"sqlite": {"text": 11, "cart": 16, "checkout": 36},
+	"pg":     {"text": 4, "cart": 9, "checkout": 28},
+	"sqlite": {"text": 11, "cart": 16, "checkout": 34},
 }
 
 // TestTurnStatementBudget runs a text turn (the planner searching), a
