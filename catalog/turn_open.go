@@ -71,42 +71,62 @@ func Unhit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time
 	return nil
 }
 
+// TurnOpening is what a turn starts from: who is talking, the
+// conversation, the rate-limit hit if it was counted here (Counted), and
+// on Postgres the summary of the turn's cart (Cart, nil where it was not
+// read with the rest).
+type TurnOpening struct {
+	Customer     *Customer
+	Conversation *Conversation
+	Hit          HitResult
+	Counted      bool
+	Cart         *CartSummary
+}
+
 // OpenTurn starts a turn: the customer of id, the conversation of key
 // (created if new) and, on Postgres, the customer's rate-limit hit under
-// limitPrefix followed by the customer's id. A known customer's turn on
-// Postgres is one statement for all three; counted reports whether the
-// hit was counted (elsewhere the caller counts it).
+// limitPrefix followed by the customer's id, and the summary of the
+// turn's cart (the chat's shared cart when shared, else the customer's).
+// A known customer's turn on Postgres is one statement for all four;
+// elsewhere the caller counts the hit and reads the cart itself.
 func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
-	lim Limit, now time.Time) (c *Customer, conv *Conversation, hit HitResult, counted bool, err error) {
+	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
 	if db.Dialect().Name() == dialect.PG && id.Channel != "" && id.PlatformUserID != "" &&
 		key.Channel != "" && key.ChatID != "" && checkLimit(limitPrefix+"-9223372036854775808", lim) == nil {
 		id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
-		c, conv, hit, err = openKnown(ctx, db, id, key, limitPrefix, lim, now)
+		o, err := openKnown(ctx, db, id, key, limitPrefix, lim, now, shared)
 		if err == nil {
+			c := o.Customer
 			if c.DisplayName != id.DisplayName || c.Username != id.Username || c.Locale != id.Locale {
-				c, err = upsertCustomer(ctx, db, id)
+				if o.Customer, err = upsertCustomer(ctx, db, id); err != nil {
+					return TurnOpening{}, err
+				}
 			}
-			return c, conv, hit, err == nil, err
+			o.Counted = true
+			return o, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, hit, false, err
+			return TurnOpening{}, err
 		}
 	}
 	// A new customer, or SQLite: the customer first, then the rest.
-	if c, err = ResolveCustomer(ctx, db, id); err != nil {
-		return nil, nil, hit, false, err
+	var o TurnOpening
+	var err error
+	if o.Customer, err = ResolveCustomer(ctx, db, id); err != nil {
+		return o, err
 	}
-	conv, hit, counted, err = OpenCounted(ctx, db, key, c.ID, limitPrefix+strconv.FormatInt(c.ID, 10), lim, now)
-	return c, conv, hit, counted, err
+	o.Conversation, o.Hit, o.Counted, err = OpenCounted(ctx, db, key, o.Customer.ID, limitPrefix+strconv.FormatInt(o.Customer.ID, 10), lim, now)
+	return o, err
 }
 
 // openKnown is OpenTurn's one statement on Postgres: sql.ErrNoRows when
 // the customer is not known yet (then nothing was counted).
 func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
-	lim Limit, now time.Time) (*Customer, *Conversation, HitResult, error) {
+	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
 	start, end := limitWindow(lim, now)
 	c := new(Customer)
 	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
+	// $9 is the shared cart's scope key, '' for the customer's own cart.
 	q := `WITH cust AS (SELECT ` + columnsOf(db, c) + ` FROM customers WHERE channel = $7 AND platform_user_id = $8),
 	hit AS (INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
 	ON CONFLICT (key) DO UPDATE SET
@@ -115,39 +135,54 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
 	RETURNING hits, window_end)
 	SELECT cust.*, hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
-		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state
-	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6`
+		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state,
+		cart.units, cart.total, cart.currency
+	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6
+	CROSS JOIN LATERAL (SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
+		MIN(p.currency) AS currency
+		FROM cart_items AS ci JOIN carts AS ca ON ca.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
+		WHERE ca.scope = CASE WHEN $9::text <> '' THEN $9::text ELSE 'customer:' || cust.id::text END) AS cart`
 	var (
 		count, windowEnd sql.NullInt64
 		found            bool
 		cv               convColumns
+		cart             CartSummary
+		cartCurrency     sql.NullString
 		customerValues   = make([]any, len(fields))
-		dest             = make([]any, 0, len(fields)+16)
+		dest             = make([]any, 0, len(fields)+19)
 	)
 	for i := range customerValues {
 		dest = append(dest, &customerValues[i])
 	}
 	dest = append(dest, &count, &windowEnd, &found)
 	dest = append(dest, cv.dest()...)
-	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID}
+	dest = append(dest, &cart.Units, &cart.Total, &cartCurrency)
+	sharedKey := ""
+	if shared {
+		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
+	}
+	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey}
 	if err := selectValues(ctx, db, q, args, dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil, HitResult{}, err
+			return TurnOpening{}, err
 		}
-		return nil, nil, HitResult{}, fmt.Errorf("catalog: open turn %s/%s: %w", key.Channel, key.ChatID, err)
+		return TurnOpening{}, fmt.Errorf("catalog: open turn %s/%s: %w", key.Channel, key.ChatID, err)
 	}
 	strct := reflect.ValueOf(c).Elem()
 	for i, f := range fields {
 		if err := f.ScanValue(strct, customerValues[i]); err != nil {
-			return nil, nil, HitResult{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
+			return TurnOpening{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
 		}
 	}
-	hit := hitResult(int(count.Int64), windowEnd.Int64, lim, now)
+	cart.Currency = cartCurrency.String
+	o := TurnOpening{Customer: c, Hit: hitResult(int(count.Int64), windowEnd.Int64, lim, now), Cart: &cart}
 	if found {
-		return c, cv.conversation(), hit, nil
+		o.Conversation = cv.conversation()
+		return o, nil
 	}
-	conv, err := OpenConversation(ctx, db, key, c.ID)
-	return c, conv, hit, err
+	var err error
+	o.Conversation, err = OpenConversation(ctx, db, key, c.ID)
+	return o, err
 }
 
 // convColumns reads a conversation's columns of a LEFT JOIN (all NULL

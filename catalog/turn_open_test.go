@@ -30,10 +30,11 @@ func TestOpenTurn(t *testing.T) {
 		open := func(id catalog.Identity, key catalog.ConversationKey, wantCount int, wantStatements int64) (*catalog.Customer, *catalog.Conversation) {
 			t.Helper()
 			var c dbstats.Counter
-			cust, conv, hit, counted, err := catalog.OpenTurn(dbstats.With(ctx, &c), db, id, key, "turn:", lim, now)
+			o, err := catalog.OpenTurn(dbstats.With(ctx, &c), db, id, key, "turn:", lim, now, false)
 			if err != nil {
 				t.Fatal(err)
 			}
+			cust, conv, hit, counted := o.Customer, o.Conversation, o.Hit, o.Counted
 			if counted != pg || (pg && (hit.Count != wantCount || !hit.Allowed)) {
 				t.Errorf("hit = %+v, counted %v; want count %d on Postgres only", hit, counted, wantCount)
 			}
@@ -66,6 +67,48 @@ func TestOpenTurn(t *testing.T) {
 		if pg {
 			if res, err := catalog.Hit(ctx, db, "turn:"+strconv.FormatInt(first.ID, 10), lim, now); err != nil || res.Count != 5 {
 				t.Errorf("the customer's count = %+v, %v; want 5", res, err)
+			}
+		}
+	})
+}
+
+// TestOpenTurnReadsTheCart: on Postgres the opening statement also sums
+// the turn's cart, the customer's own or the chat's shared one, as
+// SummarizeCart would; elsewhere it leaves the cart to the caller.
+func TestOpenTurnReadsTheCart(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		pg := db.Dialect().Name().String() == "pg"
+		seed(t, db, product("A-1", 1250, 10), product("B-1", 400, 10))
+		id := catalog.Identity{Channel: "slack", PlatformUserID: "U-cart"}
+		key := catalog.ConversationKey{Channel: "slack", ChatID: "C-cart"}
+		lim := catalog.Limit{Max: 100, Window: time.Hour}
+		now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+		first, err := catalog.OpenTurn(ctx, db, id, key, "turn:", lim, now, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		own, shared := catalog.PersonalCart(first.Customer.ID), catalog.SharedCart(key.Channel, key.ChatID)
+		mustCart(t)(catalog.AddToCart(ctx, db, own, "A-1", 2, first.Customer.ID))
+		mustCart(t)(catalog.AddToCart(ctx, db, shared, "B-1", 3, first.Customer.ID))
+		for _, tc := range []struct {
+			shared bool
+			scope  catalog.CartScope
+			want   catalog.CartSummary
+		}{{false, own, catalog.CartSummary{Units: 2, Total: 2500, Currency: "USD"}}, {true, shared, catalog.CartSummary{Units: 3, Total: 1200, Currency: "USD"}}} {
+			o, err := catalog.OpenTurn(ctx, db, id, key, "turn:", lim, now, tc.shared)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := catalog.SummarizeCart(ctx, db, tc.scope)
+			if err != nil || sum != tc.want {
+				t.Fatalf("SummarizeCart(%s) = %+v, %v; want %+v", tc.scope.Key(), sum, err, tc.want)
+			}
+			switch {
+			case !pg && o.Cart != nil:
+				t.Errorf("SQLite opening read the cart: %+v", *o.Cart)
+			case pg && (o.Cart == nil || *o.Cart != tc.want):
+				t.Errorf("shared %v: opening's cart = %+v, want %+v", tc.shared, o.Cart, tc.want)
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/uptrace/bun"
 
@@ -12,6 +13,8 @@ import (
 	"shopbot/catalog/dbstats"
 	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
+	"shopbot/engine/llmtest"
+	"shopbot/engine/openai"
 	"shopbot/engine/view"
 )
 
@@ -25,15 +28,19 @@ import (
 // other chats' under load) run on their own sessions and are not counted
 // here (catalog/chatlock counts them). On Postgres a known customer's
 // turn opens with one statement (catalog.OpenTurn: customer, rate limit,
-// conversation) and ends with one (catalog.SaveTurnWrites).
+// conversation, and the cart the model's prompt shows) and ends with one
+// (catalog.SaveTurnWrites). The model turn's search runs on the test's
+// database search backend (three of Postgres's five statements); the
+// embedded index production uses sends none.
 var turnBudgets = map[string]map[string]int64{
-	"pg":     {"text": 4, "cart": 9, "checkout": 28},
-	"sqlite": {"text": 11, "cart": 16, "checkout": 34},
+	"pg":     {"text": 4, "cart": 9, "checkout": 28, "model": 5},
+	"sqlite": {"text": 11, "cart": 16, "checkout": 34, "model": 14},
 }
 
 // TestTurnStatementBudget runs a text turn (the planner searching), a
-// cart turn (an add-to-cart button) and a checkout turn (confirming the
-// order) on each database and counts their statements.
+// cart turn (an add-to-cart button), a checkout turn (confirming the
+// order) and a model turn (the model searching, then answering, with the
+// cart in its prompt) on each database and counts their statements.
 func TestTurnStatementBudget(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		newTestEnvOn(t, db)
@@ -45,9 +52,21 @@ func TestTurnStatementBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		llm := llmtest.NewServer(t)
+		llm.SetResponder(func(r llmtest.Request) llmtest.Step {
+			if m := r.Messages; len(m) > 0 && m[len(m)-1].Role == "tool" {
+				return llmtest.Reply("Here are a few good options.")
+			}
+			return llmtest.CallTools(llmtest.ToolCall{Name: "search_products", Arguments: `{"query":"running shoes","max_price":150}`})
+		})
+		modelEng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30,
+			Model: openai.New(openai.Config{BaseURL: llm.URL, Model: "test-model", MaxRetries: 1, RequestTimeout: 5 * time.Second})})
+		if err != nil {
+			t.Fatal(err)
+		}
 		budget := turnBudgets[db.Dialect().Name().String()]
 		n := 0
-		turn := func(name, text string, act *view.Action) {
+		turnOn := func(eng *Engine, name, text string, act *view.Action) {
 			t.Helper()
 			n++
 			c := &dbstats.Counter{Detail: true}
@@ -65,6 +84,7 @@ func TestTurnStatementBudget(t *testing.T) {
 				t.Errorf("%s turn sent %d statements, budget %d:\n%s", name, got.Statements, budget[name], strings.Join(c.Shapes(), "\n"))
 			}
 		}
+		turn := func(name, text string, act *view.Action) { t.Helper(); turnOn(eng, name, text, act) }
 		turn("", "hello", nil) // the first turn creates the customer and conversation
 		turn("text", "running shoes under 150", nil)
 		turn("cart", "", &view.Action{Kind: view.ActAdd, SKU: "APP-TSH-002-NAVY-L", Qty: 1})
@@ -74,6 +94,9 @@ func TestTurnStatementBudget(t *testing.T) {
 		turn("", "12 Main Street, Springfield", nil)
 		turn("", "", &view.Action{Kind: view.ActDelivery, Arg: firstDelivery(t, db)})
 		turn("checkout", "", &view.Action{Kind: view.ActConfirm})
+		turn("", "", &view.Action{Kind: view.ActAdd, SKU: "APP-TSH-002-NAVY-L", Qty: 1})
+		turnOn(modelEng, "", "running shoes", nil) // this engine's first turn: its prune, history not yet cached
+		turnOn(modelEng, "model", "running shoes under 150", nil)
 	})
 }
 

@@ -372,15 +372,16 @@ func (e *Engine) respond(ctx context.Context, s *session.Session, sink Sink, rec
 // where allowTurn counts it.
 func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, counted *catalog.HitResult, err error) {
 	now := e.cfg.Now()
-	c, conv, hit, ok, err := catalog.OpenTurn(ctx, e.cfg.DB, catalog.Identity{
+	o, err := catalog.OpenTurn(ctx, e.cfg.DB, catalog.Identity{
 		Channel: t.Channel, PlatformUserID: t.UserID, DisplayName: t.UserName, Username: t.Username, Locale: t.Locale,
-	}, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, limitPrefix, e.turnLimit(), now)
+	}, catalog.ConversationKey{Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID}, limitPrefix, e.turnLimit(), now, t.Shared)
 	if err != nil {
 		return nil, nil, err
 	}
-	if ok {
-		counted = &hit
+	if o.Counted {
+		counted = &o.Hit
 	}
+	c, conv := o.Customer, o.Conversation
 	scope := catalog.PersonalCart(c.ID)
 	if t.Shared {
 		scope = catalog.SharedCart(t.Channel, t.ChatID)
@@ -392,7 +393,7 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, c
 		Channel: t.Channel, ChatID: t.ChatID, ThreadID: t.ThreadID, Locale: t.Locale,
 		Text: t.Text, Action: t.Action, DedupKey: t.DedupKey,
 		Customer: c, Conversation: conv, Scope: scope,
-		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: now,
+		State: session.LoadState(conv.State), Currency: e.cfg.Currency, Now: now, OpenCart: o.Cart,
 	}
 	s.Journal = session.NewJournal(s, e.cfg.Crash)
 	if t.Text != "" {

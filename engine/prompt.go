@@ -38,9 +38,14 @@ func (e *Engine) systemPrompt(ctx context.Context, s *session.Session) (string, 
 		Today: s.Now.Format("Monday, 2 January 2006"), Currency: s.Currency,
 		Language: languageName(s.Locale), Extra: e.cfg.PromptExtra,
 	}
-	cart, err := catalog.SummarizeCart(ctx, e.cfg.DB, s.Scope)
-	if err != nil {
-		return "", err
+	var cart catalog.CartSummary
+	if s.OpenCart != nil {
+		cart, s.OpenCart = *s.OpenCart, nil
+	} else {
+		var err error
+		if cart, err = catalog.SummarizeCart(ctx, e.cfg.DB, s.Scope); err != nil {
+			return "", err
+		}
 	}
 	if cart.Units > 0 {
 		d.CartUnits, d.CartTotal = cart.Units, catalog.FormatPrice(cart.Total, cart.Currency)

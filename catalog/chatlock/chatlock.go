@@ -168,6 +168,7 @@ type lockHolder struct {
 	batch   groupcommit.Batcher[lockOp, lockResult]
 	mu      sync.Mutex
 	conn    *sql.Conn // nil until first used, and after the session was lost
+	stmt    *sql.Stmt // lockBatchSQL prepared in conn's session (nil: sent unprepared)
 	session int       // counts sessions, so an unlock never reaches a later one
 }
 
@@ -208,6 +209,12 @@ func (h *lockHolder) write(ctx context.Context, ops []lockOp) ([]lockResult, err
 		}
 		h.conn = conn
 		h.session++
+		// Prepared once per session: Postgres then neither parses nor
+		// plans the batch statement again (with arguments, pgdriver
+		// would otherwise send it as a new simple query each time).
+		if st, err := conn.PrepareContext(ctx, lockBatchSQL); err == nil {
+			h.stmt = st
+		}
 	}
 	sctx, cancel := context.WithTimeout(ctx, lockStatementTimeout)
 	defer cancel()
@@ -233,7 +240,13 @@ func (h *lockHolder) write(ctx context.Context, ops []lockOp) ([]lockResult, err
 
 // query runs lockBatchSQL and reads its n answers.
 func (h *lockHolder) query(ctx context.Context, keys, unlocks string, n int) ([]bool, error) {
-	rows, err := h.conn.QueryContext(ctx, lockBatchSQL, keys, unlocks, lockSpace)
+	var rows *sql.Rows
+	var err error
+	if h.stmt != nil {
+		rows, err = h.stmt.QueryContext(ctx, keys, unlocks, lockSpace)
+	} else {
+		rows, err = h.conn.QueryContext(ctx, lockBatchSQL, keys, unlocks, lockSpace)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -259,6 +272,10 @@ func (h *lockHolder) query(ctx context.Context, keys, unlocks string, n int) ([]
 func (h *lockHolder) drop() {
 	if h.conn == nil {
 		return
+	}
+	if h.stmt != nil {
+		_ = h.stmt.Close()
+		h.stmt = nil
 	}
 	_ = h.conn.Raw(func(any) error { return driver.ErrBadConn }) // never back to the pool
 	if err := h.conn.Close(); err != nil && !errors.Is(err, sql.ErrConnDone) {

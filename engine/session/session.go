@@ -31,6 +31,10 @@ type Session struct {
 	State        *State            // memory across turns, saved after the turn
 	Currency     string            // the shop currency
 	Now          time.Time
+	// OpenCart is the cart's summary as the turn opened, when the opening
+	// statement read it (Postgres); the first system prompt uses it and
+	// clears it, so a later one reads the cart as tools left it.
+	OpenCart *catalog.CartSummary
 	// Journal is the turn's view of the effects journal (journal.go),
 	// shared by the copies of the session concurrent tools work on; nil
 	// gets one on first use.
