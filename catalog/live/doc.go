@@ -1,7 +1,8 @@
 // Package live tells every replica's admin panel what changed in the
 // inbox, through the database and never through process memory.
 //
-// Triggers (migration 0024) append a row to inbox_events whenever a
+// Triggers (migration 0024; on Postgres once per statement since 0036,
+// one event per message still) append a row to inbox_events whenever a
 // shopper, the assistant or staff writes in a conversation, a note is
 // added, or its status, assignee, takeover or needs-human flag changes,
 // in the transaction that makes the change. A Hub wakes its subscribers
