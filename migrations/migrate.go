@@ -14,6 +14,8 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+
+	"shopbot/catalog/sqliteconn"
 )
 
 //go:embed postgres/*.sql sqlite/*.sql
@@ -257,7 +259,17 @@ func statements(sqlText string) []string {
 // for it), and fn gets that transaction.
 func withLock(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db bun.IDB) error) error {
 	if db.Dialect().Name() != dialect.PG {
-		return db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
+		// Migrating many versions can hold the write lock longer than a
+		// writer waits for it (busy_timeout, the write slot): a process
+		// starting meanwhile waits again, up to sqliteLockWait.
+		// Only a wait at BEGIN is retried, never a failure of fn's own.
+		for start := time.Now(); ; {
+			began := false
+			err := db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { began = true; return fn(ctx, tx) })
+			if err == nil || began || !sqliteLocked(err) || ctx.Err() != nil || time.Since(start) > sqliteLockWait {
+				return err
+			}
+		}
 	}
 	unlock, err := advisoryLock(ctx, db)
 	if err != nil {
@@ -265,6 +277,17 @@ func withLock(ctx context.Context, db *bun.DB, fn func(ctx context.Context, db b
 	}
 	defer unlock()
 	return fn(ctx, db)
+}
+
+// sqliteLockWait bounds how long a SQLite migration waits for another
+// one to finish.
+const sqliteLockWait = 5 * time.Minute
+
+// sqliteLocked reports whether err is a wait for SQLite's write lock that
+// ran out: this process's write slot, or another process's lock
+// (SQLITE_BUSY after busy_timeout).
+func sqliteLocked(err error) bool {
+	return errors.Is(err, sqliteconn.ErrWriteSlot) || strings.Contains(err.Error(), "database is locked")
 }
 
 // advisoryLock takes the Postgres advisory lock on a dedicated connection.

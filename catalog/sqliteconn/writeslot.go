@@ -42,8 +42,8 @@ func newWriterQueue(timeout time.Duration) *writerQueue {
 	return &writerQueue{slot: make(chan struct{}, 1), timeout: timeout}
 }
 
-// errWriteSlot is what a writer gets after waiting the whole timeout.
-var errWriteSlot = errors.New("sqlite: database is locked (waited too long for the write slot)")
+// ErrWriteSlot is what a writer gets after waiting the whole timeout.
+var ErrWriteSlot = errors.New("sqlite: database is locked (waited too long for the write slot)")
 
 func (q *writerQueue) acquire(ctx context.Context) error {
 	select {
@@ -59,7 +59,7 @@ func (q *writerQueue) acquire(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timer.C:
-		return errWriteSlot
+		return ErrWriteSlot
 	}
 }
 

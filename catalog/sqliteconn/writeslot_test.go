@@ -87,8 +87,8 @@ func TestWriterQueueWaitEnds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE n SET v = 7`); !errors.Is(err, errWriteSlot) {
-		t.Fatalf("exec while the slot is held: %v, want errWriteSlot", err)
+	if _, err := db.Exec(`UPDATE n SET v = 7`); !errors.Is(err, ErrWriteSlot) {
+		t.Fatalf("exec while the slot is held: %v, want ErrWriteSlot", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -118,8 +118,8 @@ func TestWriterQueueWritingQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Query(`UPDATE n SET v = 7 RETURNING v`); !errors.Is(err, errWriteSlot) {
-		t.Fatalf("writing query while the slot is held: %v, want errWriteSlot", err)
+	if _, err := db.Query(`UPDATE n SET v = 7 RETURNING v`); !errors.Is(err, ErrWriteSlot) {
+		t.Fatalf("writing query while the slot is held: %v, want ErrWriteSlot", err)
 	}
 	if got := count(t, db); got != 0 {
 		t.Fatalf("read while the slot is held: v = %d, want 0", got)
@@ -131,8 +131,8 @@ func TestWriterQueueWritingQuery(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`UPDATE n SET v = 3`); !errors.Is(err, errWriteSlot) {
-		t.Fatalf("exec while a writing query's rows are open: %v, want errWriteSlot", err)
+	if _, err := db.Exec(`UPDATE n SET v = 3`); !errors.Is(err, ErrWriteSlot) {
+		t.Fatalf("exec while a writing query's rows are open: %v, want ErrWriteSlot", err)
 	}
 	if err := rows.Close(); err != nil {
 		t.Fatal(err)
