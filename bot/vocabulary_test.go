@@ -27,6 +27,7 @@ const (
 // the demo judgments with the embedded index and with a real Weaviate:
 // the same lexicon bridges the gap on both.
 func TestVocabularyGap(t *testing.T) {
+	t.Parallel() // waits on its own weaviate-server most of the time
 	backends := map[string]func(t *testing.T) map[string]string{
 		"embedded": func(t *testing.T) map[string]string { return map[string]string{} },
 		"weaviate": func(t *testing.T) map[string]string {

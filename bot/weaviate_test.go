@@ -21,6 +21,7 @@ import (
 // catalog, and search-eval with SEARCH_BACKEND=weaviate finds the judged
 // products without a filter violated.
 func TestWeaviateCommands(t *testing.T) {
+	t.Parallel() // waits on its own weaviate-server most of the time
 	srv := weaviatetest.New(t)
 	vars := map[string]string{
 		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
@@ -88,6 +89,7 @@ func TestReindexEmbedded(t *testing.T) {
 // catalog: two rebuilds at once could delete each other's objects as
 // stale.
 func TestReplicasFillWeaviateOnce(t *testing.T) {
+	t.Parallel() // waits on its own weaviate-server most of the time
 	srv := weaviatetest.New(t)
 	replicas := startReplicas(t, 3, map[string]string{
 		"DATABASE_URL":       catalogtest.NewPostgresDatabase(t),

@@ -1,4 +1,4 @@
-package main
+package processtest
 
 import (
 	"context"
@@ -19,6 +19,7 @@ import (
 // once the lease (2 s) has run out, well within 30 s, and answers the
 // next shopper — still without a conflict.
 func TestProcessOneTelegramPollerPostgres(t *testing.T) {
+	t.Parallel()
 	dbURL := catalogtest.NewPostgresDatabase(t)
 	tg := telegramtest.NewServer(t, tgToken)
 	vars := map[string]string{

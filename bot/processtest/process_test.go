@@ -1,4 +1,4 @@
-package main
+package processtest
 
 import (
 	"bufio"
@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -17,33 +16,8 @@ import (
 
 // These tests run the real binary, as a user or an orchestrator would.
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
-
-func shopbotBinary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "shopbot-bin-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "shopbot")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New(string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build shopbot: %v", buildErr)
-	}
-	return binPath
-}
-
 func TestProcessMalformedDatabaseURL(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(shopbotBinary(t))
 	cmd.Env = append(os.Environ(), "DATABASE_URL=mysql://root:hunter2@db/shop")
 	var stdout, stderr bytes.Buffer
@@ -63,6 +37,7 @@ func TestProcessMalformedDatabaseURL(t *testing.T) {
 }
 
 func TestProcessGracefulShutdown(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(shopbotBinary(t), "serve")
 	cmd.Env = append(os.Environ(), "DATABASE_URL=sqlite:"+filepath.Join(dir, "shop.db"), "HTTP_ADDR=127.0.0.1:0")
@@ -146,6 +121,7 @@ func waitFor200(t *testing.T, url string) {
 // memory counts the engine alone): every turn completes, two model calls
 // each, counted by the child.
 func TestProcessBenchModelProcess(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(shopbotBinary(t), "bench", "--conversations", "3", "--turns", "2", "--ramp", "20ms", "--model-process")
 	cmd.Dir = t.TempDir()
 	out, err := cmd.CombinedOutput()

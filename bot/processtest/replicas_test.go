@@ -1,7 +1,12 @@
-package main
+package processtest
 
 import (
 	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +15,11 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/uptrace/bun"
+
+	"shopbot/catalog"
+	"shopbot/catalog/demo"
 )
 
 // process is a `shopbot serve` child process.
@@ -117,9 +127,10 @@ func (p *process) stop(t *testing.T) {
 // (sqlite:shopbot.db), both become ready, and the demo catalog and the
 // admin password are made once.
 func TestProcessDefaultsTwoAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ps := startProcesses(t, dir, 2)
-	outs := make([]*server, len(ps))
+	outs := make([]string, len(ps))
 	for i, p := range ps {
 		waitFor200(t, p.base+"/readyz")
 		// /readyz may answer before the banner's last line is through the pipe.
@@ -127,9 +138,89 @@ func TestProcessDefaultsTwoAtOnce(t *testing.T) {
 		if !strings.Contains(p.stdout.String(), "database   sqlite (shopbot.db)") {
 			t.Errorf("process %d did not start on the default database:\n%s", i, p.stdout)
 		}
-		outs[i] = &server{base: p.base, stdout: p.stdout}
+		outs[i] = p.stdout.String()
 	}
 	checkStartOutputs(t, outs, "")
 	signIn(t, ps[0].base, "admin", generatedPassword(t, outs))
 	checkLoadedOnce(t, openTestDB(t, "sqlite:"+filepath.Join(dir, "shopbot.db")))
+}
+
+// checkLoadedOnce: the database holds one demo catalog (products, reviews)
+// and one admin user.
+func checkLoadedOnce(t *testing.T, db *bun.DB) {
+	t.Helper()
+	ctx := context.Background()
+	ps := must(demo.Products())
+	var wantReviews int64
+	for _, p := range ps {
+		wantReviews += int64(len(p.Reviews))
+	}
+	products := must(catalog.CountProducts(ctx, db))
+	reviews := must(db.NewSelect().Table("reviews").Count(ctx))
+	admins := must(db.NewSelect().Table("staff_users").Where("username = ?", "admin").Count(ctx))
+	if products != len(ps) || reviews != wantReviews || admins != 1 {
+		t.Errorf("%d products, %d reviews, %d admin users; want %d, %d, 1", products, reviews, admins, len(ps), wantReviews)
+	}
+}
+
+// checkStartOutputs: exactly one process loaded the demo and (without
+// ADMIN_PASSWORD) generated the password; the others say they found them.
+func checkStartOutputs(t *testing.T, outs []string, password string) {
+	t.Helper()
+	if n := countOutputs(outs, "(demo catalog loaded)"); n != 1 {
+		t.Errorf("%d replicas say they loaded the demo catalog, want 1", n)
+	}
+	if n := countOutputs(outs, "Ready in"); n != len(outs) {
+		t.Errorf("%d of %d replicas printed Ready", n, len(outs))
+	}
+	if password != "" {
+		if n := countOutputs(outs, "password from ADMIN_PASSWORD"); n != len(outs) {
+			t.Errorf("%d of %d replicas say the password is ADMIN_PASSWORD's", n, len(outs))
+		}
+		return
+	}
+	if n := countOutputs(outs, "(generated;"); n != 1 {
+		t.Errorf("%d replicas generated an admin password, want 1", n)
+	}
+	if n := countOutputs(outs, "password printed at first start"); n != len(outs)-1 {
+		t.Errorf("%d replicas say the password was printed at first start, want %d", n, len(outs)-1)
+	}
+}
+
+// generatedPassword is the password the one generating process printed.
+func generatedPassword(t *testing.T, outs []string) string {
+	t.Helper()
+	for _, out := range outs {
+		if m := generatedRE.FindStringSubmatch(out); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatal("no replica printed a generated password")
+	return ""
+}
+
+// signIn signs in to the admin panel and expects the dashboard.
+func signIn(t *testing.T, base, user, password string) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(base + "/admin/login")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
+	if tok == nil {
+		t.Fatalf("sign-in page without a form token:\n%s", page)
+	}
+	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
+		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
+	}
 }
