@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -91,19 +90,6 @@ func newSearchVia(cfg *Config, log *slog.Logger, reg prometheus.Registerer, tran
 		search.FallbackConfig{Logger: log, Metrics: m})
 	s.Searcher = search.Pinned{Searcher: s.Searcher, Pins: s.pins}
 	return s, nil
-}
-
-// pinSource reads the merchant's search pins (catalog.PinnedProducts)
-// once load has set its database; before that no search has pins.
-type pinSource struct{ db atomic.Pointer[bun.DB] }
-
-// PinnedProducts implements search.PinSource.
-func (p *pinSource) PinnedProducts(ctx context.Context, query string) ([]catalog.Product, error) {
-	db := p.db.Load()
-	if db == nil {
-		return nil, nil
-	}
-	return catalog.PinnedProducts(ctx, db, query)
 }
 
 // load builds the embedded index from the database and keeps it current

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -71,6 +72,7 @@ func AddSearchPin(ctx context.Context, db bun.IDB, query, sku string) (SearchPin
 	if err != nil {
 		return SearchPin{}, err
 	}
+	pinEdits.Add(1)
 	pin.Product = p
 	return pin, nil
 }
@@ -84,7 +86,30 @@ func DeleteSearchPin(ctx context.Context, db bun.IDB, id int64) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return fmt.Errorf("search pin %d: %w", id, ErrNotFound)
 	}
+	pinEdits.Add(1)
 	return nil
+}
+
+// pinEdits counts the pins this process added or deleted.
+var pinEdits atomic.Uint64
+
+// SearchPinEdits counts the pin edits (AddSearchPin, DeleteSearchPin) made
+// by this process: a reader that keeps the pinned queries in memory
+// (PinnedQueries) reloads them when it changes, so an edit made here is
+// seen by the next search. Edits by another process do not change it.
+func SearchPinEdits() uint64 { return pinEdits.Load() }
+
+// PinnedQueries is the set of queries (normalized) that have pins.
+func PinnedQueries(ctx context.Context, db bun.IDB) (map[string]bool, error) {
+	var qs []string
+	if err := db.NewSelect().Model((*SearchPin)(nil)).Column("query").Distinct().Scan(ctx, &qs); err != nil {
+		return nil, fmt.Errorf("catalog: pinned queries: %w", err)
+	}
+	out := make(map[string]bool, len(qs))
+	for _, q := range qs {
+		out[q] = true
+	}
+	return out, nil
 }
 
 // ListSearchPins is every pin with its product, by query then pin order.
