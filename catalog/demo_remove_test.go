@@ -224,7 +224,7 @@ func demoSKUs(t *testing.T) (plain, variant, parent, other string) {
 // shopSnapshot is what a removal could change.
 type shopSnapshot struct {
 	products, active, reviews, pages, methods, promos, tombstones int
-	newest                                                    time.Time
+	newest                                                        time.Time
 }
 
 func snapshot(t *testing.T, db bun.IDB) shopSnapshot {
