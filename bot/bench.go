@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/schollz/progressbar/v3"
 
+	"shopbot/catalog"
 	"shopbot/catalog/dbstats"
 	"shopbot/engine"
 	"shopbot/engine/loadtest"
@@ -63,6 +64,11 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer model.stop()
+	// As serve does: the pool's connections opened and ready before the
+	// clock starts.
+	if err := catalog.WarmPool(ctx, sh.db); err != nil {
+		return err
+	}
 	counted, _ := dbstats.Install(sh.db)
 	// The turns run under one counter: what they send, not the
 	// background work (the index refresh, pruning) beside them.

@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -89,27 +91,50 @@ type Message struct {
 
 // OpenConversation returns the conversation for key, creating it.
 func OpenConversation(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64) (*Conversation, error) {
+	c, _, err := openConversation(ctx, db, key, customerID)
+	return c, err
+}
+
+// openConversation is OpenConversation, also saying whether this call
+// created the conversation.
+func openConversation(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64) (*Conversation, bool, error) {
 	if key.Channel == "" || key.ChatID == "" {
-		return nil, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
+		return nil, false, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
 	}
 	existing := new(Conversation)
-	err := selectOne(ctx, db, existing, "SELECT "+columnsOf(db, existing)+
-		" FROM conversations WHERE channel = $1 AND chat_id = $2 AND thread_id = $3", key.Channel, key.ChatID, key.ThreadID)
-	if err == nil {
-		return existing, nil
+	if err := selectConversation(ctx, db, existing, key); err == nil {
+		return existing, false, nil
 	}
+	return createConversation(ctx, db, key, customerID)
+}
+
+func selectConversation(ctx context.Context, db bun.IDB, dest *Conversation, key ConversationKey) error {
+	return selectOne(ctx, db, dest, "SELECT "+columnsOf(db, dest)+
+		" FROM conversations WHERE channel = $1 AND chat_id = $2 AND thread_id = $3", key.Channel, key.ChatID, key.ThreadID)
+}
+
+// createConversation inserts the conversation of key, which a read has
+// just not found: one statement. When another turn inserted it in
+// between, it reads that one instead; created says which happened (a
+// conversation this call created has no messages yet).
+func createConversation(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64) (c *Conversation, created bool, err error) {
 	now := time.Now().UTC()
-	c := &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now, State: "{}"}
+	c = &Conversation{Channel: key.Channel, ChatID: key.ChatID, ThreadID: key.ThreadID, LastMessageAt: now, CreatedAt: now, State: "{}"}
 	if customerID > 0 {
 		c.CustomerID = &customerID
 	}
-	_, err = db.NewInsert().Model(c).
-		On("CONFLICT (channel, chat_id, thread_id) DO UPDATE").Set("channel = EXCLUDED.channel").
-		Returning("*").Exec(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
+	err = db.NewInsert().Model(c).On("CONFLICT (channel, chat_id, thread_id) DO NOTHING").Returning("*").Scan(ctx)
+	if err == nil {
+		return c, true, nil
 	}
-	return c, nil
+	if errors.Is(err, sql.ErrNoRows) { // another turn's insert won
+		c = new(Conversation)
+		err = selectConversation(ctx, db, c, key)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
+	}
+	return c, false, nil
 }
 
 // GetConversation loads a conversation by id.

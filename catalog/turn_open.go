@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/uptrace/bun"
@@ -25,15 +26,23 @@ import (
 // update) gives the hit back with Unhit.
 func OpenCounted(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64,
 	limitKey string, lim Limit, now time.Time) (conv *Conversation, hit HitResult, counted bool, err error) {
+	o, err := openCounted(ctx, db, key, customerID, limitKey, lim, now)
+	return o.Conversation, o.Hit, o.Counted, err
+}
+
+// openCounted is OpenCounted, its results in a TurnOpening (no customer
+// or cart) that also says whether the conversation was created.
+func openCounted(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64,
+	limitKey string, lim Limit, now time.Time) (o TurnOpening, err error) {
 	if db.Dialect().Name() != dialect.PG {
-		conv, err = OpenConversation(ctx, db, key, customerID)
-		return conv, HitResult{}, false, err
+		o.Conversation, o.Created, err = openConversation(ctx, db, key, customerID)
+		return o, err
 	}
 	if key.Channel == "" || key.ChatID == "" {
-		return nil, hit, false, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
+		return o, fmt.Errorf("catalog: open conversation: %w: channel and chat id are required", ErrInvalid)
 	}
 	if err := checkLimit(limitKey, lim); err != nil {
-		return nil, hit, false, err
+		return o, err
 	}
 	start, end := limitWindow(lim, now)
 	var count int
@@ -47,14 +56,15 @@ func OpenCounted(ctx context.Context, db bun.IDB, key ConversationKey, customerI
 	err = selectValues(ctx, db, q, []any{limitKey, start, end, key.Channel, key.ChatID, key.ThreadID},
 		append([]any{&count, &windowEnd, &found}, cv.dest()...)...)
 	if err != nil {
-		return nil, hit, false, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
+		return o, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
 	}
-	hit = hitResult(count, windowEnd, lim, now)
+	o.Hit, o.Counted = hitResult(count, windowEnd, lim, now), true
 	if found {
-		return cv.conversation(), hit, true, nil
+		o.Conversation = cv.conversation()
+		return o, nil
 	}
-	conv, err = OpenConversation(ctx, db, key, customerID)
-	return conv, hit, true, err
+	o.Conversation, o.Created, err = createConversation(ctx, db, key, customerID)
+	return o, err
 }
 
 // Unhit takes back a hit of key counted at now (one that should not have
@@ -81,6 +91,9 @@ type TurnOpening struct {
 	Hit          HitResult
 	Counted      bool
 	Cart         *CartSummary
+	// Created says the conversation was created by this turn: it has no
+	// messages yet.
+	Created bool
 }
 
 // OpenTurn starts a turn: the customer of id, the conversation of key
@@ -91,6 +104,7 @@ type TurnOpening struct {
 // elsewhere the caller counts the hit and reads the cart itself.
 func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
+	missing := false // the customer was looked for and not found
 	if db.Dialect().Name() == dialect.PG && id.Channel != "" && id.PlatformUserID != "" &&
 		key.Channel != "" && key.ChatID != "" && checkLimit(limitPrefix+"-9223372036854775808", lim) == nil {
 		id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
@@ -108,14 +122,23 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 		if !errors.Is(err, sql.ErrNoRows) {
 			return TurnOpening{}, err
 		}
+		missing = true
 	}
-	// A new customer, or SQLite: the customer first, then the rest.
-	var o TurnOpening
+	// A new customer, or SQLite: the customer first, then the rest. On
+	// Postgres the statement above has just not found the customer, so it
+	// is written without being read again.
+	var c *Customer
 	var err error
-	if o.Customer, err = ResolveCustomer(ctx, db, id); err != nil {
-		return o, err
+	if missing && strings.TrimSpace(id.Channel) != "" && strings.TrimSpace(id.PlatformUserID) != "" {
+		c, err = upsertCustomer(ctx, db, id)
+	} else {
+		c, err = ResolveCustomer(ctx, db, id)
 	}
-	o.Conversation, o.Hit, o.Counted, err = OpenCounted(ctx, db, key, o.Customer.ID, limitPrefix+strconv.FormatInt(o.Customer.ID, 10), lim, now)
+	if err != nil {
+		return TurnOpening{}, err
+	}
+	o, err := openCounted(ctx, db, key, c.ID, limitPrefix+strconv.FormatInt(c.ID, 10), lim, now)
+	o.Customer = c
 	return o, err
 }
 
@@ -181,7 +204,7 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 		return o, nil
 	}
 	var err error
-	o.Conversation, err = OpenConversation(ctx, db, key, c.ID)
+	o.Conversation, o.Created, err = createConversation(ctx, db, key, c.ID)
 	return o, err
 }
 

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,11 +27,12 @@ func TestOpenTurn(t *testing.T) {
 		key := catalog.ConversationKey{Channel: "web", ChatID: "chat-open"}
 		lim := catalog.Limit{Max: 10, Window: time.Hour}
 		now := time.Date(2026, 11, 27, 10, 30, 0, 0, time.UTC)
+		counted, _ := dbstats.Install(db) // Bun's own queries counted too
 
-		open := func(id catalog.Identity, key catalog.ConversationKey, wantCount int, wantStatements int64) (*catalog.Customer, *catalog.Conversation) {
+		open := func(id catalog.Identity, key catalog.ConversationKey, wantCount int, wantStatements int64, wantCreated bool) (*catalog.Customer, *catalog.Conversation) {
 			t.Helper()
 			var c dbstats.Counter
-			o, err := catalog.OpenTurn(dbstats.With(ctx, &c), db, id, key, "turn:", lim, now, false)
+			o, err := catalog.OpenTurn(dbstats.With(ctx, &c), counted, id, key, "turn:", lim, now, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -41,25 +43,31 @@ func TestOpenTurn(t *testing.T) {
 			if pg && wantStatements > 0 && c.Counts().Statements != wantStatements {
 				t.Errorf("%d statements, want %d:\n%v", c.Counts().Statements, wantStatements, c.Shapes())
 			}
+			if o.Created != wantCreated {
+				t.Errorf("Created = %v, want %v", o.Created, wantCreated)
+			}
 			if cust.PlatformUserID != id.PlatformUserID || cust.DisplayName != id.DisplayName || conv.ChatID != key.ChatID ||
 				conv.CustomerID == nil || *conv.CustomerID != cust.ID {
 				t.Fatalf("opened %+v / %+v for %+v / %+v", cust, conv, id, key)
 			}
 			return cust, conv
 		}
-		first, conv := open(id, key, 1, 0)
-		again, same := open(id, key, 2, 1)
+		// A new customer: found missing, then written without a second read
+		// (Postgres: the opening statement, the customer, the hit, the
+		// conversation).
+		first, conv := open(id, key, 1, 4, true)
+		again, same := open(id, key, 2, 1, false)
 		if again.ID != first.ID || same.ID != conv.ID || !again.CreatedAt.Equal(first.CreatedAt) || again.Locale != "en" {
 			t.Errorf("reopened %+v / %+v, want %+v / %+v", again, same, first, conv)
 		}
 		// A new chat of a known customer: created, counted once.
-		other, _ := open(id, catalog.ConversationKey{Channel: "web", ChatID: "chat-open-2"}, 3, 0)
+		other, _ := open(id, catalog.ConversationKey{Channel: "web", ChatID: "chat-open-2"}, 3, 2, true)
 		if other.ID != first.ID {
 			t.Errorf("another chat resolved customer %d, want %d", other.ID, first.ID)
 		}
 		// A new name: stored, and the turn still counted once.
 		id.DisplayName = "Ann B."
-		renamed, _ := open(id, key, 4, 0)
+		renamed, _ := open(id, key, 4, 0, false)
 		stored, err := catalog.GetCustomer(ctx, db, first.ID)
 		if err != nil || renamed.ID != first.ID || stored.DisplayName != "Ann B." {
 			t.Errorf("renamed %+v, stored %+v, %v", renamed, stored, err)
@@ -68,6 +76,44 @@ func TestOpenTurn(t *testing.T) {
 			if res, err := catalog.Hit(ctx, db, "turn:"+strconv.FormatInt(first.ID, 10), lim, now); err != nil || res.Count != 5 {
 				t.Errorf("the customer's count = %+v, %v; want 5", res, err)
 			}
+		}
+	})
+}
+
+// TestOpenTurnCreatesOnce: turns opening the same new chat at once (two
+// replicas, say) all get one conversation, and exactly one of them says
+// it created it: only that one may take the history as empty.
+func TestOpenTurnCreatesOnce(t *testing.T) {
+	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+		ctx := context.Background()
+		lim := catalog.Limit{Max: 100, Window: time.Hour}
+		now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+		const n = 8
+		key := catalog.ConversationKey{Channel: "slack", ChatID: "C-race", ThreadID: "1.2"}
+		opened := make([]catalog.TurnOpening, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				id := catalog.Identity{Channel: "slack", PlatformUserID: "U-race-" + strconv.Itoa(i%2)}
+				opened[i], errs[i] = catalog.OpenTurn(ctx, db, id, key, "turn:", lim, now, true)
+			})
+		}
+		wg.Wait()
+		created := 0
+		for i, o := range opened {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			if o.Conversation.ID != opened[0].Conversation.ID {
+				t.Errorf("turn %d opened conversation %d, another %d", i, o.Conversation.ID, opened[0].Conversation.ID)
+			}
+			if o.Created {
+				created++
+			}
+		}
+		if created != 1 {
+			t.Errorf("%d turns say they created the conversation, want 1", created)
 		}
 	})
 }

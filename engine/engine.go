@@ -382,6 +382,9 @@ func (e *Engine) openSession(ctx context.Context, t Turn) (s *session.Session, c
 		counted = &o.Hit
 	}
 	c, conv := o.Customer, o.Conversation
+	if o.Created { // nothing to read back: the conversation is new
+		e.history.put(conv.ID, conv.LastMessageAt, nil, nil, e.cfg.HistoryMessages)
+	}
 	scope := catalog.PersonalCart(c.ID)
 	if t.Shared {
 		scope = catalog.SharedCart(t.Channel, t.ChatID)
