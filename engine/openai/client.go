@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -141,9 +142,16 @@ func (o *Client) Chat(ctx context.Context, req llm.ChatRequest, onDelta func(str
 	if err != nil {
 		return llm.ChatResponse{}, fmt.Errorf("engine: openai: %w: %v", llm.ErrModelUnavailable, err)
 	}
+	var writes bodyWrites
+	defer func() {
+		if writes.done() {
+			releaseBody(body)
+		}
+	}()
+	ctx = writes.trace(ctx)
 	out := &deltaGate{onDelta: onDelta}
 	for attempt := 1; ; attempt++ {
-		resp, err := o.attempt(ctx, body, out.emit)
+		resp, err := o.attempt(ctx, body.Bytes(), out.emit)
 		if err == nil {
 			o.logger.DebugContext(ctx, "openai chat", "model", resp.Model, "attempts", attempt,
 				"latency_ms", resp.Latency.Milliseconds(), "prompt_tokens", resp.PromptTokens, "completion_tokens", resp.CompletionTokens)
@@ -196,7 +204,7 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 	// "stream": true.
 	var raw *http.Response
 	_, err := o.chat.New(actx, sdk.ChatCompletionNewParams{},
-		option.WithRequestBody("application/json", body), option.WithResponseBodyInto(&raw))
+		option.WithRequestBody("application/json", bytes.NewReader(body)), option.WithResponseBodyInto(&raw))
 	stream := ssestream.NewStream[chunk](ssestream.NewDecoder(raw), err)
 	defer stream.Close()
 	var acc streamAccumulator

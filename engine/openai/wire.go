@@ -6,10 +6,13 @@ package openai
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http/httptrace"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"shopbot/catalog"
 	"shopbot/engine/llm"
@@ -25,17 +28,18 @@ import (
 // more CPU than the rest of a turn. The tool schemas, the same on every
 // call, are encoded once per tool set. "stream" comes first because the
 // SDK sets it again on the finished body, which is cheapest at the start.
-func (o *Client) body(req llm.ChatRequest) ([]byte, error) {
+func (o *Client) body(req llm.ChatRequest) (*bytes.Buffer, error) {
 	model, err := json.Marshal(o.model)
 	if err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
+	b := bodies.Get().(*bytes.Buffer)
+	b.Reset()
 	b.Grow(int(o.bodySize.Load()))
 	b.WriteString(`{"stream":true,"model":`)
 	b.Write(model)
 	b.WriteString(`,"stream_options":{"include_usage":true},"messages":`)
-	if err := writeMessages(&b, req.Messages); err != nil {
+	if err := writeMessages(b, req.Messages); err != nil {
 		return nil, err
 	}
 	if len(req.Tools) > 0 { // the API rejects tool_choice without tools
@@ -50,7 +54,53 @@ func (o *Client) body(req llm.ChatRequest) ([]byte, error) {
 	// The next body is likely as big: sized up front, it is built in one
 	// allocation.
 	o.bodySize.Store(int32(min(b.Len()+1024, 1<<24)))
-	return b.Bytes(), nil
+	return b, nil
+}
+
+// bodies keeps request bodies for reuse. A body is tens of kilobytes (the
+// history and the tool schemas), allocated zeroed and collected on every
+// model call otherwise; with thousands of conversations waiting on the
+// model, that was the engine's largest allocation. A body goes back only
+// when the HTTP transport has finished writing every request it started
+// with it (bodyWrites); one whose write failed or may still be running (a
+// server that answered before reading it all, a cancelled request) is
+// left to the garbage collector.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// bodyWrites follows the transport's writes of one call's body, attempts
+// and the transport's own retries included: each connection it got for
+// the request starts a write, and WroteRequest ends it (the transport
+// calls it after the body, from the goroutine that read it).
+type bodyWrites struct {
+	started, finished atomic.Int32
+	failed            atomic.Bool
+}
+
+func (w *bodyWrites) trace(ctx context.Context) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(httptrace.GotConnInfo) { w.started.Add(1) },
+		WroteRequest: func(info httptrace.WroteRequestInfo) {
+			if info.Err != nil {
+				w.failed.Store(true)
+			}
+			w.finished.Add(1)
+		},
+	})
+}
+
+// done reports whether no write of the body can still be running.
+func (w *bodyWrites) done() bool {
+	return !w.failed.Load() && w.finished.Load() == w.started.Load()
+}
+
+// maxPooledBody bounds what the pool keeps: one huge request must not pin
+// its buffer for the life of the process.
+const maxPooledBody = 1 << 20
+
+func releaseBody(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBody {
+		bodies.Put(b)
+	}
 }
 
 // toolsCache remembers the wire encoding of the last tool set.
