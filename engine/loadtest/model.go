@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -59,8 +60,16 @@ func (m *Model) complete(w http.ResponseWriter, r *http.Request) {
 	buf.Reset()
 	_, err := buf.ReadFrom(r.Body)
 	body := buf.Bytes()
-	msgs := gjson.GetBytes(body, "messages")
-	if err != nil || !gjson.ValidBytes(body) || len(msgs.Array()) == 0 {
+	// The results point into the pooled buffer (no copy of the request),
+	// which is fine while this handler runs.
+	raw := unsafe.String(unsafe.SliceData(body), len(body))
+	var n int
+	var lastRole string
+	gjson.Get(raw, "messages").ForEach(func(_, m gjson.Result) bool {
+		n, lastRole = n+1, m.Get("role").Str
+		return true
+	})
+	if err != nil || !gjson.Valid(raw) || n == 0 {
 		http.Error(w, `{"error":{"message":"bad request","type":"invalid_request_error"}}`, http.StatusBadRequest)
 		return
 	}
@@ -72,10 +81,9 @@ func (m *Model) complete(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
-	model, _ := json.Marshal(gjson.GetBytes(body, "model").String())
+	model, _ := json.Marshal(gjson.Get(raw, "model").String())
 	sw := &sse{w: w, head: fmt.Appendf(nil, `data: {"id":"chatcmpl-%d","object":"chat.completion.chunk","created":%d,"model":%s,`, m.calls.Load(), time.Now().Unix(), model)}
-	arr := msgs.Array()
-	if arr[len(arr)-1].Get("role").String() == "tool" {
+	if lastRole == "tool" {
 		sw.text("Here are a few good options.")
 	} else {
 		sw.toolCall(m.toolArg)

@@ -53,15 +53,19 @@ func Shorten(s string, n int) string { return clip.Shorten(s, n) }
 
 // Summary cuts text at a word boundary.
 func Summary(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) <= n {
-		return string(r)
+	s = strings.ToValidUTF8(strings.TrimSpace(s), "\uFFFD")
+	runes := 0
+	for end := range s { // a search result summarizes every product's description: no []rune copy
+		if runes == n {
+			cut := s[:end]
+			if i := strings.LastIndexByte(cut, ' '); i > n/2 {
+				cut = cut[:i]
+			}
+			return strings.TrimRight(cut, ",.;: ") + "…"
+		}
+		runes++
 	}
-	cut := string(r[:n])
-	if i := strings.LastIndexByte(cut, ' '); i > n/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, ",.;: ") + "…"
+	return s
 }
 
 // CartViewOf renders a cart.
