@@ -83,8 +83,8 @@ func Unhit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time
 
 // TurnOpening is what a turn starts from: who is talking, the
 // conversation, the rate-limit hit if it was counted here (Counted), and
-// on Postgres the summary of the turn's cart (Cart, nil where it was not
-// read with the rest).
+// the summary of the turn's cart (Cart, nil where it was not read with
+// the rest: a new customer's turn).
 type TurnOpening struct {
 	Customer     *Customer
 	Conversation *Conversation
@@ -97,16 +97,18 @@ type TurnOpening struct {
 }
 
 // OpenTurn starts a turn: the customer of id, the conversation of key
-// (created if new) and, on Postgres, the customer's rate-limit hit under
-// limitPrefix followed by the customer's id, and the summary of the
-// turn's cart (the chat's shared cart when shared, else the customer's).
-// A known customer's turn on Postgres is one statement for all four;
-// elsewhere the caller counts the hit and reads the cart itself.
+// (created if new), the summary of the turn's cart (the chat's shared
+// cart when shared, else the customer's) and, on Postgres, the customer's
+// rate-limit hit under limitPrefix followed by the customer's id. A known
+// customer's turn is one statement for all of it; on SQLite the caller
+// counts the hit, a write that waits for the write slot and is grouped
+// with other turns'.
 func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
 	missing := false // the customer was looked for and not found
-	if db.Dialect().Name() == dialect.PG && id.Channel != "" && id.PlatformUserID != "" &&
-		key.Channel != "" && key.ChatID != "" && checkLimit(limitPrefix+"-9223372036854775808", lim) == nil {
+	pg := db.Dialect().Name() == dialect.PG
+	if id.Channel != "" && id.PlatformUserID != "" && key.Channel != "" && key.ChatID != "" &&
+		(!pg || checkLimit(limitPrefix+"-9223372036854775808", lim) == nil) {
 		id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
 		o, err := openKnown(ctx, db, id, key, limitPrefix, lim, now, shared)
 		if err == nil {
@@ -116,7 +118,7 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 					return TurnOpening{}, err
 				}
 			}
-			o.Counted = true
+			o.Counted = pg
 			return o, nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
@@ -124,9 +126,9 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 		}
 		missing = true
 	}
-	// A new customer, or SQLite: the customer first, then the rest. On
-	// Postgres the statement above has just not found the customer, so it
-	// is written without being read again.
+	// A new customer: the customer first, then the rest. The statement
+	// above has just not found it, so it is written without being read
+	// again.
 	var c *Customer
 	var err error
 	if missing && strings.TrimSpace(id.Channel) != "" && strings.TrimSpace(id.PlatformUserID) != "" {
@@ -142,29 +144,27 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 	return o, err
 }
 
-// openKnown is OpenTurn's one statement on Postgres: sql.ErrNoRows when
-// the customer is not known yet (then nothing was counted).
+// openKnown is OpenTurn's one statement for a known customer:
+// sql.ErrNoRows when the customer is not known yet (then nothing was
+// counted).
 func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
-	start, end := limitWindow(lim, now)
 	c := new(Customer)
 	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
-	// $9 is the shared cart's scope key, '' for the customer's own cart.
-	q := `WITH cust AS (SELECT ` + columnsOf(db, c) + ` FROM customers WHERE channel = $7 AND platform_user_id = $8),
-	hit AS (INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
-	ON CONFLICT (key) DO UPDATE SET
-	hits = CASE WHEN rate_limits.window_start >= EXCLUDED.window_start THEN rate_limits.hits + 1 ELSE 1 END,
-	window_start = GREATEST(rate_limits.window_start, EXCLUDED.window_start),
-	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
-	RETURNING hits, window_end)
-	SELECT cust.*, hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
-		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state,
-		cart.units, cart.total, cart.currency
-	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6
-	CROSS JOIN LATERAL (SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
-		MIN(p.currency) AS currency
-		FROM cart_items AS ci JOIN carts AS ca ON ca.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
-		WHERE ca.scope = CASE WHEN $9::text <> '' THEN $9::text ELSE 'customer:' || cust.id::text END) AS cart`
+	sharedKey := ""
+	if shared {
+		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
+	}
+	var q string
+	var args []any
+	if db.Dialect().Name() == dialect.PG {
+		start, end := limitWindow(lim, now)
+		q = openKnownPostgres(columnsOf(db, c))
+		args = []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey}
+	} else {
+		q = openKnownSQLite(columnsOf(db, c))
+		args = []any{id.Channel, id.PlatformUserID, key.Channel, key.ChatID, key.ThreadID, sharedKey}
+	}
 	var (
 		count, windowEnd sql.NullInt64
 		found            bool
@@ -180,11 +180,6 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 	dest = append(dest, &count, &windowEnd, &found)
 	dest = append(dest, cv.dest()...)
 	dest = append(dest, &cart.Units, &cart.Total, &cartCurrency)
-	sharedKey := ""
-	if shared {
-		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
-	}
-	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey}
 	if err := selectValues(ctx, db, q, args, dest...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return TurnOpening{}, err
@@ -198,7 +193,10 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 		}
 	}
 	cart.Currency = cartCurrency.String
-	o := TurnOpening{Customer: c, Hit: hitResult(int(count.Int64), windowEnd.Int64, lim, now), Cart: &cart}
+	o := TurnOpening{Customer: c, Cart: &cart}
+	if count.Valid {
+		o.Hit = hitResult(int(count.Int64), windowEnd.Int64, lim, now)
+	}
 	if found {
 		o.Conversation = cv.conversation()
 		return o, nil
@@ -206,6 +204,42 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 	var err error
 	o.Conversation, o.Created, err = createConversation(ctx, db, key, c.ID)
 	return o, err
+}
+
+// openKnownPostgres selects the customer (cols), counts the rate-limit
+// hit, and reads the conversation and the cart summary. $9 is the shared
+// cart's scope key, the empty string for the customer's own cart.
+func openKnownPostgres(cols string) string {
+	return `WITH cust AS (SELECT ` + cols + ` FROM customers WHERE channel = $7 AND platform_user_id = $8),
+	hit AS (INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
+	ON CONFLICT (key) DO UPDATE SET
+	hits = CASE WHEN rate_limits.window_start >= EXCLUDED.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+	window_start = GREATEST(rate_limits.window_start, EXCLUDED.window_start),
+	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
+	RETURNING hits, window_end)
+	SELECT cust.*, hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
+		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state,
+		cart.units, cart.total, cart.currency
+	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6
+	CROSS JOIN LATERAL (SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
+		MIN(p.currency) AS currency
+		FROM cart_items AS ci JOIN carts AS ca ON ca.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
+		WHERE ca.scope = CASE WHEN $9::text <> '' THEN $9::text ELSE 'customer:' || cust.id::text END) AS cart`
+}
+
+// openKnownSQLite reads the same as openKnownPostgres but counts no hit
+// (NULL in its columns): on SQLite the hit is a write, which waits for
+// the write slot and is grouped with other turns' (engine).
+func openKnownSQLite(cols string) string {
+	return `WITH cust AS (SELECT ` + cols + ` FROM customers WHERE channel = $1 AND platform_user_id = $2),
+	cart AS (SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
+		MIN(p.currency) AS currency
+		FROM cart_items AS ci JOIN carts AS ca ON ca.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
+		WHERE ca.scope = (SELECT CASE WHEN $6 <> '' THEN $6 ELSE 'customer:' || cust.id END FROM cust))
+	SELECT cust.*, NULL, NULL, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
+		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state,
+		cart.units, cart.total, cart.currency
+	FROM cust LEFT JOIN conversations AS c ON c.channel = $3 AND c.chat_id = $4 AND c.thread_id = $5 CROSS JOIN cart`
 }
 
 // convColumns reads a conversation's columns of a LEFT JOIN (all NULL

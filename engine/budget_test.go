@@ -26,15 +26,15 @@ import (
 // change saves one; raise them only with a reason in the commit.
 // The chat lock's statements on Postgres (lock, unlock; batched with
 // other chats' under load) run on their own sessions and are not counted
-// here (catalog/chatlock counts them). On Postgres a known customer's
-// turn opens with one statement (catalog.OpenTurn: customer, rate limit,
-// conversation, and the cart the model's prompt shows) and ends with one
-// (catalog.SaveTurnWrites). The model turn's search runs on the test's
+// here (catalog/chatlock counts them). A known customer's turn opens with
+// one statement (catalog.OpenTurn: customer, conversation, and the cart
+// the model's prompt shows; on Postgres the rate limit too) and on
+// Postgres ends with one (catalog.SaveTurnWrites). The model turn's search runs on the test's
 // database search backend (three of Postgres's five statements); the
 // embedded index production uses sends none.
 var turnBudgets = map[string]map[string]int64{
 	"pg":     {"text": 4, "cart": 9, "checkout": 28, "model": 5},
-	"sqlite": {"text": 11, "cart": 16, "checkout": 34, "model": 14},
+	"sqlite": {"text": 10, "cart": 15, "checkout": 33, "model": 12},
 }
 
 // TestTurnStatementBudget runs a text turn (the planner searching), a
