@@ -64,8 +64,8 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer model.stop()
-	// As serve does: the pool's connections opened and ready before the
-	// clock starts.
+	// The pool's connections opened and ready before the clock starts: the
+	// run measures turns, not new Postgres backends loading the schema.
 	if err := catalog.WarmPool(ctx, sh.db); err != nil {
 		return err
 	}

@@ -132,13 +132,6 @@ func serve(ctx context.Context, e env, args []string) error {
 		owner.print(e, ln.Addr()) // before anything else can fail: a generated password is shown once
 		err = srch.load(ctx, db, log)
 	}
-	if err == nil {
-		// Not fatal: a pool that cannot open all its connections now
-		// opens them as turns need them, as it would without this.
-		if werr := catalog.WarmPool(ctx, db); werr != nil {
-			log.WarnContext(ctx, "database pool not warmed", "err", werr)
-		}
-	}
 	switch {
 	case err == nil:
 		waitChecks(ctx, checked)
