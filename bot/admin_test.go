@@ -4,16 +4,12 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os/exec"
 	"path/filepath"
-	"regexp"
+	"shopbot/bot/internal/servetest"
 	"strings"
 	"testing"
 )
-
-var generatedRE = regexp.MustCompile(`user admin, password (\S+) \(generated`)
 
 // TestServeAdminPassword: a first start generates the admin password and
 // prints it once; it signs in; a later start does not print it again.
@@ -21,11 +17,11 @@ func TestServeAdminPassword(t *testing.T) {
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
 	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
 	s.waitReady(t)
-	m := generatedRE.FindStringSubmatch(s.stdout.String())
+	m := servetest.GeneratedRE.FindStringSubmatch(s.stdout.String())
 	if m == nil {
 		t.Fatalf("no generated password in the startup output:\n%s", s.stdout)
 	}
-	signIn(t, s.base, "admin", m[1])
+	servetest.SignIn(t, s.base, "admin", m[1])
 	s.stop(t)
 
 	s = startServer(t, map[string]string{"DATABASE_URL": dbURL})
@@ -38,32 +34,7 @@ func TestServeAdminPassword(t *testing.T) {
 
 	s = startServer(t, map[string]string{"DATABASE_URL": dbURL, "ADMIN_PASSWORD": "a password from the env"})
 	s.waitReady(t)
-	signIn(t, s.base, "admin", "a password from the env")
-}
-
-func signIn(t *testing.T, base, user, password string) {
-	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(base + "/admin/login")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
-	if tok == nil {
-		t.Fatalf("sign-in page without a form token:\n%s", page)
-	}
-	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
-		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
-	}
+	servetest.SignIn(t, s.base, "admin", "a password from the env")
 }
 
 // TestMetricsPassPromtool scrapes the real /metrics after a chat turn and

@@ -12,36 +12,17 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun/dialect"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/migrations"
 )
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func envFunc(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
@@ -50,13 +31,11 @@ func envFunc(vars map[string]string) func(string) string {
 // server is a `shopbot serve` running inside the test.
 type server struct {
 	base   string
-	stdout *syncBuffer
-	stderr *syncBuffer
+	stdout *servetest.Buffer
+	stderr *servetest.Buffer
 	cancel context.CancelFunc
 	done   chan error
 }
-
-var addrRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 func startServer(t testing.TB, vars map[string]string) *server {
 	t.Helper()
@@ -72,7 +51,7 @@ func launchServer(t testing.TB, vars map[string]string, gate <-chan struct{}) *s
 	vars = maps.Clone(vars)
 	vars["HTTP_ADDR"] = "127.0.0.1:0"
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	s := &server{stdout: &servetest.Buffer{}, stderr: &servetest.Buffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		if gate != nil {
 			<-gate
@@ -88,7 +67,7 @@ func (s *server) waitListening(t testing.TB) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for s.base == "" {
-		if m := addrRE.FindStringSubmatch(s.stdout.String()); m != nil {
+		if m := servetest.AddrRE.FindStringSubmatch(s.stdout.String()); m != nil {
 			s.base = "http://" + m[1]
 			break
 		}

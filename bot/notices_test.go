@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -36,7 +37,7 @@ func TestNoticeAcrossReplicasPostgres(t *testing.T) {
 		t.Fatalf("chat on A: %d", resp.StatusCode)
 	}
 	var conv int64
-	err = openTestDB(t, dbURL).NewSelect().Table("conversations").Column("id").
+	err = servetest.OpenDB(t, dbURL).NewSelect().Table("conversations").Column("id").
 		Where("channel = 'web'").Where("chat_id = ?", session).Scan(context.Background(), &conv)
 	if err != nil {
 		t.Fatal(err)
