@@ -11,7 +11,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/catalog/search/vectorizer"
@@ -30,14 +29,20 @@ type Env struct {
 	Session *session.Session
 }
 
-// New loads the demo shop into db and builds the tools over it, with
-// database keyword search, the embedded index of the shop's pages and the
-// fixed clock.
-func New(t testing.TB, db *bun.DB) *Env {
+// SQLite is OnDemo on a copy of an SQLite database holding the demo shop
+// (catalogtest.SQLiteDemo).
+func SQLite(t testing.TB) *Env {
 	t.Helper()
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
+	return OnDemo(t, catalogtest.SQLiteDemo(t))
+}
+
+// OnDemo builds the tools over db, a database that holds the demo shop as
+// demo.Load leaves it, with database keyword search, the embedded index of
+// the shop's pages and the fixed clock. db is a copy from catalogtest
+// (SQLiteDemo, PostgresDemo, EachDemo): copying costs a file or template
+// copy where loading the demo costs seconds under -race.
+func OnDemo(t testing.TB, db *bun.DB) *Env {
+	t.Helper()
 	deps := &tools.Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
 	tb, err := toolkit.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
