@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"shopbot/engine/toolkit"
+	"sync"
 	"testing"
 	"time"
 
@@ -38,7 +39,7 @@ func SQLite(t testing.TB) *Env {
 
 // OnDemo builds the tools over db, a database that holds the demo shop as
 // demo.Load leaves it, with database keyword search, the embedded index of
-// the shop's pages and the fixed clock. db is a copy from catalogtest
+// the demo shop's pages (shared, see demoPassageIndex) and the fixed clock. db is a copy from catalogtest
 // (SQLiteDemo, PostgresDemo, EachDemo): copying costs a file or template
 // copy where loading the demo costs seconds under -race.
 func OnDemo(t testing.TB, db *bun.DB) *Env {
@@ -49,8 +50,35 @@ func OnDemo(t testing.TB, db *bun.DB) *Env {
 		t.Fatal(err)
 	}
 	e := &Env{DB: db, Deps: deps, Tools: tb, Session: Session(t, db, "web", "shopper-1")}
-	e.IndexPassages(t) // the demo shop's pages, for search_shop_info
+	deps.Passages = demoPassages(t, db) // the demo shop's pages, for search_shop_info
 	return e
+}
+
+// demoPassageIndex is the index of the demo shop's pages and reviews, one
+// per dialect, built on first use: every demo copy holds the same pages
+// and reviews, so each would build the same index (a second or two under
+// -race). The tools only read it; nothing here updates it. A test that
+// changes the pages or reviews calls IndexPassages for an index of its own.
+var demoPassageIndex sync.Map // dialect name → *demoPassageEntry
+
+type demoPassageEntry struct {
+	once  sync.Once
+	index *embedded.Passages
+	err   error
+}
+
+func demoPassages(t testing.TB, db *bun.DB) *embedded.Passages {
+	t.Helper()
+	v, _ := demoPassageIndex.LoadOrStore(db.Dialect().Name().String(), &demoPassageEntry{})
+	d := v.(*demoPassageEntry)
+	d.once.Do(func() {
+		d.index = embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
+		d.err = d.index.Rebuild(context.Background(), catalog.NewSearchSource(db))
+	})
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	return d.index
 }
 
 // IndexPassages indexes the shop's pages and reviews as they are now
