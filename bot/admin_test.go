@@ -5,8 +5,8 @@ import (
 	"io"
 	"net/http"
 	"os/exec"
-	"path/filepath"
 	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 	"strings"
 	"testing"
 )
@@ -14,7 +14,7 @@ import (
 // TestServeAdminPassword: a first start generates the admin password and
 // prints it once; it signs in; a later start does not print it again.
 func TestServeAdminPassword(t *testing.T) {
-	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	dbURL := catalogtest.SQLiteSeededURL(t)
 	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
 	s.waitReady(t)
 	m := servetest.GeneratedRE.FindStringSubmatch(s.stdout.String())
@@ -45,7 +45,7 @@ func TestMetricsPassPromtool(t *testing.T) {
 	if err != nil {
 		t.Fatal("promtool not found: install it (apt-get install prometheus) — the metrics must pass `promtool check metrics`")
 	}
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db"), "METRICS_TOKEN": "scrape-token"})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t), "METRICS_TOKEN": "scrape-token"})
 	s.waitReady(t)
 	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(`{"session":"metrics-test-session-1","message":"running shoes under 100"}`))
 	if err != nil {
@@ -99,7 +99,7 @@ func TestServeProxiesAndSecureCookies(t *testing.T) {
 		t.Fatal("no sign-in cookie")
 		return false
 	}
-	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	dbURL := catalogtest.SQLiteSeededURL(t)
 	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
 	s.waitReady(t)
 	if secureCookie(s.base, "https") {

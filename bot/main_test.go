@@ -28,7 +28,11 @@ func envFunc(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-// server is a `shopbot serve` running inside the test.
+// server is a `shopbot serve` running inside the test. A test whose
+// subject is not the first start's loading of the demo shop starts it on
+// catalogtest.SQLiteSeededURL, a copy of a database that start would have
+// seeded (loading the demo costs seconds under -race); the tests of that
+// loading start on an empty file.
 type server struct {
 	base   string
 	stdout *servetest.Buffer
@@ -366,7 +370,7 @@ func TestDemoCatalogRoundTrip(t *testing.T) {
 }
 
 func TestHealthcheckCommand(t *testing.T) {
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	s.waitReady(t)
 	vars := map[string]string{"HTTP_ADDR": strings.TrimPrefix(s.base, "http://")}
 	for _, args := range [][]string{{"healthcheck"}, {"healthcheck", "--ready"}} {
@@ -388,7 +392,7 @@ func must[T any](v T, err error) T {
 }
 
 func TestWebChatThroughServe(t *testing.T) {
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	s.waitReady(t)
 	body := `{"session":"0123456789abcdef0123","message":"waterproof jacket under 150"}`
 	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(body))
@@ -436,7 +440,7 @@ func TestWebChatThroughServe(t *testing.T) {
 // one") has sizes, so the chat asks which with a picker whose buttons keep
 // the quantity; pressing one (/do) adds that size, and the cart shows it.
 func TestChatCommandScripted(t *testing.T) {
-	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")}
+	vars := map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)}
 	in := strings.NewReader("running shoes under 100\nadd 2 of the first one\n/do add|SHO-RUN-001-42|2\ncart\n")
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"chat"}, envFunc(vars), in, &out, io.Discard); err != nil {
@@ -464,7 +468,7 @@ func TestSearchEvalCommand(t *testing.T) {
 {"query":"snowboard","relevant":{}}
 {"query":"broken"
 `), 0o644)
-	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(dir, "shop.db")}
+	vars := map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)}
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), []string{"search-eval", "--judgments", file, "--verbose"}, envFunc(vars), nil, &out, &errOut)
 	if !errors.Is(err, errBadJudgments) || !strings.Contains(errOut.String(), "line 3") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"shopbot/adapters/telegram"
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 	"shopbot/engine/llmtest"
 )
 
@@ -45,7 +45,7 @@ func statusz(t *testing.T, s *server) (statusReport, map[string]channelState) {
 // against the fakes.
 func channelsEnv(t *testing.T, tg *telegramtest.Server, sl *slackfake.Server, llm *llmtest.Server, slackToken string) map[string]string {
 	return map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
 		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken, "TELEGRAM_API_URL": tg.URL,
 		"SLACK_BOT_TOKEN": slackToken, "SLACK_SIGNING_SECRET": "status-secret", "SLACK_API_URL": sl.URL,
 		"OPENAI_API_KEY": "sk-status-test", "OPENAI_BASE_URL": llm.URL, "OPENAI_MODEL": "gpt-4o-mini",
@@ -157,7 +157,7 @@ func filterSent(calls []telegramtest.Call, chat string) []telegramtest.Call {
 func TestMalformedTelegramToken(t *testing.T) {
 	tg := telegramtest.NewServer(t, "123:short")
 	s := startServer(t, map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
 		"TELEGRAM_BOT_TOKEN": "123:short", "TELEGRAM_API_URL": tg.URL,
 	})
 	s.waitReadyWithin(t, readyUnderLoad)

@@ -2,18 +2,18 @@ package main
 
 import (
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"shopbot/adapters/telegram/telegramtest"
 	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 )
 
 func telegramEnv(t *testing.T, srv *telegramtest.Server, extra map[string]string) map[string]string {
 	vars := map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
 		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken,
 		"TELEGRAM_API_URL":   srv.URL,
 	}
