@@ -23,7 +23,7 @@ import (
 // it waited in the database, not in B's memory.
 func TestNoticeAcrossReplicasPostgres(t *testing.T) {
 	const session, password = "notice-across-replicas-01", "notices live in the database"
-	dbURL := catalogtest.NewPostgresDatabase(t)
+	_, dbURL := catalogtest.PostgresSeeded(t) // what a first start seeds; loading it is not the subject
 	vars := map[string]string{"DATABASE_URL": dbURL, "ADMIN_PASSWORD": password}
 	rs := startReplicas(t, 2, vars)
 	a, b := rs[0], rs[1]
