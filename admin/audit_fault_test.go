@@ -19,7 +19,7 @@ import (
 // is made; when the process "dies" after the change but before the
 // confirmation, the change is kept with its entry, shown as unconfirmed.
 func TestAuditAtLeastOnce(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		p := newPanel(t, db)
 		f := seed(t, db)

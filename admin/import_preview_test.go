@@ -51,7 +51,7 @@ const previewExport = "Handle,Title,Body (HTML),Vendor,Option1 Name,Option1 Valu
 // it would overwrite, writing nothing; confirming runs the import as the
 // usual job. A token is good once, and only for who made the preview.
 func TestImportPreviewThenConfirm(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		p := newPanel(t, db)
 		p.signIn()

@@ -25,7 +25,7 @@ func deliveryForm(name string) url.Values {
 // and sets the shop's country; bad input and a missing CSRF token change
 // nothing.
 func TestDeliveryPage(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		p := newPanel(t, db)
 		p.signIn()

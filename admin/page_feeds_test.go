@@ -20,7 +20,7 @@ import (
 // a refusal to archive show from the database; the feed is edited,
 // fetched now and removed.
 func TestFeedsPage(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		p := newPanel(t, db)
 		p.signIn()

@@ -12,7 +12,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 )
 
 // TestSearchInsightsPage: the three lists over a chosen period, no contact
@@ -20,11 +19,8 @@ import (
 // input shown with the reason, nothing stored), the pin listed and
 // removed, every change in the audit log; on both databases.
 func TestSearchInsightsPage(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		p := newPanel(t, db)
 		conv, err := catalog.OpenConversation(ctx, db, catalog.ConversationKey{Channel: "web", ChatID: "webchat-insights01"}, 0)
 		if err != nil {

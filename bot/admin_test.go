@@ -4,28 +4,24 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os/exec"
-	"path/filepath"
-	"regexp"
+	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 	"strings"
 	"testing"
 )
 
-var generatedRE = regexp.MustCompile(`user admin, password (\S+) \(generated`)
-
 // TestServeAdminPassword: a first start generates the admin password and
 // prints it once; it signs in; a later start does not print it again.
 func TestServeAdminPassword(t *testing.T) {
-	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	dbURL := catalogtest.SQLiteSeededURL(t)
 	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
 	s.waitReady(t)
-	m := generatedRE.FindStringSubmatch(s.stdout.String())
+	m := servetest.GeneratedRE.FindStringSubmatch(s.stdout.String())
 	if m == nil {
 		t.Fatalf("no generated password in the startup output:\n%s", s.stdout)
 	}
-	signIn(t, s.base, "admin", m[1])
+	servetest.SignIn(t, s.base, "admin", m[1])
 	s.stop(t)
 
 	s = startServer(t, map[string]string{"DATABASE_URL": dbURL})
@@ -38,32 +34,7 @@ func TestServeAdminPassword(t *testing.T) {
 
 	s = startServer(t, map[string]string{"DATABASE_URL": dbURL, "ADMIN_PASSWORD": "a password from the env"})
 	s.waitReady(t)
-	signIn(t, s.base, "admin", "a password from the env")
-}
-
-func signIn(t *testing.T, base, user, password string) {
-	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(base + "/admin/login")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
-	if tok == nil {
-		t.Fatalf("sign-in page without a form token:\n%s", page)
-	}
-	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
-		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
-	}
+	servetest.SignIn(t, s.base, "admin", "a password from the env")
 }
 
 // TestMetricsPassPromtool scrapes the real /metrics after a chat turn and
@@ -74,7 +45,7 @@ func TestMetricsPassPromtool(t *testing.T) {
 	if err != nil {
 		t.Fatal("promtool not found: install it (apt-get install prometheus) — the metrics must pass `promtool check metrics`")
 	}
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db"), "METRICS_TOKEN": "scrape-token"})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t), "METRICS_TOKEN": "scrape-token"})
 	s.waitReady(t)
 	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(`{"session":"metrics-test-session-1","message":"running shoes under 100"}`))
 	if err != nil {
@@ -128,7 +99,7 @@ func TestServeProxiesAndSecureCookies(t *testing.T) {
 		t.Fatal("no sign-in cookie")
 		return false
 	}
-	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	dbURL := catalogtest.SQLiteSeededURL(t)
 	s := startServer(t, map[string]string{"DATABASE_URL": dbURL})
 	s.waitReady(t)
 	if secureCookie(s.base, "https") {

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"shopbot/catalog/catalogtest"
 	"slices"
 	"strings"
 	"testing"
@@ -125,7 +126,7 @@ func exportedMetrics(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	s.waitReady(t)
 	resp, err := http.Get(s.base + "/metrics")
 	if err != nil {

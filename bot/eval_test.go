@@ -11,17 +11,13 @@ import (
 	"testing"
 
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 )
 
 const exampleScenarios = "../engine/eval/testdata/example.yaml"
 
 func TestEvalRunsAgainstTheShopAndChangesNothing(t *testing.T) {
-	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+	dbURL := catalogtest.SQLiteSeededURL(t) // the shop as a first start seeds it
 	db := catalogtest.SQLiteURL(t, dbURL)
-	if _, err := demo.Seed(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), []string{"eval", "--scenarios", exampleScenarios, "--parallel", "3"},
 		envFunc(map[string]string{"DATABASE_URL": dbURL}), nil, &out, &errOut)

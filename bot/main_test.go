@@ -12,51 +12,34 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/uptrace/bun/dialect"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/migrations"
 )
 
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func envFunc(vars map[string]string) func(string) string {
 	return func(k string) string { return vars[k] }
 }
 
-// server is a `shopbot serve` running inside the test.
+// server is a `shopbot serve` running inside the test. A test whose
+// subject is not the first start's loading of the demo shop starts it on
+// catalogtest.SQLiteSeededURL, a copy of a database that start would have
+// seeded (loading the demo costs seconds under -race); the tests of that
+// loading start on an empty file.
 type server struct {
 	base   string
-	stdout *syncBuffer
-	stderr *syncBuffer
+	stdout *servetest.Buffer
+	stderr *servetest.Buffer
 	cancel context.CancelFunc
 	done   chan error
 }
-
-var addrRE = regexp.MustCompile(`http://(127\.0\.0\.1:\d+)`)
 
 func startServer(t testing.TB, vars map[string]string) *server {
 	t.Helper()
@@ -72,7 +55,7 @@ func launchServer(t testing.TB, vars map[string]string, gate <-chan struct{}) *s
 	vars = maps.Clone(vars)
 	vars["HTTP_ADDR"] = "127.0.0.1:0"
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &server{stdout: &syncBuffer{}, stderr: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	s := &server{stdout: &servetest.Buffer{}, stderr: &servetest.Buffer{}, cancel: cancel, done: make(chan error, 1)}
 	go func() {
 		if gate != nil {
 			<-gate
@@ -88,7 +71,7 @@ func (s *server) waitListening(t testing.TB) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for s.base == "" {
-		if m := addrRE.FindStringSubmatch(s.stdout.String()); m != nil {
+		if m := servetest.AddrRE.FindStringSubmatch(s.stdout.String()); m != nil {
 			s.base = "http://" + m[1]
 			break
 		}
@@ -387,7 +370,7 @@ func TestDemoCatalogRoundTrip(t *testing.T) {
 }
 
 func TestHealthcheckCommand(t *testing.T) {
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	s.waitReady(t)
 	vars := map[string]string{"HTTP_ADDR": strings.TrimPrefix(s.base, "http://")}
 	for _, args := range [][]string{{"healthcheck"}, {"healthcheck", "--ready"}} {
@@ -409,7 +392,7 @@ func must[T any](v T, err error) T {
 }
 
 func TestWebChatThroughServe(t *testing.T) {
-	s := startServer(t, map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	s := startServer(t, map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	s.waitReady(t)
 	body := `{"session":"0123456789abcdef0123","message":"waterproof jacket under 150"}`
 	resp, err := http.Post(s.base+"/api/chat", "application/json", strings.NewReader(body))
@@ -457,7 +440,7 @@ func TestWebChatThroughServe(t *testing.T) {
 // one") has sizes, so the chat asks which with a picker whose buttons keep
 // the quantity; pressing one (/do) adds that size, and the cart shows it.
 func TestChatCommandScripted(t *testing.T) {
-	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")}
+	vars := map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)}
 	in := strings.NewReader("running shoes under 100\nadd 2 of the first one\n/do add|SHO-RUN-001-42|2\ncart\n")
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"chat"}, envFunc(vars), in, &out, io.Discard); err != nil {
@@ -485,7 +468,7 @@ func TestSearchEvalCommand(t *testing.T) {
 {"query":"snowboard","relevant":{}}
 {"query":"broken"
 `), 0o644)
-	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(dir, "shop.db")}
+	vars := map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)}
 	var out, errOut bytes.Buffer
 	err := run(context.Background(), []string{"search-eval", "--judgments", file, "--verbose"}, envFunc(vars), nil, &out, &errOut)
 	if !errors.Is(err, errBadJudgments) || !strings.Contains(errOut.String(), "line 3") {

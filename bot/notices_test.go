@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -22,7 +23,7 @@ import (
 // it waited in the database, not in B's memory.
 func TestNoticeAcrossReplicasPostgres(t *testing.T) {
 	const session, password = "notice-across-replicas-01", "notices live in the database"
-	dbURL := catalogtest.NewPostgresDatabase(t)
+	_, dbURL := catalogtest.PostgresSeeded(t) // what a first start seeds; loading it is not the subject
 	vars := map[string]string{"DATABASE_URL": dbURL, "ADMIN_PASSWORD": password}
 	rs := startReplicas(t, 2, vars)
 	a, b := rs[0], rs[1]
@@ -36,7 +37,7 @@ func TestNoticeAcrossReplicasPostgres(t *testing.T) {
 		t.Fatalf("chat on A: %d", resp.StatusCode)
 	}
 	var conv int64
-	err = openTestDB(t, dbURL).NewSelect().Table("conversations").Column("id").
+	err = servetest.OpenDB(t, dbURL).NewSelect().Table("conversations").Column("id").
 		Where("channel = 'web'").Where("chat_id = ?", session).Scan(context.Background(), &conv)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/weaviate/weaviatetest"
 )
@@ -46,7 +47,7 @@ func TestReindexHoldsTheStartLockPostgres(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("reindex ended before its first batch: %v", err)
 	}
-	db := openTestDB(t, dbURL)
+	db := servetest.OpenDB(t, dbURL)
 	var held int
 	err := db.NewRaw("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())").Scan(ctx, &held)
 	close(release)

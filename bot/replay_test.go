@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"path/filepath"
+	"shopbot/catalog/catalogtest"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestReplayFlagErrors(t *testing.T) {
 // --limit and --conversation select turns, --json has then and now.
 func TestReplayCommand(t *testing.T) {
 	ctx := context.Background()
-	vars := envFunc(map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")})
+	vars := envFunc(map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)})
 	// Headphones have no variants: "the first one" goes into the cart.
 	talk := "headphones under 150\nadd the first one\nwhat's in my cart?\nwhat is your return policy?\n"
 	if err := run(ctx, []string{"chat"}, vars, strings.NewReader(talk), io.Discard, io.Discard); err != nil {

@@ -13,9 +13,9 @@ import (
 
 	"github.com/uptrace/bun"
 
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 )
 
 // startReplicas releases n `shopbot serve` on one database at the same
@@ -45,79 +45,13 @@ func startReplicas(t *testing.T, n int, vars map[string]string) []*server {
 	return replicas
 }
 
-// countOutputs counts the replicas whose startup output contains want.
-func countOutputs(replicas []*server, want string) int {
-	n := 0
-	for _, s := range replicas {
-		if strings.Contains(s.stdout.String(), want) {
-			n++
-		}
+// outputs are the replicas' startup outputs.
+func outputs(replicas []*server) []string {
+	outs := make([]string, len(replicas))
+	for i, s := range replicas {
+		outs[i] = s.stdout.String()
 	}
-	return n
-}
-
-func openTestDB(t *testing.T, url string) *bun.DB {
-	t.Helper()
-	db, _, err := catalog.OpenDB(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
-// checkLoadedOnce: the database holds one demo catalog (products, reviews)
-// and one admin user.
-func checkLoadedOnce(t *testing.T, db *bun.DB) {
-	t.Helper()
-	ctx := context.Background()
-	ps := must(demo.Products())
-	var wantReviews int64
-	for _, p := range ps {
-		wantReviews += int64(len(p.Reviews))
-	}
-	products := must(catalog.CountProducts(ctx, db))
-	reviews := must(db.NewSelect().Table("reviews").Count(ctx))
-	admins := must(db.NewSelect().Table("staff_users").Where("username = ?", "admin").Count(ctx))
-	if products != len(ps) || reviews != wantReviews || admins != 1 {
-		t.Errorf("%d products, %d reviews, %d admin users; want %d, %d, 1", products, reviews, admins, len(ps), wantReviews)
-	}
-}
-
-// checkStartOutputs: exactly one replica loaded the demo and (without
-// ADMIN_PASSWORD) generated the password; the others say they found them.
-func checkStartOutputs(t *testing.T, replicas []*server, password string) {
-	t.Helper()
-	if n := countOutputs(replicas, "(demo catalog loaded)"); n != 1 {
-		t.Errorf("%d replicas say they loaded the demo catalog, want 1", n)
-	}
-	if n := countOutputs(replicas, "Ready in"); n != len(replicas) {
-		t.Errorf("%d of %d replicas printed Ready", n, len(replicas))
-	}
-	if password != "" {
-		if n := countOutputs(replicas, "password from ADMIN_PASSWORD"); n != len(replicas) {
-			t.Errorf("%d of %d replicas say the password is ADMIN_PASSWORD's", n, len(replicas))
-		}
-		return
-	}
-	if n := countOutputs(replicas, "(generated;"); n != 1 {
-		t.Errorf("%d replicas generated an admin password, want 1", n)
-	}
-	if n := countOutputs(replicas, "password printed at first start"); n != len(replicas)-1 {
-		t.Errorf("%d replicas say the password was printed at first start, want %d", n, len(replicas)-1)
-	}
-}
-
-// generatedPassword is the password the one generating replica printed.
-func generatedPassword(t *testing.T, replicas []*server) string {
-	t.Helper()
-	for _, s := range replicas {
-		if m := generatedRE.FindStringSubmatch(s.stdout.String()); m != nil {
-			return m[1]
-		}
-	}
-	t.Fatal("no replica printed a generated password")
-	return ""
+	return outs
 }
 
 // TestReplicasStartTogetherPostgres: three replicas started at the same
@@ -139,14 +73,14 @@ func TestReplicasStartTogetherPostgres(t *testing.T) {
 				vars["ADMIN_PASSWORD"] = tc.password
 			}
 			replicas := startReplicas(t, 3, vars)
-			db := openTestDB(t, dbURL)
-			checkLoadedOnce(t, db)
-			checkStartOutputs(t, replicas, tc.password)
+			db := servetest.OpenDB(t, dbURL)
+			servetest.CheckLoadedOnce(t, db)
+			servetest.CheckStartOutputs(t, outputs(replicas), tc.password)
 			password := tc.password
 			if password == "" {
-				password = generatedPassword(t, replicas)
+				password = servetest.GeneratedPassword(t, outputs(replicas))
 			}
-			signIn(t, replicas[2].base, "admin", password) // one database: any replica will do
+			servetest.SignIn(t, replicas[2].base, "admin", password) // one database: any replica will do
 			if tc.chatOrder {
 				checkChatOrder(t, db, replicas)
 			}
@@ -159,9 +93,9 @@ func TestReplicasStartTogetherPostgres(t *testing.T) {
 func TestReplicasStartTogetherSQLite(t *testing.T) {
 	dbURL := "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
 	replicas := startReplicas(t, 2, map[string]string{"DATABASE_URL": dbURL})
-	checkLoadedOnce(t, openTestDB(t, dbURL))
-	checkStartOutputs(t, replicas, "")
-	signIn(t, replicas[1].base, "admin", generatedPassword(t, replicas))
+	servetest.CheckLoadedOnce(t, servetest.OpenDB(t, dbURL))
+	servetest.CheckStartOutputs(t, outputs(replicas), "")
+	servetest.SignIn(t, replicas[1].base, "admin", servetest.GeneratedPassword(t, outputs(replicas)))
 }
 
 // checkChatOrder sends 30 "add to cart" presses of one web chat to the

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"io"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	slackad "shopbot/adapters/slack"
 	"shopbot/adapters/slack/slackfake"
+	"shopbot/catalog/catalogtest"
 )
 
 // TestSlackThroughServe sends a signed mention to a running serve and
@@ -24,7 +24,7 @@ func TestSlackThroughServe(t *testing.T) {
 	fake.AddUser("UANN", "Ann", false)
 	const secret = "serve-test-secret"
 	s := startServer(t, map[string]string{
-		"DATABASE_URL":    "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":    catalogtest.SQLiteSeededURL(t),
 		"SLACK_BOT_TOKEN": slackfake.Token, "SLACK_SIGNING_SECRET": secret, "SLACK_API_URL": fake.URL,
 		"SLACK_ORDERS_CHANNEL": "CORDERS",
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,8 @@ import (
 	"shopbot/adapters/slack/slackfake"
 	"shopbot/adapters/telegram"
 	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 	"shopbot/engine/llmtest"
 )
 
@@ -44,8 +45,8 @@ func statusz(t *testing.T, s *server) (statusReport, map[string]channelState) {
 // against the fakes.
 func channelsEnv(t *testing.T, tg *telegramtest.Server, sl *slackfake.Server, llm *llmtest.Server, slackToken string) map[string]string {
 	return map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
-		"TELEGRAM_BOT_TOKEN": tgToken, "TELEGRAM_API_URL": tg.URL,
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
+		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken, "TELEGRAM_API_URL": tg.URL,
 		"SLACK_BOT_TOKEN": slackToken, "SLACK_SIGNING_SECRET": "status-secret", "SLACK_API_URL": sl.URL,
 		"OPENAI_API_KEY": "sk-status-test", "OPENAI_BASE_URL": llm.URL, "OPENAI_MODEL": "gpt-4o-mini",
 	}
@@ -105,7 +106,7 @@ func TestChannelsRefused(t *testing.T) {
 // names the bot, the workspace and the model, and a Telegram update
 // received shows in /statusz.
 func TestChannelsConnected(t *testing.T) {
-	tg := telegramtest.NewServer(t, tgToken)
+	tg := telegramtest.NewServer(t, servetest.TelegramToken)
 	sl := slackfake.New(t)
 	llm := llmtest.NewServer(t)
 	llm.SetModels(http.StatusOK, "gpt-4o-mini", "gpt-4o")
@@ -156,7 +157,7 @@ func filterSent(calls []telegramtest.Call, chat string) []telegramtest.Call {
 func TestMalformedTelegramToken(t *testing.T) {
 	tg := telegramtest.NewServer(t, "123:short")
 	s := startServer(t, map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
 		"TELEGRAM_BOT_TOKEN": "123:short", "TELEGRAM_API_URL": tg.URL,
 	})
 	s.waitReadyWithin(t, readyUnderLoad)

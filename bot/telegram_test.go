@@ -2,20 +2,19 @@ package main
 
 import (
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/bot/internal/servetest"
+	"shopbot/catalog/catalogtest"
 )
-
-const tgToken = "4242:AAserve-test-token_0123456789abcdefgh"
 
 func telegramEnv(t *testing.T, srv *telegramtest.Server, extra map[string]string) map[string]string {
 	vars := map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
-		"TELEGRAM_BOT_TOKEN": tgToken,
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
+		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken,
 		"TELEGRAM_API_URL":   srv.URL,
 	}
 	for k, v := range extra {
@@ -27,7 +26,7 @@ func telegramEnv(t *testing.T, srv *telegramtest.Server, extra map[string]string
 // TestTelegramThroughServe: serve runs the bot by long polling once the
 // shop is ready, answers commands and exports the adapter's metrics.
 func TestTelegramThroughServe(t *testing.T) {
-	srv := telegramtest.NewServer(t, tgToken)
+	srv := telegramtest.NewServer(t, servetest.TelegramToken)
 	s := startServer(t, telegramEnv(t, srv, nil))
 	s.waitReady(t)
 	if !strings.Contains(s.stdout.String(), "telegram   on (long polling)") {
@@ -61,7 +60,7 @@ func TestTelegramThroughServe(t *testing.T) {
 // TestTelegramWebhookThroughServe: in webhook mode serve registers the
 // webhook and serves POST /telegram/webhook, refusing a wrong secret.
 func TestTelegramWebhookThroughServe(t *testing.T) {
-	srv := telegramtest.NewServer(t, tgToken)
+	srv := telegramtest.NewServer(t, servetest.TelegramToken)
 	s := startServer(t, telegramEnv(t, srv, map[string]string{
 		"TELEGRAM_WEBHOOK_URL": "https://shop.example.com/telegram/webhook", "TELEGRAM_WEBHOOK_SECRET": "serve-secret",
 	}))

@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
+	"shopbot/catalog/catalogtest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -75,7 +75,7 @@ func (c *collector) named(name string) []*tracepb.Span {
 func TestServeExportsTraces(t *testing.T) {
 	col := newCollector(t)
 	s := startServer(t, map[string]string{
-		"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db"), "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
+		"DATABASE_URL": catalogtest.SQLiteSeededURL(t), "OTEL_EXPORTER_OTLP_ENDPOINT": col.URL,
 		"LOG_FORMAT": "json", "LOG_LEVEL": "debug",
 	})
 	s.waitReady(t)

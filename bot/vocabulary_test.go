@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"shopbot/catalog/catalogtest"
 	"shopbot/catalog/search/weaviate/weaviatetest"
 )
 
@@ -38,7 +39,7 @@ func TestVocabularyGap(t *testing.T) {
 	for name, setup := range backends {
 		t.Run(name, func(t *testing.T) {
 			vars := setup(t)
-			vars["DATABASE_URL"] = "sqlite:" + filepath.Join(t.TempDir(), "shop.db")
+			vars["DATABASE_URL"] = catalogtest.SQLiteSeededURL(t)
 			gap := searchEval(t, vars, vocabularyGap)
 			if gap["ndcg@10"] < gapFloor || gap["zero_results"] > gapZeroMax*gap["queries"] || gap["queries"] < 150 {
 				t.Errorf("%s on the vocabulary gap: ndcg@10 %.4f (floor %.2f), %v of %v return nothing",

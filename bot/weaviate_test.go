@@ -24,7 +24,7 @@ func TestWeaviateCommands(t *testing.T) {
 	t.Parallel() // waits on its own weaviate-server most of the time
 	srv := weaviatetest.New(t)
 	vars := map[string]string{
-		"DATABASE_URL":       "sqlite:" + filepath.Join(t.TempDir(), "shop.db"),
+		"DATABASE_URL":       catalogtest.SQLiteSeededURL(t),
 		"SEARCH_BACKEND":     "weaviate",
 		"WEAVIATE_URL":       srv.URL,
 		"WEAVIATE_GRPC_ADDR": srv.GRPCAddr,
@@ -74,7 +74,7 @@ func TestWeaviateConfigErrors(t *testing.T) {
 
 func TestReindexEmbedded(t *testing.T) {
 	var out bytes.Buffer
-	vars := map[string]string{"DATABASE_URL": "sqlite:" + filepath.Join(t.TempDir(), "shop.db")}
+	vars := map[string]string{"DATABASE_URL": catalogtest.SQLiteSeededURL(t)}
 	if err := run(context.Background(), []string{"reindex"}, envFunc(vars), nil, &out, io.Discard); err != nil {
 		t.Fatal(err)
 	}

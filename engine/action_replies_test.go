@@ -42,8 +42,8 @@ func buttonsOf(ev *events) []string {
 // TestEveryActionAnswers: every kind of button, with the arguments a
 // forged or stale client can send, gets a non-empty answer and no error.
 func TestEveryActionAnswers(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)

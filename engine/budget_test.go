@@ -42,8 +42,8 @@ var turnBudgets = map[string]map[string]int64{
 // order) and a model turn (the model searching, then answering, with the
 // cart in its prompt) on each database and counts their statements.
 func TestTurnStatementBudget(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		if err := demo.WriteDeliveries(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}

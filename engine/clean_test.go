@@ -21,8 +21,8 @@ import (
 // the same shopper still answer. Identifiers that would have to be altered
 // are refused instead (altering them could name someone else).
 func TestTurnFieldsCleaned(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		env := newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		env := newTestEnvOnDemo(t, db)
 		eng, err := New(Config{DB: env.db, Search: searchtest.NewDatabase(env.db)})
 		if err != nil {
 			t.Fatal(err)

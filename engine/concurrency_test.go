@@ -14,7 +14,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/view"
 )
@@ -23,7 +22,7 @@ import (
 // reply run concurrently; the quantity is their sum, and the reply shows
 // one cart, the one both left.
 func TestParallelToolsAddUp(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newCrashRig(t, db)
 		for i := range 10 {
 			user := fmt.Sprint("par-", i)
@@ -85,11 +84,8 @@ func newButtonEngine(t *testing.T, db *bun.DB) *Engine {
 // one Slack channel (threads run in parallel and share the channel cart)
 // all count, and the last reply shows all of them.
 func TestSharedCartConcurrentPresses(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		if err := catalog.SetStock(ctx, db, "SHO-RUN-001-42", 500); err != nil {
 			t.Fatal(err)
 		}
@@ -137,11 +133,8 @@ func maxOf(xs []int) int {
 // and 4 products (25 per line, within stock and the 99 limit), then every
 // press is delivered again to another replica: 0 lost, 0 twice.
 func TestReplicasAddConcurrently(t *testing.T) {
-	db, _ := catalogtest.Postgres(t)
+	db, _ := catalogtest.PostgresDemo(t)
 	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	skus := []string{"SHO-RUN-001-42", "SHO-RUN-002-39", "APP-JKT-001-NAVY-L", "SHO-RUN-004-42"}
 	for _, sku := range skus {
 		if err := catalog.SetStock(ctx, db, sku, 1000); err != nil {

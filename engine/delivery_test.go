@@ -21,8 +21,8 @@ import (
 // a Slack action value, the web chat's "action", the terminal's /do line),
 // confirms, and the order keeps the method and its price in the total.
 func TestCheckoutDeliveryButtons(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		if err := demo.WriteDeliveries(context.Background(), db); err != nil {
 			t.Fatal(err)
 		}

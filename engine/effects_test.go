@@ -81,9 +81,10 @@ var scriptedCalls = map[string][]llmtest.ToolCall{
 	"a person":   {{Name: "request_human", Arguments: `{"reason":"wants to talk about a refund"}`}},
 }
 
+// newCrashRig needs db to hold the demo shop (catalogtest.EachDemo).
 func newCrashRig(t *testing.T, db *bun.DB) *crashRig {
 	t.Helper()
-	r := &crashRig{testEnv: newTestEnvOn(t, db), notes: &noteLog{}, now: fixedNow}
+	r := &crashRig{testEnv: newTestEnvOnDemo(t, db), notes: &noteLog{}, now: fixedNow}
 	llm := llmtest.NewServer(t)
 	llm.SetResponder(func(req llmtest.Request) llmtest.Step {
 		last := req.Messages[len(req.Messages)-1]
@@ -185,7 +186,7 @@ var crashScenarios = []crashScenario{
 // that every effect happened once, the retry answered, and a third run is
 // a replay — on SQLite and Postgres.
 func TestCrashAtEveryStep(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newCrashRig(t, db)
 		for _, sc := range crashScenarios {
 			t.Run(sc.name, func(t *testing.T) {
@@ -239,7 +240,7 @@ func (r *crashRig) run(t *testing.T, sc crashScenario, user string, crashAt int)
 // identical adds, crashing at each step in rotation: no unit lost, none
 // added twice.
 func TestCrashRetryLoop(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newCrashRig(t, db)
 		sc := crashScenarios[0]
 		n := len(r.run(t, sc, "loop-probe", 0))
@@ -287,7 +288,7 @@ func ordersOf(t *testing.T, r *crashRig, user string) int {
 // journal forgets turns after three days and the search feed deletions
 // after thirty (by the engine's clock).
 func TestSweepAndPrune(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		r := newCrashRig(t, db)
 		ctx := context.Background()
 		if _, err := r.handle("sweep-0", "hello", "a"); err != nil { // prunes once, at start

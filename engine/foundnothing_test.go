@@ -37,8 +37,8 @@ func (f fuzzySearch) Search(ctx context.Context, q search.Query) (search.Results
 // count it (they counted only searches the tool returned empty). A search
 // whose products were shown is not counted.
 func TestToldNothingCountsAsFoundNothing(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		srch := fuzzySearch{Searcher: searchtest.NewDatabase(db), ignore: "unobtainium"}
 		eng, err := New(Config{DB: db, Search: srch, RateLimit: 1 << 30})
 		if err != nil {

@@ -17,7 +17,7 @@ import (
 // untouched carts left out) and their orders, newest first, with prices
 // formatted; a first-time shopper gets an empty Home and a customer.
 func TestHome(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
 		cust := func(user, name string) *catalog.Customer {

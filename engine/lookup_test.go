@@ -15,7 +15,7 @@ import (
 // unknown SKU cannot; a SKU no product could have is refused as bad input.
 func TestCanAdd(t *testing.T) {
 	ctx := context.Background()
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	eng := newShopEngine(t, db)
 	check := func(name, sku string, want bool) {
 		t.Helper()
@@ -45,7 +45,7 @@ func TestCanAdd(t *testing.T) {
 // another thread of the same channel, without opening one; bad keys are
 // refused. Also on Postgres, where a NUL would fail the query.
 func TestHasConversation(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
 		if err := eng.Handle(ctx, Turn{Channel: "slack", ChatID: "C1", ThreadID: "1.1", UserID: "U1", Text: "hi", Shared: true, DedupKey: "e1"}, &events{}); err != nil {
@@ -77,7 +77,7 @@ func TestHasConversation(t *testing.T) {
 // TestUnavailable: a closed database is classified as unavailable; a
 // plain error is left as it is.
 func TestUnavailable(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	eng := newShopEngine(t, db)
 	plain := errors.New("boom")
 	if err := Unavailable(plain); err != plain || errors.Is(err, ErrUnavailable) {

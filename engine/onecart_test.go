@@ -44,8 +44,8 @@ func qtyOf(cv *view.CartView, sku string) int {
 // one cart, the one after the change (it showed the old cart first, then
 // the new), with its buttons once, ahead of the words as before.
 func TestOneCartPerReplyPlanner(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		env := newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		env := newTestEnvOnDemo(t, db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)

@@ -65,8 +65,8 @@ func chatCart(t *testing.T, db *bun.DB, chat string) []string {
 // sizes in stock), a size adds the variant; forged and stale option
 // buttons answer politely and change nothing.
 func TestVariantPickerButtons(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		catalogtest.SeedVariants(t, db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
@@ -155,8 +155,8 @@ func TestVariantPickerButtons(t *testing.T) {
 // words against the catalog's vocabulary (wired in New): a named size
 // adds that variant, a bare add of a parent shows the picker.
 func TestOfflineOptionWords(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		catalogtest.SeedVariants(t, db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {

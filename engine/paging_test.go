@@ -53,8 +53,8 @@ func cardSKUs(ev *events) []string {
 // the buttons of the list, pressed again after it ended or forged, list
 // nothing and still answer.
 func TestMoreButtonThroughTheEngine(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		newTestEnvOnDemo(t, db)
 		eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1 << 30})
 		if err != nil {
 			t.Fatal(err)

@@ -11,15 +11,17 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
+	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/payments"
 	"shopbot/engine/tools/toolstest"
 )
 
-// newShopEngine is a planner engine on the demo shop in db.
+// newShopEngine is a planner engine on the demo shop in db, a database
+// that holds it already (catalogtest.SQLiteDemo, EachDemo).
 func newShopEngine(t *testing.T, db *bun.DB) *Engine {
 	t.Helper()
-	toolstest.New(t, db)
+	toolstest.OnDemo(t, db)
 	eng, err := New(Config{DB: db, Search: searchtest.NewDatabase(db)})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +56,7 @@ func placeTestOrder(t *testing.T, db *bun.DB, channel, user, key, sku string, qt
 // payment in its channel, at its total, with every product still sold at
 // the price it holds; each refusal says why, and checking changes nothing.
 func TestPreCheckout(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
 		ok := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001-42", 2)
@@ -114,7 +116,7 @@ func TestPreCheckout(t *testing.T) {
 // again changes nothing and is not "first"; another charge for the paid
 // order is a conflict; a bad charge id changes nothing.
 func TestConfirmPayment(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		eng := newShopEngine(t, db)
 		o := placeTestOrder(t, db, "telegram", "p1", "k1", "SHO-RUN-001-42", 1)
@@ -155,6 +157,9 @@ func TestConfirmPayment(t *testing.T) {
 func TestConfirmPaymentConcurrently(t *testing.T) {
 	catalogtest.EachReplicas(t, 2, func(t *testing.T, dbs []*bun.DB) {
 		ctx := context.Background()
+		if _, err := demo.Load(ctx, dbs[0]); err != nil {
+			t.Fatal(err)
+		}
 		first := newShopEngine(t, dbs[0])
 		second, err := New(Config{DB: dbs[1], Search: searchtest.NewDatabase(dbs[1])})
 		if err != nil {

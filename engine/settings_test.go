@@ -9,7 +9,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/openai"
 )
@@ -19,10 +18,7 @@ import (
 // the hook is read at most once per settingsTTL.
 func TestSettingsApplyWithoutRestart(t *testing.T) {
 	ctx := context.Background()
-	db := catalogtest.SQLite(t)
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
+	db := catalogtest.SQLiteDemo(t)
 	now := fixedNow
 	var reads atomic.Int32
 	limit := atomic.Int32{}

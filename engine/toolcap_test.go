@@ -23,10 +23,10 @@ import (
 	"shopbot/engine/session"
 )
 
-// newEngineEnvOn is newEngineEnv on a given database.
-func newEngineEnvOn(t *testing.T, db *bun.DB, script ...llmtest.Step) *engineEnv {
+// newEngineEnvOnDemo is newEngineEnv on a database holding the demo shop (catalogtest.EachDemo).
+func newEngineEnvOnDemo(t *testing.T, db *bun.DB, script ...llmtest.Step) *engineEnv {
 	t.Helper()
-	env := newTestEnvOn(t, db)
+	env := newTestEnvOnDemo(t, db)
 	llm := llmtest.NewServer(t, script...)
 	reg := prometheus.NewRegistry()
 	eng, err := New(Config{
@@ -79,8 +79,8 @@ func TestCapToolCalls(t *testing.T) {
 // tool calls gets at most 16 run per reply, every call it sees answered,
 // requests that stay bounded, and a turn that answers and is stored.
 func TestHostileModelTurnIsBounded(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		e := newEngineEnvOn(t, db, manyCalls(1000), manyCalls(1000), manyCalls(1000), manyCalls(1000), manyCalls(1000))
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		e := newEngineEnvOnDemo(t, db, manyCalls(1000), manyCalls(1000), manyCalls(1000), manyCalls(1000), manyCalls(1000))
 		ev := e.turn(t, "show my cart", "hostile-1")
 
 		if got, want := ev.done(), engineMessage("", msgRoundsExhausted); got != want {

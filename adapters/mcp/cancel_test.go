@@ -40,7 +40,7 @@ func placeAgentOrder(t *testing.T, cs interface{ ID() string }, callFn func(stri
 // order of another session, a missing one and hostile numbers all get
 // the same "no order with that number", and change nothing.
 func TestAgentCancelsOwnOrder(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 		ctx := context.Background()
 		mine, err := connect(t, srv.URL, "")

@@ -28,7 +28,7 @@ var buyer = map[string]any{
 // idempotency key sent three times, twice at once: one order, one
 // reply, and how to pay.
 func TestAgentChecksOut(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 		cs, err := connect(t, srv.URL, "")
 		if err != nil {
@@ -109,7 +109,7 @@ func TestAgentChecksOut(t *testing.T) {
 // key, or with a key already used for another call is refused and
 // changes nothing.
 func TestAgentIdempotencyKeys(t *testing.T) {
-	srv, _ := shop(t, catalogtest.SQLite(t), engine.Config{}, mcp.Options{})
+	srv, _ := shop(t, catalogtest.SQLiteDemo(t), engine.Config{}, mcp.Options{})
 	cs, err := connect(t, srv.URL, "")
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // chosen one, and its total includes it before complete_checkout;
 // choosing another changes the total, and the order keeps it.
 func TestAgentChoosesDelivery(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 		if err := demo.WriteDeliveries(context.Background(), db); err != nil {
 			t.Fatal(err)

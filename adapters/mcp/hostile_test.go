@@ -21,7 +21,7 @@ import (
 // session sees its own, empty cart, and no argument can name a cart or a
 // customer: the schemas refuse one.
 func TestAgentCartIsTheSessions(t *testing.T) {
-	srv, _ := shop(t, catalogtest.SQLite(t), engine.Config{}, mcp.Options{})
+	srv, _ := shop(t, catalogtest.SQLiteDemo(t), engine.Config{}, mcp.Options{})
 	a, err := connect(t, srv.URL, "")
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestAgentCartIsTheSessions(t *testing.T) {
 // refused with a clear message, and change nothing; a body over the
 // bound is refused before the engine.
 func TestAgentBadCalls(t *testing.T) {
-	srv, _ := shop(t, catalogtest.SQLite(t), engine.Config{}, mcp.Options{MaxBodyBytes: 16 << 10})
+	srv, _ := shop(t, catalogtest.SQLiteDemo(t), engine.Config{}, mcp.Options{MaxBodyBytes: 16 << 10})
 	cs, err := connect(t, srv.URL, "")
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +103,7 @@ func TestAgentBadCalls(t *testing.T) {
 // TestAgentRateLimit: an agent's calls count against its customer's
 // limit, like chat turns; over it, a call is a tool error saying so.
 func TestAgentRateLimit(t *testing.T) {
-	srv, _ := shop(t, catalogtest.SQLite(t), engine.Config{RateLimit: 2, RateWindow: time.Hour}, mcp.Options{})
+	srv, _ := shop(t, catalogtest.SQLiteDemo(t), engine.Config{RateLimit: 2, RateWindow: time.Hour}, mcp.Options{})
 	cs, err := connect(t, srv.URL, "")
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func TestAgentRateLimit(t *testing.T) {
 // TestAgentToken: with a token set, a request without it or with another
 // gets 401 and the client cannot connect; the right one shops.
 func TestAgentToken(t *testing.T) {
-	srv, _ := shop(t, catalogtest.SQLite(t), engine.Config{}, mcp.Options{Token: "s3cret"})
+	srv, _ := shop(t, catalogtest.SQLiteDemo(t), engine.Config{}, mcp.Options{Token: "s3cret"})
 	for _, token := range []string{"", "wrong", "s3cre", "s3cretX"} {
 		req, _ := http.NewRequest("POST", srv.URL, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 		req.Header.Set("Content-Type", "application/json")
@@ -153,7 +153,7 @@ func TestAgentToken(t *testing.T) {
 // TestAgentSessionsInParallel: many sessions shopping at once each get
 // their own cart, with no call failing.
 func TestAgentSessionsInParallel(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 		first, err := connect(t, srv.URL, "")
 		if err != nil {

@@ -16,19 +16,16 @@ import (
 	"shopbot/adapters/mcp"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/agentdoor"
 )
 
-// shop is the MCP door on a real engine over the demo catalog, served
-// on a loopback HTTP server.
+// shop is the MCP door on a real engine over the demo catalog in db (a
+// catalogtest demo copy: SQLiteDemo, EachDemo), served on a loopback HTTP
+// server.
 func shop(t testing.TB, db *bun.DB, cfg engine.Config, opts mcp.Options) (*httptest.Server, *engine.Engine) {
 	t.Helper()
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
 	cfg.DB = db
 	if cfg.Search == nil {
 		cfg.Search = searchtest.NewDatabase(db)
@@ -118,7 +115,7 @@ func firstString(v any, key string) string {
 // searches, adds to its cart, views it and reads its order; every call
 // is in its conversation in channel "agent".
 func TestAgentShops(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 		cs, err := connect(t, srv.URL, "")
 		if err != nil {

@@ -30,7 +30,7 @@ func TestTypeScriptClient(t *testing.T) {
 		t.Fatal("node is required (Debian: apt-get install nodejs npm)")
 	}
 	dir := tsClientDir(t)
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	srv, _ := shop(t, db, engine.Config{}, mcp.Options{})
 	cmd := exec.Command(node, filepath.Join(dir, "client.mjs"), srv.URL)
 	cmd.Dir = dir

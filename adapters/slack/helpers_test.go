@@ -61,7 +61,10 @@ type option func(*engine.Config, *slackad.Config)
 // newEnv starts everything on SQLite; h replaces the engine when not nil.
 func newEnv(t testing.TB, h slackad.Handler, opts ...option) *env {
 	t.Helper()
-	return newEnvOn(t, catalogtest.SQLite(t), h, opts...)
+	if h == nil { // the real engine shops in a copy of the demo catalog
+		return newEnvFor(t, catalogtest.SQLiteDemo(t), h, opts...)
+	}
+	return newEnvFor(t, catalogtest.SQLite(t), h, opts...)
 }
 
 // newEnvOn is newEnv on the given database.
@@ -72,6 +75,13 @@ func newEnvOn(t testing.TB, db *bun.DB, h slackad.Handler, opts ...option) *env 
 			t.Fatal(err)
 		}
 	}
+	return newEnvFor(t, db, h, opts...)
+}
+
+// newEnvFor is newEnvOn on a database ready for h (with h nil, holding
+// the demo catalog).
+func newEnvFor(t testing.TB, db *bun.DB, h slackad.Handler, opts ...option) *env {
+	t.Helper()
 	e := &env{t: t, db: db, fake: slackfake.New(t), hub: adapters.NewHub()}
 	e.ts.Store(1_600_000_000)
 	ecfg := engine.Config{DB: db, Search: searchtest.NewDatabase(db), Notifier: e.hub}

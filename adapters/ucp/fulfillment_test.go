@@ -56,11 +56,8 @@ func group(t *testing.T, co map[string]any, raw []byte) map[string]any {
 // continue_url, the same on a replay and a get (one link asked for).
 func TestFulfillmentChoice(t *testing.T) {
 	s := loadSchemas(t)
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		if err := demo.WriteDeliveries(ctx, db); err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,6 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 	"shopbot/engine/view"
@@ -42,11 +41,8 @@ func (c *crashAt) hook(step string) bool {
 // retried with the same Idempotency-Key adds the item once and answers;
 // a third POST is a 409.
 func TestRetryAfterCrash(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		probe := &crashAt{}
 		postAdd(t, newEngineChat(t, db, probe.hook), "probe-session-000000", "K", http.StatusOK)
 		if len(probe.steps) != 4 {

@@ -16,7 +16,6 @@ import (
 	"shopbot/adapters/web"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine"
 )
@@ -33,10 +32,7 @@ func TestChatRateLimitRetryAfter(t *testing.T) {
 		}
 	}
 
-	db := catalogtest.SQLite(t)
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
+	db := catalogtest.SQLiteDemo(t)
 	eng, err := engine.New(engine.Config{DB: db, Search: searchtest.NewDatabase(db), RateLimit: 1, RateWindow: time.Minute})
 	if err != nil {
 		t.Fatal(err)

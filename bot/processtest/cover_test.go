@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
 	"shopbot/engine/llmtest"
@@ -47,7 +48,7 @@ func (p *process) kill(t *testing.T) {
 func takeOverVars(dbURL string, tg *telegramtest.Server, model *llmtest.Server) map[string]string {
 	return map[string]string{
 		"DATABASE_URL": dbURL, "ADMIN_PASSWORD": "replicas cover each other",
-		"TELEGRAM_BOT_TOKEN": tgToken, "TELEGRAM_API_URL": tg.URL,
+		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken, "TELEGRAM_API_URL": tg.URL,
 		"TELEGRAM_WEBHOOK_URL": "https://shop.example.com/telegram/webhook", "TELEGRAM_WEBHOOK_SECRET": "cover-secret",
 		"OPENAI_BASE_URL": model.URL, "OPENAI_API_KEY": "test", "RATE_LIMIT_TURNS": "1000",
 		"INBOX_LEASE": "2s", "INBOX_LEASE_RENEW": "300ms", "INBOX_SWEEP": "200ms",
@@ -78,7 +79,7 @@ func TestProcessReplicaTakesOverKilledTurnPostgres(t *testing.T) {
 func takeOverTrial(t *testing.T) {
 	const user, sku = 901, "OFF-STA-005"
 	dbURL := catalogtest.NewPostgresDatabase(t)
-	tg := telegramtest.NewServer(t, tgToken)
+	tg := telegramtest.NewServer(t, servetest.TelegramToken)
 	add := llmtest.ToolCall{Name: "add_to_cart", Arguments: `{"sku":"` + sku + `","quantity":1}`}
 	model := llmtest.NewServer(t,
 		llmtest.CallTools(add), // A: the add
@@ -187,7 +188,7 @@ func waitModelCalls(t *testing.T, model *llmtest.Server, n int) {
 // waitHandledInbox waits until the Telegram update key is marked handled.
 func waitHandledInbox(t *testing.T, dbURL, key string) {
 	t.Helper()
-	db := openTestDB(t, dbURL)
+	db := servetest.OpenDB(t, dbURL)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		n, err := db.NewSelect().Table("inbox").Where("source = 'telegram'").Where("key = ?", key).
@@ -206,7 +207,7 @@ func waitHandledInbox(t *testing.T, dbURL, key string) {
 // the turn that posted it.
 func waitCartRemembered(t *testing.T, dbURL, chat string) {
 	t.Helper()
-	db := openTestDB(t, dbURL)
+	db := servetest.OpenDB(t, dbURL)
 	deadline := time.Now().Add(15 * time.Second)
 	for {
 		n, err := db.NewSelect().Table("cart_messages").Where("turn <> ''").Count(context.Background())
@@ -224,7 +225,7 @@ func waitCartRemembered(t *testing.T, dbURL, chat string) {
 func unitsInCart(t *testing.T, dbURL, user string) int {
 	t.Helper()
 	ctx := context.Background()
-	db := openTestDB(t, dbURL)
+	db := servetest.OpenDB(t, dbURL)
 	c, err := catalog.ResolveCustomer(ctx, db, catalog.Identity{Channel: "telegram", PlatformUserID: user})
 	if err != nil {
 		t.Fatal(err)

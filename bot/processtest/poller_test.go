@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"shopbot/adapters/telegram/telegramtest"
+	"shopbot/bot/internal/servetest"
 	"shopbot/catalog/catalogtest"
 )
 
@@ -21,10 +22,10 @@ import (
 func TestProcessOneTelegramPollerPostgres(t *testing.T) {
 	t.Parallel()
 	dbURL := catalogtest.NewPostgresDatabase(t)
-	tg := telegramtest.NewServer(t, tgToken)
+	tg := telegramtest.NewServer(t, servetest.TelegramToken)
 	vars := map[string]string{
 		"DATABASE_URL": dbURL, "ADMIN_PASSWORD": "one poller among replicas",
-		"TELEGRAM_BOT_TOKEN": tgToken, "TELEGRAM_API_URL": tg.URL,
+		"TELEGRAM_BOT_TOKEN": servetest.TelegramToken, "TELEGRAM_API_URL": tg.URL,
 		"INBOX_LEASE": "2s", "INBOX_LEASE_RENEW": "300ms", "INBOX_SWEEP": "200ms",
 	}
 	ps := []*process{startProcessWith(t, vars), startProcessWith(t, vars)}
@@ -59,7 +60,7 @@ func TestProcessOneTelegramPollerPostgres(t *testing.T) {
 // poller role and returns its index. Holders are named host-pid-random.
 func waitPoller(t *testing.T, dbURL string, ps []*process, gone *process) int {
 	t.Helper()
-	db := openTestDB(t, dbURL)
+	db := servetest.OpenDB(t, dbURL)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		var holders []string

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"shopbot/bot/internal/servetest"
 	"strings"
 	"syscall"
 	"testing"
@@ -45,7 +46,7 @@ func TestProcessGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr syncBuffer
+	var stderr servetest.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -68,7 +69,7 @@ func TestProcessGracefulShutdown(t *testing.T) {
 			if !ok {
 				t.Fatalf("serve exited; stderr: %s", stderr.String())
 			}
-			if m := addrRE.FindStringSubmatch(line); m != nil {
+			if m := servetest.AddrRE.FindStringSubmatch(line); m != nil {
 				base = "http://" + m[1]
 			}
 		case <-deadline:

@@ -2,31 +2,22 @@ package processtest
 
 import (
 	"bufio"
-	"context"
-	"io"
-	"net/http"
-	"net/http/cookiejar"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"shopbot/bot/internal/servetest"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/uptrace/bun"
-
-	"shopbot/catalog"
-	"shopbot/catalog/demo"
 )
 
 // process is a `shopbot serve` child process.
 type process struct {
 	cmd            *exec.Cmd
 	base           string
-	stdout, stderr *syncBuffer
+	stdout, stderr *servetest.Buffer
 	exited         chan error
 }
 
@@ -60,7 +51,7 @@ func startProcesses(t *testing.T, dir string, n int) []*process {
 // not wait for it to listen.
 func launchProcess(t *testing.T, dir string, env []string) *process {
 	t.Helper()
-	p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &syncBuffer{}, stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	p := &process{cmd: exec.Command(shopbotBinary(t), "serve"), stdout: &servetest.Buffer{}, stderr: &servetest.Buffer{}, exited: make(chan error, 1)}
 	p.cmd.Dir, p.cmd.Env, p.cmd.Stderr = dir, env, p.stderr
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -82,7 +73,7 @@ func launchProcess(t *testing.T, dir string, env []string) *process {
 
 func (p *process) waitListening(t *testing.T) {
 	t.Helper()
-	p.base = "http://" + p.waitPrinted(t, addrRE, 20*time.Second)[1]
+	p.base = "http://" + p.waitPrinted(t, servetest.AddrRE, 20*time.Second)[1]
 }
 
 // waitPrinted waits until the process has printed a line matching re and
@@ -140,87 +131,7 @@ func TestProcessDefaultsTwoAtOnce(t *testing.T) {
 		}
 		outs[i] = p.stdout.String()
 	}
-	checkStartOutputs(t, outs, "")
-	signIn(t, ps[0].base, "admin", generatedPassword(t, outs))
-	checkLoadedOnce(t, openTestDB(t, "sqlite:"+filepath.Join(dir, "shopbot.db")))
-}
-
-// checkLoadedOnce: the database holds one demo catalog (products, reviews)
-// and one admin user.
-func checkLoadedOnce(t *testing.T, db *bun.DB) {
-	t.Helper()
-	ctx := context.Background()
-	ps := must(demo.Products())
-	var wantReviews int64
-	for _, p := range ps {
-		wantReviews += int64(len(p.Reviews))
-	}
-	products := must(catalog.CountProducts(ctx, db))
-	reviews := must(db.NewSelect().Table("reviews").Count(ctx))
-	admins := must(db.NewSelect().Table("staff_users").Where("username = ?", "admin").Count(ctx))
-	if products != len(ps) || reviews != wantReviews || admins != 1 {
-		t.Errorf("%d products, %d reviews, %d admin users; want %d, %d, 1", products, reviews, admins, len(ps), wantReviews)
-	}
-}
-
-// checkStartOutputs: exactly one process loaded the demo and (without
-// ADMIN_PASSWORD) generated the password; the others say they found them.
-func checkStartOutputs(t *testing.T, outs []string, password string) {
-	t.Helper()
-	if n := countOutputs(outs, "(demo catalog loaded)"); n != 1 {
-		t.Errorf("%d replicas say they loaded the demo catalog, want 1", n)
-	}
-	if n := countOutputs(outs, "Ready in"); n != len(outs) {
-		t.Errorf("%d of %d replicas printed Ready", n, len(outs))
-	}
-	if password != "" {
-		if n := countOutputs(outs, "password from ADMIN_PASSWORD"); n != len(outs) {
-			t.Errorf("%d of %d replicas say the password is ADMIN_PASSWORD's", n, len(outs))
-		}
-		return
-	}
-	if n := countOutputs(outs, "(generated;"); n != 1 {
-		t.Errorf("%d replicas generated an admin password, want 1", n)
-	}
-	if n := countOutputs(outs, "password printed at first start"); n != len(outs)-1 {
-		t.Errorf("%d replicas say the password was printed at first start, want %d", n, len(outs)-1)
-	}
-}
-
-// generatedPassword is the password the one generating process printed.
-func generatedPassword(t *testing.T, outs []string) string {
-	t.Helper()
-	for _, out := range outs {
-		if m := generatedRE.FindStringSubmatch(out); m != nil {
-			return m[1]
-		}
-	}
-	t.Fatal("no replica printed a generated password")
-	return ""
-}
-
-// signIn signs in to the admin panel and expects the dashboard.
-func signIn(t *testing.T, base, user, password string) {
-	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(base + "/admin/login")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	tok := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(page)
-	if tok == nil {
-		t.Fatalf("sign-in page without a form token:\n%s", page)
-	}
-	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
-		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
-	}
+	servetest.CheckStartOutputs(t, outs, "")
+	servetest.SignIn(t, ps[0].base, "admin", servetest.GeneratedPassword(t, outs))
+	servetest.CheckLoadedOnce(t, servetest.OpenDB(t, "sqlite:"+filepath.Join(dir, "shopbot.db")))
 }

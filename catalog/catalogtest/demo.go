@@ -58,6 +58,23 @@ func SQLiteSeeded(t testing.TB) *bun.DB {
 	return sqliteDemoCopy(t, seeded)
 }
 
+// SQLiteSeededURL returns the URL of a fresh SQLite file in a temporary
+// directory as demo.Seed leaves it (a first start's seeding, before its
+// admin user), for a command under test to open; nothing here holds it
+// open. A `shopbot serve` started on it finds the demo shop loaded.
+func SQLiteSeededURL(t testing.TB) string {
+	t.Helper()
+	b, err := sqliteDemoBytes(seeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "shop.db")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return "sqlite:" + path
+}
+
 func sqliteDemoCopy(t testing.TB, f demoFill) *bun.DB {
 	t.Helper()
 	b, err := sqliteDemoBytes(f)

@@ -12,7 +12,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/panel"
 )
 
@@ -85,11 +84,8 @@ func TestSearchInsights(t *testing.T) {
 // (no query, unknown SKU, a variant, too many) stores nothing; pinned
 // products come back in pin order, active ones only; a pin is removed.
 func TestSearchPins(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		var ps []catalog.Product
 		if err := db.NewSelect().Model(&ps).Where("parent_id IS NULL").Where("active").Order("sku").Limit(7).Scan(ctx); err != nil || len(ps) < 7 {
 			t.Fatalf("products: %v", err)

@@ -23,12 +23,14 @@ type testEnv struct {
 
 func newTestEnv(t testing.TB) *testEnv {
 	t.Helper()
-	return newTestEnvOn(t, catalogtest.SQLite(t))
+	return newTestEnvOnDemo(t, catalogtest.SQLiteDemo(t))
 }
 
-func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
+// newTestEnvOnDemo builds the test env on a database that holds the
+// demo shop already (catalogtest.SQLiteDemo, PostgresDemo, EachDemo).
+func newTestEnvOnDemo(t testing.TB, db *bun.DB) *testEnv {
 	t.Helper()
-	e := toolstest.New(t, db)
+	e := toolstest.OnDemo(t, db)
 	return &testEnv{db: e.DB, deps: e.Deps, tools: e.Tools, session: e.Session}
 }
 

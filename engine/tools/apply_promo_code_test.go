@@ -17,8 +17,8 @@ func TestApplyPromoCode(t *testing.T) {
 }
 
 func TestApplyPromoCodePostgres(t *testing.T) {
-	db, _ := catalogtest.Postgres(t)
-	promoFlow(t, newTestEnvOn(t, db))
+	db, _ := catalogtest.PostgresDemo(t)
+	promoFlow(t, newTestEnvOnDemo(t, db))
 }
 
 func createTestPromo(t *testing.T, e *testEnv, p *catalog.PromoCode) {

@@ -94,8 +94,8 @@ func TestCancelOrder(t *testing.T) {
 // or shipped (exactly one ship passed, every cancel says it cannot, no
 // refund row, the stock still out).
 func TestCancelShipRace(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		e := newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		e := newTestEnvOnDemo(t, db)
 		ctx := context.Background()
 		p0, err := catalog.GetProduct(ctx, db, "BOO-FIC-002")
 		if err != nil {

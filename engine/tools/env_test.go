@@ -10,7 +10,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/engine/session"
 )
@@ -28,16 +27,14 @@ var fixedNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
 func newTestEnv(t testing.TB) *testEnv {
 	t.Helper()
-	db := catalogtest.SQLite(t)
-	return newTestEnvOn(t, db)
+	return newTestEnvOnDemo(t, catalogtest.SQLiteDemo(t))
 }
 
-func newTestEnvOn(t testing.TB, db *bun.DB) *testEnv {
+// newTestEnvOnDemo builds the tools over a database that holds the demo
+// shop already (catalogtest.SQLiteDemo, PostgresDemo, EachDemo): a copy costs
+// a file or template copy where loading costs seconds under -race.
+func newTestEnvOnDemo(t testing.TB, db *bun.DB) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	if _, err := demo.Load(ctx, db); err != nil {
-		t.Fatal(err)
-	}
 	deps := &Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return fixedNow }}
 	tb, err := toolkit.NewToolbox(Tools(deps)...)
 	if err != nil {

@@ -122,8 +122,8 @@ func TestPagingSimilarAndTop(t *testing.T) {
 // TestPagingOrders pages through twelve orders placed at the same moment
 // (the tie is broken by id, on both databases), five at a time.
 func TestPagingOrders(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		e := newTestEnvOn(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		e := newTestEnvOnDemo(t, db)
 		var want []string
 		for i := range 12 {
 			o := placeTestOrder(t, e, e.session, fmt.Sprintf("page-%d", i), 3, map[string]int{"BOO-FIC-001": 1})

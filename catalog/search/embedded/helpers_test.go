@@ -10,19 +10,9 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/embedded"
 )
-
-// loadDemoIndex loads the demo catalog into db and builds an index of it.
-func loadDemoIndex(t testing.TB, db *bun.DB, opts embedded.Options) *embedded.Index {
-	t.Helper()
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
-	return demoIndex(t, db, opts)
-}
 
 // demoIndex builds an index of db, which holds the demo catalog (a copy
 // from catalogtest.SQLiteDemo or EachDemo, made once per process).

@@ -15,10 +15,10 @@ import (
 // matches before the Russian listing of the same kind (still found), and a
 // Russian query the Russian one first; keywords only and hybrid.
 func TestQueryLanguageFirst(t *testing.T) {
-	db := catalogtest.SQLite(t)
+	db := catalogtest.SQLiteDemo(t)
 	for name, opts := range map[string]embedded.Options{"keywords": {}, "hybrid": {Embedder: vectorizer.NewLocal(0)}} {
 		t.Run(name, func(t *testing.T) {
-			x := loadDemoIndex(t, db, opts)
+			x := demoIndex(t, db, opts)
 			for _, tc := range []struct {
 				q     string
 				first int // how many results must be English

@@ -8,17 +8,13 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search"
 	"shopbot/catalog/search/searchtest"
 )
 
 func TestDatabaseSearch(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
-		if _, err := demo.Load(ctx, db); err != nil {
-			t.Fatal(err)
-		}
 		s := searchtest.NewDatabase(db)
 		for _, tc := range []struct {
 			name  string
@@ -73,10 +69,7 @@ func TestDatabaseSearch(t *testing.T) {
 }
 
 func TestDatabaseVariants(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		if _, err := demo.Load(context.Background(), db); err != nil {
-			t.Fatal(err)
-		}
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
 		searchtest.Variants(t, db, searchtest.NewDatabase(db))
 	})
 }

@@ -44,7 +44,7 @@ func stock(t *testing.T, db bun.IDB, sku string) int {
 // TestChangeAddress: nothing changes without confirm; with it once; a
 // shipped order, another shopper's and a blank address are refused.
 func TestChangeAddress(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	o := e.PlaceOrder(t, e.Session, "a1", 0, map[string]int{"GRO-COF-001": 1})
 	args := `{"order_number":"` + o.Number + `","address":"5 Elm Road, Boston"`
 	if r := status(t, e.Call(t, "change_order_address", args+`}`)); r.Status != "confirm" || r.Order.Address != "1 Main St" {
@@ -71,7 +71,7 @@ func TestChangeAddress(t *testing.T) {
 // confirmed change moves stock and total once; bad SKUs and quantities are
 // tool errors; a paid order cannot change.
 func TestChangeItems(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	before := stock(t, e.DB, "GRO-COF-002")
 	o := e.PlaceOrder(t, e.Session, "i1", 0, map[string]int{"GRO-COF-001": 2})
 	args := `{"order_number":"` + o.Number + `","items":[{"sku":"GRO-COF-001","qty":1},{"sku":"GRO-COF-002","qty":2}]`
@@ -106,7 +106,7 @@ func TestChangeItems(t *testing.T) {
 // TestRequestReturn: a delivered order's return is asked, then recorded
 // once with its status shown; past the window or not delivered, refused.
 func TestRequestReturn(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	e.Deps.ReturnWindow = 30 * 24 * time.Hour
 	ctx := context.Background()
 	pending := e.PlaceOrder(t, e.Session, "r0", 0, map[string]int{"GRO-COF-001": 1})
@@ -142,8 +142,8 @@ func TestRequestReturn(t *testing.T) {
 // item changes (each its own turn) race 25 ships of one order: each change
 // says changed only if the order holds it, and stock matches its lines.
 func TestChangeItemsShipRace(t *testing.T) {
-	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
-		e := toolstest.New(t, db)
+	catalogtest.EachDemo(t, func(t *testing.T, db *bun.DB) {
+		e := toolstest.OnDemo(t, db)
 		ctx := context.Background()
 		before := stock(t, db, "GRO-COF-001")
 		o := e.PlaceOrder(t, e.Session, "race", 0, map[string]int{"GRO-COF-001": 1})

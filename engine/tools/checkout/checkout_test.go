@@ -19,8 +19,8 @@ func TestCheckoutStepByStep(t *testing.T) {
 }
 
 func TestCheckoutStepByStepPostgres(t *testing.T) {
-	db, _ := catalogtest.Postgres(t)
-	checkoutFlow(t, newTestEnvOn(t, db))
+	db, _ := catalogtest.PostgresDemo(t)
+	checkoutFlow(t, newTestEnvOnDemo(t, db))
 }
 
 // checkoutFlow walks one shopper through checkout: details, summary,

@@ -31,8 +31,8 @@ func TestCheckoutDelivery(t *testing.T) {
 }
 
 func TestCheckoutDeliveryPostgres(t *testing.T) {
-	db, _ := catalogtest.Postgres(t)
-	checkoutDeliveryFlow(t, deliveryEnv(t, newTestEnvOn(t, db)))
+	db, _ := catalogtest.PostgresDemo(t)
+	checkoutDeliveryFlow(t, deliveryEnv(t, newTestEnvOnDemo(t, db)))
 }
 
 func checkoutDeliveryFlow(t *testing.T, e *testEnv) {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"shopbot/catalog"
-	"shopbot/catalog/catalogtest"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/toolstest"
@@ -13,7 +12,7 @@ import (
 )
 
 func TestShoppingList(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	seedPurchaseHabits(t, e)
 
 	// Within a week only the coffee is due (four days overdue), in its
@@ -80,7 +79,7 @@ func TestShoppingList(t *testing.T) {
 }
 
 func TestShoppingListWithoutHistory(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	res := e.Call(t, "generate_shopping_list", `{"days_ahead":30}`)
 	if l := listOf(t, res); !l.Empty || l.Hint == "" || len(res.Cards) != 0 {
 		t.Errorf("no history: %+v", l)

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"shopbot/catalog"
-	"shopbot/catalog/catalogtest"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/purchases"
 	"shopbot/engine/tools/toolstest"
@@ -34,7 +33,7 @@ func seedPurchaseHabits(t *testing.T, e *toolstest.Env) {
 }
 
 func TestPurchaseStatisticsByItem(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	seedPurchaseHabits(t, e)
 	st := statsOf(t, e.Call(t, "get_purchase_statistics", `{}`))
 	if st.Empty || st.PeriodDays != 90 || st.GroupBy != "item" || st.Orders != 6 || st.Units != 9 || st.Spend != "$181.91" {
@@ -68,7 +67,7 @@ func TestPurchaseStatisticsByItem(t *testing.T) {
 }
 
 func TestPurchaseStatisticsGrouped(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	seedPurchaseHabits(t, e)
 	st := statsOf(t, e.Call(t, "get_purchase_statistics", `{"group_by":"category"}`))
 	want := []purchases.GroupStat{

@@ -7,14 +7,13 @@ import (
 	"time"
 
 	"shopbot/catalog"
-	"shopbot/catalog/catalogtest"
 	"shopbot/engine/toolkit"
 	"shopbot/engine/tools/reviews"
 	"shopbot/engine/tools/toolstest"
 )
 
 func TestSearchReviews(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	ctx := context.Background()
 	// Two reviews with the same words score the same: the newer comes first.
 	for i, author := range []string{"Old Owl", "New Newt"} {
@@ -56,7 +55,7 @@ func TestSearchReviews(t *testing.T) {
 // TestSearchReviewsHidden: a hidden review is not returned even before
 // the index has caught up (the database has the last word).
 func TestSearchReviewsHidden(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	e.IndexPassages(t)
 	ctx := context.Background()
 	var got reviews.Quotes
@@ -85,7 +84,7 @@ func TestSearchReviewsHidden(t *testing.T) {
 }
 
 func TestSearchReviewsHostileArgs(t *testing.T) {
-	e := toolstest.New(t, catalogtest.SQLite(t))
+	e := toolstest.SQLite(t)
 	e.IndexPassages(t)
 	ctx := context.Background()
 	for _, tc := range []struct{ args, want string }{

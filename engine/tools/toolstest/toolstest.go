@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"shopbot/engine/toolkit"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 
 	"shopbot/catalog"
 	"shopbot/catalog/catalogtest"
-	"shopbot/catalog/demo"
 	"shopbot/catalog/search/embedded"
 	"shopbot/catalog/search/searchtest"
 	"shopbot/catalog/search/vectorizer"
@@ -30,22 +30,55 @@ type Env struct {
 	Session *session.Session
 }
 
-// New loads the demo shop into db and builds the tools over it, with
-// database keyword search, the embedded index of the shop's pages and the
-// fixed clock.
-func New(t testing.TB, db *bun.DB) *Env {
+// SQLite is OnDemo on a copy of an SQLite database holding the demo shop
+// (catalogtest.SQLiteDemo).
+func SQLite(t testing.TB) *Env {
 	t.Helper()
-	if _, err := demo.Load(context.Background(), db); err != nil {
-		t.Fatal(err)
-	}
+	return OnDemo(t, catalogtest.SQLiteDemo(t))
+}
+
+// OnDemo builds the tools over db, a database that holds the demo shop as
+// demo.Load leaves it, with database keyword search, the embedded index of
+// the demo shop's pages (shared, see demoPassageIndex) and the fixed clock. db is a copy from catalogtest
+// (SQLiteDemo, PostgresDemo, EachDemo): copying costs a file or template
+// copy where loading the demo costs seconds under -race.
+func OnDemo(t testing.TB, db *bun.DB) *Env {
+	t.Helper()
 	deps := &tools.Deps{DB: db, Search: searchtest.NewDatabase(db), Currency: "USD", Now: func() time.Time { return Now }}
 	tb, err := toolkit.NewToolbox(tools.Tools(deps)...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := &Env{DB: db, Deps: deps, Tools: tb, Session: Session(t, db, "web", "shopper-1")}
-	e.IndexPassages(t) // the demo shop's pages, for search_shop_info
+	deps.Passages = demoPassages(t, db) // the demo shop's pages, for search_shop_info
 	return e
+}
+
+// demoPassageIndex is the index of the demo shop's pages and reviews, one
+// per dialect, built on first use: every demo copy holds the same pages
+// and reviews, so each would build the same index (a second or two under
+// -race). The tools only read it; nothing here updates it. A test that
+// changes the pages or reviews calls IndexPassages for an index of its own.
+var demoPassageIndex sync.Map // dialect name → *demoPassageEntry
+
+type demoPassageEntry struct {
+	once  sync.Once
+	index *embedded.Passages
+	err   error
+}
+
+func demoPassages(t testing.TB, db *bun.DB) *embedded.Passages {
+	t.Helper()
+	v, _ := demoPassageIndex.LoadOrStore(db.Dialect().Name().String(), &demoPassageEntry{})
+	d := v.(*demoPassageEntry)
+	d.once.Do(func() {
+		d.index = embedded.NewPassages(embedded.PassageOptions{Embedder: vectorizer.NewLocal(0)})
+		d.err = d.index.Rebuild(context.Background(), catalog.NewSearchSource(db))
+	})
+	if d.err != nil {
+		t.Fatal(d.err)
+	}
+	return d.index
 }
 
 // IndexPassages indexes the shop's pages and reviews as they are now
