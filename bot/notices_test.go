@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -75,35 +73,14 @@ func pollNotices(t *testing.T, base, session string) []polledNotice {
 	return out.Notices
 }
 
-var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
-
 // adminPost signs in as admin on base, opens page, and posts form (with
 // the page's form token) to page+action; the answer must be a page (2xx
 // after redirects).
 func adminPost(t *testing.T, base, password, page, action string, form url.Values) {
 	t.Helper()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	tok := func(path string) string {
-		resp, err := c.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		m := csrfRE.FindSubmatch(body)
-		if m == nil {
-			t.Fatalf("%s (%d) has no form token", path, resp.StatusCode)
-		}
-		return string(m[1])
-	}
-	resp, err := c.PostForm(base+"/admin/login", url.Values{"csrf": {tok("/admin/login")}, "username": {"admin"}, "password": {password}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	form.Set("csrf", tok(page))
-	resp, err = c.PostForm(base+page+action, form)
+	c := servetest.SignIn(t, base, "admin", password)
+	form.Set("csrf", servetest.FormToken(t, c, base+page))
+	resp, err := c.PostForm(base+page+action, form)
 	if err != nil {
 		t.Fatal(err)
 	}

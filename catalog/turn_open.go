@@ -107,7 +107,7 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
 	missing := false // the customer was looked for and not found
 	pg := db.Dialect().Name() == dialect.PG
-	if id.Channel != "" && id.PlatformUserID != "" && key.Channel != "" && key.ChatID != "" &&
+	if strings.TrimSpace(id.Channel) != "" && strings.TrimSpace(id.PlatformUserID) != "" && key.Channel != "" && key.ChatID != "" &&
 		(!pg || checkLimit(limitPrefix+"-9223372036854775808", lim) == nil) {
 		id.DisplayName, id.Username, id.Locale = storable(id.DisplayName), storable(id.Username), storable(id.Locale)
 		o, err := openKnown(ctx, db, id, key, limitPrefix, lim, now, shared)
@@ -131,7 +131,7 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 	// again.
 	var c *Customer
 	var err error
-	if missing && strings.TrimSpace(id.Channel) != "" && strings.TrimSpace(id.PlatformUserID) != "" {
+	if missing { // set only past the guard above, which checks id as ResolveCustomer does
 		c, err = upsertCustomer(ctx, db, id)
 	} else {
 		c, err = ResolveCustomer(ctx, db, id)

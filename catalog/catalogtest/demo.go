@@ -64,18 +64,17 @@ func SQLiteSeeded(t testing.TB) *bun.DB {
 // open. A `shopbot serve` started on it finds the demo shop loaded.
 func SQLiteSeededURL(t testing.TB) string {
 	t.Helper()
-	b, err := sqliteDemoBytes(seeded)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "shop.db")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return "sqlite:" + path
+	return sqliteDemoFile(t, seeded)
 }
 
 func sqliteDemoCopy(t testing.TB, f demoFill) *bun.DB {
+	t.Helper()
+	return SQLiteURL(t, sqliteDemoFile(t, f))
+}
+
+// sqliteDemoFile writes the demo database f in a temporary directory and
+// returns its URL.
+func sqliteDemoFile(t testing.TB, f demoFill) string {
 	t.Helper()
 	b, err := sqliteDemoBytes(f)
 	if err != nil {
@@ -85,7 +84,7 @@ func sqliteDemoCopy(t testing.TB, f demoFill) *bun.DB {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return SQLiteURL(t, "sqlite:"+path)
+	return "sqlite:" + path
 }
 
 // PostgresDemo returns a fresh database on the test server holding the

@@ -4,7 +4,8 @@
 //
 // A Chat call flows like this: the llm.ChatRequest becomes one JSON body
 // (wire.go; the tool schemas are encoded once and reused while they stay
-// the same), sent always streamed; text deltas go to the caller as they
+// the same; a body goes back to a pool once the transport has finished
+// writing it), sent always streamed; text deltas go to the caller as they
 // arrive and the chunks are accumulated into an llm.ChatResponse with tool
 // calls and token counts (client.go). Retries are ours, not the SDK's
 // (retry.go): timeouts, 429 and 5xx are retried with capped, jittered

@@ -140,22 +140,13 @@ func GeneratedPassword(t testing.TB, outs []string) string {
 
 var csrfRE = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
 
-// SignIn signs in to the admin panel at base and expects the dashboard.
-func SignIn(t testing.TB, base, user, password string) {
+// SignIn signs in to the admin panel at base, expects the dashboard, and
+// returns the signed-in client.
+func SignIn(t testing.TB, base, user, password string) *http.Client {
 	t.Helper()
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar}
-	resp, err := c.Get(base + "/admin/login")
-	if err != nil {
-		t.Fatal(err)
-	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	tok := csrfRE.FindSubmatch(page)
-	if tok == nil {
-		t.Fatalf("sign-in page without a form token:\n%s", page)
-	}
-	resp, err = c.PostForm(base+"/admin/login", url.Values{"csrf": {string(tok[1])}, "username": {user}, "password": {password}})
+	resp, err := c.PostForm(base+"/admin/login", url.Values{"csrf": {FormToken(t, c, base+"/admin/login")}, "username": {user}, "password": {password}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,4 +155,21 @@ func SignIn(t testing.TB, base, user, password string) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "Conversations per day") {
 		t.Fatalf("sign-in as %s = %d, not the dashboard", user, resp.StatusCode)
 	}
+	return c
+}
+
+// FormToken opens the page at pageURL with c and returns its form token.
+func FormToken(t testing.TB, c *http.Client, pageURL string) string {
+	t.Helper()
+	resp, err := c.Get(pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	tok := csrfRE.FindSubmatch(page)
+	if tok == nil {
+		t.Fatalf("%s (%d) has no form token:\n%s", pageURL, resp.StatusCode, page)
+	}
+	return string(tok[1])
 }
