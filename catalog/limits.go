@@ -19,7 +19,9 @@ import (
 // counted by one atomic upsert that returns the new count, so exactly Max
 // hits are allowed per window however many replicas count at once, and a
 // restart keeps the count. Refused hits are counted too: a refused caller
-// must not get through later in the same window by retrying.
+// must not get through later in the same window by retrying. On Postgres
+// the table is unlogged (migration 0037): a hit writes no WAL and does not
+// wait for a flush, and after a Postgres crash the windows start again.
 
 // Limit allows Max hits per Window per key.
 type Limit struct {

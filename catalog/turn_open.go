@@ -124,11 +124,14 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 		if !errors.Is(err, sql.ErrNoRows) {
 			return TurnOpening{}, err
 		}
+		if pg {
+			return openNew(ctx, db, id, key, limitPrefix, lim, now, shared)
+		}
 		missing = true
 	}
-	// A new customer: the customer first, then the rest. The statement
-	// above has just not found it, so it is written without being read
-	// again.
+	// A new customer on SQLite: the customer first, then the rest. The
+	// statement above has just not found it, so it is written without
+	// being read again.
 	var c *Customer
 	var err error
 	if missing { // set only past the guard above, which checks id as ResolveCustomer does
@@ -211,20 +214,114 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 // cart's scope key, the empty string for the customer's own cart.
 func openKnownPostgres(cols string) string {
 	return `WITH cust AS (SELECT ` + cols + ` FROM customers WHERE channel = $7 AND platform_user_id = $8),
-	hit AS (INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
-	ON CONFLICT (key) DO UPDATE SET
-	hits = CASE WHEN rate_limits.window_start >= EXCLUDED.window_start THEN rate_limits.hits + 1 ELSE 1 END,
-	window_start = GREATEST(rate_limits.window_start, EXCLUDED.window_start),
-	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
-	RETURNING hits, window_end)
+	hit AS (` + customerHitPostgres + `)
 	SELECT cust.*, hit.hits, hit.window_end, c.id IS NOT NULL, c.id, c.channel, c.chat_id, c.thread_id, c.customer_id, c.paused,
 		c.needs_human, c.needs_human_reason, c.last_message_at, c.last_read_at, c.created_at, c.state,
 		cart.units, cart.total, cart.currency
 	FROM cust LEFT JOIN hit ON true LEFT JOIN conversations AS c ON c.channel = $4 AND c.chat_id = $5 AND c.thread_id = $6
-	CROSS JOIN LATERAL (SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
+	CROSS JOIN LATERAL (` + cartSummaryPostgres + `) AS cart`
+}
+
+// customerHitPostgres counts the rate-limit hit of the customer in cust
+// ($1 the key's prefix, $2 and $3 the window) and returns it.
+const customerHitPostgres = `INSERT INTO rate_limits (key, window_start, window_end, hits) SELECT $1::text || cust.id::text, $2, $3, 1 FROM cust
+	ON CONFLICT (key) DO UPDATE SET
+	hits = CASE WHEN rate_limits.window_start >= EXCLUDED.window_start THEN rate_limits.hits + 1 ELSE 1 END,
+	window_start = GREATEST(rate_limits.window_start, EXCLUDED.window_start),
+	window_end = GREATEST(rate_limits.window_end, EXCLUDED.window_end)
+	RETURNING hits, window_end`
+
+// cartSummaryPostgres sums the turn's cart: the shared cart of scope key
+// $9, or the cart of the customer in cust when $9 is empty.
+const cartSummaryPostgres = `SELECT COALESCE(SUM(ci.quantity), 0) AS units, COALESCE(SUM(ci.quantity * p.price), 0) AS total,
 		MIN(p.currency) AS currency
 		FROM cart_items AS ci JOIN carts AS ca ON ca.id = ci.cart_id JOIN products AS p ON p.id = ci.product_id
-		WHERE ca.scope = CASE WHEN $9::text <> '' THEN $9::text ELSE 'customer:' || cust.id::text END) AS cart`
+		WHERE ca.scope = CASE WHEN $9::text <> '' THEN $9::text ELSE 'customer:' || cust.id::text END`
+
+// openNew is OpenTurn's one statement on Postgres for a customer the
+// opening statement did not find (openNewPostgres): the customer stored,
+// the hit counted, the conversation created or, when it is there already
+// (a shared chat's, another customer's first), read, and the cart summed.
+// Only a conversation created by another turn after this statement began
+// needs a second statement, to read it.
+func openNew(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
+	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
+	c := new(Customer)
+	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
+	sharedKey := ""
+	if shared {
+		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
+	}
+	start, end := limitWindow(lim, now)
+	at := timeArg(time.Now())
+	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey,
+		id.DisplayName, id.Username, id.Locale, at}
+	var (
+		count, windowEnd sql.NullInt64
+		found, created   bool
+		cv               convColumns
+		cart             CartSummary
+		cartCurrency     sql.NullString
+		customerValues   = make([]any, len(fields))
+		dest             = make([]any, 0, len(fields)+20)
+	)
+	for i := range customerValues {
+		dest = append(dest, &customerValues[i])
+	}
+	dest = append(dest, &count, &windowEnd, &found)
+	dest = append(dest, cv.dest()...)
+	dest = append(dest, &created, &cart.Units, &cart.Total, &cartCurrency)
+	if err := selectValues(ctx, db, openNewPostgres(columnsOf(db, c)), args, dest...); err != nil {
+		return TurnOpening{}, fmt.Errorf("catalog: open turn of new customer %s/%s: %w", id.Channel, id.PlatformUserID, err)
+	}
+	strct := reflect.ValueOf(c).Elem()
+	for i, f := range fields {
+		if err := f.ScanValue(strct, customerValues[i]); err != nil {
+			return TurnOpening{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
+		}
+	}
+	cart.Currency = cartCurrency.String
+	o := TurnOpening{Customer: c, Cart: &cart, Counted: true, Created: created,
+		Hit: hitResult(int(count.Int64), windowEnd.Int64, lim, now)}
+	if found {
+		o.Conversation = cv.conversation()
+		return o, nil
+	}
+	o.Conversation = new(Conversation)
+	if err := selectConversation(ctx, db, o.Conversation, key); err != nil {
+		return TurnOpening{}, fmt.Errorf("catalog: open conversation %s/%s: %w", key.Channel, key.ChatID, err)
+	}
+	return o, nil
+}
+
+// openNewPostgres stores the customer (cols returned) as upsertCustomer
+// does, counts its hit, creates the conversation unless it is there (as
+// createConversation does) and sums the cart, with openKnownPostgres's
+// arguments and $10–$12 the customer's names and locale, $13 the time.
+// The conversation's columns come from the row inserted (created true)
+// or from the one already there; neither when another turn's insert won
+// after the statement began, which the statement cannot see.
+func openNewPostgres(cols string) string {
+	const convCols = `id, channel, chat_id, thread_id, customer_id, paused, needs_human, needs_human_reason,
+		last_message_at, last_read_at, created_at, state`
+	return `WITH cust AS (INSERT INTO customers (channel, platform_user_id, display_name, username, locale, created_at, updated_at)
+		VALUES ($7, $8, $10, $11, $12, $13::timestamptz, $13::timestamptz)
+		ON CONFLICT (channel, platform_user_id) DO UPDATE SET display_name = EXCLUDED.display_name,
+			username = EXCLUDED.username, locale = EXCLUDED.locale, updated_at = EXCLUDED.updated_at
+		RETURNING ` + cols + `),
+	hit AS (` + customerHitPostgres + `),
+	made AS (INSERT INTO conversations (channel, chat_id, thread_id, customer_id, paused, needs_human, needs_human_reason,
+			last_message_at, created_at, state)
+		SELECT $4::text, $5::text, $6::text, cust.id, false, false, '', $13::timestamptz, $13::timestamptz, '{}' FROM cust
+		ON CONFLICT (channel, chat_id, thread_id) DO NOTHING
+		RETURNING ` + convCols + `),
+	conv AS (SELECT ` + convCols + `, true AS created FROM made
+		UNION ALL SELECT ` + convCols + `, false FROM conversations WHERE channel = $4 AND chat_id = $5 AND thread_id = $6)
+	SELECT cust.*, hit.hits, hit.window_end, conv.id IS NOT NULL, conv.id, conv.channel, conv.chat_id, conv.thread_id,
+		conv.customer_id, conv.paused, conv.needs_human, conv.needs_human_reason, conv.last_message_at, conv.last_read_at,
+		conv.created_at, conv.state, COALESCE(conv.created, false), cart.units, cart.total, cart.currency
+	FROM cust LEFT JOIN hit ON true LEFT JOIN conv ON true
+	CROSS JOIN LATERAL (` + cartSummaryPostgres + `) AS cart`
 }
 
 // openKnownSQLite reads the same as openKnownPostgres but counts no hit

@@ -53,9 +53,14 @@ func TestOpenTurn(t *testing.T) {
 			return cust, conv
 		}
 		// A new customer: found missing, then written without a second read
-		// (Postgres: the opening statement, the customer, the hit, the
-		// conversation).
-		first, conv := open(id, key, 1, 4, true)
+		// (Postgres: the opening statement, then one for the customer, the
+		// hit, the conversation and the cart; SQLite: the opening
+		// statement, the customer, the conversation's read and insert).
+		newStatements := int64(4)
+		if pg {
+			newStatements = 2
+		}
+		first, conv := open(id, key, 1, newStatements, true)
 		again, same := open(id, key, 2, 1, false)
 		if again.ID != first.ID || same.ID != conv.ID || !again.CreatedAt.Equal(first.CreatedAt) || again.Locale != "en" {
 			t.Errorf("reopened %+v / %+v, want %+v / %+v", again, same, first, conv)
@@ -152,6 +157,16 @@ func TestOpenTurnReadsTheCart(t *testing.T) {
 			if o.Cart == nil || *o.Cart != tc.want {
 				t.Errorf("shared %v: opening's cart = %+v, want %+v", tc.shared, o.Cart, tc.want)
 			}
+		}
+		// A new customer in the chat: its conversation is read, not made
+		// again, and on Postgres the same statement sums the shared cart.
+		joined, err := catalog.OpenTurn(ctx, db, catalog.Identity{Channel: "slack", PlatformUserID: "U-cart-2"}, key, "turn:", lim, now, true)
+		if err != nil || joined.Created || joined.Conversation.ID != first.Conversation.ID || joined.Customer.ID == first.Customer.ID {
+			t.Fatalf("new customer in the chat: %+v, %v", joined, err)
+		}
+		if pg := db.Dialect().Name().String() == "pg"; (pg || joined.Cart != nil) &&
+			(joined.Cart == nil || *joined.Cart != (catalog.CartSummary{Units: 3, Total: 1200, Currency: "USD"})) {
+			t.Errorf("new customer in the chat: opening's cart = %+v", joined.Cart)
 		}
 		// An empty cart reads as empty, without a currency.
 		if err := catalog.ClearCart(ctx, db, own); err != nil {
