@@ -2,6 +2,9 @@ package loadtest_test
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -43,5 +46,36 @@ func TestRunAgainstScriptedModel(t *testing.T) {
 	}
 	if rep.EngineP50 <= 0 || rep.EngineP50 > rep.TotalP50 || rep.TurnsPerSec <= 0 {
 		t.Errorf("report %+v", rep)
+	}
+}
+
+// TestScriptedModelRefusesBadRequests: a body that is not a chat request
+// (no messages array, an empty one, a last message without a role, not
+// JSON at all) gets a 400 in the API's error shape, not a completion.
+func TestScriptedModelRefusesBadRequests(t *testing.T) {
+	model, err := loadtest.StartModel(0, `{}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	for _, body := range []string{``, `not json`, `{"model":"m"}`, `{"messages":{"role":"user"}}`, `{"messages":[]}`, `{"messages":[{"content":"hi"}]}`} {
+		res, err := http.Post(model.URL+"/chat/completions", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusBadRequest || !strings.Contains(string(msg), "invalid_request_error") {
+			t.Errorf("%q: %d %s", body, res.StatusCode, msg)
+		}
+	}
+	res, err := http.Post(model.URL+"/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(msg), `"model":"m"`) || !strings.Contains(string(msg), "search_products") {
+		t.Errorf("a good request: %d %s", res.StatusCode, msg)
 	}
 }

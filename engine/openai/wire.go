@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/tidwall/gjson"
+
 	"shopbot/catalog"
 	"shopbot/engine/llm"
 )
@@ -223,6 +225,90 @@ type chunkToolDelta struct {
 type chunkUsage struct {
 	PromptTokens     int64 `json:"prompt_tokens"`
 	CompletionTokens int64 `json:"completion_tokens"`
+}
+
+// UnmarshalJSON decodes a chunk in one pass over its fields with gjson.
+// A model streams a chunk per token or word, so a long answer is hundreds
+// of them, and encoding/json's reflective decoding was most of the
+// stream's cost (the SDK's decoder has already checked the syntax). Fields
+// of another type than the API's are read as their zero value.
+func (c *chunk) UnmarshalJSON(b []byte) error {
+	r := gjson.ParseBytes(b)
+	if r.Type == gjson.Null {
+		return nil // as encoding/json leaves a struct on null
+	}
+	if !r.IsObject() {
+		return fmt.Errorf("openai: stream chunk is not an object: %.40s", b)
+	}
+	*c = chunk{}
+	r.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "model":
+			c.Model = v.Str
+		case "choices":
+			if v.IsArray() {
+				c.Choices = []chunkChoice{}
+			}
+			v.ForEach(func(_, ch gjson.Result) bool {
+				c.Choices = append(c.Choices, decodeChoice(ch))
+				return true
+			})
+		case "usage":
+			if v.IsObject() {
+				c.Usage = &chunkUsage{PromptTokens: v.Get("prompt_tokens").Int(), CompletionTokens: v.Get("completion_tokens").Int()}
+			}
+		}
+		return true
+	})
+	return nil
+}
+
+func decodeChoice(ch gjson.Result) chunkChoice {
+	var out chunkChoice
+	ch.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "index":
+			out.Index = v.Int()
+		case "finish_reason":
+			out.FinishReason = v.Str
+		case "delta":
+			v.ForEach(func(k, v gjson.Result) bool {
+				switch k.Str {
+				case "content":
+					out.Delta.Content = v.Str
+				case "refusal":
+					out.Delta.Refusal = v.Str
+				case "tool_calls":
+					if v.IsArray() {
+						out.Delta.ToolCalls = []chunkToolDelta{}
+					}
+					v.ForEach(func(_, t gjson.Result) bool {
+						out.Delta.ToolCalls = append(out.Delta.ToolCalls, decodeToolDelta(t))
+						return true
+					})
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return out
+}
+
+func decodeToolDelta(t gjson.Result) chunkToolDelta {
+	var out chunkToolDelta
+	t.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "index":
+			out.Index = v.Int()
+		case "id":
+			out.ID = v.Str
+		case "function":
+			out.Function.Name, out.Function.Arguments = v.Get("name").Str, v.Get("arguments").Str
+		}
+		return true
+	})
+	return out
 }
 
 // streamAccumulator assembles one streamed completion. Only choice 0 counts: we
