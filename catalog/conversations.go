@@ -114,7 +114,7 @@ func selectConversation(ctx context.Context, db bun.IDB, dest *Conversation, key
 }
 
 // createConversation inserts the conversation of key, which a read has
-// just not found: one statement. When another turn inserted it in
+// just not found or which is new all but surely: one statement. When another turn inserted it in
 // between, it reads that one instead; created says which happened (a
 // conversation this call created has no messages yet).
 func createConversation(ctx context.Context, db bun.IDB, key ConversationKey, customerID int64) (c *Conversation, created bool, err error) {

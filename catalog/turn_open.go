@@ -142,6 +142,13 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 	if err != nil {
 		return TurnOpening{}, err
 	}
+	if missing && !shared && key.Channel != "" && key.ChatID != "" {
+		// A new customer's own chat is all but surely new as well: it is
+		// inserted without a read first, and read when the insert finds
+		// it there (createConversation).
+		conv, created, err := createConversation(ctx, db, key, c.ID)
+		return TurnOpening{Customer: c, Conversation: conv, Created: created}, err
+	}
 	o, err := openCounted(ctx, db, key, c.ID, limitPrefix+strconv.FormatInt(c.ID, 10), lim, now)
 	o.Customer = c
 	return o, err

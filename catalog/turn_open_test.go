@@ -55,8 +55,8 @@ func TestOpenTurn(t *testing.T) {
 		// A new customer: found missing, then written without a second read
 		// (Postgres: the opening statement, then one for the customer, the
 		// hit, the conversation and the cart; SQLite: the opening
-		// statement, the customer, the conversation's read and insert).
-		newStatements := int64(4)
+		// statement, the customer, the conversation).
+		newStatements := int64(3)
 		if pg {
 			newStatements = 2
 		}
