@@ -100,9 +100,11 @@ type TurnOpening struct {
 // (created if new), the summary of the turn's cart (the chat's shared
 // cart when shared, else the customer's) and, on Postgres, the customer's
 // rate-limit hit under limitPrefix followed by the customer's id. A known
-// customer's turn is one statement for all of it; on SQLite the caller
-// counts the hit, a write that waits for the write slot and is grouped
-// with other turns'.
+// customer's turn is one statement for all of it, a new customer's one
+// more (openNew) on Postgres and one transaction more on SQLite
+// (openNewSQLite; in a shared chat, the statements of openCounted). On
+// SQLite the caller counts the hit, a write that waits for the write slot
+// and is grouped with other turns'.
 func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
 	missing := false // the customer was looked for and not found
@@ -129,12 +131,15 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 		}
 		missing = true
 	}
-	// A new customer on SQLite: the customer first, then the rest. The
-	// statement above has just not found it, so it is written without
-	// being read again.
+	if missing && !shared {
+		return openNewSQLite(ctx, db, id, key)
+	}
+	// An identity the guard above refused (ResolveCustomer says why), or
+	// a new customer in a shared chat, whose conversation is there most
+	// often: the customer first, then the rest.
 	var c *Customer
 	var err error
-	if missing { // set only past the guard above, which checks id as ResolveCustomer does
+	if missing {
 		c, err = upsertCustomer(ctx, db, id)
 	} else {
 		c, err = ResolveCustomer(ctx, db, id)
@@ -142,15 +147,35 @@ func OpenTurn(ctx context.Context, db bun.IDB, id Identity, key ConversationKey,
 	if err != nil {
 		return TurnOpening{}, err
 	}
-	if missing && !shared && key.Channel != "" && key.ChatID != "" {
-		// A new customer's own chat is all but surely new as well: it is
-		// inserted without a read first, and read when the insert finds
-		// it there (createConversation).
-		conv, created, err := createConversation(ctx, db, key, c.ID)
-		return TurnOpening{Customer: c, Conversation: conv, Created: created}, err
-	}
 	o, err := openCounted(ctx, db, key, c.ID, limitPrefix+strconv.FormatInt(c.ID, 10), lim, now)
 	o.Customer = c
+	return o, err
+}
+
+// openNewSQLite opens the turn of a customer the opening statement did
+// not find, in their own chat, on SQLite: the customer and the
+// conversation are written in one transaction, so the turn waits once
+// for the write slot, and the conversation, all but surely new as well,
+// is inserted without a read first (createConversation reads it when it
+// is there). A customer this statement inserted (its creation and update
+// times one) has no cart yet: the summary is empty without a read.
+func openNewSQLite(ctx context.Context, db bun.IDB, id Identity, key ConversationKey) (TurnOpening, error) {
+	var o TurnOpening
+	err := runInTx(ctx, db, func(ctx context.Context, tx bun.IDB) error {
+		c, err := upsertCustomer(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		conv, created, err := createConversation(ctx, tx, key, c.ID)
+		if err != nil {
+			return err
+		}
+		o = TurnOpening{Customer: c, Conversation: conv, Created: created}
+		if c.CreatedAt.Equal(c.UpdatedAt) {
+			o.Cart = &CartSummary{}
+		}
+		return nil
+	})
 	return o, err
 }
 
