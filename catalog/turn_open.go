@@ -12,6 +12,7 @@ import (
 
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/dialect"
+	"github.com/uptrace/bun/schema"
 )
 
 // OpenCounted opens the conversation of key (OpenConversation) and counts
@@ -184,8 +185,6 @@ func openNewSQLite(ctx context.Context, db bun.IDB, id Identity, key Conversatio
 // counted).
 func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
-	c := new(Customer)
-	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
 	sharedKey := ""
 	if shared {
 		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
@@ -194,51 +193,81 @@ func openKnown(ctx context.Context, db bun.IDB, id Identity, key ConversationKey
 	var args []any
 	if db.Dialect().Name() == dialect.PG {
 		start, end := limitWindow(lim, now)
-		q = openKnownPostgres(columnsOf(db, c))
+		q = openKnownPostgres(columnsOf(db, (*Customer)(nil)))
 		args = []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey}
 	} else {
-		q = openKnownSQLite(columnsOf(db, c))
+		q = openKnownSQLite(columnsOf(db, (*Customer)(nil)))
 		args = []any{id.Channel, id.PlatformUserID, key.Channel, key.ChatID, key.ThreadID, sharedKey}
 	}
-	var (
-		count, windowEnd sql.NullInt64
-		found            bool
-		cv               convColumns
-		cart             CartSummary
-		cartCurrency     sql.NullString
-		customerValues   = make([]any, len(fields))
-		dest             = make([]any, 0, len(fields)+19)
-	)
-	for i := range customerValues {
-		dest = append(dest, &customerValues[i])
-	}
-	dest = append(dest, &count, &windowEnd, &found)
-	dest = append(dest, cv.dest()...)
-	dest = append(dest, &cart.Units, &cart.Total, &cartCurrency)
-	if err := selectValues(ctx, db, q, args, dest...); err != nil {
+	r := newOpeningRow(db)
+	if err := selectValues(ctx, db, q, args, r.dest(false)...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return TurnOpening{}, err
 		}
 		return TurnOpening{}, fmt.Errorf("catalog: open turn %s/%s: %w", key.Channel, key.ChatID, err)
 	}
+	o, err := r.opening(lim, now)
+	if err != nil || o.Conversation != nil {
+		return o, err
+	}
+	o.Conversation, o.Created, err = createConversation(ctx, db, key, o.Customer.ID)
+	return o, err
+}
+
+// openingRow holds the scan of an opening statement's row: the
+// customer's columns, the hit (NULL where not counted), the
+// conversation's (NULL where there is none), whether the statement
+// created it (openNewPostgres only) and the cart summary.
+type openingRow struct {
+	fields           []*schema.Field
+	customer         []any
+	count, windowEnd sql.NullInt64
+	found, created   bool
+	cv               convColumns
+	cart             CartSummary
+	cartCurrency     sql.NullString
+}
+
+func newOpeningRow(db bun.IDB) *openingRow {
+	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
+	return &openingRow{fields: fields, customer: make([]any, len(fields))}
+}
+
+// dest lists the scan targets in the order the statements select them,
+// with the created column where withCreated.
+func (r *openingRow) dest(withCreated bool) []any {
+	dest := make([]any, 0, len(r.customer)+20)
+	for i := range r.customer {
+		dest = append(dest, &r.customer[i])
+	}
+	dest = append(dest, &r.count, &r.windowEnd, &r.found)
+	dest = append(dest, r.cv.dest()...)
+	if withCreated {
+		dest = append(dest, &r.created)
+	}
+	return append(dest, &r.cart.Units, &r.cart.Total, &r.cartCurrency)
+}
+
+// opening is the row as a TurnOpening: its Conversation nil when the row
+// had none.
+func (r *openingRow) opening(lim Limit, now time.Time) (TurnOpening, error) {
+	c := new(Customer)
 	strct := reflect.ValueOf(c).Elem()
-	for i, f := range fields {
-		if err := f.ScanValue(strct, customerValues[i]); err != nil {
+	for i, f := range r.fields {
+		if err := f.ScanValue(strct, r.customer[i]); err != nil {
 			return TurnOpening{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
 		}
 	}
-	cart.Currency = cartCurrency.String
-	o := TurnOpening{Customer: c, Cart: &cart}
-	if count.Valid {
-		o.Hit = hitResult(int(count.Int64), windowEnd.Int64, lim, now)
+	cart := r.cart
+	cart.Currency = r.cartCurrency.String
+	o := TurnOpening{Customer: c, Cart: &cart, Created: r.created}
+	if r.count.Valid {
+		o.Hit = hitResult(int(r.count.Int64), r.windowEnd.Int64, lim, now)
 	}
-	if found {
-		o.Conversation = cv.conversation()
-		return o, nil
+	if r.found {
+		o.Conversation = r.cv.conversation()
 	}
-	var err error
-	o.Conversation, o.Created, err = createConversation(ctx, db, key, c.ID)
-	return o, err
+	return o, nil
 }
 
 // openKnownPostgres selects the customer (cols), counts the rate-limit
@@ -278,46 +307,21 @@ const cartSummaryPostgres = `SELECT COALESCE(SUM(ci.quantity), 0) AS units, COAL
 // needs a second statement, to read it.
 func openNew(ctx context.Context, db bun.IDB, id Identity, key ConversationKey, limitPrefix string,
 	lim Limit, now time.Time, shared bool) (TurnOpening, error) {
-	c := new(Customer)
-	fields := db.NewSelect().DB().Table(reflect.TypeFor[Customer]()).Fields
 	sharedKey := ""
 	if shared {
 		sharedKey = SharedCart(key.Channel, key.ChatID).Key()
 	}
 	start, end := limitWindow(lim, now)
-	at := timeArg(time.Now())
 	args := []any{limitPrefix, start, end, key.Channel, key.ChatID, key.ThreadID, id.Channel, id.PlatformUserID, sharedKey,
-		id.DisplayName, id.Username, id.Locale, at}
-	var (
-		count, windowEnd sql.NullInt64
-		found, created   bool
-		cv               convColumns
-		cart             CartSummary
-		cartCurrency     sql.NullString
-		customerValues   = make([]any, len(fields))
-		dest             = make([]any, 0, len(fields)+20)
-	)
-	for i := range customerValues {
-		dest = append(dest, &customerValues[i])
-	}
-	dest = append(dest, &count, &windowEnd, &found)
-	dest = append(dest, cv.dest()...)
-	dest = append(dest, &created, &cart.Units, &cart.Total, &cartCurrency)
-	if err := selectValues(ctx, db, openNewPostgres(columnsOf(db, c)), args, dest...); err != nil {
+		id.DisplayName, id.Username, id.Locale, timeArg(time.Now())}
+	r := newOpeningRow(db)
+	if err := selectValues(ctx, db, openNewPostgres(columnsOf(db, (*Customer)(nil))), args, r.dest(true)...); err != nil {
 		return TurnOpening{}, fmt.Errorf("catalog: open turn of new customer %s/%s: %w", id.Channel, id.PlatformUserID, err)
 	}
-	strct := reflect.ValueOf(c).Elem()
-	for i, f := range fields {
-		if err := f.ScanValue(strct, customerValues[i]); err != nil {
-			return TurnOpening{}, fmt.Errorf("catalog: open turn: customer %s: %w", f.Name, err)
-		}
-	}
-	cart.Currency = cartCurrency.String
-	o := TurnOpening{Customer: c, Cart: &cart, Counted: true, Created: created,
-		Hit: hitResult(int(count.Int64), windowEnd.Int64, lim, now)}
-	if found {
-		o.Conversation = cv.conversation()
-		return o, nil
+	o, err := r.opening(lim, now)
+	o.Counted = true
+	if err != nil || o.Conversation != nil {
+		return o, err
 	}
 	o.Conversation = new(Conversation)
 	if err := selectConversation(ctx, db, o.Conversation, key); err != nil {
