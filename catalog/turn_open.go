@@ -85,7 +85,8 @@ func Unhit(ctx context.Context, db bun.IDB, key string, lim Limit, now time.Time
 // TurnOpening is what a turn starts from: who is talking, the
 // conversation, the rate-limit hit if it was counted here (Counted), and
 // the summary of the turn's cart (Cart, nil where it was not read with
-// the rest: a new customer's turn).
+// the rest: on SQLite, a new customer's turn in a shared chat, or one
+// whose insert found the customer there already).
 type TurnOpening struct {
 	Customer     *Customer
 	Conversation *Conversation
