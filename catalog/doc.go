@@ -80,7 +80,9 @@
 // Limits shared by every replica (limits.go: the engine's turns per
 // customer, the panel's sign-in attempts) are counters in rate_limits,
 // counted in fixed windows by one atomic upsert that returns the count
-// (Hit), so exactly the limit is allowed per window across processes;
+// (Hit), so exactly the limit is allowed per window across processes
+// (unlogged on Postgres: a hit waits for no WAL flush, and a Postgres
+// crash starts the windows again);
 // LimitPruner deletes ended windows now and then. Sign-in delays
 // (delays.go) slow guessing of one key without a lock: ClaimDelay lets
 // one attempt through per wait, and the wait doubles up to a cap. The

@@ -88,38 +88,49 @@ func TestOpenTurn(t *testing.T) {
 
 // TestOpenTurnCreatesOnce: turns opening the same new chat at once (two
 // replicas, say) all get one conversation, and exactly one of them says
-// it created it: only that one may take the history as empty.
+// it created it: only that one may take the history as empty. A shared
+// chat with two new customers, and a customer's own chat (the new
+// customer's paths of both databases: openNew, openNewSQLite).
 func TestOpenTurnCreatesOnce(t *testing.T) {
 	catalogtest.Each(t, func(t *testing.T, db *bun.DB) {
 		ctx := context.Background()
 		lim := catalog.Limit{Max: 100, Window: time.Hour}
 		now := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
 		const n = 8
-		key := catalog.ConversationKey{Channel: "slack", ChatID: "C-race", ThreadID: "1.2"}
-		opened := make([]catalog.TurnOpening, n)
-		errs := make([]error, n)
-		var wg sync.WaitGroup
-		for i := range n {
-			wg.Go(func() {
-				id := catalog.Identity{Channel: "slack", PlatformUserID: "U-race-" + strconv.Itoa(i%2)}
-				opened[i], errs[i] = catalog.OpenTurn(ctx, db, id, key, "turn:", lim, now, true)
-			})
-		}
-		wg.Wait()
-		created := 0
-		for i, o := range opened {
-			if errs[i] != nil {
-				t.Fatal(errs[i])
+		for _, shared := range []bool{true, false} {
+			key := catalog.ConversationKey{Channel: "slack", ChatID: "C-race-" + strconv.FormatBool(shared), ThreadID: "1.2"}
+			users := 2
+			if !shared {
+				users = 1
 			}
-			if o.Conversation.ID != opened[0].Conversation.ID {
-				t.Errorf("turn %d opened conversation %d, another %d", i, o.Conversation.ID, opened[0].Conversation.ID)
+			opened := make([]catalog.TurnOpening, n)
+			errs := make([]error, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					id := catalog.Identity{Channel: "slack", PlatformUserID: "U-race-" + strconv.FormatBool(shared) + strconv.Itoa(i%users)}
+					opened[i], errs[i] = catalog.OpenTurn(ctx, db, id, key, "turn:", lim, now, shared)
+				})
 			}
-			if o.Created {
-				created++
+			wg.Wait()
+			created := 0
+			for i, o := range opened {
+				if errs[i] != nil {
+					t.Fatal(errs[i])
+				}
+				if o.Conversation.ID != opened[0].Conversation.ID {
+					t.Errorf("shared %v: turn %d opened conversation %d, another %d", shared, i, o.Conversation.ID, opened[0].Conversation.ID)
+				}
+				if !shared && o.Customer.ID != opened[0].Customer.ID {
+					t.Errorf("own chat: turn %d resolved customer %d, another %d", i, o.Customer.ID, opened[0].Customer.ID)
+				}
+				if o.Created {
+					created++
+				}
 			}
-		}
-		if created != 1 {
-			t.Errorf("%d turns say they created the conversation, want 1", created)
+			if created != 1 {
+				t.Errorf("shared %v: %d turns say they created the conversation, want 1", shared, created)
+			}
 		}
 	})
 }
