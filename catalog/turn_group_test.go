@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/uptrace/bun"
@@ -94,4 +95,58 @@ func TestSaveTurnGroup(t *testing.T) {
 			t.Errorf("bob's tokens on the 28th = %d, want 3", cust.TokensToday("2026-11-28"))
 		}
 	})
+}
+
+// TestSaveTurnGroupPlan: the group save finds its conversations and
+// customers by primary key in the plan Postgres keeps for it (a prepared
+// statement's generic plan), never by reading the whole tables. The
+// planner takes jsonb_to_recordset for 100 rows, and against tables of a
+// few thousand rows a scan then looked cheaper than 100 lookups: every
+// save read every conversation.
+func TestSaveTurnGroupPlan(t *testing.T) {
+	db, _ := catalogtest.Postgres(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		`INSERT INTO customers (channel, platform_user_id) SELECT 'web', 'plan-' || g FROM generate_series(1, 3000) AS g`,
+		`INSERT INTO conversations (channel, chat_id, customer_id) SELECT 'web', platform_user_id, id FROM customers`,
+		`ANALYZE customers, conversations`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, q := range []string{
+		`SET plan_cache_mode = force_generic_plan`,
+		`PREPARE group_save(jsonb, timestamptz, jsonb) AS ` + catalog.SaveTurnsSQL,
+	} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	rows, err := conn.QueryContext(ctx, `EXPLAIN EXECUTE group_save('[]', now(), '[]')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan strings.Builder
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan.WriteString(line + "\n")
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"conversations", "customers"} {
+		if strings.Contains(plan.String(), "Seq Scan on "+table) {
+			t.Errorf("the group save reads all of %s:\n%s", table, plan.String())
+		}
+	}
 }
