@@ -2,8 +2,11 @@ package openai
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // TestChunkDecodesAsEncodingJSON: chunk's one-pass decoder reads the
@@ -33,11 +36,43 @@ func TestChunkDecodesAsEncodingJSON(t *testing.T) {
 		if !reflect.DeepEqual(got, chunk(want)) {
 			t.Errorf("%s:\n got %+v\nwant %+v", in, got, want)
 		}
+		// The stream's own path (decodeEvent) reads it the same way.
+		if ev, err := decodeEvent(ssestream.Event{Data: []byte(in + "\n")}); err != nil || !reflect.DeepEqual(ev, chunk(want)) {
+			t.Errorf("%s: decodeEvent = %+v, %v\nwant %+v", in, ev, err, want)
+		}
 	}
 	for _, in := range []string{`[]`, `"text"`, `12`} {
 		var c chunk
 		if err := json.Unmarshal([]byte(in), &c); err == nil {
 			t.Errorf("%s decoded as a chunk: %+v", in, c)
 		}
+	}
+}
+
+// TestDecodeEventRefuses: an event that is not a JSON object is a
+// malformed chunk, and an error event mid-stream the SDK's StreamError;
+// both fail the attempt as retryable, with a reason that says which.
+func TestDecodeEventRefuses(t *testing.T) {
+	o := New(Config{})
+	for in, reason := range map[string]string{
+		`{"choices":[{"index":0,"delta":{"content":"cut`: "malformed stream chunk",
+		`not json`: "malformed stream chunk",
+		`[1,2]`:    "malformed stream chunk",
+		`"text"`:   "malformed stream chunk",
+		`{"error":{"message":"The server had an error","type":"server_error"}}`: "error event in stream",
+	} {
+		c, err := decodeEvent(ssestream.Event{Data: []byte(in)})
+		if err == nil {
+			t.Errorf("%s decoded: %+v", in, c)
+			continue
+		}
+		if f := o.classify(err); f.reason != reason || !f.retryable {
+			t.Errorf("%s: classified %+v, want retryable %q", in, f, reason)
+		}
+	}
+	_, err := decodeEvent(ssestream.Event{Data: []byte(`{"error":{"message":"overloaded"}}`)})
+	var se *ssestream.StreamError
+	if !errors.As(err, &se) || se.Message != `received error while streaming: {"message":"overloaded"}` {
+		t.Errorf("error event: %v, want the SDK's StreamError with the error", err)
 	}
 }

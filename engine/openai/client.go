@@ -122,6 +122,7 @@ func newHTTPClient() *http.Client {
 	t = t.Clone()
 	t.MaxIdleConnsPerHost = 4096
 	t.MaxIdleConns = 4096
+	t.DialContext = dialCopyConn()
 	return &http.Client{Transport: t}
 }
 
@@ -204,20 +205,18 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 	start := time.Now()
 	// The SDK sends the request and turns error statuses into
 	// *sdk.Error; its SSE decoder splits the events, which we decode
-	// into our own chunk type (see chunk). The body already says
+	// into our own chunk type (decodeEvent). The body already says
 	// "stream": true.
 	var raw *http.Response
 	_, err := o.chat.New(actx, sdk.ChatCompletionNewParams{},
 		option.WithRequestBody("application/json", bytes.NewReader(body)), option.WithResponseBodyInto(&raw))
-	stream := ssestream.NewStream[chunk](ssestream.NewDecoder(raw), err)
-	defer stream.Close()
 	var acc streamAccumulator
-	for stream.Next() {
-		if text := acc.add(stream.Current()); text != "" {
-			emit(text)
-		}
+	if err == nil {
+		err = readStream(ssestream.NewDecoder(raw), &acc, emit)
+	} else if raw != nil {
+		_ = raw.Body.Close()
 	}
-	if err := stream.Err(); err != nil {
+	if err != nil {
 		if errors.Is(context.Cause(actx), errAttemptTimeout) {
 			return llm.ChatResponse{}, fmt.Errorf("%w after %s", errAttemptTimeout, o.timeout)
 		}
@@ -229,6 +228,29 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 	resp := acc.response(o.model)
 	resp.Latency = time.Since(start)
 	return resp, nil
+}
+
+// readStream folds the stream's chunks into acc until [DONE] or its end,
+// passing their text to emit, and closes it.
+func readStream(events ssestream.Decoder, acc *streamAccumulator, emit func(string)) error {
+	if events == nil {
+		return nil // no body: the stream ended before finish_reason
+	}
+	defer events.Close()
+	for events.Next() {
+		ev := events.Event()
+		if bytes.HasPrefix(ev.Data, []byte("[DONE]")) {
+			return nil
+		}
+		c, err := decodeEvent(ev)
+		if err != nil {
+			return err
+		}
+		if text := acc.add(c); text != "" {
+			emit(text)
+		}
+	}
+	return events.Err()
 }
 
 // ModelName is the model the client asks for.

@@ -43,7 +43,7 @@ func (o *Client) classify(err error) attemptFailure {
 		return o.classifyStatus(apiErr)
 	case errors.As(err, &streamErr):
 		return attemptFailure{reason: "error event in stream", retryable: true}
-	case errors.As(err, &syntaxErr), errors.As(err, &typeErr):
+	case errors.Is(err, errMalformedChunk), errors.As(err, &syntaxErr), errors.As(err, &typeErr):
 		return attemptFailure{reason: "malformed stream chunk", retryable: true}
 	case errors.Is(err, errAttemptTimeout), errors.Is(err, errTruncated):
 		return attemptFailure{reason: err.Error(), retryable: true}

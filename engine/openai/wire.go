@@ -8,12 +8,14 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptrace"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/openai/openai-go/v3/packages/ssestream"
 	"github.com/tidwall/gjson"
 
 	"shopbot/catalog"
@@ -227,18 +229,49 @@ type chunkUsage struct {
 	CompletionTokens int64 `json:"completion_tokens"`
 }
 
-// UnmarshalJSON decodes a chunk in one pass over its fields with gjson.
-// A model streams a chunk per token or word, so a long answer is hundreds
-// of them, and encoding/json's reflective decoding was most of the
-// stream's cost (the SDK's decoder has already checked the syntax). Fields
-// of another type than the API's are read as their zero value.
+// errMalformedChunk marks a stream event whose data is not a JSON object.
+var errMalformedChunk = errors.New("malformed stream chunk")
+
+// decodeEvent reads one server-sent event of the stream: a chunk, or the
+// error event a server may send mid-stream ({"error": …}), reported as
+// the SDK's own stream reports it (*ssestream.StreamError). The events are
+// read here rather than through the SDK's ssestream.Stream, whose
+// encoding/json decoding scanned every chunk twice (validation, then
+// skipping it for our UnmarshalJSON) before we read it: a model streams a
+// chunk per token, hundreds for a long answer.
+func decodeEvent(ev ssestream.Event) (chunk, error) {
+	if !gjson.ValidBytes(ev.Data) {
+		return chunk{}, fmt.Errorf("%w: %.40s", errMalformedChunk, ev.Data)
+	}
+	var c chunk
+	errEvent, err := c.decode(ev.Data)
+	if err != nil {
+		return chunk{}, err
+	}
+	if errEvent.Exists() {
+		return chunk{}, &ssestream.StreamError{Message: "received error while streaming: " + errEvent.String(), Event: ev}
+	}
+	return c, nil
+}
+
+// UnmarshalJSON decodes a chunk as encoding/json would (see decode), for
+// callers that have the chunk as JSON.
 func (c *chunk) UnmarshalJSON(b []byte) error {
+	_, err := c.decode(b)
+	return err
+}
+
+// decode reads valid JSON b in one pass over its fields with gjson, and
+// returns its "error" member (a stream's error event) if it has one.
+// encoding/json's reflective decoding was most of the stream's cost.
+// Fields of another type than the API's are read as their zero value.
+func (c *chunk) decode(b []byte) (errEvent gjson.Result, err error) {
 	r := gjson.ParseBytes(b)
 	if r.Type == gjson.Null {
-		return nil // as encoding/json leaves a struct on null
+		return errEvent, nil // as encoding/json leaves a struct on null
 	}
 	if !r.IsObject() {
-		return fmt.Errorf("openai: stream chunk is not an object: %.40s", b)
+		return errEvent, fmt.Errorf("%w: not an object: %.40s", errMalformedChunk, b)
 	}
 	*c = chunk{}
 	r.ForEach(func(k, v gjson.Result) bool {
@@ -257,10 +290,12 @@ func (c *chunk) UnmarshalJSON(b []byte) error {
 			if v.IsObject() {
 				c.Usage = &chunkUsage{PromptTokens: v.Get("prompt_tokens").Int(), CompletionTokens: v.Get("completion_tokens").Int()}
 			}
+		case "error":
+			errEvent = v
 		}
 		return true
 	})
-	return nil
+	return errEvent, nil
 }
 
 func decodeChoice(ch gjson.Result) chunkChoice {
