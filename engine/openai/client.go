@@ -14,7 +14,6 @@ import (
 
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 
 	"shopbot/engine/llm"
 )
@@ -204,15 +203,15 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 	defer cancel()
 	start := time.Now()
 	// The SDK sends the request and turns error statuses into
-	// *sdk.Error; its SSE decoder splits the events, which we decode
-	// into our own chunk type (decodeEvent). The body already says
+	// *sdk.Error; we read the events (eventReader) and decode them into
+	// our own chunk type (decodeEvent). The body already says
 	// "stream": true.
 	var raw *http.Response
 	_, err := o.chat.New(actx, sdk.ChatCompletionNewParams{},
 		option.WithRequestBody("application/json", bytes.NewReader(body)), option.WithResponseBodyInto(&raw))
 	var acc streamAccumulator
 	if err == nil {
-		err = readStream(ssestream.NewDecoder(raw), &acc, emit)
+		err = readStream(raw, &acc, emit)
 	} else if raw != nil {
 		_ = raw.Body.Close()
 	}
@@ -232,10 +231,11 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 
 // readStream folds the stream's chunks into acc until [DONE] or its end,
 // passing their text to emit, and closes it.
-func readStream(events ssestream.Decoder, acc *streamAccumulator, emit func(string)) error {
-	if events == nil {
+func readStream(raw *http.Response, acc *streamAccumulator, emit func(string)) error {
+	if raw == nil || raw.Body == nil {
 		return nil // no body: the stream ended before finish_reason
 	}
+	events := newEventReader(raw.Body)
 	defer events.Close()
 	for events.Next() {
 		ev := events.Event()
