@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"strings"
 	"sync"
 	"testing"
@@ -77,7 +78,14 @@ func TestBodyWritesWhileStillWriting(t *testing.T) {
 	}))
 	defer reads.Close()
 	var sent bodyWrites
-	req, err = http.NewRequestWithContext(sent.trace(context.Background()), http.MethodPost, reads.URL, bytes.NewReader(make([]byte, 1<<20)))
+	// The answer can be back before the transport's writer has reported
+	// the write (WroteRequest), so the test waits for that report: a hook
+	// traced before sent's, which httptrace calls after sent's own.
+	wrote := make(chan struct{})
+	ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+		WroteRequest: func(httptrace.WroteRequestInfo) { close(wrote) },
+	})
+	req, err = http.NewRequestWithContext(sent.trace(ctx), http.MethodPost, reads.URL, bytes.NewReader(make([]byte, 1<<20)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,6 +93,7 @@ func TestBodyWritesWhileStillWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = resp.Body.Close()
+	<-wrote
 	if !sent.done() {
 		t.Fatal("a body the server read to the end does not count as sent")
 	}

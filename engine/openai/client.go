@@ -212,7 +212,7 @@ func (o *Client) attempt(ctx context.Context, body []byte, emit func(string)) (l
 	var acc streamAccumulator
 	if err == nil {
 		err = readStream(raw, &acc, emit)
-	} else if raw != nil {
+	} else if raw != nil && raw.Body != nil {
 		_ = raw.Body.Close()
 	}
 	if err != nil {
