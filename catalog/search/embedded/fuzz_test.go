@@ -33,7 +33,9 @@ func FuzzSearch(f *testing.F) {
 		for _, x := range []*embedded.Index{x, hybrid} {
 			start := time.Now()
 			res, err := x.Search(ctx, q)
-			if d := time.Since(start); d > 100*time.Millisecond {
+			// A pathological input shows as seconds; a busy machine running
+			// the suite under -race can stall a search for a tenth of one.
+			if d := time.Since(start); d > time.Second {
 				t.Fatalf("%q took %s", text, d)
 			}
 			if err != nil {
