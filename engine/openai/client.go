@@ -121,7 +121,9 @@ func newHTTPClient() *http.Client {
 	t = t.Clone()
 	t.MaxIdleConnsPerHost = 4096
 	t.MaxIdleConns = 4096
-	t.DialContext = dialCopyConn()
+	if t.DialContext != nil {
+		t.DialContext = dialCopyConn(t.DialContext)
+	}
 	return &http.Client{Transport: t}
 }
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"net"
 	"sync"
-	"time"
 )
 
 // copyConn is a connection to the model server whose ReadFrom copies
@@ -29,12 +28,10 @@ func (c copyConn) ReadFrom(r io.Reader) (int64, error) {
 // writerOnly hides the connection's own ReadFrom from io.CopyBuffer.
 type writerOnly struct{ io.Writer }
 
-// dialCopyConn dials as http.DefaultTransport does and wraps the
-// connection in a copyConn.
-func dialCopyConn() func(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+// dialCopyConn wraps the connections dial opens in a copyConn.
+func dialCopyConn(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
-		c, err := d.DialContext(ctx, network, addr)
+		c, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}

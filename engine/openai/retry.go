@@ -5,7 +5,6 @@ package openai
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -35,15 +34,13 @@ func (o *Client) classify(err error) attemptFailure {
 	var (
 		apiErr    *sdk.Error
 		streamErr *ssestream.StreamError
-		syntaxErr *json.SyntaxError
-		typeErr   *json.UnmarshalTypeError
 	)
 	switch {
 	case errors.As(err, &apiErr):
 		return o.classifyStatus(apiErr)
 	case errors.As(err, &streamErr):
 		return attemptFailure{reason: "error event in stream", retryable: true}
-	case errors.Is(err, errMalformedChunk), errors.As(err, &syntaxErr), errors.As(err, &typeErr):
+	case errors.Is(err, errMalformedChunk):
 		return attemptFailure{reason: "malformed stream chunk", retryable: true}
 	case errors.Is(err, errAttemptTimeout), errors.Is(err, errTruncated):
 		return attemptFailure{reason: err.Error(), retryable: true}

@@ -236,9 +236,8 @@ var errMalformedChunk = errors.New("malformed stream chunk")
 // error event a server may send mid-stream ({"error": …}), reported as
 // the SDK's own stream reports it (*ssestream.StreamError). The events are
 // read here rather than through the SDK's ssestream.Stream, whose
-// encoding/json decoding scanned every chunk twice (validation, then
-// skipping it for our UnmarshalJSON) before we read it: a model streams a
-// chunk per token, hundreds for a long answer.
+// encoding/json decoding scanned every chunk twice before decoding it: a
+// model streams a chunk per token, hundreds for a long answer.
 func decodeEvent(ev ssestream.Event) (chunk, error) {
 	if !gjson.ValidBytes(ev.Data) {
 		return chunk{}, fmt.Errorf("%w: %.40s", errMalformedChunk, ev.Data)
@@ -252,13 +251,6 @@ func decodeEvent(ev ssestream.Event) (chunk, error) {
 		return chunk{}, &ssestream.StreamError{Message: "received error while streaming: " + errEvent.String(), Event: ev}
 	}
 	return c, nil
-}
-
-// UnmarshalJSON decodes a chunk as encoding/json would (see decode), for
-// callers that have the chunk as JSON.
-func (c *chunk) UnmarshalJSON(b []byte) error {
-	_, err := c.decode(b)
-	return err
 }
 
 // decode reads valid JSON b in one pass over its fields with gjson, and
