@@ -101,8 +101,10 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
+	cpu0, _ := processCPU()
 	rep := loadtest.Run(dbstats.With(ctx, turnStats), eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150", Ramp: *ramp,
 		Progress: func(n int64) { _ = bar.Set64(n) }})
+	cpu1, measured := processCPU()
 	_ = bar.Finish()
 	calls, err := model.stop()
 	if err != nil {
@@ -110,6 +112,7 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "search %s\nconversations %d\nmodel_latency_ms %d\nramp_ms %d\nmodel_calls %d\n%sgoroutines %d\npeak_rss_mb %d\n",
 		sh.search, *convs, latency.Milliseconds(), ramp.Milliseconds(), calls, rep, runtime.NumGoroutine(), peakRSSMB())
+	printCPU(e, cpu1-cpu0, measured, model.cpu, rep.Turns)
 	printStatements(e, turnStats, rep.Turns)
 	if st := sh.db.Stats(); rep.Turns > 0 && st.MaxOpenConnections > 0 {
 		// Postgres's pool: connections opened again after being closed
@@ -120,6 +123,22 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("bench: %d of %d turns failed", rep.Errors, rep.Turns)
 	}
 	return nil
+}
+
+// printCPU reports the CPU time a turn cost this process (the engine, its
+// database driver and, without --model-process, the scripted model) and,
+// with --model-process, the model's process. A machine busy with other
+// work moves the turn latencies of a run far more than these: they are the
+// figures to compare between builds when the latencies are a queue.
+func printCPU(e env, cpu time.Duration, measured bool, modelCPU time.Duration, turns int) {
+	if !measured || turns == 0 {
+		return
+	}
+	perTurn := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / float64(turns) }
+	fmt.Fprintf(e.stdout, "cpu_ms_per_turn %.3f\n", perTurn(cpu))
+	if modelCPU > 0 {
+		fmt.Fprintf(e.stdout, "model_cpu_ms_per_turn %.3f\n", perTurn(modelCPU))
+	}
 }
 
 // printStatements reports the database work per turn: statements (each a

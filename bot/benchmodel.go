@@ -27,6 +27,10 @@ type benchModel struct {
 	stopFn   func() (int64, error)
 	calls    int64
 	err      error
+	// cpu is the CPU time the child used in its whole life, start-up
+	// included (zero for a model served in this process, whose CPU
+	// includes the model's).
+	cpu time.Duration
 }
 
 // stop shuts the model down and returns how many completions it served.
@@ -68,14 +72,17 @@ func startBenchModel(ctx context.Context, e env, latency time.Duration, child bo
 		_ = cmd.Wait()
 		return nil, fmt.Errorf("bench: the model process did not start: %w", err)
 	}
-	return &benchModel{URL: strings.TrimSpace(url), stopFn: func() (int64, error) {
+	m := &benchModel{URL: strings.TrimSpace(url)}
+	m.stopFn = func() (int64, error) {
 		_ = stdin.Close() // the child's cue to report and exit
 		line, _ := out.ReadString('\n')
 		if err := cmd.Wait(); err != nil {
 			return 0, fmt.Errorf("bench: model process: %w", err)
 		}
+		m.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		return strconv.ParseInt(strings.TrimSpace(line), 10, 64)
-	}}, nil
+	}
+	return m, nil
 }
 
 // benchModelCmd serves the scripted model for a parent `shopbot bench

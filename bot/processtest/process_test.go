@@ -8,7 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"shopbot/bot/internal/servetest"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -120,7 +122,8 @@ func waitFor200(t *testing.T, url string) {
 
 // bench with the scripted model in a child process (the figure for peak
 // memory counts the engine alone): every turn completes, two model calls
-// each, counted by the child.
+// each, counted by the child; the CPU a turn cost each process is
+// reported.
 func TestProcessBenchModelProcess(t *testing.T) {
 	t.Parallel()
 	cmd := exec.Command(shopbotBinary(t), "bench", "--conversations", "3", "--turns", "2", "--ramp", "20ms", "--model-process")
@@ -132,6 +135,16 @@ func TestProcessBenchModelProcess(t *testing.T) {
 	for _, want := range []string{"\nturns 6\n", "\nerrors 0\n", "\nmodel_calls 12\n", "\nramp_ms 20\n"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", strings.TrimSpace(want), out)
+		}
+	}
+	for _, figure := range []string{"cpu_ms_per_turn", "model_cpu_ms_per_turn"} {
+		m := regexp.MustCompile(`(?m)^` + figure + ` ([0-9.]+)$`).FindStringSubmatch(string(out))
+		if m == nil {
+			t.Errorf("output lacks %s:\n%s", figure, out)
+			continue
+		}
+		if v, err := strconv.ParseFloat(m[1], 64); err != nil || v <= 0 {
+			t.Errorf("%s %s, want a positive time", figure, m[1])
 		}
 	}
 }
