@@ -101,10 +101,10 @@ func benchCmd(ctx context.Context, e env, args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	cpu0, _ := processCPU()
+	cpu0, _ := loadtest.ProcessCPU()
 	rep := loadtest.Run(dbstats.With(ctx, turnStats), eng, loadtest.Options{Conversations: *convs, Turns: *turns, Text: "running shoes under 150", Ramp: *ramp,
 		Progress: func(n int64) { _ = bar.Set64(n) }})
-	cpu1, measured := processCPU()
+	cpu1, measured := loadtest.ProcessCPU()
 	_ = bar.Finish()
 	calls, err := model.stop()
 	if err != nil {

@@ -13,7 +13,6 @@ import (
 	"shopbot/catalog"
 	"sort"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -98,7 +97,7 @@ func BenchmarkEngineThroughput(b *testing.B) {
 	_, _, newEngine := benchShop(b)
 	eng := newEngine()
 	var next atomic.Int64
-	cpu := processCPU()
+	cpu0, _ := loadtest.ProcessCPU()
 	b.SetParallelism(max(1, 100/runtime.GOMAXPROCS(0)))
 	b.RunParallel(func(pb *testing.PB) {
 		conv := next.Add(1)
@@ -113,10 +112,11 @@ func BenchmarkEngineThroughput(b *testing.B) {
 			}
 		}
 	})
+	cpu1, _ := loadtest.ProcessCPU()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "turns/s")
 	// CPU per turn, model server included: what 2 cores can sustain is
 	// 2000/cpu-ms-per-turn turns/s, whatever else the machine is doing.
-	b.ReportMetric(float64(processCPU()-cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/turn")
+	b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/turn")
 }
 
 // BenchmarkBareLoop is the yardstick: the same scripted turn through a bare
@@ -181,13 +181,4 @@ func reportPercentiles(b *testing.B, ds []time.Duration, prefix string) {
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	b.ReportMetric(float64(ds[len(ds)/2].Microseconds())/1000, prefix+"p50-ms")
 	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds())/1000, prefix+"p99-ms")
-}
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
